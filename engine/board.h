@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The position: bitboards by piece type and colour with a square-indexed
+// mailbox alongside, the incremental Zobrist key, and an undo stack with one
+// record per ply made. Also FEN parse and print, make/unmake, attack queries,
+// draw and game-end queries, and the full consistency check.
+//
+// The undo stack doubles as the game history for repetition detection: it
+// holds the key of every earlier position. When it fills up, the oldest half is
+// dropped (only positions since the last irreversible move matter for
+// repetitions), so a caller can replay a game of any length, but can unmake
+// only the moves still on the stack.
+#ifndef ENGINE_BOARD_H
+#define ENGINE_BOARD_H
+
+#include "engine/attacks.h"
+
+enum { BOARD_HISTORY_MAX = 1024 };
+
+// What unmake needs to restore a ply, and the key of the position before it.
+typedef struct Undo {
+    Key key;
+    Key pawn_key;
+    Bitboard checkers;
+    Move move;
+    uint8_t captured; // Piece, NO_PIECE when nothing was taken
+    uint8_t castling;
+    uint8_t ep;       // Square or SQ_NONE
+    uint16_t halfmove;
+} Undo;
+
+typedef struct Board {
+    Bitboard pieces[PIECE_TYPE_NB]; // by type, both colours
+    Bitboard colors[COLOR_NB];
+    uint8_t squares[SQ_NB];         // Piece or NO_PIECE
+    Color side;
+    uint8_t castling;               // CASTLE_* bits
+    // En-passant target square, set only when a legal en-passant capture
+    // exists, so that equal positions have equal keys.
+    uint8_t ep;
+    uint16_t halfmove;              // plies since the last capture or pawn move
+    uint16_t fullmove;
+    Key key;
+    Key pawn_key;                   // pawns and kings only, for the pawn hash
+    Bitboard checkers;              // pieces giving check to the side to move
+    int ply;                        // records on the undo stack
+    Undo history[BOARD_HISTORY_MAX];
+} Board;
+
+#define BOARD_START_FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+// Longest FEN board_to_fen can write, with its terminating NUL.
+enum { FEN_MAX = 96 };
+
+// Fills the static tables (attacks, Zobrist). Idempotent and thread-safe;
+// every other board_ function assumes it has run.
+void board_init_tables(void);
+
+// Sets up the standard starting position with an empty history.
+void board_set_start(Board *b);
+
+// Parses a FEN with strict validation. Four fields (EPD style) are accepted,
+// the counters then default to "0 1". On error returns false, leaves b
+// unchanged and writes a message naming the field and the reason into err.
+bool board_set_fen(Board *b, const char *fen, char *err, size_t errsz);
+
+// Writes the position as FEN into buf (at least FEN_MAX bytes).
+void board_to_fen(const Board *b, char *buf, size_t bufsz);
+
+// Makes a legal move. The move must be legal in b (see movegen_is_legal).
+void board_make_move(Board *b, Move m);
+// Takes back the last move made.
+void board_unmake_move(Board *b);
+// Passes the turn (for null-move pruning); never while in check.
+void board_make_null(Board *b);
+void board_unmake_null(Board *b);
+
+static inline Piece board_piece_on(const Board *b, Square s) { return (Piece)b->squares[s]; }
+static inline Bitboard board_occupied(const Board *b) { return b->colors[WHITE] | b->colors[BLACK]; }
+static inline Bitboard board_pieces(const Board *b, Color c, PieceType t) {
+    return b->pieces[t] & b->colors[c];
+}
+static inline Square board_king(const Board *b, Color c) {
+    return bb_lsb(b->pieces[KING] & b->colors[c]);
+}
+static inline bool board_in_check(const Board *b) { return b->checkers != 0; }
+// The move that led to the current position, MOVE_NONE at the start of history.
+static inline Move board_last_move(const Board *b) {
+    return b->ply > 0 ? b->history[b->ply - 1].move : MOVE_NONE;
+}
+
+// Pieces of both colours that attack s, given the occupancy occ.
+Bitboard board_attackers_to(const Board *b, Square s, Bitboard occ);
+bool board_square_attacked(const Board *b, Square s, Color by);
+// True when the move captures something (en passant included).
+bool board_is_capture(const Board *b, Move m);
+// The piece the move captures (the pawn for en passant), NO_PIECE if none.
+Piece board_captured_piece(const Board *b, Move m);
+// True when the move gives check (computed without making it).
+bool board_gives_check(Board *b, Move m);
+
+// Key computed from scratch; equals b->key when the board is consistent.
+Key board_compute_key(const Board *b);
+Key board_compute_pawn_key(const Board *b);
+
+// How many times the current position occurred before in the history (same
+// pieces, side to move, castling rights and capturable en-passant square).
+int board_repetitions(const Board *b);
+// True when the position occurred before since the search root, or at least
+// twice before in all: the test the search uses to score a draw.
+bool board_is_repetition_draw(const Board *b, int plies_since_root);
+// Neither side can mate by any sequence of legal moves: K v K, K+minor v K,
+// and positions whose only other pieces are bishops on one square colour.
+bool board_insufficient_material(const Board *b);
+// True when the side to move has no legal move and is in check / not in check.
+bool board_is_checkmate(const Board *b);
+bool board_is_stalemate(const Board *b);
+
+// Full consistency check of every redundant field (mailbox against bitboards,
+// kings, keys, checkers, counters). Returns false and writes the reason.
+bool board_check(const Board *b, char *err, size_t errsz);
+static inline bool board_is_consistent(const Board *b) { return board_check(b, NULL, 0); }
+
+// Drops the oldest half of the history; called by make when the stack is full.
+void board_compact_history(Board *b);
+
+// Square names: "e4". square_from_name returns SQ_NONE on bad input.
+void square_name(Square s, char out[3]);
+Square square_from_name(const char *s);
+
+#endif

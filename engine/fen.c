@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// FEN parsing with strict validation, and FEN output.
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/board.h"
+#include "engine/movegen.h"
+#include "engine/zobrist.h"
+
+enum { FEN_FIELDS = 6, FIELD_MAX = 96 };
+
+static const char piece_chars[] = "PpNnBbRrQqKk";
+static const char *const color_names[COLOR_NB] = {"white", "black"};
+
+static bool reject(char *err, size_t errsz, const char *fmt, ...) {
+    if (err && errsz) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errsz, fmt, ap);
+        va_end(ap);
+    }
+    return false;
+}
+
+static Piece piece_from_char(char c) {
+    const char *p = strchr(piece_chars, c);
+    return (c && p) ? (Piece)(p - piece_chars) : NO_PIECE;
+}
+
+// Splits on runs of blanks; returns the number of fields found (up to max+1,
+// so that "too many" is visible).
+static int split_fields(const char *fen, char fields[][FIELD_MAX], int max, bool *too_long) {
+    int n = 0;
+    *too_long = false;
+    const char *p = fen;
+    while (*p) {
+        while (*p && isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            break;
+        size_t len = 0;
+        while (p[len] && !isspace((unsigned char)p[len]))
+            len++;
+        if (n < max) {
+            if (len >= FIELD_MAX) {
+                *too_long = true;
+                len = FIELD_MAX - 1;
+            }
+            memcpy(fields[n], p, len);
+            fields[n][len] = '\0';
+        }
+        n++;
+        while (*p && !isspace((unsigned char)*p))
+            p++;
+    }
+    return n;
+}
+
+static bool parse_placement(Board *b, const char *field, char *err, size_t errsz) {
+    int rank = 7, file = 0;
+    for (const char *p = field; *p; p++) {
+        char c = *p;
+        if (c == '/') {
+            if (file != 8)
+                return reject(err, errsz, "board: rank %d has %d squares, expected 8", rank + 1, file);
+            if (rank == 0)
+                return reject(err, errsz, "board: more than 8 ranks");
+            rank--;
+            file = 0;
+        } else if (c >= '1' && c <= '8') {
+            file += c - '0';
+            if (file > 8)
+                return reject(err, errsz, "board: rank %d has more than 8 squares", rank + 1);
+        } else {
+            Piece pc = piece_from_char(c);
+            if (pc == NO_PIECE)
+                return reject(err, errsz, "board: unexpected character '%c'", c);
+            if (file >= 8)
+                return reject(err, errsz, "board: rank %d has more than 8 squares", rank + 1);
+            b->squares[make_square(file, rank)] = (uint8_t)pc;
+            file++;
+        }
+    }
+    if (rank != 0)
+        return reject(err, errsz, "board: %d ranks, expected 8", 8 - rank);
+    if (file != 8)
+        return reject(err, errsz, "board: rank 1 has %d squares, expected 8", file);
+    return true;
+}
+
+static bool parse_counter(const char *field, const char *name, long min, long max, long *out,
+                          char *err, size_t errsz) {
+    char *end;
+    if (!isdigit((unsigned char)field[0]))
+        return reject(err, errsz, "%s '%s' is not a number", name, field);
+    long v = strtol(field, &end, 10);
+    if (*end)
+        return reject(err, errsz, "%s '%s' is not a number", name, field);
+    if (v < min || v > max)
+        return reject(err, errsz, "%s %ld out of range %ld..%ld", name, v, min, max);
+    *out = v;
+    return true;
+}
+
+// Checks that the material could arise in a game: one king each, at most
+// 16 pieces and 8 pawns a side, and no pawn on the first or last rank.
+static bool validate_material(const Board *b, char *err, size_t errsz) {
+    for (Color c = WHITE; c <= BLACK; c++) {
+        int kings = bb_count(board_pieces(b, c, KING));
+        if (kings == 0)
+            return reject(err, errsz, "board: no %s king", color_names[c]);
+        if (kings > 1)
+            return reject(err, errsz, "board: %d %s kings", kings, color_names[c]);
+        int pawns = bb_count(board_pieces(b, c, PAWN));
+        if (pawns > 8)
+            return reject(err, errsz, "board: %d %s pawns", pawns, color_names[c]);
+        if (bb_count(b->colors[c]) > 16)
+            return reject(err, errsz, "board: %d %s pieces", bb_count(b->colors[c]), color_names[c]);
+    }
+    if (b->pieces[PAWN] & BB_RANK_8)
+        return reject(err, errsz, "pawn on rank 8");
+    if (b->pieces[PAWN] & BB_RANK_1)
+        return reject(err, errsz, "pawn on rank 1");
+    return true;
+}
+
+static bool parse_castling(Board *b, const char *field, char *err, size_t errsz) {
+    b->castling = 0;
+    if (strcmp(field, "-") == 0)
+        return true;
+    static const struct {
+        char ch;
+        int right;
+        Color c;
+        Square king, rook;
+    } spec[4] = {{'K', CASTLE_WK, WHITE, SQ_E1, SQ_H1}, {'Q', CASTLE_WQ, WHITE, SQ_E1, SQ_A1},
+                 {'k', CASTLE_BK, BLACK, SQ_E8, SQ_H8}, {'q', CASTLE_BQ, BLACK, SQ_E8, SQ_A8}};
+    for (const char *p = field; *p; p++) {
+        int i = 0;
+        while (i < 4 && spec[i].ch != *p)
+            i++;
+        if (i == 4)
+            return reject(err, errsz, "castling: unexpected character '%c'", *p);
+        if (b->castling & spec[i].right)
+            return reject(err, errsz, "castling: '%c' given twice", *p);
+        char sq[3];
+        if (b->squares[spec[i].king] != make_piece(spec[i].c, KING)) {
+            square_name(spec[i].king, sq);
+            return reject(err, errsz, "castling '%c' but no %s king on %s", *p, color_names[spec[i].c], sq);
+        }
+        if (b->squares[spec[i].rook] != make_piece(spec[i].c, ROOK)) {
+            square_name(spec[i].rook, sq);
+            return reject(err, errsz, "castling '%c' but no %s rook on %s", *p, color_names[spec[i].c], sq);
+        }
+        b->castling |= (uint8_t)spec[i].right;
+    }
+    return true;
+}
+
+// An en-passant square is possible when a pawn of the side not to move stands
+// just in front of it, having come from the square just behind, which must
+// now be empty, as must the square itself.
+static bool parse_ep(Board *b, const char *field, char *err, size_t errsz) {
+    b->ep = SQ_NONE;
+    if (strcmp(field, "-") == 0)
+        return true;
+    Square ep = square_from_name(field);
+    if (ep == SQ_NONE || field[2] != '\0')
+        return reject(err, errsz, "en passant: '%s' is not a square", field);
+    Color us = b->side, them = !us;
+    int push = them == WHITE ? 8 : -8;
+    Square pawn_sq = ep + push, origin = ep - push;
+    if (square_rank(ep) != (us == WHITE ? 5 : 2) || b->squares[pawn_sq] != make_piece(them, PAWN) ||
+        b->squares[ep] != NO_PIECE || b->squares[origin] != NO_PIECE)
+        return reject(err, errsz, "en passant square %s impossible", field);
+    b->ep = (uint8_t)ep;
+    return true;
+}
+
+bool board_set_fen(Board *out, const char *fen, char *err, size_t errsz) {
+    board_init_tables();
+    char fields[FEN_FIELDS][FIELD_MAX];
+    bool too_long;
+    if (!fen)
+        return reject(err, errsz, "empty FEN");
+    int n = split_fields(fen, fields, FEN_FIELDS, &too_long);
+    if (n != FEN_FIELDS && n != 4)
+        return reject(err, errsz, "expected 6 fields, got %d", n);
+    if (too_long)
+        return reject(err, errsz, "a field is too long");
+
+    // Build into a scratch board so that a rejected FEN changes nothing.
+    static _Thread_local Board scratch;
+    Board *b = &scratch;
+    memset(b, 0, offsetof(Board, history));
+    memset(b->squares, NO_PIECE, sizeof b->squares);
+    b->ep = SQ_NONE;
+
+    if (!parse_placement(b, fields[0], err, errsz))
+        return false;
+    for (Square s = 0; s < SQ_NB; s++) {
+        if (b->squares[s] != NO_PIECE) {
+            Piece p = (Piece)b->squares[s];
+            b->pieces[piece_type(p)] |= bb_square(s);
+            b->colors[piece_color(p)] |= bb_square(s);
+        }
+    }
+    if (!validate_material(b, err, errsz))
+        return false;
+
+    if (strcmp(fields[1], "w") == 0)
+        b->side = WHITE;
+    else if (strcmp(fields[1], "b") == 0)
+        b->side = BLACK;
+    else
+        return reject(err, errsz, "side to move '%s' must be 'w' or 'b'", fields[1]);
+
+    if (!parse_castling(b, fields[2], err, errsz) || !parse_ep(b, fields[3], err, errsz))
+        return false;
+
+    long halfmove = 0, fullmove = 1;
+    if (n == FEN_FIELDS) {
+        if (!parse_counter(fields[4], "halfmove clock", 0, 10000, &halfmove, err, errsz) ||
+            !parse_counter(fields[5], "fullmove number", 1, 10000, &fullmove, err, errsz))
+            return false;
+    }
+    b->halfmove = (uint16_t)halfmove;
+    b->fullmove = (uint16_t)fullmove;
+
+    Color us = b->side, them = !us;
+    Bitboard occ = board_occupied(b);
+    if (board_attackers_to(b, board_king(b, them), occ) & b->colors[us])
+        return reject(err, errsz, "side not to move is in check");
+    b->checkers = board_attackers_to(b, board_king(b, us), occ) & b->colors[them];
+    if (bb_count(b->checkers) > 2)
+        return reject(err, errsz, "side to move is in check by %d pieces", bb_count(b->checkers));
+    if (b->ep != SQ_NONE && b->checkers) {
+        // After a double push the only possible checks come from the pushed
+        // pawn itself or a line it uncovered.
+        Square pushed = b->ep + (us == WHITE ? -8 : 8);
+        Bitboard others = b->checkers & ~bb_square(pushed);
+        Square origin = b->ep + (us == WHITE ? 8 : -8);
+        if (others && !(attacks_line(board_king(b, us), origin) & others)) {
+            char sq[3];
+            square_name(b->ep, sq);
+            return reject(err, errsz, "en passant square %s impossible with this check", sq);
+        }
+    }
+    // Keep the en-passant square only when a legal capture uses it.
+    if (b->ep != SQ_NONE) {
+        MoveList list;
+        movegen_noisy(b, &list);
+        bool used = false;
+        for (int i = 0; i < list.count; i++)
+            used |= move_kind(list.moves[i]) == MOVE_EN_PASSANT;
+        if (!used)
+            b->ep = SQ_NONE;
+    }
+    b->key = board_compute_key(b);
+    b->pawn_key = board_compute_pawn_key(b);
+    b->ply = 0;
+    memcpy(out, b, offsetof(Board, history));
+    out->ply = 0;
+    return true;
+}
+
+void board_to_fen(const Board *b, char *buf, size_t bufsz) {
+    char tmp[FEN_MAX];
+    size_t n = 0;
+    for (int rank = 7; rank >= 0; rank--) {
+        int empty = 0;
+        for (int file = 0; file < 8; file++) {
+            Piece p = (Piece)b->squares[make_square(file, rank)];
+            if (p == NO_PIECE) {
+                empty++;
+                continue;
+            }
+            if (empty)
+                tmp[n++] = (char)('0' + empty);
+            empty = 0;
+            tmp[n++] = piece_chars[p];
+        }
+        if (empty)
+            tmp[n++] = (char)('0' + empty);
+        if (rank)
+            tmp[n++] = '/';
+    }
+    tmp[n++] = ' ';
+    tmp[n++] = b->side == WHITE ? 'w' : 'b';
+    tmp[n++] = ' ';
+    if (!b->castling)
+        tmp[n++] = '-';
+    static const char rights[] = "KQkq";
+    for (int i = 0; i < 4; i++)
+        if (b->castling & (1 << i))
+            tmp[n++] = rights[i];
+    char ep[3];
+    square_name(b->ep == SQ_NONE ? -1 : b->ep, ep);
+    snprintf(tmp + n, sizeof tmp - n, " %s %u %u", ep, (unsigned)b->halfmove, (unsigned)b->fullmove);
+    snprintf(buf, bufsz, "%s", tmp);
+}

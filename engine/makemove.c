@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Making and unmaking moves: incremental bitboards, mailbox and keys, with one
+// undo record pushed per ply.
+#include <assert.h>
+#include <string.h>
+
+#include "engine/board.h"
+#include "engine/zobrist.h"
+
+// Castling rights a move loses when it touches the square: moving the king or
+// a rook, or capturing a rook on its corner, clears the matching right.
+static const uint8_t castle_clear[SQ_NB] = {
+    [SQ_A1] = CASTLE_WQ, [SQ_E1] = CASTLE_WK | CASTLE_WQ, [SQ_H1] = CASTLE_WK,
+    [SQ_A8] = CASTLE_BQ, [SQ_E8] = CASTLE_BK | CASTLE_BQ, [SQ_H8] = CASTLE_BK,
+};
+
+static inline void put_piece(Board *b, Piece p, Square s) {
+    Bitboard bb = bb_square(s);
+    b->pieces[piece_type(p)] |= bb;
+    b->colors[piece_color(p)] |= bb;
+    b->squares[s] = (uint8_t)p;
+}
+
+static inline void remove_piece(Board *b, Piece p, Square s) {
+    Bitboard bb = bb_square(s);
+    b->pieces[piece_type(p)] ^= bb;
+    b->colors[piece_color(p)] ^= bb;
+    b->squares[s] = NO_PIECE;
+}
+
+static inline void move_piece(Board *b, Piece p, Square from, Square to) {
+    Bitboard bb = bb_square(from) | bb_square(to);
+    b->pieces[piece_type(p)] ^= bb;
+    b->colors[piece_color(p)] ^= bb;
+    b->squares[from] = NO_PIECE;
+    b->squares[to] = (uint8_t)p;
+}
+
+// The rook's squares for a castling move, from the king's destination.
+static inline void castling_rook(Square king_to, Square *rook_from, Square *rook_to) {
+    bool kingside = king_to > (king_to & 56) + 4;
+    *rook_from = kingside ? king_to + 1 : king_to - 2;
+    *rook_to = kingside ? king_to - 1 : king_to + 1;
+}
+
+// After a double push, the en-passant square counts only if the opponent can
+// really capture there: a pawn beside it whose capture is legal.
+static bool ep_capture_legal(const Board *b, Square ep) {
+    Color us = b->side, them = !us;
+    Bitboard capturers = attacks_pawn(them, ep) & board_pieces(b, us, PAWN);
+    if (!capturers)
+        return false;
+    Square ksq = board_king(b, us);
+    Square victim = ep + (us == WHITE ? -8 : 8);
+    Bitboard occ_base = board_occupied(b) ^ bb_square(victim) ^ bb_square(ep);
+    Bitboard diag = b->pieces[BISHOP] | b->pieces[QUEEN];
+    Bitboard orth = b->pieces[ROOK] | b->pieces[QUEEN];
+    while (capturers) {
+        Square from = bb_pop(&capturers);
+        Bitboard occ = occ_base ^ bb_square(from);
+        Bitboard attackers = (attacks_bishop(ksq, occ) & diag) | (attacks_rook(ksq, occ) & orth) |
+                             (attacks_knight(ksq) & b->pieces[KNIGHT]) |
+                             (attacks_pawn(us, ksq) & b->pieces[PAWN] & ~bb_square(victim));
+        if (!(attackers & b->colors[them]))
+            return true;
+    }
+    return false;
+}
+
+void board_make_move(Board *b, Move m) {
+    if (b->ply >= BOARD_HISTORY_MAX)
+        board_compact_history(b);
+
+    Undo *u = &b->history[b->ply++];
+    u->key = b->key;
+    u->pawn_key = b->pawn_key;
+    u->checkers = b->checkers;
+    u->move = m;
+    u->castling = b->castling;
+    u->ep = b->ep;
+    u->halfmove = b->halfmove;
+
+    Color us = b->side, them = !us;
+    Square from = move_from(m), to = move_to(m);
+    Piece piece = (Piece)b->squares[from];
+    Piece captured = (Piece)b->squares[to];
+    int kind = move_kind(m);
+    Key key = b->key ^ zobrist_side;
+
+    if (b->ep != SQ_NONE) {
+        key ^= zobrist_ep_file[square_file(b->ep)];
+        b->ep = SQ_NONE;
+    }
+    b->halfmove++;
+    if (us == BLACK)
+        b->fullmove++;
+
+    if (kind == MOVE_CASTLING) {
+        Square rfrom, rto;
+        castling_rook(to, &rfrom, &rto);
+        Piece rook = make_piece(us, ROOK);
+        move_piece(b, piece, from, to);
+        move_piece(b, rook, rfrom, rto);
+        key ^= zobrist_piece[piece][from] ^ zobrist_piece[piece][to] ^
+               zobrist_piece[rook][rfrom] ^ zobrist_piece[rook][rto];
+        b->pawn_key ^= zobrist_piece[piece][from] ^ zobrist_piece[piece][to];
+        captured = NO_PIECE;
+    } else {
+        if (kind == MOVE_EN_PASSANT) {
+            Square victim = to + (us == WHITE ? -8 : 8);
+            captured = make_piece(them, PAWN);
+            remove_piece(b, captured, victim);
+            key ^= zobrist_piece[captured][victim];
+            b->pawn_key ^= zobrist_piece[captured][victim];
+        } else if (captured != NO_PIECE) {
+            remove_piece(b, captured, to);
+            key ^= zobrist_piece[captured][to];
+            if (piece_type(captured) == PAWN)
+                b->pawn_key ^= zobrist_piece[captured][to];
+        }
+        if (captured != NO_PIECE)
+            b->halfmove = 0;
+
+        move_piece(b, piece, from, to);
+        key ^= zobrist_piece[piece][from] ^ zobrist_piece[piece][to];
+
+        PieceType pt = piece_type(piece);
+        if (pt == PAWN) {
+            b->halfmove = 0;
+            b->pawn_key ^= zobrist_piece[piece][from];
+            if (kind == MOVE_PROMOTION) {
+                Piece promo = make_piece(us, move_promotion(m));
+                remove_piece(b, piece, to);
+                put_piece(b, promo, to);
+                key ^= zobrist_piece[piece][to] ^ zobrist_piece[promo][to];
+            } else {
+                b->pawn_key ^= zobrist_piece[piece][to];
+                if ((to ^ from) == 16) {
+                    Square ep = (from + to) / 2;
+                    b->side = them; // the test below looks from the capturer's side
+                    if (ep_capture_legal(b, ep)) {
+                        b->ep = (uint8_t)ep;
+                        key ^= zobrist_ep_file[square_file(ep)];
+                    }
+                }
+            }
+        } else if (pt == KING) {
+            b->pawn_key ^= zobrist_piece[piece][from] ^ zobrist_piece[piece][to];
+        }
+    }
+
+    uint8_t rights = b->castling & ~(castle_clear[from] | castle_clear[to]);
+    if (rights != b->castling) {
+        key ^= zobrist_castling[b->castling] ^ zobrist_castling[rights];
+        b->castling = rights;
+    }
+
+    u->captured = (uint8_t)captured;
+    b->side = them;
+    b->key = key;
+    b->checkers = board_attackers_to(b, board_king(b, them), board_occupied(b)) & b->colors[us];
+    assert(board_is_consistent(b));
+}
+
+void board_unmake_move(Board *b) {
+    assert(b->ply > 0);
+    Undo *u = &b->history[--b->ply];
+    Move m = u->move;
+    Color them = b->side, us = !them;
+    Square from = move_from(m), to = move_to(m);
+    int kind = move_kind(m);
+
+    if (kind == MOVE_CASTLING) {
+        Square rfrom, rto;
+        castling_rook(to, &rfrom, &rto);
+        move_piece(b, make_piece(us, KING), to, from);
+        move_piece(b, make_piece(us, ROOK), rto, rfrom);
+    } else {
+        Piece piece = (Piece)b->squares[to];
+        if (kind == MOVE_PROMOTION) {
+            remove_piece(b, piece, to);
+            piece = make_piece(us, PAWN);
+            put_piece(b, piece, to);
+        }
+        move_piece(b, piece, to, from);
+        Piece captured = (Piece)u->captured;
+        if (captured != NO_PIECE) {
+            Square victim = kind == MOVE_EN_PASSANT ? to + (us == WHITE ? -8 : 8) : to;
+            put_piece(b, captured, victim);
+        }
+    }
+
+    b->side = us;
+    b->key = u->key;
+    b->pawn_key = u->pawn_key;
+    b->checkers = u->checkers;
+    b->castling = u->castling;
+    b->ep = u->ep;
+    b->halfmove = u->halfmove;
+    if (us == BLACK)
+        b->fullmove--;
+    assert(board_is_consistent(b));
+}
+
+void board_make_null(Board *b) {
+    assert(!b->checkers);
+    if (b->ply >= BOARD_HISTORY_MAX)
+        board_compact_history(b);
+    Undo *u = &b->history[b->ply++];
+    u->key = b->key;
+    u->pawn_key = b->pawn_key;
+    u->checkers = b->checkers;
+    u->move = MOVE_NULL;
+    u->captured = NO_PIECE;
+    u->castling = b->castling;
+    u->ep = b->ep;
+    u->halfmove = b->halfmove;
+
+    b->key ^= zobrist_side;
+    if (b->ep != SQ_NONE) {
+        b->key ^= zobrist_ep_file[square_file(b->ep)];
+        b->ep = SQ_NONE;
+    }
+    b->halfmove++;
+    if (b->side == BLACK)
+        b->fullmove++;
+    b->side = !b->side;
+    assert(board_is_consistent(b));
+}
+
+void board_unmake_null(Board *b) {
+    assert(b->ply > 0);
+    Undo *u = &b->history[--b->ply];
+    b->side = !b->side;
+    if (b->side == BLACK)
+        b->fullmove--;
+    b->key = u->key;
+    b->pawn_key = u->pawn_key;
+    b->checkers = u->checkers;
+    b->ep = u->ep;
+    b->halfmove = u->halfmove;
+    b->castling = u->castling;
+}
+
+void board_compact_history(Board *b) {
+    int keep = BOARD_HISTORY_MAX / 2;
+    if (b->ply <= keep)
+        return;
+    memmove(b->history, b->history + (b->ply - keep), (size_t)keep * sizeof(Undo));
+    b->ply = keep;
+}

@@ -1,0 +1,524 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Moves as text: coordinate and SAN output, and a lenient SAN/coordinate parser
+// that matches what was typed against the legal moves and explains failures.
+#include "engine/notation.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/movegen.h"
+
+static const char piece_letters[PIECE_TYPE_NB] = { 'P', 'N', 'B', 'R', 'Q', 'K' };
+static const char *const piece_names[PIECE_TYPE_NB] = { "pawn", "knight", "bishop",
+                                                        "rook", "queen",  "king" };
+
+// Longest input we look at; anything longer is not a move.
+enum { INPUT_MAX = 48 };
+
+// ---------------------------------------------------------------------------
+// Output
+
+void notation_to_uci(Move m, char *buf) {
+    if (m == MOVE_NONE || m == MOVE_NULL) {
+        strcpy(buf, "0000");
+        return;
+    }
+    square_name(move_from(m), buf);
+    square_name(move_to(m), buf + 2);
+    if (move_is_promotion(m)) {
+        buf[4] = (char)tolower((unsigned char)piece_letters[move_promotion(m)]);
+        buf[5] = '\0';
+    }
+}
+
+// Makes m on a scratch board with an empty history, for the rare case of a
+// full undo stack, where make would compact the history and unmake could not
+// restore the caller's ply. Kept apart so the large local costs nothing else.
+static __attribute__((noinline)) void check_state_on_copy(const Board *b, Move m, bool *check,
+                                                          bool *mate) {
+    Board tmp;
+    memcpy(&tmp, b, offsetof(Board, history));
+    tmp.ply = 0;
+    board_make_move(&tmp, m);
+    *check = board_in_check(&tmp);
+    *mate = *check && movegen_count(&tmp) == 0;
+}
+
+// Whether the legal move m gives check and whether it mates; b is restored.
+static void check_state(Board *b, Move m, bool *check, bool *mate) {
+    if (b->ply >= BOARD_HISTORY_MAX) {
+        check_state_on_copy(b, m, check, mate);
+        return;
+    }
+    board_make_move(b, m);
+    *check = board_in_check(b);
+    *mate = *check && movegen_count(b) == 0;
+    board_unmake_move(b);
+}
+
+// SAN given the legal move list of b (so that callers with a list at hand
+// need not generate it again for every move).
+static void san_with_list(Board *b, const MoveList *list, Move m, char *buf) {
+    char s[MOVE_TEXT_MAX + 4];
+    int n = 0;
+    Square from = move_from(m), to = move_to(m);
+    PieceType pt = piece_type(board_piece_on(b, from));
+
+    if (move_kind(m) == MOVE_CASTLING) {
+        strcpy(s, to > from ? "O-O" : "O-O-O");
+        n = (int)strlen(s);
+    } else {
+        bool capture = board_is_capture(b, m);
+        if (pt == PAWN) {
+            // A pawn never needs more than its file: pushes and captures onto
+            // one square always differ by it.
+            if (capture)
+                s[n++] = (char)('a' + square_file(from));
+        } else {
+            s[n++] = piece_letters[pt];
+            // Other pieces of this type that can legally go to the same square.
+            bool other = false, same_file = false, same_rank = false;
+            for (int i = 0; i < list->count; i++) {
+                Move o = list->moves[i];
+                Square of = move_from(o);
+                if (move_to(o) != to || of == from || move_kind(o) == MOVE_CASTLING ||
+                    piece_type(board_piece_on(b, of)) != pt)
+                    continue;
+                other = true;
+                same_file |= square_file(of) == square_file(from);
+                same_rank |= square_rank(of) == square_rank(from);
+            }
+            if (other) {
+                if (!same_file) {
+                    s[n++] = (char)('a' + square_file(from));
+                } else if (!same_rank) {
+                    s[n++] = (char)('1' + square_rank(from));
+                } else {
+                    s[n++] = (char)('a' + square_file(from));
+                    s[n++] = (char)('1' + square_rank(from));
+                }
+            }
+        }
+        if (capture)
+            s[n++] = 'x';
+        square_name(to, s + n);
+        n += 2;
+        if (move_is_promotion(m)) {
+            s[n++] = '=';
+            s[n++] = piece_letters[move_promotion(m)];
+        }
+    }
+    bool check, mate;
+    check_state(b, m, &check, &mate);
+    if (check)
+        s[n++] = mate ? '#' : '+';
+    s[n] = '\0';
+    memcpy(buf, s, (size_t)n + 1);
+}
+
+void notation_to_san(Board *b, Move m, char *buf) {
+    if (m == MOVE_NONE || m == MOVE_NULL) {
+        strcpy(buf, "--"); // the PGN convention for a null move
+        return;
+    }
+    // Making an illegal move would corrupt b; coordinates are the safe answer.
+    if (!movegen_is_legal(b, m)) {
+        notation_to_uci(m, buf);
+        return;
+    }
+    MoveList list;
+    movegen_legal(b, &list);
+    san_with_list(b, &list, m, buf);
+}
+
+// ---------------------------------------------------------------------------
+// Messages
+
+// Appends to a message buffer that may be NULL or too small; *len tracks the
+// length written so far and never passes the end.
+static void append(char *err, size_t errsz, size_t *len, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void append(char *err, size_t errsz, size_t *len, const char *fmt, ...) {
+    if (!err || errsz == 0 || *len + 1 >= errsz)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int r = vsnprintf(err + *len, errsz - *len, fmt, ap);
+    va_end(ap);
+    if (r < 0)
+        return;
+    *len += (size_t)r;
+    if (*len >= errsz)
+        *len = errsz - 1;
+}
+
+static NotationStatus fail(NotationStatus st, char *err, size_t errsz, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static NotationStatus fail(NotationStatus st, char *err, size_t errsz, const char *fmt, ...) {
+    if (err && errsz) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errsz, fmt, ap);
+        va_end(ap);
+    }
+    return st;
+}
+
+// ---------------------------------------------------------------------------
+// Parsing
+
+// What the text says about the move; -1 / NO_PIECE_TYPE where it says nothing.
+typedef struct Pattern {
+    int piece;     // PieceType, or -1 when any piece may move (full from-square given)
+    int from_file; // 0-7 or -1
+    int from_rank; // 0-7 or -1
+    Square to;
+    int promo; // PieceType, or NO_PIECE_TYPE when none was written
+} Pattern;
+
+static bool pattern_matches(const Board *b, const Pattern *p, Move m, bool ignore_promo) {
+    Square from = move_from(m);
+    if (move_to(m) != p->to)
+        return false;
+    if (p->from_file >= 0 && square_file(from) != p->from_file)
+        return false;
+    if (p->from_rank >= 0 && square_rank(from) != p->from_rank)
+        return false;
+    if (p->piece >= 0 && piece_type(board_piece_on(b, from)) != (PieceType)p->piece)
+        return false;
+    // Castling has its own notation; as a king move it is accepted only with
+    // the full from-square (coordinates, "Ke1g1"), never as "Kg1".
+    if (move_kind(m) == MOVE_CASTLING && (p->from_file < 0 || p->from_rank < 0))
+        return false;
+    if (ignore_promo)
+        return true;
+    if (move_is_promotion(m))
+        return p->promo == NO_PIECE_TYPE || move_promotion(m) == (PieceType)p->promo;
+    return p->promo == NO_PIECE_TYPE;
+}
+
+static int collect(const Board *b, const MoveList *legal, const Pattern *p, MoveList *out) {
+    out->count = 0;
+    for (int i = 0; i < legal->count; i++)
+        if (pattern_matches(b, p, legal->moves[i], false))
+            out->moves[out->count++] = legal->moves[i];
+    return out->count;
+}
+
+// True when a piece of type pt on from could move to to if king safety were
+// ignored: the geometry, blockers and the piece on the target square.
+static bool pseudo_reaches(const Board *b, PieceType pt, Square from, Square to) {
+    Color us = b->side;
+    Bitboard occ = board_occupied(b);
+    if (bb_has(b->colors[us], to))
+        return false;
+    if (pt != PAWN)
+        return bb_has(attacks_piece(pt, from, occ), to);
+    int fwd = us == WHITE ? 8 : -8;
+    if (square_file(from) == square_file(to)) {
+        if (bb_has(occ, to))
+            return false;
+        if (to == from + fwd)
+            return true;
+        return to == from + 2 * fwd && relative_rank(us, from) == 1 && !bb_has(occ, from + fwd);
+    }
+    return bb_has(attacks_pawn(us, from), to) && (bb_has(b->colors[!us], to) || to == b->ep);
+}
+
+static NotationStatus explain_castling(const Board *b, bool kingside, const char *text, char *err,
+                                       size_t errsz) {
+    Color us = b->side;
+    const char *side_name = kingside ? "kingside" : "queenside";
+    int right =
+        kingside ? (us == WHITE ? CASTLE_WK : CASTLE_BK) : (us == WHITE ? CASTLE_WQ : CASTLE_BQ);
+    if (!(b->castling & right))
+        return fail(NOTATION_ILLEGAL, err, errsz, "illegal move '%s': %s may not castle %s", text,
+                    us == WHITE ? "White" : "Black", side_name);
+    if (board_in_check(b))
+        return fail(NOTATION_ILLEGAL, err, errsz, "illegal move '%s': cannot castle out of check",
+                    text);
+    Square king = board_king(b, us);
+    Square rook = make_square(kingside ? 7 : 0, square_rank(king));
+    if (attacks_between_table[king][rook] & board_occupied(b))
+        return fail(NOTATION_ILLEGAL, err, errsz,
+                    "illegal move '%s': the squares between king and rook are not empty", text);
+    int step = kingside ? 1 : -1;
+    Color them = (Color)!us;
+    if (board_square_attacked(b, king + step, them) ||
+        board_square_attacked(b, king + 2 * step, them))
+        return fail(NOTATION_ILLEGAL, err, errsz,
+                    "illegal move '%s': the king would pass through or land on an attacked square",
+                    text);
+    return fail(NOTATION_ILLEGAL, err, errsz, "illegal move '%s': cannot castle %s here", text,
+                side_name);
+}
+
+// Says why no legal move matches p.
+static NotationStatus explain_illegal(const Board *b, const MoveList *legal, const Pattern *p,
+                                      const char *text, char *err, size_t errsz) {
+    char to_name[3];
+    square_name(p->to, to_name);
+    // A promotion letter on a move that does not promote.
+    for (int i = 0; i < legal->count; i++)
+        if (pattern_matches(b, p, legal->moves[i], true))
+            return fail(NOTATION_ILLEGAL, err, errsz, "illegal move '%s': no promotion on %s", text,
+                        to_name);
+
+    Color us = b->side;
+    Bitboard sources;
+    int pt = p->piece;
+    if (pt < 0) {
+        // Full from-square without a piece letter: judge the piece standing there.
+        Square from = make_square(p->from_file, p->from_rank);
+        Piece pc = board_piece_on(b, from);
+        if (pc == NO_PIECE || piece_color(pc) != us) {
+            char from_name[3];
+            square_name(from, from_name);
+            return fail(NOTATION_ILLEGAL, err, errsz,
+                        "illegal move '%s': there is no %s piece on %s", text,
+                        us == WHITE ? "white" : "black", from_name);
+        }
+        pt = piece_type(pc);
+        sources = bb_square(from);
+        // A king moving two squares along its first rank means castling.
+        if (pt == KING && square_rank(from) == square_rank(p->to) &&
+            (p->to == from + 2 || p->to == from - 2) && square_file(from) == 4 &&
+            relative_rank(us, from) == 0)
+            return explain_castling(b, p->to > from, text, err, errsz);
+    } else {
+        sources = board_pieces(b, us, (PieceType)pt);
+        if (p->from_file >= 0)
+            sources &= bb_file(p->from_file);
+        if (p->from_rank >= 0)
+            sources &= bb_rank(p->from_rank);
+    }
+
+    bool reaches = false;
+    while (sources && !reaches) {
+        Square from = bb_pop(&sources);
+        reaches = pseudo_reaches(b, (PieceType)pt, from, p->to);
+    }
+    if (!reaches)
+        return fail(NOTATION_ILLEGAL, err, errsz, "illegal move '%s': no %s can reach %s", text,
+                    piece_names[pt], to_name);
+    // It can get there but every such move leaves its own king attacked.
+    if (pt == KING)
+        return fail(NOTATION_ILLEGAL, err, errsz,
+                    "illegal move '%s': the king would be in check on %s", text, to_name);
+    return fail(NOTATION_ILLEGAL, err, errsz, "illegal move '%s': it would leave the king in check",
+                text);
+}
+
+static int piece_from_letter(char c) {
+    const char *p = strchr("PNBRQK", toupper((unsigned char)c));
+    return c && p ? (int)(p - "PNBRQK") : -1;
+}
+
+static bool is_file(char c) {
+    return c >= 'a' && c <= 'h';
+}
+
+static bool is_rank(char c) {
+    return c >= '1' && c <= '8';
+}
+
+// Reads "[a-h]?[1-8]?" as the whole of s (length n) into the pattern.
+static bool parse_disambiguation(const char *s, int n, Pattern *p) {
+    int i = 0;
+    p->from_file = p->from_rank = -1;
+    if (i < n && is_file(s[i]))
+        p->from_file = s[i++] - 'a';
+    if (i < n && is_rank(s[i]))
+        p->from_rank = s[i++] - '1';
+    return i == n;
+}
+
+// Drops trailing check marks, annotation glyphs, "e.p." and blanks.
+static void strip_suffixes(char *s) {
+    size_t n = strlen(s);
+    for (;;) {
+        size_t before = n;
+        while (n > 0 && (strchr("+#!?", s[n - 1]) || isspace((unsigned char)s[n - 1])))
+            n--;
+        static const char *const ep_marks[] = { "e.p.", "e.p", "ep" };
+        for (size_t k = 0; k < sizeof ep_marks / sizeof ep_marks[0]; k++) {
+            size_t len = strlen(ep_marks[k]);
+            if (n <= len || strncmp(s + n - len, ep_marks[k], len) != 0)
+                continue;
+            // Only after a square ("exd6ep", "exd6 e.p."), so nothing else
+            // loses its tail.
+            size_t j = n - len;
+            while (j > 0 && isspace((unsigned char)s[j - 1]))
+                j--;
+            if (j > 0 && is_rank(s[j - 1])) {
+                n = j;
+                break;
+            }
+        }
+        if (n == before)
+            break;
+    }
+    s[n] = '\0';
+}
+
+// "O-O", "0-0-0", "o-o", "OO": returns 1 for kingside, 2 for queenside, 0 otherwise.
+static int castling_kind(const char *s) {
+    int os = 0;
+    bool dash_ok = false;
+    for (; *s; s++) {
+        if (*s == 'O' || *s == 'o' || *s == '0') {
+            os++;
+            dash_ok = true;
+        } else if (*s == '-' && dash_ok) {
+            dash_ok = false;
+        } else {
+            return 0;
+        }
+    }
+    if (!dash_ok)
+        return 0; // a trailing dash
+    return os == 2 ? 1 : os == 3 ? 2 : 0;
+}
+
+// Ambiguity message listing every candidate in SAN.
+static NotationStatus report_ambiguous(Board *b, const MoveList *legal, const MoveList *cands,
+                                       const char *text, char *err, size_t errsz) {
+    size_t len = 0;
+    if (err && errsz)
+        err[0] = '\0';
+    append(err, errsz, &len, "ambiguous move '%s': ", text);
+    for (int i = 0; i < cands->count; i++) {
+        char san[MOVE_TEXT_MAX];
+        san_with_list(b, legal, cands->moves[i], san);
+        append(err, errsz, &len, "%s%s", i ? ", " : "", san);
+    }
+    return NOTATION_AMBIGUOUS;
+}
+
+NotationStatus notation_parse_move(Board *b, const char *text, Move *out, char *err, size_t errsz) {
+    if (!text)
+        return fail(NOTATION_UNPARSEABLE, err, errsz, "no move given");
+    while (isspace((unsigned char)*text))
+        text++;
+    size_t tlen = strlen(text);
+    while (tlen > 0 && isspace((unsigned char)text[tlen - 1]))
+        tlen--;
+    if (tlen == 0)
+        return fail(NOTATION_UNPARSEABLE, err, errsz, "no move given");
+    if (tlen >= INPUT_MAX)
+        return fail(NOTATION_UNPARSEABLE, err, errsz, "'%.24s...' is not a move", text);
+    char shown[INPUT_MAX], s[INPUT_MAX];
+    memcpy(shown, text, tlen);
+    shown[tlen] = '\0';
+    memcpy(s, shown, tlen + 1);
+    strip_suffixes(s);
+
+    MoveList legal;
+    movegen_legal(b, &legal);
+
+    int castle = castling_kind(s);
+    if (castle) {
+        for (int i = 0; i < legal.count; i++) {
+            Move m = legal.moves[i];
+            if (move_kind(m) == MOVE_CASTLING && (move_to(m) > move_from(m)) == (castle == 1)) {
+                *out = m;
+                return NOTATION_OK;
+            }
+        }
+        return explain_castling(b, castle == 1, shown, err, errsz);
+    }
+
+    // From the end: promotion piece, destination, capture mark or dash, then
+    // whatever names the moving piece.
+    Pattern pat = { .promo = NO_PIECE_TYPE };
+    int n = (int)strlen(s);
+    if (n >= 4 && s[n - 1] == ')' && s[n - 3] == '(') {
+        pat.promo = piece_from_letter(s[n - 2]);
+        n -= 3;
+    } else if (n >= 3 && piece_from_letter(s[n - 1]) >= 0 &&
+               (is_rank(s[n - 2]) || s[n - 2] == '=' || s[n - 2] == '/')) {
+        pat.promo = piece_from_letter(s[n - 1]);
+        n -= s[n - 2] == '=' || s[n - 2] == '/' ? 2 : 1;
+    }
+    if (pat.promo == PAWN || pat.promo == KING || pat.promo < 0 || n < 2 || !is_file(s[n - 2]) ||
+        !is_rank(s[n - 1]))
+        return fail(NOTATION_UNPARSEABLE, err, errsz, "'%s' is not a move", shown);
+    pat.to = make_square(s[n - 2] - 'a', s[n - 1] - '1');
+    n -= 2;
+    if (n > 0 && (s[n - 1] == 'x' || s[n - 1] == ':' || s[n - 1] == '-'))
+        n--;
+
+    // Two readings of the prefix: squares only (pawn or coordinates), or a
+    // piece letter and squares. Only a lower-case 'b' allows both, and then
+    // the pawn reading wins when it names a legal move (bxc3).
+    Pattern plain = pat, lettered = pat;
+    bool plain_ok = parse_disambiguation(s, n, &plain);
+    if (plain_ok) {
+        bool full = plain.from_file >= 0 && plain.from_rank >= 0;
+        plain.piece = full ? -1 : PAWN;
+        plain_ok = full || plain.from_rank < 0; // "1e4" names no piece
+    }
+    bool lettered_ok =
+        n > 0 && piece_from_letter(s[0]) >= 0 && parse_disambiguation(s + 1, n - 1, &lettered);
+    if (lettered_ok)
+        lettered.piece = piece_from_letter(s[0]);
+    if (!plain_ok && !lettered_ok)
+        return fail(NOTATION_UNPARSEABLE, err, errsz, "'%s' is not a move", shown);
+
+    MoveList cands;
+    const Pattern *used = plain_ok ? &plain : &lettered;
+    int found = collect(b, &legal, used, &cands);
+    if (found == 0 && plain_ok && lettered_ok) {
+        used = &lettered;
+        found = collect(b, &legal, used, &cands);
+        // For the message, prefer the reading under which a piece gets there.
+        if (found == 0) {
+            Bitboard pawns = board_pieces(b, b->side, PAWN) & bb_file(plain.from_file);
+            while (pawns) {
+                if (pseudo_reaches(b, PAWN, bb_pop(&pawns), plain.to)) {
+                    used = &plain;
+                    break;
+                }
+            }
+        }
+    }
+    if (found == 1) {
+        *out = cands.moves[0];
+        return NOTATION_OK;
+    }
+    if (found > 1)
+        return report_ambiguous(b, &legal, &cands, shown, err, errsz);
+    return explain_illegal(b, &legal, used, shown, err, errsz);
+}
+
+NotationStatus notation_parse_uci(const Board *b, const char *text, Move *out) {
+    if (!text)
+        return NOTATION_UNPARSEABLE;
+    size_t n = strlen(text);
+    if ((n != 4 && n != 5) || !is_file(text[0]) || !is_rank(text[1]) || !is_file(text[2]) ||
+        !is_rank(text[3]))
+        return NOTATION_UNPARSEABLE;
+    int promo = NO_PIECE_TYPE;
+    if (n == 5) {
+        promo = piece_from_letter(text[4]);
+        if (promo < KNIGHT || promo > QUEEN)
+            return NOTATION_UNPARSEABLE;
+    }
+    Square from = make_square(text[0] - 'a', text[1] - '1');
+    Square to = make_square(text[2] - 'a', text[3] - '1');
+    MoveList legal;
+    movegen_legal(b, &legal);
+    for (int i = 0; i < legal.count; i++) {
+        Move m = legal.moves[i];
+        if (move_from(m) != from || move_to(m) != to)
+            continue;
+        bool promotes = move_is_promotion(m);
+        if (promotes ? move_promotion(m) == (PieceType)promo : promo == NO_PIECE_TYPE) {
+            *out = m;
+            return NOTATION_OK;
+        }
+    }
+    return NOTATION_ILLEGAL;
+}

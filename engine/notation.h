@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Moves as text: coordinate notation (e2e4, e7e8q) and Standard Algebraic
+// Notation. Input is matched against the legal moves of the position, so an
+// accepted move is always legal; SAN input is lenient with what people type.
+#ifndef ENGINE_NOTATION_H
+#define ENGINE_NOTATION_H
+
+#include "engine/board.h"
+
+// Longest SAN or coordinate move written, with its NUL ("exd8=Q+" and
+// "Qa1xb2+" fit with room to spare).
+enum { MOVE_TEXT_MAX = 12 };
+
+typedef enum {
+    NOTATION_OK = 0,
+    NOTATION_UNPARSEABLE, // not a move in any notation we know
+    NOTATION_ILLEGAL,     // a well-formed move that no legal move matches
+    NOTATION_AMBIGUOUS,   // matches more than one legal move
+} NotationStatus;
+
+// Coordinate notation: "e2e4", "e7e8q", "e1g1" for castling, "0000" for
+// MOVE_NULL and MOVE_NONE. buf holds at least MOVE_TEXT_MAX bytes.
+void notation_to_uci(Move m, char *buf);
+
+// SAN of a legal move in b ("Nbd7", "exd6", "e8=Q+", "O-O-O#"). b is used as
+// scratch to test for check and mate and is restored before returning.
+void notation_to_san(Board *b, Move m, char *buf);
+
+// Parses SAN (lenient: missing or extra +/#, !/? marks, 0-0, e8Q/e8=Q/e8q,
+// "exd6 e.p.", lower-case piece letters where unambiguous) or coordinates.
+// On success stores the move. Otherwise writes a message into err (at least
+// 160 bytes are useful); for NOTATION_AMBIGUOUS the message lists the
+// candidates in SAN. b is restored before returning.
+NotationStatus notation_parse_move(Board *b, const char *text, Move *out, char *err, size_t errsz);
+
+// Parses coordinate notation only ("e2e4", "e7e8q"; also the king-takes-rook
+// form is not accepted). Used by the protocols.
+NotationStatus notation_parse_uci(const Board *b, const char *text, Move *out);
+
+#endif

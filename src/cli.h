@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Command-line subcommands of patzer. Each takes the arguments after its own
+// name and returns the process exit status: 0 on success, 2 for bad usage or
+// bad input (with the reason on stderr).
+#ifndef SRC_CLI_H
+#define SRC_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+// `patzer perft DEPTH [FEN]` and `patzer divide DEPTH [FEN]`.
+int cli_perft(int argc, char **argv, bool divide);
+
+// Joins argv[0..argc) with single spaces into buf; false when it does not fit.
+bool cli_join_args(int argc, char **argv, char *buf, size_t bufsz);
+
+#endif

@@ -1,0 +1,786 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The position: FEN parsing and printing, make/unmake, null moves, Zobrist keys,
+// history compaction, draw and game-end queries, and board_gives_check.
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/movegen.h"
+
+#ifndef TEST_DATADIR
+#define TEST_DATADIR "tests/data"
+#endif
+
+enum { SUITE_MAX = 160, LINE_MAX_LEN = 512, FEN_LEN = 128 };
+
+// Everything in a Board before the undo stack, and the position alone (the
+// same but for the stack depth).
+#define BOARD_STATE_SIZE offsetof(Board, history)
+#define POSITION_SIZE    offsetof(Board, ply)
+
+static char suite_fens[SUITE_MAX][FEN_LEN];
+static int suite_size;
+// Boards are ~40 KB: kept off the stack.
+static Board board, other, saved;
+
+static const char *data_dir(void) {
+    const char *env = getenv("TEST_DATADIR");
+    return env && *env ? env : TEST_DATADIR;
+}
+
+// The FEN of each suite line: the text before the first " ;".
+static void load_suite(void) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/perftsuite.epd", data_dir());
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "cannot open %s", path);
+    char text[LINE_MAX_LEN];
+    suite_size = 0;
+    while (fgets(text, sizeof text, f)) {
+        char *semi = strstr(text, " ;");
+        if (!semi)
+            continue;
+        *semi = '\0';
+        cr_assert_lt(suite_size, SUITE_MAX);
+        cr_assert_lt(strlen(text), (size_t)FEN_LEN);
+        strcpy(suite_fens[suite_size++], text);
+    }
+    fclose(f);
+    cr_assert_gt(suite_size, 100, "only %d suite positions", suite_size);
+}
+
+static void setup(void) {
+    board_init_tables();
+    load_suite();
+}
+
+static void set_fen_or_fail(Board *b, const char *fen) {
+    char err[128] = "";
+    cr_assert(board_set_fen(b, fen, err, sizeof err), "rejected FEN \"%s\": %s", fen, err);
+}
+
+static bool same_state(const Board *a, const Board *b) {
+    return memcmp(a, b, BOARD_STATE_SIZE) == 0 && a->ply == b->ply;
+}
+
+// splitmix64 with a fixed seed, so that every run plays the same games.
+static uint64_t rng_state;
+static uint64_t rng_next(void) {
+    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+// Plays a random legal move; false when there is none.
+static bool play_random(Board *b) {
+    static MoveList list;
+    movegen_legal(b, &list);
+    if (list.count == 0)
+        return false;
+    board_make_move(b, list.moves[rng_next() % (uint64_t)list.count]);
+    return true;
+}
+
+// Finds the legal move written in coordinates ("e2e4", "e7e8q").
+static Move find_move(const Board *b, const char *text) {
+    static MoveList list;
+    movegen_legal(b, &list);
+    Square from = square_from_name(text), to = square_from_name(text + 2);
+    for (int i = 0; i < list.count; i++) {
+        Move m = list.moves[i];
+        if (move_from(m) != from || move_to(m) != to)
+            continue;
+        if (!move_is_promotion(m) && text[4] == '\0')
+            return m;
+        if (move_is_promotion(m) && text[4] == "nbrq"[move_promotion(m) - KNIGHT])
+            return m;
+    }
+    return MOVE_NONE;
+}
+
+// Plays space-separated coordinate moves.
+static void play(Board *b, const char *moves) {
+    char text[8];
+    const char *p = moves;
+    int n;
+    while (sscanf(p, "%7s%n", text, &n) == 1) {
+        Move m = find_move(b, text);
+        char fen[FEN_MAX];
+        board_to_fen(b, fen, sizeof fen);
+        cr_assert_neq(m, MOVE_NONE, "%s is not legal in \"%s\"", text, fen);
+        board_make_move(b, m);
+        p += n;
+    }
+}
+
+static void expect_consistent(const Board *b, const char *context) {
+    char err[128] = "";
+    char fen[FEN_MAX];
+    bool ok = board_check(b, err, sizeof err);
+    if (!ok) {
+        board_to_fen(b, fen, sizeof fen);
+        cr_expect(ok, "%s: \"%s\": %s", context, fen, err);
+    }
+}
+
+// ------------------------------------------------------------------ FEN round trips
+
+// The FEN with its en-passant field replaced by "-".
+// (Fields separated by single blanks, as in the suite.)
+static void without_ep(const char *fen, char *out, size_t outsz) {
+    const char *start = fen;
+    for (int i = 0; i < 3; i++) {
+        start = strchr(start, ' ');
+        cr_assert_not_null(start, "\"%s\" has too few fields", fen);
+        start++;
+    }
+    const char *end = strchr(start, ' ');
+    cr_assert_not_null(end, "\"%s\" has too few fields", fen);
+    snprintf(out, outsz, "%.*s-%s", (int)(start - fen), fen, end);
+}
+
+static bool has_ep_move(const Board *b) {
+    static MoveList list;
+    movegen_legal(b, &list);
+    for (int i = 0; i < list.count; i++)
+        if (move_kind(list.moves[i]) == MOVE_EN_PASSANT)
+            return true;
+    return false;
+}
+
+// Round trip of one FEN. The en-passant square survives exactly when a legal
+// en-passant capture uses it.
+static void check_round_trip(const char *fen) {
+    char out[FEN_MAX], bare[FEN_LEN];
+    set_fen_or_fail(&board, fen);
+    board_to_fen(&board, out, sizeof out);
+    without_ep(fen, bare, sizeof bare);
+    if (board.ep != SQ_NONE) {
+        cr_expect_str_eq(out, fen);
+        cr_expect(has_ep_move(&board), "\"%s\": en-passant square kept without a capture", fen);
+    } else {
+        cr_expect_str_eq(out, bare);
+        // If the FEN named a square, forcing it back must not create a capture.
+        char name[3] = { 0 };
+        if (sscanf(fen, "%*s %*s %*s %2s", name) == 1 && name[0] != '-') {
+            other = board;
+            other.ep = (uint8_t)square_from_name(name);
+            cr_expect_not(has_ep_move(&other), "\"%s\": legal en-passant square dropped", fen);
+        }
+    }
+    // Parsing the output gives the same position and key.
+    set_fen_or_fail(&other, out);
+    cr_expect(same_state(&board, &other), "\"%s\": reparsed \"%s\" differs", fen, out);
+    expect_consistent(&board, fen);
+}
+
+static const char *const real_fens[] = {
+    BOARD_START_FEN,
+    "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+    "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+    "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+    "rnbqkb1r/pppp1ppp/5n2/4p3/2B1P3/8/PPPP1PPP/RNBQK1NR w KQkq - 2 3",
+    "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4",
+    "r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2PP1N2/PP3PPP/RNBQ1RK1 w - - 0 7",
+    "2r3k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 12 40",
+    "8/8/4k3/8/2pP4/8/4K3/8 b - d3 0 50",
+    "8/8/8/8/8/8/8/K6k w - - 99 200",
+    "r3k2r/8/8/8/8/8/8/R3K2R b Kq - 3 20",
+    "4k3/8/8/8/8/8/8/R3K3 w Q - 10000 10000",
+    "rnbqkbnr/1ppppppp/8/p7/8/8/PPPPPPPP/RNBQKBNR w KQkq a6 0 2",
+};
+
+Test(fen, round_trip_suite, .init = setup) {
+    for (int i = 0; i < suite_size; i++)
+        check_round_trip(suite_fens[i]);
+}
+
+Test(fen, round_trip_real_positions, .init = setup) {
+    for (size_t i = 0; i < sizeof real_fens / sizeof real_fens[0]; i++)
+        check_round_trip(real_fens[i]);
+    // "a6" names a square no pawn can take on: dropped.
+    set_fen_or_fail(&board, real_fens[12]);
+    cr_expect_eq(board.ep, SQ_NONE);
+    set_fen_or_fail(&board, real_fens[3]);
+    cr_expect_eq(board.ep, square_from_name("f6"));
+}
+
+// Positions reached by play print a FEN that parses back to the same state.
+Test(fen, round_trip_random_playouts, .init = setup) {
+    rng_state = 2024;
+    char out[FEN_MAX], again[FEN_MAX];
+    for (int g = 0; g < 20; g++) {
+        set_fen_or_fail(&board, suite_fens[(g * 11) % suite_size]);
+        for (int ply = 0; ply < 120 && play_random(&board); ply++) {
+            board_to_fen(&board, out, sizeof out);
+            set_fen_or_fail(&other, out);
+            cr_expect(memcmp(&board, &other, POSITION_SIZE) == 0, "reparsed \"%s\" differs", out);
+            board_to_fen(&other, again, sizeof again);
+            cr_expect_str_eq(again, out);
+        }
+    }
+}
+
+Test(fen, four_fields_default_counters, .init = setup) {
+    char out[FEN_MAX];
+    set_fen_or_fail(&board, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -");
+    board_to_fen(&board, out, sizeof out);
+    cr_expect_str_eq(out, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    cr_expect_eq(board.halfmove, 0);
+    cr_expect_eq(board.fullmove, 1);
+    set_fen_or_fail(&board, "4k3/8/8/8/8/8/8/4K2R w K -");
+    board_to_fen(&board, out, sizeof out);
+    cr_expect_str_eq(out, "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+    // Castling letters in any order print in KQkq order.
+    set_fen_or_fail(&board, "r3k2r/8/8/8/8/8/8/R3K2R w qkQK - 0 1");
+    board_to_fen(&board, out, sizeof out);
+    cr_expect_str_eq(out, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+}
+
+Test(fen, start_position, .init = setup) {
+    char out[FEN_MAX];
+    board_set_start(&board);
+    board_to_fen(&board, out, sizeof out);
+    cr_expect_str_eq(out, BOARD_START_FEN);
+    cr_expect_eq(board.ply, 0);
+    cr_expect_eq(board.side, WHITE);
+    cr_expect_eq(board.castling, CASTLE_ALL);
+    cr_expect_eq(board_king(&board, WHITE), SQ_E1);
+    cr_expect_eq(board_king(&board, BLACK), SQ_E8);
+    cr_expect_eq(board_piece_on(&board, SQ_D8), B_QUEEN);
+    cr_expect_eq(board_piece_on(&board, SQ_E1 + 16), NO_PIECE);
+    expect_consistent(&board, "start");
+    // A short buffer gets a terminated prefix.
+    char small[10];
+    board_to_fen(&board, small, sizeof small);
+    cr_expect_str_eq(small, "rnbqkbnr/");
+}
+
+// ------------------------------------------------------------------ invalid FENs
+
+typedef struct BadFen {
+    const char *fen;
+    const char *message; // a substring of the error
+} BadFen;
+
+static const BadFen bad_fens[] = {
+    { "8/8/8 w -", "expected 6 fields, got 3" },
+    { "", "expected 6 fields, got 0" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0", "expected 6 fields, got 5" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 x", "expected 6 fields, got 7" },
+    { "rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "unexpected character 'x'" },
+    { "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "unexpected character '9'" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1", "more than 8 ranks" },
+    { "rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+      "rank 7 has more than 8 squares" },
+    { "rnbqkbnr/pppppppp/8/8/8/54/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+      "rank 3 has more than 8 squares" },
+    { "rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+      "rank 7 has 7 squares, expected 8" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1",
+      "rank 1 has 7 squares, expected 8" },
+    { "rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "7 ranks, expected 8" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "more than 8 ranks" },
+    { "8/8/8/8/8/8/8/4K3 w - - 0 1", "no black king" },
+    { "4k3/8/8/8/8/8/8/8 w - - 0 1", "no white king" },
+    { "4k3/8/8/8/8/8/8/3KK3 w - - 0 1", "2 white kings" },
+    { "4k1k1/8/8/8/8/8/8/4K3 w - - 0 1", "2 black kings" },
+    { "P3k3/8/8/8/8/8/8/4K3 w - - 0 1", "pawn on rank 8" },
+    { "4k3/8/8/8/8/8/8/p3K3 w - - 0 1", "pawn on rank 1" },
+    { "4k3/8/8/P7/PPPPPPPP/8/8/4K3 w - - 0 1", "9 white pawns" },
+    { "4k3/pppppppp/p7/8/8/8/8/4K3 w - - 0 1", "9 black pawns" },
+    { "QQQQk3/QQQQ4/Q7/8/8/8/PPPPPPP1/4K3 b - - 0 1", "17 white pieces" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+      "side to move 'x' must be 'w' or 'b'" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR white KQkq - 0 1", "side to move 'white'" },
+    { "4k3/8/8/8/8/8/8/4K3 w K - 0 1", "castling 'K' but no white rook on h1" },
+    { "4k3/8/8/8/8/8/8/4K3 w Q - 0 1", "castling 'Q' but no white rook on a1" },
+    { "4k3/8/8/8/8/8/8/4K3 w k - 0 1", "castling 'k' but no black rook on h8" },
+    { "4k3/8/8/8/8/8/8/4K3 w q - 0 1", "castling 'q' but no black rook on a8" },
+    { "4k3/8/8/8/8/8/8/3K3R w K - 0 1", "castling 'K' but no white king on e1" },
+    { "r6k/8/8/8/8/8/8/4K3 w q - 0 1", "castling 'q' but no black king on e8" },
+    { "r3k2r/8/8/8/8/8/8/R3K2R w KX - 0 1", "castling: unexpected character 'X'" },
+    { "r3k2r/8/8/8/8/8/8/R3K2R w KQkqK - 0 1", "castling: 'K' given twice" },
+    { "r3k2r/8/8/8/8/8/8/R3K2R w -K - 0 1", "castling: unexpected character '-'" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1",
+      "en passant square e3 impossible" },
+    { "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e4 0 1",
+      "en passant square e4 impossible" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq e3 0 1",
+      "en passant square e3 impossible" },
+    { "rnbqkbnr/pppppppp/8/8/4P3/8/PPPPBPPP/RNBQK1NR b KQkq e3 0 1",
+      "en passant square e3 impossible" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq z9 0 1",
+      "en passant: 'z9' is not a square" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e33 0 1",
+      "en passant: 'e33' is not a square" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e 0 1",
+      "en passant: 'e' is not a square" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
+      "halfmove clock 'x' is not a number" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1 1",
+      "halfmove clock '-1' is not a number" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3x 1",
+      "halfmove clock '3x' is not a number" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 one",
+      "fullmove number 'one' is not a number" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -5",
+      "fullmove number '-5' is not a number" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0",
+      "fullmove number 0 out of range" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 10001 1",
+      "halfmove clock 10001 out of range" },
+    { "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", "side not to move is in check" },
+    { "4k3/8/3N4/1B6/8/8/8/4RK2 b - - 0 1", "side to move is in check by 3 pieces" },
+    { "4k3/8/8/3pP3/8/8/8/r3K3 w - d6 0 1", "en passant square d6 impossible with this check" },
+};
+
+Test(fen, invalid_fens_rejected_with_reason, .init = setup) {
+    for (size_t i = 0; i < sizeof bad_fens / sizeof bad_fens[0]; i++) {
+        char err[256] = "";
+        bool ok = board_set_fen(&board, bad_fens[i].fen, err, sizeof err);
+        cr_expect_not(ok, "accepted \"%s\"", bad_fens[i].fen);
+        cr_expect(strstr(err, bad_fens[i].message) != NULL,
+                  "\"%s\": error \"%s\" does not contain \"%s\"", bad_fens[i].fen, err,
+                  bad_fens[i].message);
+    }
+}
+
+Test(fen, odd_inputs, .init = setup) {
+    char err[128] = "";
+    cr_expect_not(board_set_fen(&board, NULL, err, sizeof err));
+    cr_expect(strstr(err, "empty FEN") != NULL, "error \"%s\"", err);
+    char longer[256];
+    memset(longer, 'p', 200);
+    strcpy(longer + 200, " w - - 0 1");
+    cr_expect_not(board_set_fen(&board, longer, err, sizeof err));
+    cr_expect(strstr(err, "too long") != NULL, "error \"%s\"", err);
+    // No error buffer, or a tiny one, is fine.
+    cr_expect_not(board_set_fen(&board, "8/8/8 w -", NULL, 0));
+    char tiny[4] = "xyz";
+    cr_expect_not(board_set_fen(&board, "8/8/8 w -", tiny, sizeof tiny));
+    cr_expect_str_eq(tiny, "exp");
+    // Extra blanks between fields are accepted.
+    set_fen_or_fail(&board, "  4k3/8/8/8/8/8/8/4K3   w  -  -  0  1  ");
+}
+
+Test(fen, rejected_fen_leaves_board_unchanged, .init = setup) {
+    set_fen_or_fail(&board, BOARD_START_FEN);
+    play(&board, "e2e4 c7c5 g1f3");
+    saved = board;
+    for (size_t i = 0; i < sizeof bad_fens / sizeof bad_fens[0]; i++) {
+        char err[128];
+        board_set_fen(&board, bad_fens[i].fen, err, sizeof err);
+        cr_expect(memcmp(&board, &saved, sizeof board) == 0, "\"%s\" changed the board",
+                  bad_fens[i].fen);
+    }
+    // And the board still works: unmake back to the start.
+    for (int i = 0; i < 3; i++)
+        board_unmake_move(&board);
+    set_fen_or_fail(&other, BOARD_START_FEN);
+    cr_expect(same_state(&board, &other));
+}
+
+// ------------------------------------------------------------------ make / unmake
+
+Test(makemove, every_move_of_suite_positions_unmakes, .init = setup) {
+    static MoveList list;
+    for (int i = 0; i < suite_size; i++) {
+        set_fen_or_fail(&board, suite_fens[i]);
+        saved = board;
+        movegen_legal(&board, &list);
+        for (int j = 0; j < list.count; j++) {
+            Move m = list.moves[j];
+            Piece captured = board_captured_piece(&board, m);
+            cr_expect_eq(board_is_capture(&board, m), captured != NO_PIECE);
+            board_make_move(&board, m);
+            cr_expect_eq(board.ply, 1);
+            cr_expect_eq(board_last_move(&board), m);
+            cr_expect_eq(board.history[0].captured, captured, "\"%s\" move %#06x", suite_fens[i],
+                         m);
+            cr_expect_eq(board.history[0].key, saved.key);
+            cr_expect_neq(board.key, saved.key, "\"%s\" move %#06x: key unchanged", suite_fens[i],
+                          m);
+            expect_consistent(&board, suite_fens[i]);
+            board_unmake_move(&board);
+            cr_expect(same_state(&board, &saved), "\"%s\": move %#06x not undone", suite_fens[i],
+                      m);
+        }
+    }
+}
+
+// Random playouts of up to 200 plies, then unmade all the way back; the state
+// at every ply must come back exactly.
+Test(makemove, long_playouts_unmake_to_the_start, .init = setup) {
+    enum { PLIES = 200 };
+    static unsigned char states[PLIES + 1][BOARD_STATE_SIZE];
+    rng_state = 7;
+    for (int g = 0; g < 40; g++) {
+        set_fen_or_fail(&board, g % 3 ? suite_fens[(g * 13) % suite_size] : BOARD_START_FEN);
+        int plies = 0;
+        memcpy(states[0], &board, BOARD_STATE_SIZE);
+        while (plies < PLIES && play_random(&board)) {
+            plies++;
+            memcpy(states[plies], &board, BOARD_STATE_SIZE);
+        }
+        cr_expect_eq(board.ply, plies);
+        while (plies > 0) {
+            board_unmake_move(&board);
+            plies--;
+            cr_expect_eq(board.ply, plies);
+            cr_expect(memcmp(&board, states[plies], BOARD_STATE_SIZE) == 0,
+                      "game %d: state at ply %d not restored", g, plies);
+        }
+    }
+}
+
+// ------------------------------------------------------------------ keys
+
+Test(keys, incremental_equals_computed, .init = setup) {
+    rng_state = 99;
+    long checked = 0;
+    for (int g = 0; g < 50; g++) {
+        set_fen_or_fail(&board, g % 2 ? BOARD_START_FEN : suite_fens[(g * 5) % suite_size]);
+        for (int ply = 0; ply < 300 && play_random(&board); ply++) {
+            cr_expect_eq(board.key, board_compute_key(&board), "game %d ply %d: key", g, ply);
+            cr_expect_eq(board.pawn_key, board_compute_pawn_key(&board), "game %d ply %d: pawn key",
+                         g, ply);
+            checked++;
+        }
+    }
+    cr_expect_gt(checked, 5000);
+}
+
+Test(keys, transpositions, .init = setup) {
+    set_fen_or_fail(&board, BOARD_START_FEN);
+    set_fen_or_fail(&other, BOARD_START_FEN);
+    play(&board, "g1f3 g8f6 b1c3 b8c6");
+    play(&other, "b1c3 b8c6 g1f3 g8f6");
+    cr_expect_eq(board.key, other.key);
+    cr_expect_eq(board.pawn_key, other.pawn_key);
+
+    // e2e4 then d2d4, or the other way round: no en-passant capture either
+    // way, so the keys agree.
+    set_fen_or_fail(&board, BOARD_START_FEN);
+    set_fen_or_fail(&other, BOARD_START_FEN);
+    play(&board, "e2e4 e7e6 d2d4");
+    play(&other, "d2d4 e7e6 e2e4");
+    cr_expect_eq(board.key, other.key);
+    cr_expect_eq(board.pawn_key, other.pawn_key);
+
+    // The same placement with and without castling rights differs.
+    set_fen_or_fail(&board, BOARD_START_FEN);
+    play(&board, "g1f3 g8f6 h1g1 h8g8 g1h1 g8h8");
+    set_fen_or_fail(&other, BOARD_START_FEN);
+    cr_expect_neq(board.key, other.key);
+    set_fen_or_fail(&other, "rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w Qq - 6 4");
+    cr_expect(memcmp(&board, &other, POSITION_SIZE) == 0);
+    cr_expect_eq(board.key, other.key);
+    set_fen_or_fail(&other, "rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 6 4");
+    cr_expect_neq(board.key, other.key);
+    // Pawn keys ignore castling rights and pieces other than pawns and kings.
+    set_fen_or_fail(&other, BOARD_START_FEN);
+    cr_expect_eq(board.pawn_key, other.pawn_key);
+
+    // The side to move is in the key.
+    set_fen_or_fail(&board, "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    set_fen_or_fail(&other, "4k3/8/8/8/8/8/8/4K3 b - - 0 1");
+    cr_expect_neq(board.key, other.key);
+    cr_expect_eq(board.pawn_key, other.pawn_key);
+}
+
+Test(keys, en_passant_in_the_key_only_when_capturable, .init = setup) {
+    // A capture is possible: the square is part of the position.
+    set_fen_or_fail(&board, BOARD_START_FEN);
+    play(&board, "e2e4 g8f6 e4e5 d7d5");
+    cr_expect_eq(board.ep, square_from_name("d6"));
+    set_fen_or_fail(&other, "rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3");
+    cr_expect(memcmp(&board, &other, POSITION_SIZE) == 0);
+    cr_expect_eq(board.key, other.key);
+    set_fen_or_fail(&other, "rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3");
+    cr_expect_neq(board.key, other.key);
+    // No capture possible: the square is dropped and the keys agree.
+    set_fen_or_fail(&board, BOARD_START_FEN);
+    play(&board, "e2e4");
+    cr_expect_eq(board.ep, SQ_NONE);
+    set_fen_or_fail(&other, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    cr_expect_eq(board.key, other.key);
+    set_fen_or_fail(&other, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    cr_expect_eq(board.key, other.key);
+}
+
+// ------------------------------------------------------------------ null move, history
+
+Test(nullmove, make_unmake_restores, .init = setup) {
+    static const char *const fens[] = {
+        BOARD_START_FEN,
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 7 30",
+    };
+    for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
+        set_fen_or_fail(&board, fens[i]);
+        saved = board;
+        board_make_null(&board);
+        cr_expect_eq(board.side, !saved.side);
+        cr_expect_eq(board.ep, SQ_NONE);
+        cr_expect_eq(board.ply, 1);
+        cr_expect_eq(board_last_move(&board), MOVE_NULL);
+        cr_expect_eq(board.halfmove, saved.halfmove + 1);
+        cr_expect_eq(board.key, board_compute_key(&board));
+        cr_expect_eq(board.pawn_key, saved.pawn_key);
+        expect_consistent(&board, fens[i]);
+        // Moves can be made and unmade on top of it.
+        cr_expect(play_random(&board));
+        board_unmake_move(&board);
+        board_unmake_null(&board);
+        cr_expect(same_state(&board, &saved), "\"%s\": null move not undone", fens[i]);
+    }
+    // Interleaved with real moves in a playout.
+    rng_state = 5;
+    set_fen_or_fail(&board, BOARD_START_FEN);
+    saved = board;
+    int nulls = 0;
+    for (int ply = 0; ply < 100; ply++) {
+        if (!board_in_check(&board) && ply % 3 == 0) {
+            board_make_null(&board);
+            nulls++;
+        } else if (!play_random(&board)) {
+            break;
+        }
+        cr_expect_eq(board.key, board_compute_key(&board));
+    }
+    while (board.ply > 0) {
+        if (board_last_move(&board) == MOVE_NULL)
+            board_unmake_null(&board);
+        else
+            board_unmake_move(&board);
+    }
+    cr_expect_gt(nulls, 10);
+    cr_expect(same_state(&board, &saved));
+}
+
+Test(history, compaction_keeps_keys_and_repetitions, .init = setup) {
+    static const char *const cycle[4] = { "g1f3", "g8f6", "f3g1", "f6g8" };
+    set_fen_or_fail(&board, BOARD_START_FEN);
+    Key start = board.key;
+    int max_ply = 0;
+    for (int ply = 1; ply <= 3 * BOARD_HISTORY_MAX + 2; ply++) {
+        play(&board, cycle[(ply - 1) % 4]);
+        cr_assert_leq(board.ply, BOARD_HISTORY_MAX);
+        cr_assert_gt(board.ply, 0);
+        max_ply = board.ply > max_ply ? board.ply : max_ply;
+        cr_expect_eq(board.key, board_compute_key(&board), "ply %d", ply);
+        cr_expect_eq(board.halfmove, ply);
+        if (ply % 4 == 0) {
+            // The start position again, seen every four plies back within
+            // the history still held.
+            cr_expect_eq(board.key, start);
+            int window = board.ply < board.halfmove ? board.ply : board.halfmove;
+            cr_expect_eq(board_repetitions(&board), window / 4, "ply %d (stack %d)", ply,
+                         board.ply);
+            cr_expect(board_is_repetition_draw(&board, 0) == (window / 4 >= 2));
+        }
+    }
+    cr_expect_eq(max_ply, BOARD_HISTORY_MAX);
+    cr_expect_eq(board.fullmove, 1 + (3 * BOARD_HISTORY_MAX + 2) / 2);
+    // The moves still on the stack can be unmade.
+    int keep = board.ply;
+    for (int i = 0; i < keep; i++) {
+        board_unmake_move(&board);
+        cr_expect_eq(board.key, board_compute_key(&board));
+    }
+    cr_expect_eq(board.ply, 0);
+    board_compact_history(&board); // nothing to drop
+    cr_expect_eq(board.ply, 0);
+
+    // Null moves fill the stack too.
+    set_fen_or_fail(&board, "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    for (int i = 0; i < BOARD_HISTORY_MAX + 10; i++) {
+        board_make_null(&board);
+        cr_assert_leq(board.ply, BOARD_HISTORY_MAX);
+    }
+    cr_expect_eq(board.key, board_compute_key(&board));
+}
+
+// ------------------------------------------------------------------ draws and game end
+
+Test(draw, repetitions_count, .init = setup) {
+    set_fen_or_fail(&board, BOARD_START_FEN);
+    cr_expect_eq(board_repetitions(&board), 0);
+    play(&board, "g1f3");
+    cr_expect_eq(board_repetitions(&board), 0);
+    play(&board, "g8f6 f3g1 f6g8");
+    cr_expect_eq(board_repetitions(&board), 1);
+    play(&board, "g1f3");
+    cr_expect_eq(board_repetitions(&board), 1);
+    play(&board, "g8f6 f3g1");
+    cr_expect_eq(board_repetitions(&board), 1);
+    play(&board, "f6g8");
+    cr_expect_eq(board_repetitions(&board), 2);
+
+    // An irreversible move closes the window.
+    play(&board, "e2e4 e7e5");
+    cr_expect_eq(board_repetitions(&board), 0);
+    play(&board, "g1f3 g8f6 f3g1 f6g8");
+    cr_expect_eq(board_repetitions(&board), 1);
+}
+
+Test(draw, repetition_draw_semantics, .init = setup) {
+    set_fen_or_fail(&board, BOARD_START_FEN);
+    play(&board, "g1f3 g8f6 f3g1 f6g8");
+    // Once before, 4 plies back: a draw only when that was inside the search.
+    cr_expect_not(board_is_repetition_draw(&board, 0));
+    cr_expect_not(board_is_repetition_draw(&board, 3));
+    cr_expect(board_is_repetition_draw(&board, 4));
+    cr_expect(board_is_repetition_draw(&board, 100));
+    play(&board, "g1f3 g8f6 f3g1 f6g8");
+    // Twice before: a draw whatever the root.
+    cr_expect(board_is_repetition_draw(&board, 0));
+    cr_expect(board_is_repetition_draw(&board, 1));
+    // Not a repetition at all: never a draw.
+    play(&board, "b1c3");
+    cr_expect_eq(board_repetitions(&board), 0);
+    cr_expect_not(board_is_repetition_draw(&board, 0));
+    cr_expect_not(board_is_repetition_draw(&board, 100));
+    // Positions reached with the other side to move (2 plies back) never count.
+    set_fen_or_fail(&board, "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    play(&board, "e1d1 e8d8");
+    cr_expect_eq(board_repetitions(&board), 0);
+    cr_expect_not(board_is_repetition_draw(&board, 100));
+}
+
+Test(draw, en_passant_square_and_repetition, .init = setup) {
+    // 1.e4 leaves no capturable en-passant square: the position after it
+    // repeats with the same position reached by knight moves.
+    set_fen_or_fail(&board, BOARD_START_FEN);
+    play(&board, "e2e4 b8c6 g1f3 c6b8 f3g1");
+    cr_expect_eq(board_repetitions(&board), 1);
+    // A capturable en-passant square makes a different position.
+    set_fen_or_fail(&board, BOARD_START_FEN);
+    play(&board, "e2e4 g8f6 e4e5 d7d5");
+    cr_expect_neq(board.ep, SQ_NONE);
+    play(&board, "g1f3 b8c6 f3g1 c6b8");
+    cr_expect_eq(board_repetitions(&board), 0);
+    play(&board, "g1f3 b8c6 f3g1 c6b8");
+    cr_expect_eq(board_repetitions(&board), 1);
+}
+
+static bool insufficient(const char *fen) {
+    set_fen_or_fail(&board, fen);
+    return board_insufficient_material(&board);
+}
+
+Test(draw, insufficient_material, .init = setup) {
+    cr_expect(insufficient("4k3/8/8/8/8/8/8/4K3 w - - 0 1"));         // KvK
+    cr_expect(insufficient("4k3/8/8/8/8/8/8/4KN2 w - - 0 1"));        // KNvK
+    cr_expect(insufficient("4k3/8/8/8/8/8/8/4KB2 w - - 0 1"));        // KBvK
+    cr_expect(insufficient("4kn2/8/8/8/8/8/8/4K3 b - - 0 1"));        // KvKN
+    cr_expect(insufficient("4kb2/8/8/8/8/8/8/2B1K3 w - - 0 1"));      // KBvKB, both dark
+    cr_expect(insufficient("2b1k3/8/8/8/8/8/8/3BK3 w - - 0 1"));      // KBvKB, both light
+    cr_expect_not(insufficient("2b1k3/8/8/8/8/8/8/2B1K3 w - - 0 1")); // KBvKB, opposite
+    cr_expect(insufficient("4k3/8/8/8/8/4B3/8/2B1K3 w - - 0 1"));     // KBBvK, same colour
+    cr_expect_not(insufficient("4k3/8/8/8/8/8/8/2BBK3 w - - 0 1"));   // KBBvK, both colours
+    cr_expect_not(insufficient("4k3/8/8/8/8/8/8/3NKN2 w - - 0 1"));   // KNNvK
+    cr_expect_not(insufficient("4kn2/8/8/8/8/8/8/4KN2 w - - 0 1"));   // KNvKN
+    cr_expect_not(insufficient("4kn2/8/8/8/8/8/8/4KB2 w - - 0 1"));   // KBvKN
+    cr_expect_not(insufficient("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"));   // KPvK
+    cr_expect_not(insufficient("4k3/8/8/8/8/8/8/4K2R w - - 0 1"));    // KRvK
+    cr_expect_not(insufficient("4k3/8/8/8/8/8/8/3QK3 w - - 0 1"));    // KQvK
+    cr_expect_not(insufficient(BOARD_START_FEN));
+}
+
+Test(draw, mate_and_stalemate, .init = setup) {
+    set_fen_or_fail(&board, BOARD_START_FEN);
+    cr_expect_not(board_is_checkmate(&board));
+    cr_expect_not(board_is_stalemate(&board));
+    play(&board, "f2f3 e7e5 g2g4");
+    cr_expect_not(board_is_checkmate(&board));
+    play(&board, "d8h4");
+    cr_expect(board_in_check(&board));
+    cr_expect(board_is_checkmate(&board));
+    cr_expect_not(board_is_stalemate(&board));
+
+    set_fen_or_fail(&board, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    cr_expect(board_is_stalemate(&board));
+    cr_expect_not(board_is_checkmate(&board));
+    // Check with an escape is neither.
+    set_fen_or_fail(&board, "7k/8/6K1/8/8/8/8/7R b - - 0 1");
+    cr_expect(board_in_check(&board));
+    cr_expect_not(board_is_checkmate(&board));
+    cr_expect_not(board_is_stalemate(&board));
+    // Back-rank mate, and a king and pawn stalemate.
+    set_fen_or_fail(&board, "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1");
+    cr_expect(board_is_checkmate(&board));
+    set_fen_or_fail(&board, "k7/P7/1K6/8/8/8/8/8 b - - 0 1");
+    cr_expect(board_is_stalemate(&board));
+}
+
+// ------------------------------------------------------------------ attacks, checks
+
+static void check_gives_check(Board *b, const char *fen) {
+    static MoveList lists[2];
+    MoveList *list = &lists[b->ply & 1];
+    movegen_legal(b, list);
+    for (int i = 0; i < list->count; i++) {
+        Move m = list->moves[i];
+        memcpy(&saved, b, BOARD_STATE_SIZE);
+        bool predicted = board_gives_check(b, m);
+        cr_expect(memcmp(&saved, b, BOARD_STATE_SIZE) == 0, "gives_check changed the board");
+        board_make_move(b, m);
+        bool actual = board_in_check(b);
+        board_unmake_move(b);
+        if (predicted != actual) {
+            char now[FEN_MAX];
+            board_to_fen(b, now, sizeof now);
+            cr_expect_eq(predicted, actual, "from \"%s\" at \"%s\": move %#06x gives check %d", fen,
+                         now, m, predicted);
+        }
+    }
+}
+
+Test(attacks, gives_check_agrees_with_making_the_move, .init = setup) {
+    static MoveList root;
+    for (int i = 0; i < suite_size; i++) {
+        set_fen_or_fail(&board, suite_fens[i]);
+        check_gives_check(&board, suite_fens[i]);
+        movegen_legal(&board, &root);
+        for (int j = 0; j < root.count; j++) {
+            board_make_move(&board, root.moves[j]);
+            check_gives_check(&board, suite_fens[i]);
+            board_unmake_move(&board);
+        }
+    }
+}
+
+Test(attacks, checkers_and_attacked_squares, .init = setup) {
+    set_fen_or_fail(&board, "4k3/8/3N4/1B6/8/8/8/4K2R b - - 0 1");
+    cr_expect_eq(board.checkers,
+                 bb_square(square_from_name("d6")) | bb_square(square_from_name("b5")));
+    cr_expect(board_square_attacked(&board, square_from_name("e8"), WHITE));
+    cr_expect(board_square_attacked(&board, square_from_name("h8"), WHITE));
+    cr_expect_not(board_square_attacked(&board, square_from_name("a8"), WHITE));
+    cr_expect(board_square_attacked(&board, square_from_name("d7"), BLACK));
+    Bitboard att = board_attackers_to(&board, square_from_name("c4"), board_occupied(&board));
+    cr_expect_eq(att, bb_square(square_from_name("b5")) | bb_square(square_from_name("d6")));
+}
+
+Test(squares, names, .init = setup) {
+    char name[3];
+    square_name(SQ_A1, name);
+    cr_expect_str_eq(name, "a1");
+    square_name(SQ_H8, name);
+    cr_expect_str_eq(name, "h8");
+    square_name(SQ_NONE, name);
+    cr_expect_str_eq(name, "-");
+    for (Square s = 0; s < SQ_NB; s++) {
+        square_name(s, name);
+        cr_expect_eq(square_from_name(name), s);
+    }
+    cr_expect_eq(square_from_name("i1"), SQ_NONE);
+    cr_expect_eq(square_from_name("a9"), SQ_NONE);
+    cr_expect_eq(square_from_name("a"), SQ_NONE);
+    cr_expect_eq(square_from_name(""), SQ_NONE);
+    cr_expect_eq(square_from_name(NULL), SQ_NONE);
+}
