@@ -754,6 +754,54 @@ Test(attacks, gives_check_agrees_with_making_the_move, .init = setup) {
     }
 }
 
+// Random playouts reach discovered checks, checks by castling, promotion and
+// en passant far more often than the suite's first two plies do.
+Test(attacks, gives_check_along_random_playouts, .init = setup) {
+    rng_state = 31337;
+    for (int g = 0; g < 60; g++) {
+        set_fen_or_fail(&board, g % 2 ? BOARD_START_FEN : suite_fens[(g * 17) % suite_size]);
+        for (int ply = 0; ply < 150; ply++) {
+            check_gives_check(&board, "random playout");
+            if (!play_random(&board))
+                break;
+        }
+    }
+}
+
+Test(attacks, gives_check_special_cases, .init = setup) {
+    static const struct {
+        const char *fen, *move;
+        bool check;
+    } cases[] = {
+        { "4k3/8/8/8/8/8/4N3/4R1K1 w - - 0 1", "e2c3", true },  // discovered by a rook
+        { "7k/8/8/8/8/8/1N6/B5K1 w - - 0 1", "b2d3", true },    // discovered by a bishop
+        { "4k3/8/8/8/8/8/4K3/4R3 w - - 0 1", "e2d3", true },    // discovered by a king step
+        { "4k3/8/8/8/8/8/4K3/4R3 w - - 0 1", "e2e3", false },   // the king stays on the line
+        { "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", "e1c1", false },  // castling, no check
+        { "3k4/8/8/8/8/8/8/R3K2R w KQ - 0 1", "e1c1", true },   // the castled rook checks
+        { "5k2/8/8/8/8/8/8/R3K2R w KQ - 0 1", "e1g1", true },   // on either side
+        { "3k4/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8q", true },   // promotion to a queen checks
+        { "3k4/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8n", false },  // to a knight does not
+        { "8/1P6/2k5/8/8/8/8/4K3 w - - 0 1", "b7b8n", true },   // here it does
+        { "8/8/8/k1pP3R/8/8/8/4K3 w - c6 0 1", "d5c6", true },  // en passant opens the rank
+        { "8/1k6/8/2pP4/8/8/8/4K3 w - c6 0 1", "d5c6", true },  // the capturing pawn checks
+        { "8/8/8/3k4/2pP4/8/8/4K3 b - d3 0 1", "c4d3", false }, // en passant, no check
+        { "8/8/8/8/2pP4/8/4K3/6k1 b - d3 0 1", "c4d3", true },  // black's pawn checks
+        { "rnbqkbnr/ppp2ppp/8/3pp3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3", "f1b5", true },
+        { "rnbqkbnr/ppp2ppp/8/3pp3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3", "f1c4", false },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        set_fen_or_fail(&board, cases[i].fen);
+        Move m = find_move(&board, cases[i].move);
+        cr_assert_neq(m, MOVE_NONE, "%s not legal in \"%s\"", cases[i].move, cases[i].fen);
+        cr_expect_eq(board_gives_check(&board, m), cases[i].check, "\"%s\" %s", cases[i].fen,
+                     cases[i].move);
+        board_make_move(&board, m);
+        cr_expect_eq(board_in_check(&board), cases[i].check, "\"%s\" %s (made)", cases[i].fen,
+                     cases[i].move);
+    }
+}
+
 Test(attacks, checkers_and_attacked_squares, .init = setup) {
     set_fen_or_fail(&board, "4k3/8/3N4/1B6/8/8/8/4K2R b - - 0 1");
     cr_expect_eq(board.checkers,
