@@ -11,6 +11,9 @@
 // `patzer perft DEPTH [FEN]` and `patzer divide DEPTH [FEN]`.
 int cli_perft(int argc, char **argv, bool divide);
 
+// `patzer bench [DEPTH]`.
+int cli_bench(int argc, char **argv);
+
 // Joins argv[0..argc) with single spaces into buf; false when it does not fit.
 bool cli_join_args(int argc, char **argv, char *buf, size_t bufsz);
 

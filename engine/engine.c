@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The engine facade: options, the opening book and the search thread.
+#include "engine/engine.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "engine/book.h"
+#include "engine/movegen.h"
+
+enum {
+    HASH_DEFAULT_MB = 16,
+    OVERHEAD_DEFAULT_MS = 30,
+    CONTEMPT_DEFAULT_PERCENT = 100,
+    BOOK_PATH_MAX = 1024,
+};
+
+struct Engine {
+    Board board;
+    TTable *tt;
+    Searcher *searcher;
+    Book *book;
+    char book_path[BOOK_PATH_MAX];
+    bool own_book;
+    bool ponder_option;
+    bool analyse_mode;
+    int hash_mb, multipv, contempt_percent, overhead_ms, threads;
+    uint64_t rng;
+
+    pthread_t thread;
+    bool thread_joinable;
+    atomic_bool stop;
+    atomic_bool pondering; // a ponder search that has not had its ponderhit
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    SearchLimits limits;
+    EngineCallbacks cb;
+};
+
+static const EngineOption options[] = {
+    {"Hash", OPTION_SPIN, "16", TT_MB_MIN, TT_MB_MAX},
+    {"Clear Hash", OPTION_BUTTON, "", 0, 0},
+    {"Threads", OPTION_SPIN, "1", 1, 1},
+    {"MultiPV", OPTION_SPIN, "1", 1, MAX_MULTIPV},
+    {"Contempt", OPTION_SPIN, "100", 0, 200},
+    {"Move Overhead", OPTION_SPIN, "30", 0, 5000},
+    {"Ponder", OPTION_CHECK, "false", 0, 0},
+    {"OwnBook", OPTION_CHECK, "false", 0, 0},
+    {"BookFile", OPTION_STRING, "", 0, 0},
+    {"UCI_AnalyseMode", OPTION_CHECK, "false", 0, 0},
+};
+
+int engine_option_count(void) { return (int)(sizeof options / sizeof options[0]); }
+
+const EngineOption *engine_option(int index) {
+    return index >= 0 && index < engine_option_count() ? &options[index] : NULL;
+}
+
+Engine *engine_new(void) {
+    board_init_tables();
+    Engine *e = calloc(1, sizeof *e);
+    if (!e)
+        return NULL;
+    e->hash_mb = HASH_DEFAULT_MB;
+    e->tt = tt_new((size_t)e->hash_mb);
+    atomic_init(&e->stop, false);
+    atomic_init(&e->pondering, false);
+    e->searcher = e->tt ? search_new(e->tt, &e->stop) : NULL;
+    if (!e->searcher) {
+        tt_free(e->tt);
+        free(e);
+        return NULL;
+    }
+    pthread_mutex_init(&e->lock, NULL);
+    pthread_cond_init(&e->wake, NULL);
+    e->multipv = 1;
+    e->contempt_percent = CONTEMPT_DEFAULT_PERCENT;
+    e->overhead_ms = OVERHEAD_DEFAULT_MS;
+    e->threads = 1;
+    e->rng = 0x2545F4914F6CDD1DULL ^ (uint64_t)search_now_ms();
+    board_set_start(&e->board);
+    return e;
+}
+
+void engine_free(Engine *e) {
+    if (!e)
+        return;
+    engine_stop(e);
+    engine_wait(e);
+    search_free(e->searcher);
+    tt_free(e->tt);
+    book_close(e->book);
+    pthread_mutex_destroy(&e->lock);
+    pthread_cond_destroy(&e->wake);
+    free(e);
+}
+
+void engine_set_position(Engine *e, const Board *b) { memcpy(&e->board, b, sizeof *b); }
+
+const Board *engine_position(const Engine *e) { return &e->board; }
+
+static bool must_wait_for_stop(Engine *e) {
+    return e->limits.infinite || atomic_load(&e->pondering);
+}
+
+static void *search_thread(void *arg) {
+    Engine *e = arg;
+    Move best = MOVE_NONE, ponder = MOVE_NONE;
+
+    if (e->own_book && e->book && !e->limits.infinite && !e->analyse_mode &&
+        !e->limits.searchmoves_count && !e->limits.ponder)
+        best = book_pick(e->book, &e->board, &e->rng);
+
+    if (best == MOVE_NONE) {
+        SearchParams params = {
+            .multipv = e->multipv,
+            .contempt_percent = e->contempt_percent,
+            .analysis = e->analyse_mode || e->limits.infinite,
+            .move_overhead = e->overhead_ms,
+        };
+        SearchResult result;
+        search_run(e->searcher, &e->board, &e->limits, &params, e->cb.on_info, e->cb.ctx,
+                   &result);
+        best = result.best;
+        ponder = result.ponder;
+    }
+
+    // UCI forbids a best move during infinite analysis or pondering before
+    // the GUI says stop (or ponderhit).
+    pthread_mutex_lock(&e->lock);
+    while (must_wait_for_stop(e) && !atomic_load(&e->stop))
+        pthread_cond_wait(&e->wake, &e->lock);
+    pthread_mutex_unlock(&e->lock);
+
+    if (e->cb.on_bestmove)
+        e->cb.on_bestmove(best, ponder, e->cb.ctx);
+    return NULL;
+}
+
+void engine_go(Engine *e, const SearchLimits *limits, const EngineCallbacks *cb) {
+    engine_stop(e);
+    engine_wait(e);
+    e->limits = *limits;
+    e->cb = *cb;
+    atomic_store(&e->stop, false);
+    atomic_store(&e->pondering, limits->ponder);
+    if (pthread_create(&e->thread, NULL, search_thread, e) == 0) {
+        e->thread_joinable = true;
+    } else {
+        // No thread to be had: search here rather than never answer.
+        search_thread(e);
+    }
+}
+
+void engine_stop(Engine *e) {
+    pthread_mutex_lock(&e->lock);
+    atomic_store(&e->stop, true);
+    pthread_cond_broadcast(&e->wake);
+    pthread_mutex_unlock(&e->lock);
+}
+
+void engine_wait(Engine *e) {
+    if (e->thread_joinable) {
+        pthread_join(e->thread, NULL);
+        e->thread_joinable = false;
+    }
+}
+
+void engine_ponderhit(Engine *e) {
+    pthread_mutex_lock(&e->lock);
+    if (atomic_load(&e->pondering)) {
+        atomic_store(&e->pondering, false);
+        search_ponderhit(e->searcher);
+    }
+    pthread_cond_broadcast(&e->wake);
+    pthread_mutex_unlock(&e->lock);
+}
+
+bool engine_is_searching(Engine *e) { return e->thread_joinable; }
+
+void engine_new_game(Engine *e) {
+    engine_stop(e);
+    engine_wait(e);
+    tt_clear(e->tt);
+    search_clear(e->searcher);
+}
+
+// ------------------------------------------------------------------ options
+
+static bool fail(char *err, size_t errsz, const char *fmt, const char *a, const char *b) {
+    if (err && errsz)
+        snprintf(err, errsz, fmt, a, b);
+    return false;
+}
+
+static bool parse_int(const char *value, int min, int max, int *out) {
+    char *end;
+    long v = strtol(value, &end, 10);
+    if (end == value || *end || v < min || v > max)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+static bool parse_bool(const char *value, bool *out) {
+    if (strcasecmp(value, "true") == 0 || strcmp(value, "1") == 0) {
+        *out = true;
+        return true;
+    }
+    if (strcasecmp(value, "false") == 0 || strcmp(value, "0") == 0) {
+        *out = false;
+        return true;
+    }
+    return false;
+}
+
+static bool set_book(Engine *e, const char *path, char *err, size_t errsz) {
+    if (!*path || strcmp(path, "<empty>") == 0) {
+        book_close(e->book);
+        e->book = NULL;
+        e->book_path[0] = '\0';
+        return true;
+    }
+    if (strlen(path) >= BOOK_PATH_MAX)
+        return fail(err, errsz, "book path too long: %s%s", path, "");
+    char why[256];
+    Book *book = book_open(path, why, sizeof why);
+    if (!book)
+        return fail(err, errsz, "cannot load book %s: %s", path, why);
+    book_close(e->book);
+    e->book = book;
+    snprintf(e->book_path, sizeof e->book_path, "%s", path);
+    return true;
+}
+
+bool engine_set_option(Engine *e, const char *name, const char *value, char *err, size_t errsz) {
+    const EngineOption *opt = NULL;
+    for (int i = 0; i < engine_option_count(); i++)
+        if (strcasecmp(options[i].name, name) == 0)
+            opt = &options[i];
+    if (!opt)
+        return fail(err, errsz, "unknown option '%s'%s", name, "");
+    if (!value)
+        value = "";
+    if (e->thread_joinable && opt->type != OPTION_CHECK) {
+        engine_stop(e);
+        engine_wait(e);
+    }
+    int n = 0;
+    bool flag = false;
+    if (opt->type == OPTION_SPIN && !parse_int(value, opt->min, opt->max, &n)) {
+        char range[64];
+        snprintf(range, sizeof range, "%d..%d", opt->min, opt->max);
+        return fail(err, errsz, "option value '%s' out of range %s", value, range);
+    }
+    if (opt->type == OPTION_CHECK && !parse_bool(value, &flag))
+        return fail(err, errsz, "option value '%s' is not true or false%s", value, "");
+
+    if (opt == &options[0]) {
+        if (!tt_resize(e->tt, (size_t)n))
+            return fail(err, errsz, "not enough memory for %s MB of hash%s", value, "");
+        e->hash_mb = n;
+    } else if (opt == &options[1]) {
+        tt_clear(e->tt);
+    } else if (opt == &options[2]) {
+        e->threads = n;
+    } else if (opt == &options[3]) {
+        e->multipv = n;
+    } else if (opt == &options[4]) {
+        e->contempt_percent = n;
+    } else if (opt == &options[5]) {
+        e->overhead_ms = n;
+    } else if (opt == &options[6]) {
+        e->ponder_option = flag;
+    } else if (opt == &options[7]) {
+        e->own_book = flag;
+    } else if (opt == &options[8]) {
+        return set_book(e, value, err, errsz);
+    } else if (opt == &options[9]) {
+        e->analyse_mode = flag;
+    }
+    return true;
+}
+
+bool engine_get_option(const Engine *e, const char *name, char *buf, size_t bufsz) {
+    struct {
+        const char *name;
+        int value;
+    } ints[] = {{"Hash", e->hash_mb},         {"Threads", e->threads},
+                {"MultiPV", e->multipv},       {"Contempt", e->contempt_percent},
+                {"Move Overhead", e->overhead_ms}, {"Ponder", e->ponder_option},
+                {"OwnBook", e->own_book},      {"UCI_AnalyseMode", e->analyse_mode}};
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+        if (strcasecmp(ints[i].name, name) == 0) {
+            const EngineOption *opt = NULL;
+            for (int j = 0; j < engine_option_count(); j++)
+                if (strcasecmp(options[j].name, name) == 0)
+                    opt = &options[j];
+            if (opt && opt->type == OPTION_CHECK)
+                snprintf(buf, bufsz, "%s", ints[i].value ? "true" : "false");
+            else
+                snprintf(buf, bufsz, "%d", ints[i].value);
+            return true;
+        }
+    }
+    if (strcasecmp(name, "BookFile") == 0) {
+        snprintf(buf, bufsz, "%s", e->book_path);
+        return true;
+    }
+    return false;
+}

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The engine facade: a small non-blocking interface to everything the search
+// needs. An Engine owns the position to search (with its game history, for
+// repetitions), the transposition table, the opening book, the options and
+// one search thread. engine_go returns at once; results arrive through
+// callbacks that run ON THE SEARCH THREAD, so a client must hand them over
+// to its own thread if it needs to (the protocols just print under a lock).
+// The engine never prints and never exits.
+#ifndef ENGINE_ENGINE_H
+#define ENGINE_ENGINE_H
+
+#include "engine/search.h"
+
+typedef struct Engine Engine;
+
+typedef struct EngineCallbacks {
+    // After each completed iteration (one call per MultiPV line) and for
+    // aspiration fail-high/low reports in long searches.
+    void (*on_info)(const SearchInfo *info, void *ctx);
+    // Exactly once per engine_go, when the search is over. In infinite or
+    // ponder mode only after engine_stop (or engine_ponderhit and the end
+    // of the timed search). best is MOVE_NONE when there is no legal move.
+    void (*on_bestmove)(Move best, Move ponder, void *ctx);
+    void *ctx;
+} EngineCallbacks;
+
+// A new engine with default options (16 MB hash, own book off until a book
+// is set). NULL when out of memory.
+Engine *engine_new(void);
+// Stops any search, joins the thread and frees everything.
+void engine_free(Engine *e);
+
+// Sets the position to search: b is copied with its history, so repetitions
+// against earlier positions of the game are seen. Must not be called while a
+// search runs (call engine_stop and engine_wait first).
+void engine_set_position(Engine *e, const Board *b);
+// The current position (read-only; stable while no search runs).
+const Board *engine_position(const Engine *e);
+
+// Starts a search with the limits; returns at once. A search already running
+// is stopped and waited for first.
+void engine_go(Engine *e, const SearchLimits *limits, const EngineCallbacks *cb);
+// Asks the running search to stop soon; it still reports its best move.
+void engine_stop(Engine *e);
+// Blocks until the running search (if any) has finished and reported.
+void engine_wait(Engine *e);
+// The expected reply was played while pondering: switch to the clock.
+void engine_ponderhit(Engine *e);
+bool engine_is_searching(Engine *e);
+// Forgets the game: clears the hash table and history statistics.
+void engine_new_game(Engine *e);
+
+// Options, described for protocol front ends (UCI "option" lines).
+typedef enum { OPTION_SPIN, OPTION_CHECK, OPTION_STRING, OPTION_BUTTON } OptionType;
+typedef struct EngineOption {
+    const char *name;
+    OptionType type;
+    const char *default_value;
+    int min, max;
+} EngineOption;
+int engine_option_count(void);
+const EngineOption *engine_option(int index);
+// Sets an option by (case-insensitive) name. Returns false with the reason
+// in err for an unknown name, a bad value or a book that fails to load.
+bool engine_set_option(Engine *e, const char *name, const char *value, char *err, size_t errsz);
+// The current value of an option as text (into buf); false if unknown.
+bool engine_get_option(const Engine *e, const char *name, char *buf, size_t bufsz);
+
+#endif

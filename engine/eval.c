@@ -1,0 +1,799 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Hand-written tapered evaluation: every term is a middlegame/endgame pair, blended by the game
+// phase and scaled down in drawish endings. Pawn and king-shelter terms live in a pawn hash.
+#include "engine/eval.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+
+// A middlegame/endgame pair in centipawns.
+typedef struct Score {
+    int mg, eg;
+} Score;
+
+// The same pair packed small for the pawn cache.
+typedef struct Score16 {
+    int16_t mg, eg;
+} Score16;
+
+// clang-format off
+#define S(m, e) { (m), (e) }
+// clang-format on
+
+// Piece-square table rows are written for files a-d and mirrored onto e-h: the tables are
+// left-right symmetric, which keeps them short and avoids a wing bias.
+#define ROW(a, b, c, d) a, b, c, d, d, c, b, a
+
+// ------------------------------------------------------------------------------ constants
+
+// Scale factors are out of SCALE_NORMAL; 0 means a dead draw.
+enum { SCALE_NORMAL = 64 };
+
+// Material. The middlegame values are also what eval_piece_value reports.
+static const Score PIECE_VALUE[PIECE_TYPE_NB] = {
+    S(100, 125), S(320, 305), S(335, 325), S(490, 545), S(975, 980), S(0, 0),
+};
+
+// Piece-square tables from White's point of view: the first row is rank 1 (a1..h1), the last
+// rank 8. Black looks them up through square_mirror.
+static const Score PSQT[PIECE_TYPE_NB][SQ_NB] = {
+    [PAWN] = {
+        ROW(S(0, 0), S(0, 0), S(0, 0), S(0, 0)),
+        // Unmoved centre pawns block the bishops, so they are mildly discouraged.
+        ROW(S(-4, 4), S(2, 2), S(-2, 2), S(-10, 2)),
+        ROW(S(-6, 2), S(0, 0), S(4, 0), S(6, 0)),
+        ROW(S(-6, 6), S(-2, 4), S(8, 2), S(20, 0)),
+        ROW(S(-2, 14), S(2, 12), S(12, 8), S(24, 6)),
+        ROW(S(6, 34), S(12, 32), S(20, 26), S(30, 22)),
+        ROW(S(30, 70), S(36, 66), S(40, 60), S(44, 56)),
+        ROW(S(0, 0), S(0, 0), S(0, 0), S(0, 0)),
+    },
+    [KNIGHT] = {
+        ROW(S(-60, -40), S(-30, -28), S(-24, -18), S(-20, -12)),
+        ROW(S(-32, -26), S(-18, -14), S(-2, -6), S(4, -2)),
+        ROW(S(-22, -18), S(2, -4), S(10, 4), S(16, 10)),
+        ROW(S(-14, -12), S(6, 2), S(18, 12), S(22, 18)),
+        ROW(S(-10, -12), S(10, 2), S(22, 12), S(28, 18)),
+        ROW(S(-16, -16), S(8, -4), S(20, 4), S(26, 10)),
+        ROW(S(-26, -24), S(-12, -12), S(4, -6), S(10, 0)),
+        ROW(S(-70, -44), S(-36, -30), S(-26, -22), S(-22, -16)),
+    },
+    [BISHOP] = {
+        ROW(S(-22, -16), S(-6, -10), S(-10, -8), S(-6, -4)),
+        ROW(S(-4, -10), S(12, -4), S(6, -2), S(4, 2)),
+        ROW(S(-6, -6), S(8, 0), S(10, 4), S(8, 6)),
+        ROW(S(-4, -4), S(4, 2), S(10, 6), S(14, 8)),
+        ROW(S(-6, -4), S(6, 2), S(8, 6), S(12, 8)),
+        ROW(S(-8, -6), S(2, 0), S(4, 2), S(6, 4)),
+        ROW(S(-14, -10), S(-6, -4), S(-2, -2), S(0, 0)),
+        ROW(S(-24, -16), S(-14, -12), S(-12, -10), S(-10, -8)),
+    },
+    [ROOK] = {
+        ROW(S(-6, -4), S(-4, -4), S(2, -2), S(8, -2)),
+        ROW(S(-14, -6), S(-6, -4), S(-2, -2), S(0, -2)),
+        ROW(S(-14, -4), S(-6, -2), S(-2, -2), S(0, -2)),
+        ROW(S(-12, 0), S(-4, 0), S(-2, 0), S(0, 0)),
+        ROW(S(-10, 2), S(-2, 2), S(0, 2), S(2, 2)),
+        ROW(S(-6, 4), S(2, 4), S(4, 4), S(6, 4)),
+        ROW(S(6, 8), S(14, 10), S(16, 10), S(18, 10)),
+        ROW(S(2, 6), S(4, 6), S(6, 6), S(8, 6)),
+    },
+    [QUEEN] = {
+        ROW(S(-16, -28), S(-10, -20), S(-6, -14), S(0, -10)),
+        ROW(S(-10, -20), S(0, -12), S(4, -6), S(4, -2)),
+        ROW(S(-8, -14), S(2, -4), S(4, 2), S(4, 6)),
+        ROW(S(-6, -8), S(0, 2), S(2, 8), S(2, 14)),
+        ROW(S(-6, -6), S(-2, 4), S(0, 10), S(0, 16)),
+        ROW(S(-8, -8), S(-4, 2), S(-2, 8), S(-2, 12)),
+        ROW(S(-10, -14), S(-10, -4), S(-4, 0), S(-2, 4)),
+        ROW(S(-18, -26), S(-12, -18), S(-10, -12), S(-8, -10)),
+    },
+    // Middlegame: hide in a corner behind the pawns. Endgame: mostly keep off the edges; the
+    // centralisation proper is the king-activity term.
+    [KING] = {
+        ROW(S(24, -40), S(34, -26), S(8, -18), S(-14, -16)),
+        ROW(S(10, -24), S(14, -12), S(-12, -6), S(-30, -4)),
+        ROW(S(-20, -18), S(-26, -6), S(-34, 0), S(-40, 2)),
+        ROW(S(-36, -14), S(-44, -2), S(-52, 4), S(-60, 6)),
+        ROW(S(-46, -12), S(-54, 0), S(-62, 6), S(-70, 8)),
+        ROW(S(-52, -12), S(-60, 0), S(-68, 4), S(-76, 6)),
+        ROW(S(-58, -18), S(-66, -6), S(-74, 0), S(-80, 0)),
+        ROW(S(-64, -34), S(-70, -20), S(-78, -14), S(-84, -12)),
+    },
+};
+
+// Mobility by the number of reachable squares (not own pieces, not attacked by enemy pawns).
+// Few squares hurt more than many squares help.
+static const Score MOBILITY_KNIGHT[9] = {
+    S(-44, -56), S(-26, -34), S(-10, -16), S(-2, -6), S(4, 2),
+    S(10, 8),    S(15, 12),   S(19, 15),   S(22, 17),
+};
+static const Score MOBILITY_BISHOP[14] = {
+    S(-40, -54), S(-24, -34), S(-10, -18), S(-2, -8), S(4, 0),   S(10, 6),  S(14, 11),
+    S(18, 15),   S(21, 18),   S(24, 21),   S(26, 23), S(29, 25), S(31, 26), S(34, 27),
+};
+static const Score MOBILITY_ROOK[15] = {
+    S(-30, -60), S(-18, -38), S(-8, -22), S(-4, -10), S(-2, -2), S(0, 6),   S(4, 12),  S(8, 18),
+    S(12, 24),   S(15, 29),   S(18, 33),  S(20, 37),  S(22, 40), S(24, 42), S(26, 44),
+};
+static const Score MOBILITY_QUEEN[28] = {
+    S(-20, -40), S(-14, -30), S(-8, -22), S(-4, -14), S(-2, -8), S(0, -2),  S(2, 2),
+    S(4, 6),     S(6, 10),    S(8, 14),   S(10, 17),  S(12, 20), S(13, 23), S(14, 25),
+    S(15, 27),   S(16, 29),   S(17, 31),  S(18, 32),  S(19, 33), S(20, 34), S(21, 35),
+    S(22, 36),   S(22, 37),   S(23, 38),  S(23, 38),  S(24, 39), S(24, 39), S(25, 40),
+};
+
+// Pawn structure, indexed by the pawn's rank counted from its own side (1 = home rank).
+static const Score PASSED_PAWN[8] = {
+    S(0, 0), S(4, 10), S(6, 14), S(12, 24), S(28, 46), S(56, 90), S(90, 150), S(0, 0),
+};
+static const Score PAWN_PHALANX[8] = {
+    S(0, 0), S(4, 2), S(6, 4), S(10, 8), S(18, 16), S(32, 30), S(50, 50), S(0, 0),
+};
+static const Score PAWN_SUPPORTED[8] = {
+    S(0, 0), S(0, 0), S(8, 6), S(8, 6), S(12, 10), S(20, 20), S(36, 40), S(0, 0),
+};
+static const Score PAWN_DOUBLED = S(-10, -22);
+static const Score PAWN_ISOLATED = S(-10, -12);
+static const Score PAWN_BACKWARD = S(-8, -10);
+// Extra for weak pawns on a half-open file, where enemy rooks can attack them.
+static const Score PAWN_WEAK_UNOPPOSED = S(-8, -4);
+
+// Passed pawns, the parts that depend on pieces (not cached), by relative rank.
+static const Score PASSED_FREE_STOP[8] = {
+    S(0, 0), S(0, 0), S(0, 0), S(2, 8), S(6, 18), S(12, 34), S(20, 56), S(0, 0),
+};
+// The whole path to promotion is empty and unattacked by the enemy.
+static const Score PASSED_SAFE_PATH[8] = {
+    S(0, 0), S(0, 0), S(0, 0), S(4, 14), S(10, 30), S(18, 56), S(28, 90), S(0, 0),
+};
+// The stop square is covered by our pieces, or the pawn is protected by a pawn.
+static const Score PASSED_SUPPORTED[8] = {
+    S(0, 0), S(0, 0), S(0, 0), S(4, 6), S(8, 12), S(14, 20), S(20, 30), S(0, 0),
+};
+// Endgame king distances to the stop square, weighted by the pawn's rank: the enemy king
+// far away is good, our own king far away is bad. Distances are capped at the cap below.
+static const int PASSED_KING_WEIGHT[8] = { 0, 0, 0, 1, 2, 4, 6, 0 };
+static const int PASSED_ENEMY_KING_DIST_EG = 5;
+static const int PASSED_OWN_KING_DIST_EG = 2;
+static const int PASSED_KING_DIST_CAP = 5;
+// A passed pawn that the lone enemy king cannot catch (rule of the square) in a pawn ending.
+static const Score PASSED_UNSTOPPABLE = S(0, 700);
+
+// King shelter: our nearest pawn on each of the three files around the king, by its relative
+// rank (1 = second rank; 0 = no pawn in front of the king on that file). Middlegame only.
+static const int SHELTER_PAWN_MG[8] = { -26, 14, 8, -2, -8, -12, -16, 0 };
+// Enemy pawns storming those files, by their rank from our side (0 = none, 6 = still at
+// home); the third rank is where they pry the shield open. Halved when one of our pawns
+// blocks them.
+static const int STORM_PAWN_MG[8] = { 0, -10, -28, -20, -12, -4, 0, 0 };
+static const int STORM_BLOCKED_DIVISOR = 2;
+// A file next to the king without any pawn.
+static const int KING_OPEN_FILE_MG = -14;
+
+// King attack: attackers of the zone around a king are weighted by type, each attacked zone
+// square, each piece type that has a safe check and each zone square defended by nothing but
+// the king add to an index into a non-linear danger table.
+static const int KING_ATTACK_WEIGHT[PIECE_TYPE_NB] = { 0, 2, 2, 3, 5, 0 };
+static const int KING_ZONE_HIT_WEIGHT = 1;
+static const int KING_SAFE_CHECK_WEIGHT[PIECE_TYPE_NB] = { 0, 4, 3, 4, 4, 0 };
+static const int KING_WEAK_SQUARE_WEIGHT = 1;
+static const int KING_ATTACKERS_MIN = 2;
+// Attacks only count while the attacker has a queen or at least this much piece material.
+static const int KING_ATTACK_MIN_MATERIAL = 1300;
+enum { KING_DANGER_SIZE = 48 };
+static const int KING_DANGER_MG[KING_DANGER_SIZE] = {
+    0,   2,   5,   9,   14,  20,  26,  34,  43,  53,  64,  75,  88,  101, 116, 132,
+    148, 165, 184, 203, 224, 245, 267, 290, 314, 340, 366, 393, 421, 450, 479, 510,
+    542, 575, 609, 644, 679, 710, 736, 756, 772, 784, 792, 798, 802, 805, 807, 808,
+};
+// Danger still matters a little when the queens are gone.
+static const int KING_DANGER_EG_DIVISOR = 6;
+
+// King activity in the endgame: centralisation by the distance to the four centre squares
+// (0..3), and proximity to the nearest pawn of either colour.
+static const Score KING_CENTRALISATION[4] = { S(0, 18), S(0, 10), S(0, 0), S(0, -14) };
+static const Score KING_PAWN_DISTANCE[8] = {
+    S(0, 0), S(0, 0), S(0, -4), S(0, -9), S(0, -15), S(0, -21), S(0, -27), S(0, -33),
+};
+
+// Pieces.
+static const Score ROOK_OPEN_FILE = S(36, 14);
+static const Score ROOK_HALF_OPEN_FILE = S(16, 8);
+static const Score ROOK_ON_SEVENTH = S(18, 32);
+static const Score QUEEN_ON_SEVENTH = S(8, 16);
+static const Score BISHOP_PAIR = S(28, 52);
+
+// Threats.
+static const Score THREAT_BY_PAWN = S(48, 30);        // pawn attacks a piece
+static const Score THREAT_MINOR_ON_MAJOR = S(30, 20); // knight or bishop attacks rook/queen
+static const Score THREAT_HANGING = S(20, 12);        // piece attacked and not defended
+
+// Development: minor pieces still at home, and the queen out while they are.
+static const Score UNDEVELOPED_MINOR = S(-12, 0);
+static const Score EARLY_QUEEN = S(-6, 0); // per undeveloped minor
+static const int DEVELOPMENT_MIN_PHASE = 16;
+static const int EARLY_QUEEN_MIN_UNDEVELOPED = 2;
+
+// The side to move gains a little; mostly in the middlegame where the initiative counts.
+static const Score TEMPO = S(20, 8);
+
+// Drawish endings (factors out of SCALE_NORMAL).
+static const int SCALE_LONE_MINOR = 0;         // no pawns, at most a minor piece
+static const int SCALE_TWO_KNIGHTS = 2;        // no pawns, just two knights
+static const int SCALE_NO_PAWNS_MINOR_UP = 10; // no pawns, up at most a minor (KR v KB)
+static const int SCALE_OCB_BY_PAWN_DIFF[4] = { 8, 12, 26, 44 }; // bishops only
+static const int SCALE_OCB_WITH_PIECES = 46;                    // and at most one rook each
+static const int SCALE_ONE_PAWN_NO_EDGE = 40; // one pawn and no more pieces than the enemy
+
+// Pawn hash: a power of two.
+enum { PAWN_CACHE_ENTRIES = 16384 };
+
+// ------------------------------------------------------------------------------ helpers
+
+static ALWAYS_INLINE void add(Score *a, Score s) {
+    a->mg += s.mg;
+    a->eg += s.eg;
+}
+static ALWAYS_INLINE void add_n(Score *a, Score s, int n) {
+    a->mg += s.mg * n;
+    a->eg += s.eg * n;
+}
+static ALWAYS_INLINE Score diff(Score w, Score b) {
+    return (Score){ w.mg - b.mg, w.eg - b.eg };
+}
+static ALWAYS_INLINE Score16 pack(Score s) {
+    return (Score16){ (int16_t)s.mg, (int16_t)s.eg };
+}
+static ALWAYS_INLINE Score unpack(Score16 s) {
+    return (Score){ s.mg, s.eg };
+}
+
+static ALWAYS_INLINE int imin(int a, int b) {
+    return a < b ? a : b;
+}
+static ALWAYS_INLINE int imax(int a, int b) {
+    return a > b ? a : b;
+}
+static ALWAYS_INLINE int iabs(int a) {
+    return a < 0 ? -a : a;
+}
+
+static ALWAYS_INLINE int distance(Square a, Square b) {
+    return imax(iabs(square_file(a) - square_file(b)), iabs(square_rank(a) - square_rank(b)));
+}
+
+// The square one step in front of s for c.
+static ALWAYS_INLINE Square forward_square(Color c, Square s) {
+    return c == WHITE ? s + 8 : s - 8;
+}
+
+// The square as seen by White's tables.
+static ALWAYS_INLINE Square relative_square(Color c, Square s) {
+    return c == WHITE ? s : square_mirror(s);
+}
+
+// All squares on ranks strictly in front of s from c's point of view.
+static ALWAYS_INLINE Bitboard forward_ranks(Color c, Square s) {
+    int r = square_rank(s);
+    if (c == WHITE)
+        return r == 7 ? 0 : ~0ULL << (8 * (r + 1));
+    return (1ULL << (8 * r)) - 1;
+}
+
+static ALWAYS_INLINE Bitboard adjacent_files(int file) {
+    Bitboard f = bb_file(file);
+    return bb_east(f) | bb_west(f);
+}
+
+// The square nearest to c's back rank among a non-empty set.
+static ALWAYS_INLINE Square backmost(Color c, Bitboard b) {
+    return c == WHITE ? bb_lsb(b) : bb_msb(b);
+}
+
+static int taper(Score s, int phase) {
+    return (s.mg * phase + s.eg * (EVAL_PHASE_MAX - phase)) / EVAL_PHASE_MAX;
+}
+
+// ------------------------------------------------------------------------------ pawn cache
+
+typedef struct PawnEntry {
+    Key key;
+    Bitboard passed;   // passed pawns of both colours
+    Score16 structure; // white-relative, as are the three below
+    Score16 psqt;      // pawns and kings
+    Score16 shelter;   // pawn shield, storms and open files around the kings
+    Score16 activity;  // endgame king centralisation and closeness to pawns
+} PawnEntry;
+
+struct PawnCache {
+    PawnEntry entries[PAWN_CACHE_ENTRIES];
+};
+
+PawnCache *eval_pawn_cache_new(void) {
+    // calloc leaves every key 0, which no real pawn key (it always has the two kings) matches
+    // in practice.
+    return calloc(1, sizeof(PawnCache));
+}
+
+void eval_pawn_cache_free(PawnCache *pc) {
+    free(pc);
+}
+
+void eval_pawn_cache_clear(PawnCache *pc) {
+    if (pc)
+        memset(pc, 0, sizeof *pc);
+}
+
+// Structure and pawn/king piece-square terms of one side; also collects its passed pawns.
+static void pawn_structure(const Board *b, Color us, Score *structure, Score *psqt,
+                           Bitboard *passed) {
+    Color them = !us;
+    Bitboard own = board_pieces(b, us, PAWN);
+    Bitboard enemy = board_pieces(b, them, PAWN);
+    Bitboard own_att = bb_pawn_attacks(us, own);
+    Bitboard enemy_att = bb_pawn_attacks(them, enemy);
+
+    Bitboard bb = own;
+    while (bb) {
+        Square s = bb_pop(&bb);
+        int f = square_file(s), r = relative_rank(us, s);
+        Bitboard file = bb_file(f), adj = adjacent_files(f);
+        Bitboard ahead = forward_ranks(us, s);
+        Square stop = forward_square(us, s);
+
+        add(psqt, PSQT[PAWN][relative_square(us, s)]);
+
+        bool opposed = enemy & ahead & file;
+        bool doubled = own & ahead & file;
+        bool supported = bb_has(own_att, s);
+        bool phalanx = (bb_east(bb_square(s)) | bb_west(bb_square(s))) & own;
+
+        if (!(enemy & ahead & (file | adj)) && !doubled) {
+            add(structure, PASSED_PAWN[r]);
+            *passed |= bb_square(s);
+        }
+        if (doubled)
+            add(structure, PAWN_DOUBLED);
+        if (supported)
+            add(structure, PAWN_SUPPORTED[r]);
+        if (phalanx)
+            add(structure, PAWN_PHALANX[r]);
+
+        if (!(own & adj)) {
+            add(structure, PAWN_ISOLATED);
+            if (!opposed)
+                add(structure, PAWN_WEAK_UNOPPOSED);
+        } else if (!supported && !phalanx && !(own & adj & ~ahead) && bb_has(enemy_att, stop)) {
+            // Every neighbour has advanced past it and the square in front is guarded.
+            add(structure, PAWN_BACKWARD);
+            if (!opposed)
+                add(structure, PAWN_WEAK_UNOPPOSED);
+        }
+    }
+}
+
+// Pawn shield and storm on the three files around us's king (middlegame only).
+static Score king_shelter(const Board *b, Color us, Square ksq) {
+    Color them = !us;
+    Bitboard mask = forward_ranks(us, ksq) | bb_rank(square_rank(ksq));
+    Bitboard own = board_pieces(b, us, PAWN) & mask;
+    Bitboard enemy = board_pieces(b, them, PAWN) & mask;
+    int centre = imin(imax(square_file(ksq), 1), 6);
+    int mg = 0;
+
+    for (int f = centre - 1; f <= centre + 1; f++) {
+        Bitboard ours = own & bb_file(f), theirs = enemy & bb_file(f);
+        int our_rank = ours ? relative_rank(us, backmost(us, ours)) : 0;
+        int their_rank = theirs ? relative_rank(us, backmost(us, theirs)) : 0;
+        mg += SHELTER_PAWN_MG[our_rank];
+        if (their_rank) {
+            bool blocked = our_rank && our_rank == their_rank - 1;
+            mg += blocked ? STORM_PAWN_MG[their_rank] / STORM_BLOCKED_DIVISOR
+                          : STORM_PAWN_MG[their_rank];
+        }
+        if (!ours && !(board_pieces(b, them, PAWN) & bb_file(f)))
+            mg += KING_OPEN_FILE_MG;
+    }
+    return (Score){ mg, 0 };
+}
+
+// Endgame king activity: centralisation and closeness to the pawns.
+static Score king_activity(const Board *b, Square ksq) {
+    Score s = { 0, 0 };
+    int f = square_file(ksq), r = square_rank(ksq);
+    int centre = imax(f < 4 ? 3 - f : f - 4, r < 4 ? 3 - r : r - 4);
+    add(&s, KING_CENTRALISATION[centre]);
+
+    Bitboard pawns = b->pieces[PAWN];
+    if (pawns) {
+        int best = 7;
+        while (pawns && best > 1)
+            best = imin(best, distance(ksq, bb_pop(&pawns)));
+        add(&s, KING_PAWN_DISTANCE[best]);
+    }
+    return s;
+}
+
+static void pawn_entry_compute(const Board *b, PawnEntry *e) {
+    Score structure[COLOR_NB] = { { 0, 0 }, { 0, 0 } };
+    Score psqt[COLOR_NB] = { { 0, 0 }, { 0, 0 } };
+    Score shelter[COLOR_NB], activity[COLOR_NB];
+    Bitboard passed = 0;
+
+    for (Color c = WHITE; c <= BLACK; c++) {
+        Square k = board_king(b, c);
+        pawn_structure(b, c, &structure[c], &psqt[c], &passed);
+        add(&psqt[c], PSQT[KING][relative_square(c, k)]);
+        shelter[c] = king_shelter(b, c, k);
+        activity[c] = king_activity(b, k);
+    }
+    e->key = b->pawn_key;
+    e->passed = passed;
+    e->structure = pack(diff(structure[WHITE], structure[BLACK]));
+    e->psqt = pack(diff(psqt[WHITE], psqt[BLACK]));
+    e->shelter = pack(diff(shelter[WHITE], shelter[BLACK]));
+    e->activity = pack(diff(activity[WHITE], activity[BLACK]));
+}
+
+// ------------------------------------------------------------------------------ evaluation
+
+// The terms eval_explain reports, in this order.
+enum {
+    TERM_MATERIAL,
+    TERM_PSQT,
+    TERM_PAWNS,
+    TERM_PASSED,
+    TERM_MOBILITY,
+    TERM_KING_SAFETY,
+    TERM_PIECES,
+    TERM_THREATS,
+    TERM_DEVELOPMENT,
+    TERM_KING_ACTIVITY,
+    TERM_TEMPO,
+    TERM_NB
+};
+static const char *const TERM_NAMES[TERM_NB + 1] = {
+    "material", "psqt",    "pawns",       "passed pawns",  "mobility", "king safety",
+    "pieces",   "threats", "development", "king activity", "tempo",    "scaling",
+};
+
+// Everything one evaluation learns about the position; terms are kept per side.
+typedef struct EvalInfo {
+    const Board *b;
+    Bitboard occ;
+    Bitboard pawn_att[COLOR_NB];
+    Bitboard att[COLOR_NB];        // everything c attacks
+    Bitboard att_pieces[COLOR_NB]; // c's attacks without its king
+    Bitboard att_by[COLOR_NB][PIECE_TYPE_NB];
+    Bitboard mob_area[COLOR_NB];
+    Bitboard king_zone[COLOR_NB];  // zone around c's king
+    int zone_attackers[COLOR_NB];  // c's pieces attacking the enemy king zone
+    int zone_weight[COLOR_NB];     // their weights and zone hits
+    int npm[COLOR_NB];             // non-pawn material, middlegame values
+    Score term[TERM_NB][COLOR_NB]; // per side, subtracted at the end
+} EvalInfo;
+
+// Mobility, attack maps and the piece-specific terms of one piece type of one side.
+static ALWAYS_INLINE void eval_pieces(EvalInfo *ei, Color us, PieceType t) {
+    const Board *b = ei->b;
+    Color them = !us;
+    Bitboard bb = board_pieces(b, us, t);
+    Score *psqt = &ei->term[TERM_PSQT][us], *mob = &ei->term[TERM_MOBILITY][us];
+    Score *pieces = &ei->term[TERM_PIECES][us];
+    Bitboard their_zone = ei->king_zone[them];
+    Bitboard own_pawns = board_pieces(b, us, PAWN);
+
+    while (bb) {
+        Square s = bb_pop(&bb);
+        Bitboard a = attacks_piece(t, s, ei->occ);
+        ei->att_by[us][t] |= a;
+        add(psqt, PSQT[t][relative_square(us, s)]);
+
+        int n = bb_count(a & ei->mob_area[us]);
+        switch (t) {
+        case KNIGHT: add(mob, MOBILITY_KNIGHT[n]); break;
+        case BISHOP: add(mob, MOBILITY_BISHOP[n]); break;
+        case ROOK: add(mob, MOBILITY_ROOK[n]); break;
+        default: add(mob, MOBILITY_QUEEN[n]); break;
+        }
+
+        if (a & their_zone) {
+            ei->zone_attackers[us]++;
+            ei->zone_weight[us] +=
+                KING_ATTACK_WEIGHT[t] + KING_ZONE_HIT_WEIGHT * bb_count(a & their_zone);
+        }
+
+        if (t == ROOK || t == QUEEN) {
+            // Seventh rank: it cuts off the enemy king or eats the pawns still at home.
+            if (relative_rank(us, s) == 6 &&
+                (relative_rank(us, board_king(b, them)) == 7 ||
+                 (board_pieces(b, them, PAWN) & bb_rank(square_rank(s)))))
+                add(pieces, t == ROOK ? ROOK_ON_SEVENTH : QUEEN_ON_SEVENTH);
+        }
+        if (t == ROOK) {
+            Bitboard file = bb_file(square_file(s));
+            if (!(b->pieces[PAWN] & file))
+                add(pieces, ROOK_OPEN_FILE);
+            else if (!(own_pawns & file))
+                add(pieces, ROOK_HALF_OPEN_FILE);
+        }
+    }
+}
+
+// Danger to us's king from the enemy's attacks; needs both attack maps complete.
+static Score king_danger(const EvalInfo *ei, Color us) {
+    const Board *b = ei->b;
+    Color them = !us;
+    if (ei->zone_attackers[them] < KING_ATTACKERS_MIN)
+        return (Score){ 0, 0 };
+    if (!board_pieces(b, them, QUEEN) && ei->npm[them] < KING_ATTACK_MIN_MATERIAL)
+        return (Score){ 0, 0 };
+
+    Square k = board_king(b, us);
+    int index = ei->zone_weight[them];
+
+    // Checks from squares we do not guard and they do not occupy.
+    Bitboard safe = ~b->colors[them] & ~ei->att[us];
+    Bitboard diag = attacks_bishop(k, ei->occ), ortho = attacks_rook(k, ei->occ);
+    if (attacks_knight(k) & ei->att_by[them][KNIGHT] & safe)
+        index += KING_SAFE_CHECK_WEIGHT[KNIGHT];
+    if (diag & ei->att_by[them][BISHOP] & safe)
+        index += KING_SAFE_CHECK_WEIGHT[BISHOP];
+    if (ortho & ei->att_by[them][ROOK] & safe)
+        index += KING_SAFE_CHECK_WEIGHT[ROOK];
+    if ((diag | ortho) & ei->att_by[them][QUEEN] & safe)
+        index += KING_SAFE_CHECK_WEIGHT[QUEEN];
+
+    // Zone squares they attack that only our king defends.
+    index +=
+        KING_WEAK_SQUARE_WEIGHT * bb_count(ei->king_zone[us] & ei->att[them] & ~ei->att_pieces[us]);
+
+    int mg = KING_DANGER_MG[imin(index, KING_DANGER_SIZE - 1)];
+    return (Score){ -mg, -mg / KING_DANGER_EG_DIVISOR };
+}
+
+// The piece-dependent passed-pawn terms of one side. Returns the number of moves its fastest
+// unstoppable pawn needs to queen counted from White's move (a large number if none).
+static int eval_passed(EvalInfo *ei, Color us, Bitboard passed) {
+    const Board *b = ei->b;
+    Color them = !us;
+    Score *t = &ei->term[TERM_PASSED][us];
+    Square own_k = board_king(b, us), their_k = board_king(b, them);
+    int fastest = 99;
+
+    while (passed) {
+        Square s = bb_pop(&passed);
+        int r = relative_rank(us, s);
+        Square stop = forward_square(us, s);
+        Bitboard path = forward_ranks(us, s) & bb_file(square_file(s));
+
+        // A pawn ending: can the lone enemy king still catch it?
+        if (ei->npm[them] == 0 && !(path & ei->occ)) {
+            Square queen_sq = backmost(them, path);
+            int moves = 7 - r - (r == 1);
+            int king_moves = distance(their_k, queen_sq) - (b->side == them);
+            if (king_moves > moves)
+                fastest = imin(fastest, moves + (b->side != us));
+        }
+
+        if (r < 3)
+            continue;
+        int w = PASSED_KING_WEIGHT[r];
+        t->eg +=
+            w * (PASSED_ENEMY_KING_DIST_EG * imin(distance(their_k, stop), PASSED_KING_DIST_CAP) -
+                 PASSED_OWN_KING_DIST_EG * imin(distance(own_k, stop), PASSED_KING_DIST_CAP));
+        if (!bb_has(ei->occ, stop)) {
+            add(t, PASSED_FREE_STOP[r]);
+            if (!(path & (ei->occ | ei->att[them])))
+                add(t, PASSED_SAFE_PATH[r]);
+        }
+        if (bb_has(ei->att[us], stop) || bb_has(ei->pawn_att[us], s))
+            add(t, PASSED_SUPPORTED[r]);
+    }
+    return fastest;
+}
+
+// How far to trust the score in favour of strong (out of SCALE_NORMAL).
+static int scale_factor(const Board *b, const int npm[COLOR_NB], Color strong) {
+    Color weak = !strong;
+    int strong_pawns = bb_count(board_pieces(b, strong, PAWN));
+    int bishop = PIECE_VALUE[BISHOP].mg, rook = PIECE_VALUE[ROOK].mg;
+
+    if (strong_pawns == 0) {
+        // Without pawns a lone minor cannot mate, two knights cannot force it, and a minor
+        // piece up (rook against minor, rook and minor against rook) is seldom enough.
+        if (npm[strong] <= bishop)
+            return SCALE_LONE_MINOR;
+        if (npm[strong] == 2 * PIECE_VALUE[KNIGHT].mg &&
+            bb_count(board_pieces(b, strong, KNIGHT)) == 2)
+            return SCALE_TWO_KNIGHTS;
+        if (npm[strong] - npm[weak] <= bishop)
+            return SCALE_NO_PAWNS_MINOR_UP;
+    }
+
+    Bitboard bishops = b->pieces[BISHOP];
+    if (bb_count(board_pieces(b, WHITE, BISHOP)) == 1 &&
+        bb_count(board_pieces(b, BLACK, BISHOP)) == 1 && (bishops & BB_LIGHT_SQUARES) &&
+        (bishops & BB_DARK_SQUARES)) {
+        // Opposite-coloured bishops: the defender blockades on the other colour.
+        if (npm[WHITE] == bishop && npm[BLACK] == bishop) {
+            int d = iabs(strong_pawns - bb_count(board_pieces(b, weak, PAWN)));
+            return SCALE_OCB_BY_PAWN_DIFF[imin(d, 3)];
+        }
+        if (npm[WHITE] <= bishop + rook && npm[BLACK] <= bishop + rook)
+            return SCALE_OCB_WITH_PIECES;
+    }
+
+    if (strong_pawns == 1 && npm[weak] > 0 && npm[strong] <= npm[weak])
+        return SCALE_ONE_PAWN_NO_EDGE;
+    return SCALE_NORMAL;
+}
+
+int eval_phase(const Board *b) {
+    int p = bb_count(b->pieces[KNIGHT] | b->pieces[BISHOP]) + 2 * bb_count(b->pieces[ROOK]) +
+            4 * bb_count(b->pieces[QUEEN]);
+    return imin(p, EVAL_PHASE_MAX);
+}
+
+int eval_piece_value(PieceType t) {
+    return t < PIECE_TYPE_NB ? PIECE_VALUE[t].mg : 0;
+}
+
+// The full evaluation: returns the score for the side to move and fills terms (white-relative,
+// TERM_NB entries).
+static int evaluate(const Board *b, PawnCache *pc, Score *terms) {
+    EvalInfo ei;
+    ei.b = b;
+    ei.occ = board_occupied(b);
+
+    // Step 1. Material and phase.
+    for (Color c = WHITE; c <= BLACK; c++) {
+        Score m = { 0, 0 };
+        int npm = 0;
+        for (PieceType t = PAWN; t < KING; t++) {
+            int n = bb_count(board_pieces(b, c, t));
+            add_n(&m, PIECE_VALUE[t], n);
+            if (t != PAWN)
+                npm += n * PIECE_VALUE[t].mg;
+        }
+        ei.term[TERM_MATERIAL][c] = m;
+        ei.npm[c] = npm;
+        for (int i = TERM_PSQT; i < TERM_NB; i++)
+            ei.term[i][c] = (Score){ 0, 0 };
+    }
+    int phase = eval_phase(b);
+
+    // Step 2. Pawn structure, shelter and pawn/king squares from the pawn hash.
+    PawnEntry local, *pe = &local;
+    if (pc) {
+        pe = &pc->entries[b->pawn_key & (PAWN_CACHE_ENTRIES - 1)];
+        if (pe->key != b->pawn_key)
+            pawn_entry_compute(b, pe);
+    } else {
+        pawn_entry_compute(b, pe);
+    }
+
+    // Step 3. Pawn and king attacks, mobility areas and king zones.
+    for (Color c = WHITE; c <= BLACK; c++) {
+        Square k = board_king(b, c);
+        ei.pawn_att[c] = bb_pawn_attacks(c, board_pieces(b, c, PAWN));
+        ei.att_by[c][PAWN] = ei.pawn_att[c];
+        ei.att_by[c][KING] = attacks_king(k);
+        ei.att_by[c][KNIGHT] = ei.att_by[c][BISHOP] = 0;
+        ei.att_by[c][ROOK] = ei.att_by[c][QUEEN] = 0;
+        // The zone reaches one rank further towards the enemy, where attacks come from.
+        Bitboard zone = attacks_king(k) | bb_square(k);
+        ei.king_zone[c] = zone | bb_forward(c, zone);
+        ei.zone_attackers[c] = ei.zone_weight[c] = 0;
+    }
+    for (Color c = WHITE; c <= BLACK; c++)
+        ei.mob_area[c] = ~b->colors[c] & ~ei.pawn_att[!c];
+
+    // Step 4. Pieces: squares, mobility, attacks on the king zone, files and the seventh.
+    for (Color c = WHITE; c <= BLACK; c++) {
+        eval_pieces(&ei, c, KNIGHT);
+        eval_pieces(&ei, c, BISHOP);
+        eval_pieces(&ei, c, ROOK);
+        eval_pieces(&ei, c, QUEEN);
+        ei.att_pieces[c] = ei.att_by[c][PAWN] | ei.att_by[c][KNIGHT] | ei.att_by[c][BISHOP] |
+                           ei.att_by[c][ROOK] | ei.att_by[c][QUEEN];
+        ei.att[c] = ei.att_pieces[c] | ei.att_by[c][KING];
+    }
+
+    // Step 5. King safety from the attack counts.
+    for (Color c = WHITE; c <= BLACK; c++)
+        ei.term[TERM_KING_SAFETY][c] = king_danger(&ei, c);
+
+    // Step 6. Passed pawns against the pieces; the race of unstoppable pawns in pawn endings.
+    int fastest[COLOR_NB];
+    for (Color c = WHITE; c <= BLACK; c++)
+        fastest[c] = eval_passed(&ei, c, pe->passed & b->colors[c]);
+    if (fastest[WHITE] < fastest[BLACK])
+        add(&ei.term[TERM_PASSED][WHITE], PASSED_UNSTOPPABLE);
+    else if (fastest[BLACK] < fastest[WHITE])
+        add(&ei.term[TERM_PASSED][BLACK], PASSED_UNSTOPPABLE);
+
+    // Step 7. Bishop pair, threats and development.
+    for (Color c = WHITE; c <= BLACK; c++) {
+        Color them = !c;
+        Bitboard bishops = board_pieces(b, c, BISHOP);
+        if ((bishops & BB_LIGHT_SQUARES) && (bishops & BB_DARK_SQUARES))
+            add(&ei.term[TERM_PIECES][c], BISHOP_PAIR);
+
+        Bitboard targets = b->colors[them] & ~b->pieces[PAWN] & ~b->pieces[KING];
+        Bitboard majors = b->colors[them] & (b->pieces[ROOK] | b->pieces[QUEEN]);
+        Score *th = &ei.term[TERM_THREATS][c];
+        add_n(th, THREAT_BY_PAWN, bb_count(ei.pawn_att[c] & targets));
+        add_n(th, THREAT_MINOR_ON_MAJOR,
+              bb_count((ei.att_by[c][KNIGHT] | ei.att_by[c][BISHOP]) & majors));
+        add_n(th, THREAT_HANGING, bb_count(targets & ei.att[c] & ~ei.att[them]));
+
+        if (phase >= DEVELOPMENT_MIN_PHASE) {
+            Bitboard home_knights = c == WHITE ? bb_square(SQ_B1) | bb_square(SQ_G1)
+                                               : bb_square(SQ_B8) | bb_square(SQ_G8);
+            Bitboard home_bishops = c == WHITE ? bb_square(SQ_C1) | bb_square(SQ_F1)
+                                               : bb_square(SQ_C8) | bb_square(SQ_F8);
+            Square queen_home = c == WHITE ? SQ_D1 : SQ_D8;
+            int undeveloped = bb_count(board_pieces(b, c, KNIGHT) & home_knights) +
+                              bb_count(bishops & home_bishops);
+            Score *dev = &ei.term[TERM_DEVELOPMENT][c];
+            add_n(dev, UNDEVELOPED_MINOR, undeveloped);
+            Bitboard queens = board_pieces(b, c, QUEEN);
+            if (undeveloped >= EARLY_QUEEN_MIN_UNDEVELOPED && queens && !bb_has(queens, queen_home))
+                add_n(dev, EARLY_QUEEN, undeveloped);
+        }
+    }
+
+    // Step 8. Sum up white-relative, add the cached terms and the tempo.
+    Score total = { 0, 0 };
+    for (int i = 0; i < TERM_NB; i++) {
+        terms[i] = diff(ei.term[i][WHITE], ei.term[i][BLACK]);
+        if (i == TERM_PSQT)
+            add(&terms[i], unpack(pe->psqt));
+        else if (i == TERM_PAWNS)
+            add(&terms[i], unpack(pe->structure));
+        else if (i == TERM_KING_SAFETY)
+            add(&terms[i], unpack(pe->shelter));
+        else if (i == TERM_KING_ACTIVITY)
+            add(&terms[i], unpack(pe->activity));
+        else if (i == TERM_TEMPO)
+            terms[i] = b->side == WHITE ? TEMPO : (Score){ -TEMPO.mg, -TEMPO.eg };
+        add(&total, terms[i]);
+    }
+
+    // Step 9. Blend by phase, scale drawish endings, clamp, and turn to the side to move.
+    int v = taper(total, phase);
+    int scale = scale_factor(b, ei.npm, v >= 0 ? WHITE : BLACK);
+    v = v * scale / SCALE_NORMAL;
+    v = imax(imin(v, VALUE_EVAL_MAX - 1), -(VALUE_EVAL_MAX - 1));
+    return b->side == WHITE ? v : -v;
+}
+
+int eval_evaluate(const Board *b, PawnCache *pc) {
+    Score terms[TERM_NB];
+    return evaluate(b, pc, terms);
+}
+
+// The terms are white-relative mg/eg pairs before blending. Their blended sum differs from the
+// final score by the drawish-ending scaling and the clamp, so a last "scaling" term (mg = eg)
+// carries that difference; blending each term separately may still be off by rounding.
+int eval_explain(const Board *b, EvalTerm *terms, int max) {
+    Score t[TERM_NB];
+    int v = evaluate(b, NULL, t);
+    int white_v = b->side == WHITE ? v : -v;
+    int phase = eval_phase(b);
+    Score total = { 0, 0 };
+    int n = 0;
+    for (int i = 0; i < TERM_NB && n < max; i++, n++) {
+        terms[n] = (EvalTerm){ TERM_NAMES[i], t[i].mg, t[i].eg };
+        add(&total, t[i]);
+    }
+    if (n < max) {
+        int rest = white_v - taper(total, phase);
+        terms[n++] = (EvalTerm){ TERM_NAMES[TERM_NB], rest, rest };
+    }
+    return n;
+}

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Staged move ordering for the search: the hash move first, then captures
+// and promotions that do not lose material (best victim, cheapest attacker
+// first), the two killer moves and the counter-move, the quiet moves by
+// history score, and the losing captures last. Moves are generated only when
+// their stage is reached and picked best-first without sorting the list.
+#ifndef ENGINE_MOVEPICK_H
+#define ENGINE_MOVEPICK_H
+
+#include "engine/movegen.h"
+
+// History statistics the search learns and the picker reads.
+typedef struct Histories {
+    int16_t butterfly[COLOR_NB][SQ_NB][SQ_NB];     // [side][from][to]
+    Move counter[PIECE_NB][SQ_NB];                  // reply to [piece][to]
+    int16_t cont[PIECE_NB][SQ_NB][PIECE_NB][SQ_NB]; // [prev piece][prev to][piece][to]
+} Histories;
+
+enum { HISTORY_MAX = 16384 };
+
+typedef struct MovePicker {
+    const Board *b;
+    const Histories *h;
+    const int16_t *cont1, *cont2; // continuation rows for 1 and 2 plies back, or NULL
+    int stage;
+    Move tt_move, killers[2], counter;
+    MoveList list;
+    int scores[MAX_MOVES];
+    int index;
+    Move bad[MAX_MOVES];
+    int bad_count, bad_index;
+    bool noisy_only;
+} MovePicker;
+
+// Ordering for a full-width node.
+void movepick_init(MovePicker *mp, const Board *b, const Histories *h, Move tt_move,
+                   const Move killers[2], Move counter, const int16_t *cont1, const int16_t *cont2);
+// Ordering for quiescence: captures and promotions only (all evasions in check).
+void movepick_init_qsearch(MovePicker *mp, const Board *b, const Histories *h, Move tt_move);
+// The next move, MOVE_NONE when all are done. With skip_quiets set, quiet
+// moves not yet returned are skipped (late-move pruning).
+Move movepick_next(MovePicker *mp, bool skip_quiets);
+// The stage of the last returned move was a losing capture.
+bool movepick_in_bad_stage(const MovePicker *mp);
+
+// Quiet-move score from the histories (butterfly plus continuation).
+int movepick_quiet_score(const Histories *h, const Board *b, Move m, const int16_t *cont1,
+                         const int16_t *cont2);
+
+#endif

@@ -1,0 +1,813 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Iterative deepening, principal variation search and quiescence.
+#include "engine/search.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/eval.h"
+#include "engine/movepick.h"
+#include "engine/see.h"
+#include "engine/timeman.h"
+
+// Step margins and limits, named so they can be tuned.
+static const int ASPIRATION_DELTA = 18;
+static const int ASPIRATION_MIN_DEPTH = 5;
+static const int RFP_MAX_DEPTH = 8;
+static const int RFP_MARGIN = 75;
+static const int RAZOR_MAX_DEPTH = 3;
+static const int RAZOR_MARGIN = 250;
+static const int NMP_MIN_DEPTH = 3;
+static const int FUTILITY_MAX_DEPTH = 6;
+static const int FUTILITY_BASE = 90;
+static const int FUTILITY_PER_DEPTH = 95;
+enum { LMP_MAX_DEPTH = 8 };
+static const int SEE_QUIET_MARGIN = -60;
+static const int SEE_NOISY_MARGIN = -20;
+static const int SEE_MAX_DEPTH = 7;
+static const int QS_DELTA_MARGIN = 180;
+static const int IIR_MIN_DEPTH = 4;
+static const int HISTORY_BONUS_MAX = 1400;
+// Contempt in centipawns at the two ends of the game; in between it falls
+// linearly with the phase (about 25 in a typical middlegame).
+static const int CONTEMPT_OPENING = 50;
+static const int CONTEMPT_OPENING_PHASE = 20;
+static const int CONTEMPT_ENDING_PHASE = 6;
+
+enum { STACK_OFFSET = 4 };
+
+typedef struct StackEntry {
+    Move move;          // move made from this ply's position
+    Piece piece;        // the piece that made it
+    int static_eval;
+    Move killers[2];
+    Move pv[MAX_PLY + 1];
+    int pv_length;
+} StackEntry;
+
+typedef struct RootMove {
+    Move move;
+    int score;          // -VALUE_INFINITE until searched in the current pass
+    int prev_score;
+    int seldepth;
+    Move pv[MAX_PLY];
+    int pv_length;
+} RootMove;
+
+struct Searcher {
+    TTable *tt;
+    atomic_bool *stop;
+    atomic_bool pondering;
+    atomic_bool ponderhit_pending;
+    PawnCache *pawns;
+    Histories hist;
+    Board board;
+    StackEntry stack[MAX_PLY + STACK_OFFSET + 2];
+
+    SearchLimits limits;
+    SearchParams params;
+    TimeManager tm;
+    SearchInfoFn on_info;
+    void *ctx;
+
+    uint64_t nodes;
+    uint64_t check_every, next_check;
+    int64_t last_check_ms;
+    int seldepth;
+    bool stopped;
+    int contempt;
+    RootMove roots[MAX_MOVES];
+    int root_count;
+    int pv_index;
+    int root_depth;
+    Color root_side;
+};
+
+static int lmr_table[64][64];
+static int lmp_table[2][LMP_MAX_DEPTH + 1];
+
+int64_t search_now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void search_limits_init(SearchLimits *limits) {
+    memset(limits, 0, sizeof *limits);
+    limits->time[WHITE] = limits->time[BLACK] = -1;
+}
+
+static void init_tables(void) {
+    for (int d = 1; d < 64; d++)
+        for (int m = 1; m < 64; m++)
+            lmr_table[d][m] = (int)(0.8 + log(d) * log(m) / 2.3);
+    for (int d = 0; d <= LMP_MAX_DEPTH; d++) {
+        lmp_table[0][d] = (3 + d * d) / 2;
+        lmp_table[1][d] = 3 + d * d;
+    }
+}
+
+Searcher *search_new(TTable *tt, atomic_bool *stop) {
+    board_init_tables();
+    Searcher *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->pawns = eval_pawn_cache_new();
+    if (!s->pawns) {
+        free(s);
+        return NULL;
+    }
+    s->tt = tt;
+    s->stop = stop;
+    atomic_init(&s->pondering, false);
+    atomic_init(&s->ponderhit_pending, false);
+    if (!lmr_table[2][2])
+        init_tables();
+    return s;
+}
+
+void search_free(Searcher *s) {
+    if (!s)
+        return;
+    eval_pawn_cache_free(s->pawns);
+    free(s);
+}
+
+void search_clear(Searcher *s) {
+    memset(&s->hist, 0, sizeof s->hist);
+    eval_pawn_cache_clear(s->pawns);
+}
+
+void search_ponderhit(Searcher *s) { atomic_store(&s->ponderhit_pending, true); }
+
+// --------------------------------------------------------------- helpers
+
+static inline StackEntry *stack_at(Searcher *s, int ply) { return &s->stack[ply + STACK_OFFSET]; }
+
+static inline int mated_in(int ply) { return -VALUE_MATE + ply; }
+static inline int mate_in(int ply) { return VALUE_MATE - ply; }
+
+// Draws score the contempt against the side that was to move at the root:
+// it prefers playing on unless it is worse by more than the contempt.
+static inline int draw_score(const Searcher *s, int ply) {
+    return (ply & 1) ? s->contempt : -s->contempt;
+}
+
+static int contempt_for(const Board *b, int percent) {
+    int phase = eval_phase(b);
+    int c;
+    if (phase >= CONTEMPT_OPENING_PHASE)
+        c = CONTEMPT_OPENING;
+    else if (phase <= CONTEMPT_ENDING_PHASE)
+        c = 0;
+    else
+        c = CONTEMPT_OPENING * (phase - CONTEMPT_ENDING_PHASE) /
+            (CONTEMPT_OPENING_PHASE - CONTEMPT_ENDING_PHASE);
+    return c * percent / 100;
+}
+
+static bool has_non_pawn_material(const Board *b, Color c) {
+    return (b->colors[c] & ~(b->pieces[PAWN] | b->pieces[KING])) != 0;
+}
+
+static bool is_draw(const Searcher *s, int ply) {
+    const Board *b = &s->board;
+    if (b->halfmove >= 100 && (!b->checkers || movegen_count(b) > 0))
+        return true;
+    return board_is_repetition_draw(b, ply) || board_insufficient_material(b);
+}
+
+// Polls the stop flag and the clock every check_every nodes, adapting the
+// interval so that a check happens roughly every millisecond.
+static bool check_stop(Searcher *s) {
+    if (s->stopped)
+        return true;
+    if (s->limits.nodes && s->nodes >= s->limits.nodes)
+        return s->stopped = true;
+    if (s->nodes < s->next_check)
+        return false;
+    int64_t now = search_now_ms();
+    if (now - s->last_check_ms < 1 && s->check_every < 65536)
+        s->check_every *= 2;
+    else if (now - s->last_check_ms > 2 && s->check_every > 64)
+        s->check_every /= 2;
+    s->last_check_ms = now;
+    s->next_check = s->nodes + s->check_every;
+    if (atomic_load(s->stop))
+        return s->stopped = true;
+    if (atomic_load(&s->ponderhit_pending) && atomic_load(&s->pondering)) {
+        // The ponder move was played: from now on the clock counts.
+        atomic_store(&s->pondering, false);
+        atomic_store(&s->ponderhit_pending, false);
+        timeman_init(&s->tm, &s->limits, s->root_side, s->params.move_overhead, now);
+    }
+    if (!atomic_load(&s->pondering) && timeman_hard_expired(&s->tm, now))
+        return s->stopped = true;
+    return false;
+}
+
+static void update_history(int16_t *entry, int bonus) {
+    int v = *entry;
+    v += bonus - v * abs(bonus) / HISTORY_MAX;
+    *entry = (int16_t)v;
+}
+
+static const int16_t *cont_row(Searcher *s, int ply) {
+    StackEntry *e = stack_at(s, ply);
+    if (ply < 0 || e->move == MOVE_NONE || e->move == MOVE_NULL)
+        return NULL;
+    return &s->hist.cont[e->piece][move_to(e->move)][0][0];
+}
+
+static void update_quiet_stats(Searcher *s, int ply, Move best, const Move *quiets, int nquiets,
+                               int depth) {
+    Board *b = &s->board;
+    StackEntry *ss = stack_at(s, ply);
+    int bonus = depth * depth * 16 + 32 * depth;
+    if (bonus > HISTORY_BONUS_MAX)
+        bonus = HISTORY_BONUS_MAX;
+    if (ss->killers[0] != best) {
+        ss->killers[1] = ss->killers[0];
+        ss->killers[0] = best;
+    }
+    StackEntry *prev = stack_at(s, ply - 1);
+    if (ply > 0 && prev->move != MOVE_NONE && prev->move != MOVE_NULL)
+        s->hist.counter[prev->piece][move_to(prev->move)] = best;
+
+    int16_t *c1 = (int16_t *)cont_row(s, ply - 1);
+    int16_t *c2 = (int16_t *)cont_row(s, ply - 2);
+    for (int i = -1; i < nquiets; i++) {
+        Move m = i < 0 ? best : quiets[i];
+        int delta = i < 0 ? bonus : -bonus;
+        Square from = move_from(m), to = move_to(m);
+        int idx = b->squares[from] * SQ_NB + to;
+        update_history(&s->hist.butterfly[b->side][from][to], delta);
+        if (c1)
+            update_history(&c1[idx], delta);
+        if (c2)
+            update_history(&c2[idx], delta);
+    }
+}
+
+static void update_pv(StackEntry *ss, Move m, const StackEntry *child) {
+    ss->pv[0] = m;
+    int n = child->pv_length;
+    if (n > MAX_PLY - 1)
+        n = MAX_PLY - 1;
+    memcpy(ss->pv + 1, child->pv, (size_t)n * sizeof(Move));
+    ss->pv_length = n + 1;
+}
+
+static inline void make_move(Searcher *s, int ply, Move m) {
+    StackEntry *ss = stack_at(s, ply);
+    ss->move = m;
+    ss->piece = (Piece)s->board.squares[move_from(m)];
+    board_make_move(&s->board, m);
+    tt_prefetch(s->tt, s->board.key);
+}
+
+// --------------------------------------------------------------- quiescence
+
+static int qsearch(Searcher *s, int alpha, int beta, int ply) {
+    Board *b = &s->board;
+    StackEntry *ss = stack_at(s, ply);
+    bool pv_node = beta - alpha > 1;
+    ss->pv_length = 0;
+    s->nodes++;
+    if (ply > s->seldepth)
+        s->seldepth = ply;
+    if (check_stop(s))
+        return 0;
+    if (is_draw(s, ply))
+        return draw_score(s, ply);
+    bool in_check = b->checkers != 0;
+    if (ply >= MAX_PLY - 1)
+        return in_check ? 0 : eval_evaluate(b, s->pawns);
+
+    // Step 1. Transposition table.
+    TTHit hit;
+    bool tt_found = tt_probe(s->tt, b->key, ply, &hit);
+    Move tt_move = tt_found ? hit.move : MOVE_NONE;
+    if (tt_found && !pv_node && hit.score != VALUE_NONE &&
+        (hit.bound == BOUND_EXACT || (hit.bound == BOUND_LOWER && hit.score >= beta) ||
+         (hit.bound == BOUND_UPPER && hit.score <= alpha)))
+        return hit.score;
+
+    // Step 2. Stand pat: outside check, the side to move may decline to capture.
+    int best = -VALUE_INFINITE, static_eval = VALUE_NONE;
+    if (!in_check) {
+        static_eval = tt_found && hit.eval != VALUE_NONE ? hit.eval : eval_evaluate(b, s->pawns);
+        best = static_eval;
+        if (tt_found && hit.score != VALUE_NONE &&
+            (hit.bound & (hit.score > best ? BOUND_LOWER : BOUND_UPPER)))
+            best = hit.score;
+        if (best >= beta) {
+            if (!tt_found)
+                tt_store(s->tt, b->key, ply, MOVE_NONE, best, static_eval, -1, BOUND_LOWER);
+            return best;
+        }
+        if (best > alpha)
+            alpha = best;
+    }
+
+    // Step 3. Captures and promotions (all evasions when in check).
+    MovePicker mp;
+    movepick_init_qsearch(&mp, b, &s->hist, tt_move);
+    Move m, best_move = MOVE_NONE;
+    int moves = 0;
+    int old_alpha = alpha;
+    while ((m = movepick_next(&mp, false)) != MOVE_NONE) {
+        moves++;
+        if (!in_check) {
+            // Delta pruning: even winning the piece cannot lift the score to alpha.
+            Piece victim = board_captured_piece(b, m);
+            int gain = victim == NO_PIECE ? 0 : eval_piece_value(piece_type(victim));
+            if (!move_is_promotion(m) && static_eval + gain + QS_DELTA_MARGIN <= alpha)
+                continue;
+            if (!see_ge(b, m, 0))
+                continue;
+        }
+        make_move(s, ply, m);
+        int score = -qsearch(s, -beta, -alpha, ply + 1);
+        board_unmake_move(b);
+        if (s->stopped)
+            return 0;
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                best_move = m;
+                alpha = score;
+                if (pv_node)
+                    update_pv(ss, m, stack_at(s, ply + 1));
+                if (score >= beta)
+                    break;
+            }
+        }
+    }
+    if (in_check && moves == 0)
+        return mated_in(ply);
+
+    Bound bound = best >= beta ? BOUND_LOWER : (alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER);
+    tt_store(s->tt, b->key, ply, best_move, best, static_eval, in_check ? 0 : -1, bound);
+    return best;
+}
+
+// --------------------------------------------------------------- main search
+
+static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool cut_node) {
+    if (depth <= 0)
+        return qsearch(s, alpha, beta, ply);
+
+    Board *b = &s->board;
+    StackEntry *ss = stack_at(s, ply);
+    bool pv_node = beta - alpha > 1;
+    ss->pv_length = 0;
+    s->nodes++;
+    if (ply > s->seldepth)
+        s->seldepth = ply;
+    if (check_stop(s))
+        return 0;
+
+    // Step 1. Draws, the horizon of the stack, and mate distance pruning.
+    if (is_draw(s, ply))
+        return draw_score(s, ply);
+    bool in_check = b->checkers != 0;
+    if (ply >= MAX_PLY - 1)
+        return in_check ? 0 : eval_evaluate(b, s->pawns);
+    alpha = alpha > mated_in(ply) ? alpha : mated_in(ply);
+    beta = beta < mate_in(ply + 1) ? beta : mate_in(ply + 1);
+    if (alpha >= beta)
+        return alpha;
+
+    // Step 2. Transposition table: cut off in non-PV nodes when deep enough.
+    TTHit hit;
+    bool tt_found = tt_probe(s->tt, b->key, ply, &hit);
+    Move tt_move = tt_found ? hit.move : MOVE_NONE;
+    if (tt_found && !pv_node && hit.depth >= depth && hit.score != VALUE_NONE &&
+        (hit.bound == BOUND_EXACT || (hit.bound == BOUND_LOWER && hit.score >= beta) ||
+         (hit.bound == BOUND_UPPER && hit.score <= alpha))) {
+        if (tt_move && hit.score >= beta && !board_is_capture(b, tt_move) &&
+            !move_is_promotion(tt_move) && movegen_is_legal(b, tt_move) &&
+            ss->killers[0] != tt_move) {
+            ss->killers[1] = ss->killers[0];
+            ss->killers[0] = tt_move;
+        }
+        return hit.score;
+    }
+
+    // Step 3. Static evaluation, refined by the table's bound when it agrees.
+    int static_eval, eval;
+    if (in_check) {
+        static_eval = eval = VALUE_NONE;
+    } else {
+        static_eval = tt_found && hit.eval != VALUE_NONE ? hit.eval : eval_evaluate(b, s->pawns);
+        eval = static_eval;
+        if (tt_found && hit.score != VALUE_NONE &&
+            (hit.bound & (hit.score > eval ? BOUND_LOWER : BOUND_UPPER)))
+            eval = hit.score;
+        if (!tt_found)
+            tt_store(s->tt, b->key, ply, MOVE_NONE, VALUE_NONE, static_eval, -7, BOUND_NONE);
+    }
+    ss->static_eval = static_eval;
+    int prev2 = stack_at(s, ply - 2)->static_eval;
+    bool improving = !in_check && ply >= 2 && prev2 != VALUE_NONE && static_eval > prev2;
+    stack_at(s, ply + 1)->killers[0] = stack_at(s, ply + 1)->killers[1] = MOVE_NONE;
+
+    if (!pv_node && !in_check) {
+        // Step 4. Reverse futility: far above beta at low depth, assume a cutoff.
+        if (depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * (depth - improving) >= beta &&
+            eval < VALUE_MATE_IN_MAX)
+            return eval;
+
+        // Step 5. Razoring: hopeless at low depth, verify with quiescence.
+        if (depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN * depth <= alpha) {
+            int score = qsearch(s, alpha, alpha + 1, ply);
+            if (score <= alpha)
+                return score;
+        }
+
+        // Step 6. Null move: if passing still beats beta, a real move will
+        // too. Not after a null move, and not with only king and pawns, where
+        // zugzwang makes passing a real advantage.
+        if (depth >= NMP_MIN_DEPTH && eval >= beta && static_eval >= beta &&
+            stack_at(s, ply - 1)->move != MOVE_NULL && has_non_pawn_material(b, b->side)) {
+            int r = depth >= 7 ? 3 : 2;
+            r += (eval - beta) >= 300;
+            ss->move = MOVE_NULL;
+            ss->piece = NO_PIECE;
+            board_make_null(b);
+            int score = -search(s, -beta, -beta + 1, depth - r - 1, ply + 1, !cut_node);
+            board_unmake_null(b);
+            if (s->stopped)
+                return 0;
+            if (score >= beta)
+                return score >= VALUE_MATE_IN_MAX ? beta : score;
+        }
+    }
+
+    // Step 7. Internal iterative reduction: without a hash move this node is
+    // probably not important enough for its full depth.
+    if (!tt_move && depth >= IIR_MIN_DEPTH && (pv_node || cut_node))
+        depth--;
+
+    // Step 8. The move loop.
+    StackEntry *prev = stack_at(s, ply - 1);
+    Move counter = ply > 0 && prev->move != MOVE_NONE && prev->move != MOVE_NULL
+                       ? s->hist.counter[prev->piece][move_to(prev->move)]
+                       : MOVE_NONE;
+    const int16_t *c1 = cont_row(s, ply - 1), *c2 = cont_row(s, ply - 2);
+    MovePicker mp;
+    movepick_init(&mp, b, &s->hist, tt_move, ss->killers, counter, c1, c2);
+
+    Move quiets[64];
+    int nquiets = 0, moves = 0;
+    int best = -VALUE_INFINITE, old_alpha = alpha;
+    Move best_move = MOVE_NONE, m;
+    bool skip_quiets = false;
+
+    while ((m = movepick_next(&mp, skip_quiets)) != MOVE_NONE) {
+        bool quiet = !board_is_capture(b, m) && !move_is_promotion(m);
+        int hist_score = quiet ? movepick_quiet_score(&s->hist, b, m, c1, c2) : 0;
+
+        // Step 9. Shallow pruning of moves unlikely to matter, once a move
+        // has secured us from being mated.
+        if (ply > 0 && best > VALUE_MATED_IN_MAX && has_non_pawn_material(b, b->side)) {
+            if (quiet && depth <= LMP_MAX_DEPTH && moves >= lmp_table[improving][depth]) {
+                skip_quiets = true;
+                continue;
+            }
+            if (quiet && !in_check && depth <= FUTILITY_MAX_DEPTH &&
+                static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha &&
+                hist_score < 4096) {
+                skip_quiets = true;
+                continue;
+            }
+            if (depth <= SEE_MAX_DEPTH &&
+                !see_ge(b, m, quiet ? SEE_QUIET_MARGIN * depth : SEE_NOISY_MARGIN * depth * depth))
+                continue;
+        }
+
+        make_move(s, ply, m);
+        moves++;
+        bool gives_check = b->checkers != 0;
+        // Step 10. Check extension, bounded so that checks cannot run away.
+        int new_depth = depth - 1 + (gives_check && ply < 2 * s->root_depth);
+        int score;
+
+        // Step 11. Late move reductions for quiet moves and losing captures.
+        if (depth >= 3 && moves > 1 + pv_node && (quiet || movepick_in_bad_stage(&mp))) {
+            int r = lmr_table[depth < 64 ? depth : 63][moves < 64 ? moves : 63];
+            r += !pv_node;
+            r += cut_node;
+            r -= improving;
+            r -= gives_check;
+            if (quiet) {
+                r -= m == mp.killers[0] || m == mp.killers[1] || m == mp.counter;
+                r -= hist_score / 6000;
+            }
+            int reduced = new_depth - r;
+            if (reduced > new_depth)
+                reduced = new_depth;
+            if (reduced < 1)
+                reduced = 1;
+            score = -search(s, -alpha - 1, -alpha, reduced, ply + 1, true);
+            if (score > alpha && reduced < new_depth)
+                score = -search(s, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+        } else if (!pv_node || moves > 1) {
+            score = -search(s, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+        } else {
+            score = alpha + 1; // forces the full-window search below
+        }
+        if (pv_node && (moves == 1 || (score > alpha && score < beta)))
+            score = -search(s, -beta, -alpha, new_depth, ply + 1, false);
+        board_unmake_move(b);
+        if (s->stopped)
+            return 0;
+
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                best_move = m;
+                alpha = score;
+                if (pv_node)
+                    update_pv(ss, m, stack_at(s, ply + 1));
+                if (score >= beta)
+                    break;
+            }
+        }
+        if (quiet && nquiets < 64)
+            quiets[nquiets++] = m;
+    }
+
+    // Step 12. No legal move: mate or stalemate.
+    if (moves == 0 && best == -VALUE_INFINITE)
+        return in_check ? mated_in(ply) : draw_score(s, ply);
+    if (moves == 0)
+        return alpha; // every move was pruned
+
+    if (best >= beta && !board_is_capture(b, best_move) && !move_is_promotion(best_move))
+        update_quiet_stats(s, ply, best_move, quiets, nquiets, depth);
+
+    Bound bound = best >= beta ? BOUND_LOWER : (alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER);
+    tt_store(s->tt, b->key, ply, best_move, best, static_eval, depth, bound);
+    return best;
+}
+
+// --------------------------------------------------------------- root
+
+static int search_root(Searcher *s, int alpha, int beta, int depth) {
+    Board *b = &s->board;
+    StackEntry *ss = stack_at(s, 0);
+    int best = -VALUE_INFINITE;
+    for (int i = s->pv_index; i < s->root_count; i++)
+        s->roots[i].score = -VALUE_INFINITE;
+
+    for (int i = s->pv_index; i < s->root_count; i++) {
+        RootMove *rm = &s->roots[i];
+        Move m = rm->move;
+        s->seldepth = 0;
+        make_move(s, 0, m);
+        bool gives_check = b->checkers != 0;
+        int new_depth = depth - 1 + gives_check;
+        int score;
+        if (i == s->pv_index) {
+            score = -search(s, -beta, -alpha, new_depth, 1, false);
+        } else {
+            bool quiet = board_captured_piece(b, m) == NO_PIECE;
+            int r = depth >= 3 && i >= s->pv_index + 3 && quiet && !gives_check ? 1 : 0;
+            score = -search(s, -alpha - 1, -alpha, new_depth - r, 1, true);
+            if (score > alpha && r)
+                score = -search(s, -alpha - 1, -alpha, new_depth, 1, true);
+            if (score > alpha && score < beta)
+                score = -search(s, -beta, -alpha, new_depth, 1, false);
+        }
+        board_unmake_move(b);
+        if (s->stopped)
+            break;
+        if (i == s->pv_index || score > alpha) {
+            rm->score = score;
+            rm->seldepth = s->seldepth;
+            StackEntry *child = stack_at(s, 1);
+            rm->pv[0] = m;
+            int n = child->pv_length < MAX_PLY - 1 ? child->pv_length : MAX_PLY - 1;
+            memcpy(rm->pv + 1, child->pv, (size_t)n * sizeof(Move));
+            rm->pv_length = n + 1;
+        }
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                alpha = score;
+                if (score >= beta)
+                    break;
+            }
+        }
+    }
+    (void)ss;
+    return best;
+}
+
+// Stable insertion sort by score, best first, of roots[from..count).
+static void sort_roots(Searcher *s, int from) {
+    for (int i = from + 1; i < s->root_count; i++) {
+        RootMove tmp = s->roots[i];
+        int j = i;
+        while (j > from && s->roots[j - 1].score < tmp.score) {
+            s->roots[j] = s->roots[j - 1];
+            j--;
+        }
+        s->roots[j] = tmp;
+    }
+}
+
+static void report(Searcher *s, int depth, int line, Bound bound) {
+    if (!s->on_info)
+        return;
+    const RootMove *rm = &s->roots[line];
+    SearchInfo info;
+    memset(&info, 0, sizeof info);
+    info.depth = depth;
+    info.seldepth = rm->seldepth > depth ? rm->seldepth : depth;
+    info.multipv = line + 1;
+    int score = rm->score == -VALUE_INFINITE ? rm->prev_score : rm->score;
+    info.score = score;
+    if (score >= VALUE_MATE_IN_MAX)
+        info.mate = (VALUE_MATE - score + 1) / 2;
+    else if (score <= VALUE_MATED_IN_MAX)
+        info.mate = -(VALUE_MATE + score) / 2;
+    info.bound = bound;
+    info.nodes = s->nodes;
+    info.time_ms = search_now_ms() - s->tm.start_ms;
+    info.nps = info.time_ms > 0 ? s->nodes * 1000 / (uint64_t)info.time_ms : s->nodes * 1000;
+    info.hashfull = tt_hashfull(s->tt);
+    info.pv_length = rm->pv_length;
+    memcpy(info.pv, rm->pv, (size_t)rm->pv_length * sizeof(Move));
+    s->on_info(&info, s->ctx);
+}
+
+static void setup_roots(Searcher *s) {
+    MoveList list;
+    movegen_legal(&s->board, &list);
+    s->root_count = 0;
+    for (int i = 0; i < list.count; i++) {
+        Move m = list.moves[i];
+        if (s->limits.searchmoves_count) {
+            bool wanted = false;
+            for (int j = 0; j < s->limits.searchmoves_count; j++)
+                wanted |= s->limits.searchmoves[j] == m;
+            if (!wanted)
+                continue;
+        }
+        RootMove *rm = &s->roots[s->root_count++];
+        rm->move = m;
+        rm->score = rm->prev_score = -VALUE_INFINITE;
+        rm->pv[0] = m;
+        rm->pv_length = 1;
+        rm->seldepth = 0;
+    }
+    // Hash move first, so that depth 1 starts from the best guess.
+    TTHit hit;
+    if (tt_probe(s->tt, s->board.key, 0, &hit) && hit.move) {
+        for (int i = 1; i < s->root_count; i++) {
+            if (s->roots[i].move == hit.move) {
+                RootMove tmp = s->roots[i];
+                memmove(&s->roots[1], &s->roots[0], (size_t)i * sizeof(RootMove));
+                s->roots[0] = tmp;
+                break;
+            }
+        }
+    }
+}
+
+void search_run(Searcher *s, const Board *b, const SearchLimits *limits,
+                const SearchParams *params, SearchInfoFn on_info, void *ctx,
+                SearchResult *result) {
+    memcpy(&s->board, b, sizeof *b);
+    s->limits = *limits;
+    s->params = *params;
+    s->on_info = on_info;
+    s->ctx = ctx;
+    s->nodes = 0;
+    s->stopped = false;
+    s->check_every = 1024;
+    s->next_check = s->check_every;
+    s->last_check_ms = search_now_ms();
+    atomic_store(&s->pondering, limits->ponder);
+    s->root_side = b->side;
+    atomic_store(&s->ponderhit_pending, false);
+    timeman_init(&s->tm, limits, b->side, params->move_overhead, s->last_check_ms);
+    s->contempt = params->analysis ? 0 : contempt_for(b, params->contempt_percent);
+    tt_new_search(s->tt);
+    for (int i = 0; i < MAX_PLY + STACK_OFFSET + 2; i++) {
+        s->stack[i].move = MOVE_NONE;
+        s->stack[i].piece = NO_PIECE;
+        s->stack[i].static_eval = VALUE_NONE;
+        s->stack[i].killers[0] = s->stack[i].killers[1] = MOVE_NONE;
+        s->stack[i].pv_length = 0;
+    }
+    // Age the history between moves so that old lessons fade.
+    for (int c = 0; c < COLOR_NB; c++)
+        for (int f = 0; f < SQ_NB; f++)
+            for (int t = 0; t < SQ_NB; t++)
+                s->hist.butterfly[c][f][t] /= 2;
+
+    setup_roots(s);
+    memset(result, 0, sizeof *result);
+    result->best = s->root_count ? s->roots[0].move : MOVE_NONE;
+    if (s->root_count == 0)
+        return;
+    int multipv = params->multipv < 1 ? 1 : params->multipv;
+    if (multipv > s->root_count)
+        multipv = s->root_count;
+    if (multipv > MAX_MULTIPV)
+        multipv = MAX_MULTIPV;
+    int max_depth = limits->depth > 0 && limits->depth < MAX_PLY - 1 ? limits->depth : MAX_PLY - 2;
+    // A forced move needs no thought beyond a quick look for the ponder move.
+    if (s->root_count == 1 && s->tm.soft_ms && !s->tm.fixed && !limits->ponder)
+        s->tm.soft_ms = s->tm.base_soft_ms = s->tm.soft_ms < 20 ? s->tm.soft_ms : 20;
+
+    Move best_move = s->roots[0].move, prev_best = MOVE_NONE;
+    int best_score = 0, completed = 0, changes = 0, prev_score = 0;
+    for (int depth = 1; depth <= max_depth; depth++) {
+        s->root_depth = depth;
+        for (s->pv_index = 0; s->pv_index < multipv; s->pv_index++) {
+            RootMove *cur = &s->roots[s->pv_index];
+            int center = cur->score != -VALUE_INFINITE ? cur->score : cur->prev_score;
+            for (int i = s->pv_index; i < s->root_count; i++)
+                s->roots[i].prev_score = s->roots[i].score;
+            int delta = ASPIRATION_DELTA, alpha = -VALUE_INFINITE, beta = VALUE_INFINITE;
+            if (depth >= ASPIRATION_MIN_DEPTH && center > -VALUE_INFINITE) {
+                alpha = center - delta > -VALUE_INFINITE ? center - delta : -VALUE_INFINITE;
+                beta = center + delta < VALUE_INFINITE ? center + delta : VALUE_INFINITE;
+            }
+            for (;;) {
+                int score = search_root(s, alpha, beta, depth);
+                sort_roots(s, s->pv_index);
+                if (s->stopped)
+                    break;
+                if (score <= alpha) {
+                    beta = (alpha + beta) / 2;
+                    alpha = score - delta > -VALUE_INFINITE ? score - delta : -VALUE_INFINITE;
+                    if (search_now_ms() - s->tm.start_ms > 2000)
+                        report(s, depth, s->pv_index, BOUND_UPPER);
+                } else if (score >= beta) {
+                    beta = score + delta < VALUE_INFINITE ? score + delta : VALUE_INFINITE;
+                    if (search_now_ms() - s->tm.start_ms > 2000)
+                        report(s, depth, s->pv_index, BOUND_LOWER);
+                } else {
+                    break;
+                }
+                delta += delta / 2;
+            }
+            sort_roots(s, 0);
+            if (s->stopped)
+                break;
+        }
+        if (s->stopped) {
+            // A move fully searched in the interrupted iteration that beat the
+            // previous best is trusted; otherwise keep the last full result.
+            if (s->roots[0].score != -VALUE_INFINITE && s->roots[0].score > best_score - 1) {
+                best_move = s->roots[0].move;
+                best_score = s->roots[0].score;
+            }
+            break;
+        }
+        completed = depth;
+        for (int line = 0; line < multipv; line++)
+            report(s, depth, line, BOUND_EXACT);
+        best_move = s->roots[0].move;
+        best_score = s->roots[0].score;
+
+        // Stop on a limit reached, or adapt the time to the search's stability.
+        if (limits->mate && best_score >= VALUE_MATE_IN_MAX &&
+            (VALUE_MATE - best_score + 1) / 2 <= limits->mate)
+            break;
+        changes = (changes * 3) / 4 + (prev_best != MOVE_NONE && best_move != prev_best ? 4 : 0);
+        prev_best = best_move;
+        int drop = depth > 1 ? prev_score - best_score : 0;
+        prev_score = best_score;
+        timeman_update(&s->tm, changes / 4, drop > 0 ? drop : 0);
+        if (!atomic_load(&s->pondering) && !timeman_can_start_iteration(&s->tm, search_now_ms()))
+            break;
+    }
+
+    result->best = best_move;
+    result->score = best_score;
+    result->depth = completed;
+    result->nodes = s->nodes;
+    result->ponder = MOVE_NONE;
+    for (int i = 0; i < s->root_count; i++) {
+        if (s->roots[i].move == best_move && s->roots[i].pv_length > 1) {
+            result->ponder = s->roots[i].pv[1];
+            break;
+        }
+    }
+    if (result->ponder == MOVE_NONE) {
+        board_make_move(&s->board, best_move);
+        TTHit hit;
+        if (tt_probe(s->tt, s->board.key, 1, &hit) && movegen_is_legal(&s->board, hit.move))
+            result->ponder = hit.move;
+        board_unmake_move(&s->board);
+    }
+}

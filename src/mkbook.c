@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// mkbook: builds a Polyglot opening book from text files of opening lines (one line of SAN
+// moves per opening). Used at build time to make data/patzer.bin from data/openings.txt.
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/book.h"
+#include "engine/notation.h"
+
+typedef struct Entries {
+    BookWriterEntry *items;
+    size_t count, cap;
+} Entries;
+
+typedef struct Stats {
+    long lines;     // opening lines read (lines with at least one move)
+    long bad_lines; // lines cut short at a move that could not be played
+} Stats;
+
+static Board board; // large (the undo stack): kept off the stack
+
+static void usage(FILE *out) {
+    fputs("usage: mkbook [--lenient] OUT.bin IN.txt...\n"
+          "\n"
+          "Reads opening lines, one per line: SAN moves from the start position, move numbers\n"
+          "(\"1.\", \"1...\") allowed, '#' at the start of a word begins a comment. Every\n"
+          "position along every line gets its next move, weighted by the number of lines\n"
+          "that play it there, and the book is written to OUT.bin in Polyglot format.\n"
+          "\n"
+          "A move that cannot be played is an error and nothing is written; with --lenient\n"
+          "it is a warning, the rest of that line is skipped and the book is written.\n",
+          out);
+}
+
+static bool add_entry(Entries *e, Key key, uint16_t move) {
+    if (e->count == e->cap) {
+        size_t cap = e->cap ? e->cap * 2 : 4096;
+        BookWriterEntry *items = realloc(e->items, cap * sizeof *items);
+        if (!items)
+            return false;
+        e->items = items;
+        e->cap = cap;
+    }
+    e->items[e->count++] = (BookWriterEntry){ .key = key, .move = move, .weight = 1 };
+    return true;
+}
+
+// Cuts the comment: a '#' that starts a word ("Qh4#" is a move, not a comment).
+static void strip_comment(char *line) {
+    for (char *p = line; *p; p++) {
+        if (*p == '#' && (p == line || isspace((unsigned char)p[-1]))) {
+            *p = '\0';
+            return;
+        }
+    }
+}
+
+// The move in a token, past a move number ("12." / "12..." / "1.e4"); NULL when the token
+// is only a move number.
+static const char *skip_move_number(const char *tok) {
+    const char *p = tok;
+    while (isdigit((unsigned char)*p))
+        p++;
+    if (p == tok || *p != '.')
+        return tok;
+    while (*p == '.')
+        p++;
+    return *p ? p : NULL;
+}
+
+static bool is_result(const char *tok) {
+    return strcmp(tok, "1-0") == 0 || strcmp(tok, "0-1") == 0 || strcmp(tok, "1/2-1/2") == 0 ||
+           strcmp(tok, "*") == 0;
+}
+
+// Plays one opening line and records (position, move) for each move. Returns false only
+// when out of memory; a bad move is reported and ends the line.
+static bool do_line(char *line, const char *file, long lineno, bool lenient, Entries *e,
+                    Stats *st) {
+    strip_comment(line);
+    board_set_start(&board);
+    int plies = 0;
+    bool any = false;
+    for (char *tok = strtok(line, " \t\r\n"); tok; tok = strtok(NULL, " \t\r\n")) {
+        const char *text = skip_move_number(tok);
+        if (!text)
+            continue;
+        if (is_result(text))
+            break;
+        any = true;
+        char err[256] = "";
+        Move m = MOVE_NONE;
+        if (notation_parse_move(&board, text, &m, err, sizeof err) != NOTATION_OK) {
+            fprintf(stderr, "%s:%ld: %s: move %d '%s': %s\n", file, lineno,
+                    lenient ? "warning" : "error", plies / 2 + 1, text, err);
+            st->bad_lines++;
+            break;
+        }
+        if (!add_entry(e, book_key(&board), book_encode_move(&board, m)))
+            return false;
+        board_make_move(&board, m);
+        plies++;
+    }
+    st->lines += any;
+    return true;
+}
+
+// Reads one file of opening lines. False on an I/O error (reported).
+static bool read_file(const char *path, bool lenient, Entries *e, Stats *st) {
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "mkbook: cannot open %s: %s\n", path, strerror(errno));
+        return false;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    long lineno = 0;
+    bool ok = true;
+    while (getline(&line, &cap, f) >= 0) {
+        lineno++;
+        if (!do_line(line, path, lineno, lenient, e, st)) {
+            fprintf(stderr, "mkbook: out of memory\n");
+            ok = false;
+            break;
+        }
+    }
+    if (ok && ferror(f)) {
+        fprintf(stderr, "mkbook: cannot read %s: %s\n", path, strerror(errno));
+        ok = false;
+    }
+    free(line);
+    fclose(f);
+    return ok;
+}
+
+static int cmp_key_move(const void *pa, const void *pb) {
+    const BookWriterEntry *a = pa, *b = pb;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return (a->move > b->move) - (a->move < b->move);
+}
+
+// Distinct positions and distinct (position, move) pairs, as the book will hold them.
+static void count_book(Entries *e, size_t *positions, size_t *entries) {
+    qsort(e->items, e->count, sizeof *e->items, cmp_key_move);
+    *positions = *entries = 0;
+    for (size_t i = 0; i < e->count; i++) {
+        if (i == 0 || e->items[i].key != e->items[i - 1].key)
+            ++*positions;
+        if (i == 0 || cmp_key_move(&e->items[i], &e->items[i - 1]) != 0)
+            ++*entries;
+    }
+}
+
+int main(int argc, char **argv) {
+    bool lenient = false;
+    int arg = 1;
+    for (; arg < argc && argv[arg][0] == '-' && argv[arg][1]; arg++) {
+        if (strcmp(argv[arg], "--lenient") == 0) {
+            lenient = true;
+        } else if (strcmp(argv[arg], "--help") == 0 || strcmp(argv[arg], "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(argv[arg], "--") == 0) {
+            arg++;
+            break;
+        } else {
+            fprintf(stderr, "mkbook: unknown option '%s'\n", argv[arg]);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (argc - arg < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *out = argv[arg++];
+
+    board_init_tables();
+    Entries e = { 0 };
+    Stats st = { 0 };
+    int status = 0;
+    for (; arg < argc && status == 0; arg++)
+        if (!read_file(argv[arg], lenient, &e, &st))
+            status = 1;
+    if (status == 0 && st.bad_lines > 0 && !lenient) {
+        fprintf(stderr, "mkbook: %ld bad line%s, %s not written\n", st.bad_lines,
+                st.bad_lines == 1 ? "" : "s", out);
+        status = 1;
+    }
+    if (status == 0 && e.count == 0) {
+        fprintf(stderr, "mkbook: no moves in the input, %s not written\n", out);
+        status = 1;
+    }
+    if (status == 0) {
+        size_t positions, entries;
+        count_book(&e, &positions, &entries);
+        char err[512] = "";
+        if (book_write(out, e.items, e.count, err, sizeof err)) {
+            fprintf(stderr, "mkbook: %s: %ld lines, %zu positions, %zu entries\n", out, st.lines,
+                    positions, entries);
+        } else {
+            fprintf(stderr, "mkbook: %s\n", err);
+            status = 1;
+        }
+    }
+    free(e.items);
+    return status;
+}
