@@ -1,0 +1,88 @@
+#!/bin/bash
+# tests/epd.sh: `patzer epd` solves the mate suite tests/data/mates.epd, and
+# reports bad input with the file and line.
+#
+# Run by "make check" with $PATZER and $srcdir set, or by hand from the
+# source tree. Prints "N passed, M failed" last; exits 1 on any failure.
+# EPD_MOVETIME (ms, default 300) gives slow builds (sanitizers) more time.
+
+set -u
+LC_ALL=C
+export LC_ALL
+
+src=${srcdir:-${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}}
+PATZER=${PATZER:-src/patzer}
+suite=$src/tests/data/mates.epd
+movetime=${EPD_MOVETIME:-1000}
+if [ ! -x "$PATZER" ] || [ ! -r "$suite" ]; then
+    echo "epd: need the program '$PATZER' (set PATZER) and '$suite'" >&2
+    exit 99
+fi
+
+passed=0
+failed=0
+pass() {
+    passed=$((passed + 1))
+    echo "ok - $1"
+}
+fail() {
+    failed=$((failed + 1))
+    echo "FAIL - $1"
+    [ -n "${2:-}" ] && printf '%s\n' "$2" | tail -n 12 | sed 's/^/    | /'
+}
+
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+
+count=$(grep -Evc '^[[:space:]]*(#|$)' "$suite")
+out=$(timeout 60 "$PATZER" epd "$suite" --movetime "$movetime" 2>&1)
+status=$?
+if [ "$status" -eq 0 ]; then pass "mates.epd: exit status 0"; else
+    fail "mates.epd: exit status $status" "$out"; fi
+if [[ $out == *"solved $count of $count"* ]]; then pass "mates.epd: solved $count of $count"; else
+    fail "mates.epd: not all $count solved" "$out"; fi
+if [ "$(grep -c ' ok bm ' <<<"$out")" -eq "$count" ]; then pass "mates.epd: one ok line each"; else
+    fail "mates.epd: one ok line each" "$out"; fi
+if grep -q '^1 mate1.back-rank ok bm Ra8# found Ra8# (depth [0-9]*, score mate 1)$' <<<"$out"; then
+    pass "mates.epd: line format"
+else
+    fail "mates.epd: line format" "$out"
+fi
+
+timeout 10 "$PATZER" epd "$tmp/no-such-file.epd" >/dev/null 2>&1
+status=$?
+if [ "$status" -eq 2 ]; then pass "missing file: exit 2"; else
+    fail "missing file: status $status"; fi
+
+timeout 10 "$PATZER" epd >/dev/null 2>&1
+status=$?
+if [ "$status" -eq 2 ]; then pass "no FILE: exit 2"; else
+    fail "no FILE: status $status"; fi
+
+timeout 10 "$PATZER" epd "$suite" --movetime abc >/dev/null 2>&1
+status=$?
+if [ "$status" -eq 2 ]; then pass "bad --movetime: exit 2"; else
+    fail "bad --movetime: status $status"; fi
+
+# Bad lines are reported as FILE:LINE, counted as failed, and the run goes on.
+cat >"$tmp/bad.epd" <<'EPD'
+# a comment, then a blank line
+
+this/is/no/fen w - - bm e4; id "bad.fen";
+6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Qh8; id "bad.san";
+6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id "good";
+EPD
+out=$(timeout 30 "$PATZER" epd "$tmp/bad.epd" --movetime 100 2>"$tmp/err")
+status=$?
+err=$(cat "$tmp/err")
+if [ "$status" -eq 0 ]; then pass "bad lines: exit status 0"; else
+    fail "bad lines: status $status"; fi
+if [[ $err == *"bad.epd:3:"* ]]; then pass "bad FEN: FILE:LINE on stderr"; else
+    fail "bad FEN: FILE:LINE on stderr" "$err"; fi
+if [[ $err == *"bad.epd:4:"*Qh8* ]]; then pass "bad SAN: FILE:LINE on stderr"; else
+    fail "bad SAN: FILE:LINE on stderr" "$err"; fi
+if [[ $out == *"solved 1 of 3"* ]]; then pass "bad lines: solved 1 of 3"; else
+    fail "bad lines: solved 1 of 3" "$out"; fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,241 @@
+#!/bin/bash
+# tests/uci.sh: talks UCI to patzer through a coprocess, the way a GUI does,
+# and checks the answers and how quickly they come.
+#
+# Run by "make check" with $PATZER set, or by hand from the source tree.
+# Prints "N passed, M failed" last; exits 1 on any failure, 99 on a setup error.
+
+set -u
+LC_ALL=C
+export LC_ALL
+
+PATZER=${PATZER:-src/patzer}
+if [ ! -x "$PATZER" ]; then
+    echo "uci: no program at '$PATZER' (set PATZER)" >&2
+    exit 99
+fi
+
+passed=0
+failed=0
+pass() {
+    passed=$((passed + 1))
+    echo "ok - $1"
+}
+fail() {
+    failed=$((failed + 1))
+    echo "FAIL - $1"
+    if [ -n "${SEEN:-}" ]; then
+        printf '%s' "$SEEN" | tail -n 8 | sed 's/^/    | /'
+    fi
+}
+
+# Milliseconds since some fixed point, from bash's own clock.
+now_ms() {
+    local t=${EPOCHREALTIME/[.,]/}
+    echo $((t / 1000))
+}
+
+# --- a session with the engine as a coprocess -------------------------------
+
+start() {
+    SEEN=""
+    coproc ENG { exec timeout 60 "$PATZER" uci 2>&1; }
+}
+
+send() {
+    printf '%s\n' "$*" >&"${ENG[1]}"
+}
+
+# expect REGEX [SECONDS]: reads lines until one matches (sets MATCH) or the
+# time is up. Every line read is kept in SEEN.
+expect() {
+    local re=$1 limit_ms=$(( ${2:-10} * 1000 )) start_ms left line
+    start_ms=$(now_ms)
+    MATCH=""
+    while :; do
+        left=$((limit_ms - ($(now_ms) - start_ms)))
+        [ "$left" -gt 0 ] || return 1
+        if ! IFS= read -r -t "$((left / 1000)).$(printf '%03d' $((left % 1000)))" line \
+            <&"${ENG[0]}"; then
+            return 1
+        fi
+        line=${line%$'\r'}
+        SEEN+="$line"$'\n'
+        if [[ $line =~ $re ]]; then
+            MATCH=$line
+            return 0
+        fi
+    done
+}
+
+# stop_engine: sends quit and waits for the process (bounded by its timeout).
+stop_engine() {
+    local pid=$ENG_PID
+    send quit 2>/dev/null
+    exec {ENG[1]}>&- 2>/dev/null
+    wait "$pid" 2>/dev/null
+    STATUS=$?
+}
+
+# check NAME REGEX [SECONDS]
+check() {
+    if expect "$2" "${3:-10}"; then pass "$1"; else fail "$1"; fi
+}
+
+BESTMOVE_RE='^bestmove ([a-h][1-8][a-h][1-8][qrbn]?|0000)( ponder [a-h][1-8][a-h][1-8][qrbn]?)?$'
+
+# --- handshake and options --------------------------------------------------
+
+start
+send uci
+check "uci: id name" '^id name patzer '
+check "uci: id author" '^id author '
+check "uci: Hash option" '^option name Hash type spin default [0-9]+ min [0-9]+ max [0-9]+$'
+check "uci: uciok" '^uciok$'
+if [[ $SEEN =~ option\ name\ Ponder\ type\ check ]]; then pass "uci: check option"; else
+    fail "uci: check option"; fi
+send isready
+check "isready: readyok" '^readyok$'
+send setoption name Hash value 32
+send setoption name Clear Hash
+send isready
+expect '^readyok$' 10
+if [[ $SEEN =~ info\ string ]]; then fail "setoption: valid options accepted"; else
+    pass "setoption: valid options accepted"; fi
+send setoption name No Such Option value 3
+check "setoption: unknown name -> info string" '^info string .*No Such Option'
+send setoption name Hash value lots
+check "setoption: bad value -> info string" '^info string '
+send this is not a command
+check "garbage line -> info string" '^info string '
+send position fen not/a/fen w - - 0 1
+check "bad FEN -> info string" '^info string .*FEN'
+send position startpos moves e2e4 e7e5 e1e3
+check "illegal move in position -> info string" '^info string .*e1e3'
+
+# --- searches ---------------------------------------------------------------
+
+send ucinewgame
+send position startpos moves e2e4 e7e5
+send go depth 5
+check "go depth 5: info line with pv" \
+    '^info depth [0-9]+ .*score (cp|mate) -?[0-9]+.* pv [a-h][1-8]'
+check "go depth 5: bestmove" '^bestmove '
+if [[ $MATCH =~ $BESTMOVE_RE ]]; then
+    pass "go depth 5: bestmove well formed"
+    best=${BASH_REMATCH[1]}
+else
+    fail "go depth 5: bestmove well formed"
+    best=0000
+fi
+if [[ $SEEN =~ info\ depth\ 5\  ]]; then pass "go depth 5: reached depth 5"; else
+    fail "go depth 5: reached depth 5"; fi
+# The engine's own position command is strict, so it checks the move is legal.
+SEEN=""
+send position startpos moves e2e4 e7e5 "$best"
+send isready
+expect '^readyok$' 10
+if [[ $SEEN =~ info\ string ]] || [ "$best" = 0000 ]; then
+    fail "go depth 5: bestmove $best is legal"
+else
+    pass "go depth 5: bestmove $best is legal"
+fi
+
+send position startpos
+t0=$(now_ms)
+send go movetime 200
+if expect '^bestmove ' 5 && [ $(($(now_ms) - t0)) -lt 1000 ]; then
+    pass "go movetime 200: answered within 1 s ($(($(now_ms) - t0)) ms)"
+else
+    fail "go movetime 200: answered within 1 s"
+fi
+
+t0=$(now_ms)
+send go wtime 1000 btime 1000 winc 10 binc 10
+if expect '^bestmove ' 5 && [ $(($(now_ms) - t0)) -lt 700 ]; then
+    pass "go wtime 1000: answered well within 1 s ($(($(now_ms) - t0)) ms)"
+else
+    fail "go wtime 1000: answered well within 1 s"
+fi
+
+send go infinite
+sleep 0.5
+send isready
+check "isready while searching: readyok" '^readyok$' 2
+SEEN=""
+if expect '^bestmove ' 0.3 2>/dev/null; then
+    fail "go infinite: no bestmove before stop"
+else
+    pass "go infinite: no bestmove before stop"
+fi
+send stop
+check "go infinite + stop: bestmove" "$BESTMOVE_RE" 3
+
+send position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1
+send go depth 3
+check "mate in 1: score mate 1" '^info .*score mate 1 ' 10
+check "mate in 1: bestmove a1a8" '^bestmove a1a8' 10
+
+send position fen 6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1
+send go searchmoves g8f8 depth 2
+check "searchmoves: only the given move" '^bestmove g8f8' 10
+
+send position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1
+send go depth 3
+check "no legal move: bestmove 0000" '^bestmove 0000$' 10
+
+send go depth
+check "go: missing value -> info string" '^info string ' 5
+expect '^bestmove ' 10 || true
+
+stop_engine
+if [ "$STATUS" -eq 0 ]; then pass "quit: exit status 0"; else fail "quit: exit status $STATUS"; fi
+
+# --- quit while searching ---------------------------------------------------
+
+start
+send uci
+expect '^uciok$' 10
+send position startpos
+send go infinite
+sleep 0.3
+t0=$(now_ms)
+stop_engine
+elapsed=$(($(now_ms) - t0))
+if [ "$STATUS" -eq 0 ] && [ "$elapsed" -lt 2000 ]; then
+    pass "quit while searching: prompt exit 0 (${elapsed} ms)"
+else
+    fail "quit while searching: status $STATUS after ${elapsed} ms"
+fi
+
+# --- plain pipes ------------------------------------------------------------
+
+SEEN=""
+out=$(printf 'uci\nisready\n' | timeout 10 "$PATZER" uci)
+status=$?
+if [ "$status" -eq 0 ] && [[ $out == *readyok* ]]; then pass "EOF: exit status 0"; else
+    fail "EOF: exit status $status"; fi
+
+out=$(printf 'uci\nquit\n' | timeout 10 "$PATZER")
+if [[ $out == *uciok* ]]; then pass "first-line detection: uci"; else
+    fail "first-line detection: uci"; fi
+
+out=$(printf 'hello\n' | timeout 10 "$PATZER" 2>&1)
+status=$?
+if [ "$status" -eq 2 ] && [[ $out == *uci* ]]; then pass "first-line detection: other -> 2"; else
+    fail "first-line detection: other -> status $status"; fi
+
+# A line far longer than any buffer, then a normal command.
+out=$( {
+    printf 'position startpos moves'
+    for _ in $(seq 2000); do printf ' g1f3 g8f6 f3g1 f6g8'; done
+    printf '\n'
+    head -c 100000 /dev/zero | tr '\0' x
+    printf '\nisready\n'
+} | timeout 20 "$PATZER" uci)
+status=$?
+if [ "$status" -eq 0 ] && [[ $out == *readyok* ]]; then pass "very long lines: survived"; else
+    fail "very long lines: status $status"; fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,243 @@
+#!/bin/bash
+# tests/xboard.sh: talks xboard (CECP protocol 2) to patzer through a
+# coprocess, the way a GUI does, and checks the answers.
+#
+# Run by "make check" with $PATZER set, or by hand from the source tree.
+# Prints "N passed, M failed" last; exits 1 on any failure, 99 on a setup error.
+
+set -u
+LC_ALL=C
+export LC_ALL
+
+PATZER=${PATZER:-src/patzer}
+if [ ! -x "$PATZER" ]; then
+    echo "xboard: no program at '$PATZER' (set PATZER)" >&2
+    exit 99
+fi
+
+passed=0
+failed=0
+pass() {
+    passed=$((passed + 1))
+    echo "ok - $1"
+}
+fail() {
+    failed=$((failed + 1))
+    echo "FAIL - $1"
+    if [ -n "${SEEN:-}" ]; then
+        printf '%s' "$SEEN" | tail -n 8 | sed 's/^/    | /'
+    fi
+}
+
+now_ms() {
+    local t=${EPOCHREALTIME/[.,]/}
+    echo $((t / 1000))
+}
+
+start() {
+    SEEN=""
+    coproc ENG { exec timeout 60 "$PATZER" xboard 2>&1; }
+}
+
+send() {
+    printf '%s\n' "$*" >&"${ENG[1]}"
+}
+
+# expect REGEX [SECONDS]: reads lines until one matches (sets MATCH) or the
+# time is up. Every line read is appended to SEEN.
+expect() {
+    local re=$1 limit_ms=$(( ${2:-10} * 1000 )) start_ms left line
+    start_ms=$(now_ms)
+    MATCH=""
+    while :; do
+        left=$((limit_ms - ($(now_ms) - start_ms)))
+        [ "$left" -gt 0 ] || return 1
+        if ! IFS= read -r -t "$((left / 1000)).$(printf '%03d' $((left % 1000)))" line \
+            <&"${ENG[0]}"; then
+            return 1
+        fi
+        line=${line%$'\r'}
+        SEEN+="$line"$'\n'
+        if [[ $line =~ $re ]]; then
+            MATCH=$line
+            return 0
+        fi
+    done
+}
+
+stop_engine() {
+    local pid=$ENG_PID
+    send quit 2>/dev/null
+    exec {ENG[1]}>&- 2>/dev/null
+    wait "$pid" 2>/dev/null
+    STATUS=$?
+}
+
+check() {
+    if expect "$2" "${3:-10}"; then pass "$1"; else fail "$1"; fi
+}
+
+# sync N: a ping round trip, so that everything sent before has been handled.
+sync() {
+    send ping "$1"
+    expect "^pong $1\$" 10
+}
+
+# no_line NAME REGEX: nothing read since the last reset of SEEN matches.
+no_line() {
+    if grep -Eq -- "$2" <<<"$SEEN"; then fail "$1"; else pass "$1"; fi
+}
+
+MOVE_RE='^move [a-h][1-8][a-h][1-8][qrbn]?$'
+MATE_FEN='6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1'
+
+# --- handshake --------------------------------------------------------------
+
+start
+send xboard
+send protover 2
+check "protover 2: feature done=1" '^feature .*done=1' 5
+features=$(grep '^feature' <<<"$SEEN" | tr '\n' ' ')
+for f in ping=1 setboard=1 usermove=1 time=1 analyze=1 'myname="patzer'; do
+    if [[ $features == *"$f"* ]]; then pass "protover 2: $f"; else fail "protover 2: $f"; fi
+done
+if [[ $features =~ done=1[^=]*$ ]]; then pass "protover 2: done=1 comes last"; else
+    fail "protover 2: done=1 comes last"; fi
+send accepted ping
+send ping 1
+check "ping 1 -> pong 1" '^pong 1$' 5
+
+# --- a game -----------------------------------------------------------------
+
+send new
+send force
+send usermove e2e4
+send usermove e7e5
+send sd 4
+send go
+check "sd 4 + go: engine moves" "$MOVE_RE" 20
+# After the engine's (white's) move it is black's turn: f8c5 or similar.
+SEEN=""
+send usermove e2e5
+check "illegal move -> Illegal move: e2e5" '^Illegal move: e2e5$' 5
+sync 2
+
+SEEN=""
+send new
+send st 1
+send post
+send usermove d2d4
+t0=$(now_ms)
+check "st 1: engine answers a user move as black" "$MOVE_RE" 5
+elapsed=$(($(now_ms) - t0))
+if [ "$elapsed" -lt 2500 ]; then pass "st 1: within the time ($elapsed ms)"; else
+    fail "st 1: took $elapsed ms"; fi
+if grep -Eq '^[0-9]+ -?[0-9]+ [0-9]+ [0-9]+ [a-h][1-8]' <<<"$SEEN"; then
+    pass "post: thinking output"
+else
+    fail "post: thinking output"
+fi
+send nopost
+
+# A ping sent while the engine thinks is answered after its move.
+SEEN=""
+send force
+send new
+send level 40 0:10 0
+send time 1000
+send otim 1000
+send go
+send ping 3
+expect '^pong 3$' 10
+if grep -Eq '^move ' <<<"$SEEN" && [ "$(grep -Ec '^move |^pong 3' <<<"$SEEN")" -eq 2 ] &&
+    [[ $(grep -E '^move |^pong 3' <<<"$SEEN" | head -1) == move* ]]; then
+    pass "ping while thinking: pong after the move"
+else
+    fail "ping while thinking: pong after the move"
+fi
+
+# The engine mates when it can, and says so.
+SEEN=""
+send force
+send setboard "$MATE_FEN"
+send sd 3
+send go
+check "setboard mate in 1: move a1a8" '^move a1a8$' 10
+check "setboard mate in 1: result line" '^1-0 \{White mates\}$' 5
+
+# undo takes the mate back; a user mate is announced too.
+SEEN=""
+send force
+send undo
+send usermove a1a8
+check "undo + user mate: result line" '^1-0 \{White mates\}$' 5
+sync 4
+no_line "undo: mate move legal again" '^Illegal move'
+
+SEEN=""
+send setboard '7k/5Q2/6K1/8/8/8/8/8 b - - 0 1'
+send go
+check "stalemate: result line" '^1/2-1/2 \{Stalemate\}$' 5
+
+# remove takes back two plies: e7e5 is legal again afterwards.
+SEEN=""
+send new
+send force
+send e2e4
+send e7e5
+send g1f3
+send remove
+send usermove e7e5
+send undo
+send undo
+send usermove e2e4
+sync 5
+no_line "bare moves, remove and undo" '^(Illegal move|Error)'
+
+SEEN=""
+send setboard not a fen
+check "bad setboard -> tellusererror" '^tellusererror Illegal position' 5
+send frobnicate
+check "unknown command -> Error" '^Error \(unknown command\): frobnicate$' 5
+
+# --- analysis ---------------------------------------------------------------
+
+SEEN=""
+send new
+send force
+send analyze
+check "analyze: thinking output" '^[0-9]+ -?[0-9]+ [0-9]+ [0-9]+ [a-h][1-8]' 5
+send usermove e2e4
+sleep 0.3
+SEEN=""
+check "analyze: restarts after usermove (black's view)" \
+    '^[0-9]+ -?[0-9]+ [0-9]+ [0-9]+ [a-h][78][a-h][1-8]' 5
+send hint
+check "hint: suggests a move" '^Hint: [a-h][1-8][a-h][1-8]' 5
+send exit
+sync 6
+SEEN=""
+sleep 0.3
+sync 7
+no_line "exit: analysis stopped, no move made" '^(move |[0-9]+ -?[0-9]+ [0-9]+ [0-9]+ )'
+
+send bk
+check "bk: a book line and a blank line" '^$' 5
+
+stop_engine
+if [ "$STATUS" -eq 0 ]; then pass "quit: exit status 0"; else fail "quit: exit status $STATUS"; fi
+
+# --- plain pipes ------------------------------------------------------------
+
+SEEN=""
+out=$(printf 'xboard\nprotover 2\nquit\n' | timeout 10 "$PATZER")
+if [[ $out == *done=1* ]]; then pass "first-line detection: xboard"; else
+    fail "first-line detection: xboard"; fi
+
+out=$(printf 'xboard\nnew\nanalyze\n' | timeout 10 "$PATZER" xboard)
+status=$?
+if [ "$status" -eq 0 ]; then pass "EOF during analysis: exit 0"; else
+    fail "EOF during analysis: status $status"; fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
