@@ -10,12 +10,14 @@
 
 #include "engine/book.h"
 #include "engine/movegen.h"
+#include "engine/skill.h"
 
 enum {
     HASH_DEFAULT_MB = 16,
     OVERHEAD_DEFAULT_MS = 30,
     CONTEMPT_DEFAULT_PERCENT = 100,
     BOOK_PATH_MAX = 1024,
+    ELO_DEFAULT = 1500,
 };
 
 struct Engine {
@@ -29,6 +31,11 @@ struct Engine {
     bool analyse_mode;
     int hash_mb, multipv, contempt_percent, overhead_ms, threads;
     uint64_t rng;
+    // Strength: level is what the search uses (ENGINE_LEVEL_MAX: full);
+    // UCI_LimitStrength and UCI_Elo set it, and engine_set_level sets them.
+    int level;
+    bool limit_strength;
+    int elo;
 
     pthread_t thread;
     bool thread_joinable;
@@ -40,7 +47,9 @@ struct Engine {
     EngineCallbacks cb;
 };
 
-static const EngineOption options[] = {
+// Not const only because UCI_Elo's maximum comes from the level table
+// (the label of the strongest weakened level): see init_options.
+static EngineOption options[] = {
     {"Hash", OPTION_SPIN, "16", TT_MB_MIN, TT_MB_MAX},
     {"Clear Hash", OPTION_BUTTON, "", 0, 0},
     {"Threads", OPTION_SPIN, "1", 1, 1},
@@ -51,16 +60,54 @@ static const EngineOption options[] = {
     {"OwnBook", OPTION_CHECK, "false", 0, 0},
     {"BookFile", OPTION_STRING, "", 0, 0},
     {"UCI_AnalyseMode", OPTION_CHECK, "false", 0, 0},
+    {"UCI_LimitStrength", OPTION_CHECK, "false", 0, 0},
+    {"UCI_Elo", OPTION_SPIN, "1500", ENGINE_ELO_MIN, 0}, // max: set by init_options
 };
+enum { OPTION_UCI_ELO = 11 };
+
+static pthread_once_t options_once = PTHREAD_ONCE_INIT;
+
+static void fill_options(void) {
+    options[OPTION_UCI_ELO].max = engine_level_elo(ENGINE_LEVEL_MAX - 1);
+}
+
+static void init_options(void) { pthread_once(&options_once, fill_options); }
 
 int engine_option_count(void) { return (int)(sizeof options / sizeof options[0]); }
 
 const EngineOption *engine_option(int index) {
+    init_options();
     return index >= 0 && index < engine_option_count() ? &options[index] : NULL;
+}
+
+// ------------------------------------------------------------------ levels
+
+int engine_level_elo(int level) { return skill_level_elo(level); }
+
+int engine_level_for_elo(int elo) { return skill_level_for_elo(elo); }
+
+void engine_set_level(Engine *e, int level) {
+    if (level < 1)
+        level = 1;
+    if (level > ENGINE_LEVEL_MAX)
+        level = ENGINE_LEVEL_MAX;
+    e->level = level;
+    e->limit_strength = level < ENGINE_LEVEL_MAX;
+    if (e->limit_strength)
+        e->elo = engine_level_elo(level);
+}
+
+int engine_level(const Engine *e) { return e->level; }
+
+void engine_set_seed(Engine *e, uint64_t seed) { e->rng = seed ? seed : 1; }
+
+static void update_level(Engine *e) {
+    e->level = e->limit_strength ? engine_level_for_elo(e->elo) : ENGINE_LEVEL_MAX;
 }
 
 Engine *engine_new(void) {
     board_init_tables();
+    init_options();
     Engine *e = calloc(1, sizeof *e);
     if (!e)
         return NULL;
@@ -81,6 +128,8 @@ Engine *engine_new(void) {
     e->overhead_ms = OVERHEAD_DEFAULT_MS;
     e->threads = 1;
     e->rng = 0x2545F4914F6CDD1DULL ^ (uint64_t)search_now_ms();
+    e->level = ENGINE_LEVEL_MAX;
+    e->elo = ELO_DEFAULT;
     board_set_start(&e->board);
     return e;
 }
@@ -120,6 +169,8 @@ static void *search_thread(void *arg) {
             .contempt_percent = e->contempt_percent,
             .analysis = e->analyse_mode || e->limits.infinite,
             .move_overhead = e->overhead_ms,
+            .level = e->level,
+            .rng = &e->rng,
         };
         SearchResult result;
         search_run(e->searcher, &e->board, &e->limits, &params, e->cb.on_info, e->cb.ctx,
@@ -237,6 +288,7 @@ static bool set_book(Engine *e, const char *path, char *err, size_t errsz) {
 }
 
 bool engine_set_option(Engine *e, const char *name, const char *value, char *err, size_t errsz) {
+    init_options();
     const EngineOption *opt = NULL;
     for (int i = 0; i < engine_option_count(); i++)
         if (strcasecmp(options[i].name, name) == 0)
@@ -245,7 +297,7 @@ bool engine_set_option(Engine *e, const char *name, const char *value, char *err
         return fail(err, errsz, "unknown option '%s'%s", name, "");
     if (!value)
         value = "";
-    if (e->thread_joinable && opt->type != OPTION_CHECK) {
+    if (e->thread_joinable && (opt->type != OPTION_CHECK || opt == &options[10])) {
         engine_stop(e);
         engine_wait(e);
     }
@@ -281,6 +333,12 @@ bool engine_set_option(Engine *e, const char *name, const char *value, char *err
         return set_book(e, value, err, errsz);
     } else if (opt == &options[9]) {
         e->analyse_mode = flag;
+    } else if (opt == &options[10]) {
+        e->limit_strength = flag;
+        update_level(e);
+    } else if (opt == &options[OPTION_UCI_ELO]) {
+        e->elo = n;
+        update_level(e);
     }
     return true;
 }
@@ -292,7 +350,8 @@ bool engine_get_option(const Engine *e, const char *name, char *buf, size_t bufs
     } ints[] = {{"Hash", e->hash_mb},         {"Threads", e->threads},
                 {"MultiPV", e->multipv},       {"Contempt", e->contempt_percent},
                 {"Move Overhead", e->overhead_ms}, {"Ponder", e->ponder_option},
-                {"OwnBook", e->own_book},      {"UCI_AnalyseMode", e->analyse_mode}};
+                {"OwnBook", e->own_book},      {"UCI_AnalyseMode", e->analyse_mode},
+                {"UCI_LimitStrength", e->limit_strength}, {"UCI_Elo", e->elo}};
     for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
         if (strcasecmp(ints[i].name, name) == 0) {
             const EngineOption *opt = NULL;

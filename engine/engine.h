@@ -50,6 +50,22 @@ bool engine_is_searching(Engine *e);
 // Forgets the game: clears the hash table and history statistics.
 void engine_new_game(Engine *e);
 
+// Strength levels 1..ENGINE_LEVEL_MAX; the top level is full strength. Each
+// level has an Elo label measured by matches (see the README); the options
+// UCI_LimitStrength and UCI_Elo choose the level nearest the Elo asked for.
+enum { ENGINE_LEVEL_MAX = 20, ENGINE_ELO_MIN = 600 };
+int engine_level_elo(int level);
+int engine_level_for_elo(int elo);
+// Sets the level directly (ENGINE_LEVEL_MAX: full strength).
+// Also sets the options: UCI_LimitStrength true below the top level, and
+// UCI_Elo to the level's label.
+void engine_set_level(Engine *e, int level);
+// The level searches use (from engine_set_level or the UCI options).
+int engine_level(const Engine *e);
+// Seeds the generator behind weakened play and the book's choice (seeded from
+// the clock by engine_new), to make a game reproducible.
+void engine_set_seed(Engine *e, uint64_t seed);
+
 // Options, described for protocol front ends (UCI "option" lines).
 typedef enum { OPTION_SPIN, OPTION_CHECK, OPTION_STRING, OPTION_BUTTON } OptionType;
 typedef struct EngineOption {

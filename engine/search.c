@@ -10,6 +10,7 @@
 #include "engine/eval.h"
 #include "engine/movepick.h"
 #include "engine/see.h"
+#include "engine/skill.h"
 #include "engine/timeman.h"
 
 // Step margins and limits, named so they can be tuned.
@@ -83,7 +84,13 @@ struct Searcher {
     int pv_index;
     int root_depth;
     Color root_side;
+    // Weakened searches: the candidate lines of the last completed iteration.
+    RootMove skill_lines[MAX_MULTIPV];
+    int skill_count;
 };
+
+// The generator state of weakened searches given no state of their own.
+static const uint64_t SKILL_FIXED_SEED = 0x5DEECE66DULL;
 
 static int lmr_table[64][64];
 static int lmp_table[2][LMP_MAX_DEPTH + 1];
@@ -155,7 +162,7 @@ static inline int draw_score(const Searcher *s, int ply) {
     return (ply & 1) ? s->contempt : -s->contempt;
 }
 
-static int contempt_for(const Board *b, int percent) {
+int search_contempt_cp(const Board *b, int percent) {
     int phase = eval_phase(b);
     int c;
     if (phase >= CONTEMPT_OPENING_PHASE)
@@ -621,15 +628,14 @@ static void sort_roots(Searcher *s, int from) {
     }
 }
 
-static void report(Searcher *s, int depth, int line, Bound bound) {
+static void report_line(Searcher *s, int depth, int multipv, const RootMove *rm, Bound bound) {
     if (!s->on_info)
         return;
-    const RootMove *rm = &s->roots[line];
     SearchInfo info;
     memset(&info, 0, sizeof info);
     info.depth = depth;
     info.seldepth = rm->seldepth > depth ? rm->seldepth : depth;
-    info.multipv = line + 1;
+    info.multipv = multipv;
     int score = rm->score == -VALUE_INFINITE ? rm->prev_score : rm->score;
     info.score = score;
     if (score >= VALUE_MATE_IN_MAX)
@@ -644,6 +650,46 @@ static void report(Searcher *s, int depth, int line, Bound bound) {
     info.pv_length = rm->pv_length;
     memcpy(info.pv, rm->pv, (size_t)rm->pv_length * sizeof(Move));
     s->on_info(&info, s->ctx);
+}
+
+static void report(Searcher *s, int depth, int line, Bound bound) {
+    report_line(s, depth, line + 1, &s->roots[line], bound);
+}
+
+// A weakened search's choice among its candidate lines (see skill.h). Sets
+// *best_move and *best_score and returns the chosen line, or NULL when the
+// move chosen lies outside the lines. *rank as in SearchResult.
+static const RootMove *skill_choose(Searcher *s, const SkillLevel *skill, uint64_t *rng,
+                                    Move *best_move, int *best_score, int *rank) {
+    SkillLine lines[MAX_MULTIPV];
+    Move others[MAX_MOVES];
+    int nothers = 0;
+    for (int i = 0; i < s->skill_count; i++) {
+        lines[i].move = s->skill_lines[i].move;
+        lines[i].score = s->skill_lines[i].score;
+    }
+    for (int i = 0; i < s->root_count; i++) {
+        bool candidate = false;
+        for (int j = 0; j < s->skill_count; j++)
+            candidate |= s->skill_lines[j].move == s->roots[i].move;
+        if (!candidate)
+            others[nothers++] = s->roots[i].move;
+    }
+    uint64_t fixed = SKILL_FIXED_SEED;
+    int pick =
+        skill_pick(skill, &s->board, lines, s->skill_count, others, nothers, rng ? rng : &fixed);
+    if (pick >= 0) {
+        *best_move = lines[pick].move;
+        *best_score = lines[pick].score;
+        *rank = pick;
+        return &s->skill_lines[pick];
+    }
+    *best_move = others[-1 - pick];
+    *rank = -1;
+    for (int i = 0; i < s->root_count; i++)
+        if (s->roots[i].move == *best_move && s->roots[i].prev_score != -VALUE_INFINITE)
+            *best_score = s->roots[i].prev_score;
+    return NULL;
 }
 
 static void setup_roots(Searcher *s) {
@@ -697,7 +743,7 @@ void search_run(Searcher *s, const Board *b, const SearchLimits *limits,
     s->root_side = b->side;
     atomic_store(&s->ponderhit_pending, false);
     timeman_init(&s->tm, limits, b->side, params->move_overhead, s->last_check_ms);
-    s->contempt = params->analysis ? 0 : contempt_for(b, params->contempt_percent);
+    s->contempt = params->analysis ? 0 : search_contempt_cp(b, params->contempt_percent);
     tt_new_search(s->tt);
     for (int i = 0; i < MAX_PLY + STACK_OFFSET + 2; i++) {
         s->stack[i].move = MOVE_NONE;
@@ -723,6 +769,16 @@ void search_run(Searcher *s, const Board *b, const SearchLimits *limits,
     if (multipv > MAX_MULTIPV)
         multipv = MAX_MULTIPV;
     int max_depth = limits->depth > 0 && limits->depth < MAX_PLY - 1 ? limits->depth : MAX_PLY - 2;
+    // A weakened search: shallower, more lines than it shows, a node budget.
+    const SkillLevel *skill = skill_level(params->level);
+    int shown = multipv;
+    s->skill_count = 0;
+    if (skill) {
+        multipv = skill->lines > multipv ? skill->lines : multipv;
+        multipv = multipv < s->root_count ? multipv : s->root_count;
+        multipv = multipv < MAX_MULTIPV ? multipv : MAX_MULTIPV;
+        max_depth = max_depth < skill->depth ? max_depth : skill->depth;
+    }
     // A forced move needs no thought beyond a quick look for the ponder move.
     if (s->root_count == 1 && s->tm.soft_ms && !s->tm.fixed && !limits->ponder)
         s->tm.soft_ms = s->tm.base_soft_ms = s->tm.soft_ms < 20 ? s->tm.soft_ms : 20;
@@ -774,10 +830,21 @@ void search_run(Searcher *s, const Board *b, const SearchLimits *limits,
             break;
         }
         completed = depth;
-        for (int line = 0; line < multipv; line++)
+        for (int line = 0; line < shown; line++)
             report(s, depth, line, BOUND_EXACT);
         best_move = s->roots[0].move;
         best_score = s->roots[0].score;
+        if (skill) {
+            // Keep the lines; after the first iteration the node budget
+            // counts, and an iteration it cannot finish is not started.
+            s->skill_count = multipv;
+            memcpy(s->skill_lines, s->roots, (size_t)multipv * sizeof(RootMove));
+            uint64_t budget =
+                limits->nodes && limits->nodes < skill->nodes ? limits->nodes : skill->nodes;
+            s->limits.nodes = budget;
+            if (s->nodes * 2 >= budget)
+                break;
+        }
 
         // Stop on a limit reached, or adapt the time to the search's stability.
         if (limits->mate && best_score >= VALUE_MATE_IN_MAX &&
@@ -792,12 +859,20 @@ void search_run(Searcher *s, const Board *b, const SearchLimits *limits,
             break;
     }
 
+    const RootMove *chosen = NULL;
+    if (skill && s->skill_count > 0) {
+        chosen = skill_choose(s, skill, params->rng, &best_move, &best_score, &result->rank);
+        // The line played is the one to show last, when it is not the best.
+        if (chosen && result->rank > 0)
+            report_line(s, completed, 1, chosen, BOUND_EXACT);
+    }
+
     result->best = best_move;
     result->score = best_score;
     result->depth = completed;
     result->nodes = s->nodes;
-    result->ponder = MOVE_NONE;
-    for (int i = 0; i < s->root_count; i++) {
+    result->ponder = chosen && chosen->pv_length > 1 ? chosen->pv[1] : MOVE_NONE;
+    for (int i = 0; i < s->root_count && result->ponder == MOVE_NONE; i++) {
         if (s->roots[i].move == best_move && s->roots[i].pv_length > 1) {
             result->ponder = s->roots[i].pv[1];
             break;

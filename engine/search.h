@@ -54,6 +54,10 @@ typedef struct SearchParams {
     int contempt_percent; // scales the phase-dependent contempt; 0 disables
     bool analysis;        // contempt 0, report every line
     int64_t move_overhead;
+    // Strength level (engine/skill.h): 1..SKILL_LEVEL_MAX-1 weaken the
+    // search; 0 or SKILL_LEVEL_MAX is full strength, exactly unweakened.
+    int level;
+    uint64_t *rng;        // random state for a weakened search's choice (NULL: fixed seed)
 } SearchParams;
 
 enum { MAX_MULTIPV = 8 };
@@ -64,6 +68,10 @@ typedef struct SearchResult {
     int score;
     int depth;
     uint64_t nodes;
+    // Weakened searches: the chosen line's place among the candidate lines
+    // (0: the best), or -1 for a move outside them (only to avoid a mate in
+    // one). Always 0 at full strength.
+    int rank;
 } SearchResult;
 
 typedef struct Searcher Searcher;
@@ -79,6 +87,11 @@ void search_ponderhit(Searcher *s);
 // Searches b (history included, for repetitions) and fills *result. Blocks.
 void search_run(Searcher *s, const Board *b, const SearchLimits *limits,
                 const SearchParams *params, SearchInfoFn on_info, void *ctx, SearchResult *result);
+
+// The contempt in centipawns the search gives draws in position b with the
+// Contempt option at percent (100 = the defaults: 50 cp in the opening,
+// 25 in the middlegame, 0 in the ending).
+int search_contempt_cp(const Board *b, int percent);
 
 // Milliseconds of a monotonic clock.
 int64_t search_now_ms(void);

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Strength levels: the level table, the Elo labels and the move picker.
+#include "engine/skill.h"
+
+#include <math.h>
+
+#include "engine/movegen.h"
+
+// Levels 1..SKILL_LEVEL_MAX-1. Every column moves monotonically towards full
+// strength: deeper, more nodes, fewer and closer candidates, less noise and
+// fewer careless moves. The node budgets grow by about 1.5 per level.
+static const SkillLevel skill_levels[SKILL_LEVEL_MAX - 1] = {
+    // depth  nodes  lines margin temp noise mistake%
+    { 1, 250, 6, 300, 120, 60, 60 }, // 1
+    { 1, 400, 6, 260, 105, 50, 55 }, // 2
+    { 2, 600, 6, 230, 95, 45, 50 },  // 3
+    { 2, 900, 5, 200, 85, 40, 45 },  // 4
+    { 3, 1400, 5, 180, 75, 35, 40 }, // 5
+    { 3, 2100, 5, 160, 65, 30, 36 }, // 6
+    { 4, 3200, 5, 140, 58, 26, 32 }, // 7
+    { 4, 4800, 4, 120, 50, 22, 28 }, // 8
+    { 5, 7200, 4, 100, 44, 18, 25 }, // 9
+    { 5, 11000, 4, 85, 38, 15, 22 }, // 10
+    { 6, 16000, 4, 70, 33, 12, 19 }, // 11
+    { 6, 24000, 3, 60, 28, 10, 16 }, // 12
+    { 7, 36000, 3, 50, 24, 8, 14 },  // 13
+    { 7, 54000, 3, 40, 20, 6, 12 },  // 14
+    { 8, 80000, 3, 32, 17, 5, 10 },  // 15
+    { 9, 120000, 3, 26, 14, 4, 8 },  // 16
+    { 10, 180000, 2, 20, 11, 3, 6 }, // 17
+    { 11, 270000, 2, 16, 9, 2, 4 },  // 18
+    { 12, 400000, 2, 12, 7, 1, 3 },  // 19
+};
+
+// The Elo label of each level 1..SKILL_LEVEL_MAX (the last: full strength).
+// PROVISIONAL: to be calibrated by matches against Stockfish's UCI_Elo and
+// updated here; the labels must stay strictly increasing.
+static const int skill_level_elos[SKILL_LEVEL_MAX] = {
+    600,  700,  800,  900,  1000, 1100, 1200, 1300, 1400, 1500,
+    1600, 1700, 1800, 1900, 2000, 2100, 2250, 2400, 2550, 2700,
+};
+
+const SkillLevel *skill_level(int level) {
+    if (level < SKILL_LEVEL_MIN || level >= SKILL_LEVEL_MAX)
+        return NULL;
+    return &skill_levels[level - 1];
+}
+
+int skill_level_elo(int level) {
+    if (level < SKILL_LEVEL_MIN)
+        level = SKILL_LEVEL_MIN;
+    if (level > SKILL_LEVEL_MAX)
+        level = SKILL_LEVEL_MAX;
+    return skill_level_elos[level - 1];
+}
+
+int skill_level_for_elo(int elo) {
+    int best = SKILL_LEVEL_MIN;
+    for (int level = SKILL_LEVEL_MIN + 1; level <= SKILL_LEVEL_MAX; level++) {
+        int d = elo - skill_level_elos[level - 1];
+        int dbest = elo - skill_level_elos[best - 1];
+        if ((d < 0 ? -d : d) < (dbest < 0 ? -dbest : dbest))
+            best = level;
+    }
+    return best;
+}
+
+uint64_t skill_random(uint64_t *state) {
+    uint64_t x = *state ? *state : 0x9E3779B97F4A7C15ULL;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *state = x;
+    return x * 0x2545F4914F6CDD1DULL;
+}
+
+// Uniform in [0, 1).
+static double random_unit(uint64_t *rng) {
+    return (double)(skill_random(rng) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+// Uniform in [-n, n].
+static int random_spread(uint64_t *rng, int n) {
+    return n > 0 ? (int)(skill_random(rng) % (uint64_t)(2 * n + 1)) - n : 0;
+}
+
+bool skill_allows_mate_in_one(Board *b, Move m) {
+    board_make_move(b, m);
+    MoveList replies;
+    movegen_legal(b, &replies);
+    bool mate = false;
+    for (int i = 0; i < replies.count && !mate; i++) {
+        board_make_move(b, replies.moves[i]);
+        mate = b->checkers && movegen_count(b) == 0;
+        board_unmake_move(b);
+    }
+    board_unmake_move(b);
+    return mate;
+}
+
+static bool is_mate_score(int score) {
+    return score >= VALUE_MATE_IN_MAX || score <= VALUE_MATED_IN_MAX;
+}
+
+int skill_pick(const SkillLevel *lvl, Board *b, const SkillLine *lines, int n, const Move *others,
+               int nothers, uint64_t *rng) {
+    // A mate of our own is always played the quickest way; a lost position is
+    // defended as long as possible.
+    if (!lvl || n <= 1 || lines[0].score >= VALUE_MATE_IN_MAX ||
+        lines[0].score <= VALUE_MATED_IN_MAX)
+        return 0;
+
+    // The safe lines: not mated by the search, and no mate in one allowed
+    // (a shallow search may miss a quiet mating reply).
+    bool safe[MAX_MOVES];
+    int first_safe = -1;
+    for (int i = 0; i < n; i++) {
+        safe[i] =
+            lines[i].score > VALUE_MATED_IN_MAX && !skill_allows_mate_in_one(b, lines[i].move);
+        if (safe[i] && first_safe < 0)
+            first_safe = i;
+    }
+    if (first_safe < 0) {
+        // Every candidate loses at once: any other move that does not.
+        for (int i = 0; i < nothers; i++)
+            if (!skill_allows_mate_in_one(b, others[i]))
+                return -1 - i;
+        return 0;
+    }
+
+    // Candidates: safe and within the margin of the best safe line. Their
+    // scores get a little noise, so that equal choices vary between games.
+    int floor = lines[first_safe].score - lvl->margin;
+    int noisy[MAX_MOVES];
+    int best = -1;
+    for (int i = first_safe; i < n; i++) {
+        if (!safe[i] || lines[i].score < floor) {
+            safe[i] = false;
+            continue;
+        }
+        noisy[i] =
+            lines[i].score + (is_mate_score(lines[i].score) ? 0 : random_spread(rng, lvl->noise));
+        if (best < 0 || noisy[i] > noisy[best])
+            best = i;
+    }
+    if ((int)(skill_random(rng) % 100) >= lvl->mistake_percent)
+        return best;
+
+    // A careless moment: a draw among the candidates, weighted towards the
+    // better ones (the best has weight 1, one `temperature` worse 1/e).
+    double weight[MAX_MOVES], total = 0;
+    double t = lvl->temperature > 0 ? lvl->temperature : 1;
+    for (int i = first_safe; i < n; i++) {
+        weight[i] = safe[i] ? exp(-(double)(noisy[best] - noisy[i]) / t) : 0;
+        total += weight[i];
+    }
+    double r = random_unit(rng) * total;
+    for (int i = first_safe; i < n; i++) {
+        if (!safe[i])
+            continue;
+        if (r < weight[i])
+            return i;
+        r -= weight[i];
+    }
+    return best;
+}

@@ -1,0 +1,517 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Tests for src/command.c: every command and alias, argument errors with their
+// messages, moves passed through, new's options, time controls, and help.
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "src/command.h"
+
+#define ARRAY_LEN(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+enum { ERR_MAX = 256 };
+
+// Parses line, requires success, and returns the command.
+static Command parse_ok(const char *line) {
+    Command cmd;
+    char err[ERR_MAX] = "";
+    cr_assert(command_parse(line, &cmd, err, sizeof err), "'%s' failed: %s", line, err);
+    cr_assert_str_empty(err, "'%s' succeeded but left a message: %s", line, err);
+    return cmd;
+}
+
+// Parses line, requires failure, and returns the message.
+static const char *parse_err(const char *line) {
+    static char err[ERR_MAX];
+    Command cmd;
+    err[0] = '\0';
+    cr_assert_not(command_parse(line, &cmd, err, sizeof err), "'%s' parsed", line);
+    cr_assert_str_not_empty(err, "'%s' failed without a message", line);
+    return err;
+}
+
+static void expect_same_tc(const TimeControl *a, const TimeControl *b, const char *what) {
+    cr_expect_eq(a->untimed, b->untimed, "%s: untimed", what);
+    cr_expect_eq(a->count, b->count, "%s: period count", what);
+    for (int i = 0; i < a->count && i < TC_MAX_PERIODS; i++) {
+        const TimePeriod *x = &a->periods[i], *y = &b->periods[i];
+        cr_expect_eq(x->moves, y->moves, "%s: period %d moves", what, i);
+        cr_expect_eq(x->base_ms, y->base_ms, "%s: period %d base", what, i);
+        cr_expect_eq(x->inc_ms, y->inc_ms, "%s: period %d increment", what, i);
+        cr_expect_eq(x->delay_ms, y->delay_ms, "%s: period %d delay", what, i);
+        cr_expect_eq(x->delay, y->delay, "%s: period %d delay kind", what, i);
+    }
+}
+
+// ------------------------------------------------------------------ words
+
+Test(command, every_name_and_alias) {
+    static const struct {
+        const char *line;
+        CommandKind kind;
+    } cases[] = {
+        { "new", CMD_NEW },
+        { "play both", CMD_PLAY },
+        { "undo", CMD_UNDO },
+        { "u", CMD_UNDO },
+        { "takeback", CMD_UNDO },
+        { "redo", CMD_REDO },
+        { "r", CMD_REDO },
+        { "flip", CMD_FLIP },
+        { "f", CMD_FLIP },
+        { "hint", CMD_HINT },
+        { "level 3", CMD_LEVEL },
+        { "lv 3", CMD_LEVEL },
+        { "lvl 3", CMD_LEVEL },
+        { "elo 1500", CMD_ELO },
+        { "time 5+3", CMD_TIME },
+        { "tc 5+3", CMD_TIME },
+        { "resign", CMD_RESIGN },
+        { "draw", CMD_DRAW },
+        { "claim", CMD_CLAIM },
+        { "fen", CMD_FEN },
+        { "setboard 8/8 w", CMD_SETBOARD },
+        { "setfen 8/8 w", CMD_SETBOARD },
+        { "save a.pgn", CMD_SAVE },
+        { "load a.pgn", CMD_LOAD },
+        { "open a.pgn", CMD_LOAD },
+        { "go", CMD_GO },
+        { "stop", CMD_STOP },
+        { "quit", CMD_QUIT },
+        { "q", CMD_QUIT },
+        { "exit", CMD_QUIT },
+        { "help", CMD_HELP },
+        { "h", CMD_HELP },
+        { "?", CMD_HELP },
+    };
+    for (int i = 0; i < ARRAY_LEN(cases); i++) {
+        Command cmd = parse_ok(cases[i].line);
+        cr_expect_eq(cmd.kind, cases[i].kind, "'%s': kind %d, expected %d", cases[i].line, cmd.kind,
+                     cases[i].kind);
+    }
+}
+
+Test(command, case_insensitive_and_spacing) {
+    static const struct {
+        const char *line;
+        CommandKind kind;
+    } cases[] = {
+        { "UNDO", CMD_UNDO },
+        { "Undo", CMD_UNDO },
+        { "U", CMD_UNDO },
+        { "Q", CMD_QUIT },
+        { "EXIT", CMD_QUIT },
+        { "  quit  ", CMD_QUIT },
+        { "\tflip\r\n", CMD_FLIP },
+        { "LeVeL 7", CMD_LEVEL },
+        { "SetBoard 8/8 w", CMD_SETBOARD },
+        { "NEW BLACK LEVEL 5", CMD_NEW },
+        { "Play WHITE", CMD_PLAY },
+        { "HELP UNDO", CMD_HELP },
+    };
+    for (int i = 0; i < ARRAY_LEN(cases); i++) {
+        Command cmd = parse_ok(cases[i].line);
+        cr_expect_eq(cmd.kind, cases[i].kind, "'%s': kind %d, expected %d", cases[i].line, cmd.kind,
+                     cases[i].kind);
+    }
+    Command cmd = parse_ok("LeVeL 7");
+    cr_expect_eq(cmd.number, 7);
+    cmd = parse_ok("NEW BLACK LEVEL 5");
+    cr_expect(cmd.has_side && cmd.side == BLACK && cmd.has_level && cmd.level == 5);
+}
+
+Test(command, blank_lines_are_empty) {
+    const char *lines[] = { "", " ", "   \t ", "\n", "\r\n", NULL };
+    for (int i = 0; i < ARRAY_LEN(lines); i++) {
+        Command cmd = parse_ok(lines[i]);
+        cr_expect_eq(cmd.kind, CMD_EMPTY, "line %d: kind %d", i, cmd.kind);
+        cr_expect_str_empty(cmd.text);
+    }
+}
+
+// ------------------------------------------------------------------ moves
+
+Test(command, moves_pass_through) {
+    static const struct {
+        const char *line, *text;
+    } cases[] = {
+        { "e4", "e4" },          { "Nf3", "Nf3" },       { "O-O", "O-O" },
+        { "O-O-O", "O-O-O" },    { "0-0", "0-0" },       { "exd5", "exd5" },
+        { "e8=Q", "e8=Q" },      { "e7e8q", "e7e8q" },   { "Nf3+!?", "Nf3+!?" },
+        { "a3", "a3" },          { "b4", "b4" },         { "Bb5+", "Bb5+" },
+        { "Qh4#", "Qh4#" },      { "R1a3", "R1a3" },     { "Nbd7", "Nbd7" },
+        { "Kxe2", "Kxe2" },      { "ed", "ed" },         { "B", "B" },
+        { "  e2e4 \n", "e2e4" }, { "e4 e5", "e4 e5" },   { "xyzzy now", "xyzzy now" },
+        { "newt", "newt" },      { "undone", "undone" }, { "qu", "qu" },
+    };
+    for (int i = 0; i < ARRAY_LEN(cases); i++) {
+        Command cmd = parse_ok(cases[i].line);
+        cr_expect_eq(cmd.kind, CMD_MOVE, "'%s': kind %d", cases[i].line, cmd.kind);
+        cr_expect_str_eq(cmd.text, cases[i].text, "'%s': text '%s'", cases[i].line, cmd.text);
+    }
+}
+
+// ------------------------------------------------------------------ arguments
+
+Test(command, argument_errors) {
+    static const struct {
+        const char *line, *msg;
+    } cases[] = {
+        { "undo now", "'undo' takes no arguments" },
+        { "u 2", "'undo' takes no arguments" },
+        { "redo x", "'redo' takes no arguments" },
+        { "flip board", "'flip' takes no arguments" },
+        { "hint please", "'hint' takes no arguments" },
+        { "resign now", "'resign' takes no arguments" },
+        { "draw ?", "'draw' takes no arguments" },
+        { "fen x", "'fen' takes no arguments" },
+        { "go now", "'go' takes no arguments" },
+        { "stop it", "'stop' takes no arguments" },
+        { "q!", NULL }, // not a command word at all: a (bad) move
+        { "exit now", "'quit' takes no arguments" },
+        { "level", "level needs a number from 1 to 20" },
+        { "level 0", "level must be a whole number from 1 to 20, not '0'" },
+        { "level 21", "level must be a whole number from 1 to 20, not '21'" },
+        { "level -3", "level must be a whole number from 1 to 20, not '-3'" },
+        { "level 5.5", "level must be a whole number from 1 to 20, not '5.5'" },
+        { "level five", "level must be a whole number from 1 to 20, not 'five'" },
+        { "level +5", "level must be a whole number from 1 to 20, not '+5'" },
+        { "level 99999999999999999999",
+          "level must be a whole number from 1 to 20, not '99999999999999999999'" },
+        { "level 5 6", "'level' takes just one number" },
+        { "elo", "elo needs a number from 600 to 3000" },
+        { "elo 599", "elo must be a whole number from 600 to 3000, not '599'" },
+        { "elo 3001", "elo must be a whole number from 600 to 3000, not '3001'" },
+        { "elo 1500x", "elo must be a whole number from 600 to 3000, not '1500x'" },
+        { "time", "time needs a time control, such as 5+3, 40/90+30 or none" },
+        { "tc   ", "time needs a time control, such as 5+3, 40/90+30 or none" },
+        { "play", "play needs white, black, both or none" },
+        { "play red", "play needs white, black, both or none, not 'red'" },
+        { "play white black", "'play' takes just one of white, black, both or none" },
+        { "claim Nf3 e5", "'claim' takes at most one move" },
+        { "setboard", "setboard needs a FEN" },
+        { "setfen   ", "setboard needs a FEN" },
+        { "save", "save needs a file name" },
+        { "load ", "load needs a file name" },
+        { "open", "load needs a file name" },
+        { "help nothing", "help: there is no command 'nothing'" },
+        { "help undo redo", "'help' takes at most one command name" },
+    };
+    for (int i = 0; i < ARRAY_LEN(cases); i++) {
+        if (!cases[i].msg) {
+            cr_expect_eq(parse_ok(cases[i].line).kind, CMD_MOVE, "'%s'", cases[i].line);
+            continue;
+        }
+        cr_expect_str_eq(parse_err(cases[i].line), cases[i].msg, "'%s'", cases[i].line);
+    }
+}
+
+Test(command, numbers_in_range) {
+    static const struct {
+        const char *line;
+        CommandKind kind;
+        int number;
+    } cases[] = {
+        { "level 1", CMD_LEVEL, 1 }, { "level 20", CMD_LEVEL, 20 }, { "lv 05", CMD_LEVEL, 5 },
+        { "elo 600", CMD_ELO, 600 }, { "elo 3000", CMD_ELO, 3000 }, { "ELO 1850", CMD_ELO, 1850 },
+    };
+    for (int i = 0; i < ARRAY_LEN(cases); i++) {
+        Command cmd = parse_ok(cases[i].line);
+        cr_expect_eq(cmd.kind, cases[i].kind, "'%s'", cases[i].line);
+        cr_expect_eq(cmd.number, cases[i].number, "'%s': %d", cases[i].line, cmd.number);
+    }
+}
+
+Test(command, play_sides) {
+    static const struct {
+        const char *line;
+        bool white, black;
+    } cases[] = {
+        { "play white", true, false }, { "play w", true, false },
+        { "play black", false, true }, { "play B", false, true },
+        { "play both", true, true },   { "PLAY Both", true, true },
+        { "play none", false, false }, { "play  none ", false, false },
+    };
+    for (int i = 0; i < ARRAY_LEN(cases); i++) {
+        Command cmd = parse_ok(cases[i].line);
+        cr_expect_eq(cmd.kind, CMD_PLAY, "'%s'", cases[i].line);
+        cr_expect_eq(cmd.human[WHITE], cases[i].white, "'%s': white", cases[i].line);
+        cr_expect_eq(cmd.human[BLACK], cases[i].black, "'%s': black", cases[i].line);
+    }
+}
+
+Test(command, claim_and_text_arguments) {
+    static const struct {
+        const char *line;
+        CommandKind kind;
+        const char *text;
+    } cases[] = {
+        { "claim", CMD_CLAIM, "" },
+        { "claim  Nf3 ", CMD_CLAIM, "Nf3" },
+        { "setboard rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1 ", CMD_SETBOARD,
+          "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1" },
+        { "save  my game.pgn \n", CMD_SAVE, "my game.pgn" },
+        { "load ~/games/Last One.pgn", CMD_LOAD, "~/games/Last One.pgn" },
+        { "SAVE Mixed.PGN", CMD_SAVE, "Mixed.PGN" }, // file names keep their case
+        { "help", CMD_HELP, "" },
+        { "help undo", CMD_HELP, "undo" },
+        { "help u", CMD_HELP, "undo" }, // the alias gives the full name
+        { "? LEVEL", CMD_HELP, "level" },
+        { "h tc", CMD_HELP, "time" },
+    };
+    for (int i = 0; i < ARRAY_LEN(cases); i++) {
+        Command cmd = parse_ok(cases[i].line);
+        cr_expect_eq(cmd.kind, cases[i].kind, "'%s'", cases[i].line);
+        cr_expect_str_eq(cmd.text, cases[i].text, "'%s': text '%s'", cases[i].line, cmd.text);
+    }
+}
+
+// ------------------------------------------------------------------ new
+
+Test(command, new_options_in_any_order) {
+    static const struct {
+        const char *line;
+        bool has_side;
+        Color side;
+        int level, elo; // 0: not given
+        const char *tc; // NULL: not given
+    } cases[] = {
+        { "new", false, WHITE, 0, 0, NULL },
+        { "new white", true, WHITE, 0, 0, NULL },
+        { "new w", true, WHITE, 0, 0, NULL },
+        { "new black", true, BLACK, 0, 0, NULL },
+        { "new b", true, BLACK, 0, 0, NULL },
+        { "new black level 5 time 10+5", true, BLACK, 5, 0, "10+5" },
+        { "new time 10+5 black level 5", true, BLACK, 5, 0, "10+5" },
+        { "new level 5 time 10+5 black", true, BLACK, 5, 0, "10+5" },
+        { "new level 5 b time 10+5", true, BLACK, 5, 0, "10+5" },
+        { "NEW ELO 1500 WHITE", true, WHITE, 0, 1500, NULL },
+        { "new elo 2200 level 12", false, WHITE, 12, 2200, NULL },
+        { "new time 40/90+30, 30+30 level 3", false, WHITE, 3, 0, "40/90+30, 30+30" },
+        { "new tc 40/90+30, 30+30", false, WHITE, 0, 0, "40/90+30, 30+30" },
+        { "new lv 4 time none", false, WHITE, 4, 0, "none" },
+    };
+    for (int i = 0; i < ARRAY_LEN(cases); i++) {
+        const char *line = cases[i].line;
+        Command cmd = parse_ok(line);
+        cr_expect_eq(cmd.kind, CMD_NEW, "'%s'", line);
+        cr_expect_eq(cmd.has_side, cases[i].has_side, "'%s': has_side", line);
+        cr_expect_eq(cmd.side, cases[i].side, "'%s': side", line);
+        cr_expect_eq(cmd.has_level, cases[i].level != 0, "'%s': has_level", line);
+        cr_expect_eq(cmd.level, cases[i].level, "'%s': level %d", line, cmd.level);
+        cr_expect_eq(cmd.has_elo, cases[i].elo != 0, "'%s': has_elo", line);
+        cr_expect_eq(cmd.elo, cases[i].elo, "'%s': elo %d", line, cmd.elo);
+        cr_expect_eq(cmd.has_time, cases[i].tc != NULL, "'%s': has_time", line);
+        if (cases[i].tc) {
+            TimeControl want;
+            char err[ERR_MAX];
+            cr_assert(timecontrol_parse(cases[i].tc, &want, err, sizeof err), "%s", err);
+            expect_same_tc(&cmd.tc, &want, line);
+            cr_expect_str_eq(cmd.text, cases[i].tc, "'%s': time text '%s'", line, cmd.text);
+        }
+    }
+}
+
+Test(command, new_errors) {
+    static const struct {
+        const char *line, *msg;
+    } cases[] = {
+        { "new purple",
+          "new: unknown option 'purple' (expected white, black, level N, elo N or time TC)" },
+        { "new white black", "new: the side is given twice" },
+        { "new b w", "new: the side is given twice" },
+        { "new level", "level needs a number from 1 to 20" },
+        { "new level black", "level must be a whole number from 1 to 20, not 'black'" },
+        { "new level 0", "level must be a whole number from 1 to 20, not '0'" },
+        { "new level 3 lv 4", "new: level is given twice" },
+        { "new elo 100", "elo must be a whole number from 600 to 3000, not '100'" },
+        { "new elo 1500 elo 1600", "new: elo is given twice" },
+        { "new time", "time needs a time control, such as 5+3, 40/90+30 or none" },
+        { "new time black", "time needs a time control, such as 5+3, 40/90+30 or none" },
+        { "new time 5+3 tc 3+2", "new: time is given twice" },
+        { "new undo", "new: unknown option 'undo' (expected white, black, level N, elo N or "
+                      "time TC)" },
+    };
+    for (int i = 0; i < ARRAY_LEN(cases); i++)
+        cr_expect_str_eq(parse_err(cases[i].line), cases[i].msg, "'%s'", cases[i].line);
+}
+
+// ------------------------------------------------------------------ time
+
+Test(command, time_is_delegated_to_the_clock) {
+    static const struct {
+        const char *line, *tc;
+    } cases[] = {
+        { "time 5+3", "5+3" },
+        { "time 40/90+30", "40/90+30" },
+        { "time  40/90+30, 30+30 ", "40/90+30, 30+30" },
+        { "tc none", "none" },
+        { "TIME 15+10", "15+10" },
+    };
+    for (int i = 0; i < ARRAY_LEN(cases); i++) {
+        Command cmd = parse_ok(cases[i].line);
+        TimeControl want;
+        char err[ERR_MAX];
+        cr_assert(timecontrol_parse(cases[i].tc, &want, err, sizeof err), "%s", err);
+        cr_expect_eq(cmd.kind, CMD_TIME, "'%s'", cases[i].line);
+        expect_same_tc(&cmd.tc, &want, cases[i].line);
+        cr_expect_str_eq(cmd.text, cases[i].tc, "'%s': text '%s'", cases[i].line, cmd.text);
+    }
+    // Spot checks that the clock really was asked.
+    Command cmd = parse_ok("time 40/90+30, 30+30");
+    cr_expect_eq(cmd.tc.count, 2);
+    cr_expect_eq(cmd.tc.periods[0].moves, 40);
+    cr_expect_eq(cmd.tc.periods[1].base_ms, 30 * 60 * 1000);
+    cr_expect(parse_ok("time none").tc.untimed);
+    cmd = parse_ok("time 5+3");
+    cr_expect_not(cmd.tc.untimed);
+    cr_expect_eq(cmd.tc.periods[0].base_ms, 5 * 60 * 1000);
+    cr_expect_eq(cmd.tc.periods[0].inc_ms, 3000);
+}
+
+Test(command, time_errors_pass_through) {
+    const char *bad[] = { "5+", "x", "40/", "abc+3" };
+    for (int i = 0; i < ARRAY_LEN(bad); i++) {
+        TimeControl tc;
+        char want[ERR_MAX] = "", line[64], newline[64];
+        cr_assert_not(timecontrol_parse(bad[i], &tc, want, sizeof want), "'%s' parsed", bad[i]);
+        snprintf(line, sizeof line, "time %s", bad[i]);
+        cr_expect_str_eq(parse_err(line), want, "'%s'", line);
+        snprintf(newline, sizeof newline, "new time %s level 3", bad[i]);
+        cr_expect_str_eq(parse_err(newline), want, "'%s'", newline);
+    }
+}
+
+// ------------------------------------------------------------------ limits
+
+Test(command, overlong_input) {
+    static char line[4 * COMMAND_TEXT_MAX];
+    // The longest move that fits.
+    memset(line, 'a', COMMAND_TEXT_MAX - 1);
+    line[COMMAND_TEXT_MAX - 1] = '\0';
+    Command cmd = parse_ok(line);
+    cr_expect_eq(cmd.kind, CMD_MOVE);
+    cr_expect_eq(strlen(cmd.text), (size_t)COMMAND_TEXT_MAX - 1);
+    // One more, and far more.
+    memset(line, 'a', COMMAND_TEXT_MAX);
+    line[COMMAND_TEXT_MAX] = '\0';
+    cr_expect_str_eq(parse_err(line), "the line is too long (at most 511 characters)");
+    memset(line, 'a', sizeof line - 1);
+    line[sizeof line - 1] = '\0';
+    cr_expect_str_eq(parse_err(line), "the line is too long (at most 511 characters)");
+    // Surrounding whitespace does not count.
+    memset(line, ' ', sizeof line - 1);
+    memset(line + 100, 'b', COMMAND_TEXT_MAX - 1);
+    cmd = parse_ok(line);
+    cr_expect_eq(strlen(cmd.text), (size_t)COMMAND_TEXT_MAX - 1);
+
+    static const struct {
+        const char *prefix, *msg;
+    } cases[] = {
+        { "setboard ", "a FEN is too long (at most 511 characters)" },
+        { "save ", "a file name is too long (at most 511 characters)" },
+        { "load ", "a file name is too long (at most 511 characters)" },
+        { "claim ", "the move is too long (at most 511 characters)" },
+        { "time ", "the time control is too long (at most 511 characters)" },
+        { "new time ", "the time control is too long (at most 511 characters)" },
+        { "help ", "help: there is no command 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'" },
+    };
+    for (int i = 0; i < ARRAY_LEN(cases); i++) {
+        size_t n = strlen(cases[i].prefix);
+        memcpy(line, cases[i].prefix, n);
+        memset(line + n, 'x', sizeof line - 1 - n);
+        line[sizeof line - 1] = '\0';
+        cr_expect_str_eq(parse_err(line), cases[i].msg, "'%s...'", cases[i].prefix);
+    }
+}
+
+Test(command, small_or_missing_error_buffer) {
+    Command cmd;
+    char err[8];
+    memset(err, '#', sizeof err);
+    cr_expect_not(command_parse("level 99", &cmd, err, sizeof err));
+    cr_expect_eq(strlen(err), sizeof err - 1, "message not cut to the buffer: '%s'", err);
+    cr_expect_str_eq(err, "level m");
+    cr_expect_not(command_parse("level 99", &cmd, NULL, 0));
+    cr_expect(command_parse("undo", &cmd, NULL, 0));
+    cr_expect_eq(cmd.kind, CMD_UNDO);
+}
+
+Test(command, fields_are_reset_between_parses) {
+    Command cmd;
+    char err[ERR_MAX];
+    cr_assert(command_parse("new black level 5 elo 1500 time 5+3", &cmd, err, sizeof err));
+    cr_assert(command_parse("undo", &cmd, err, sizeof err));
+    cr_expect_eq(cmd.kind, CMD_UNDO);
+    cr_expect_not(cmd.has_side || cmd.has_level || cmd.has_elo || cmd.has_time);
+    cr_expect_str_empty(cmd.text);
+    cr_assert(command_parse("play both", &cmd, err, sizeof err));
+    cr_assert(command_parse("play none", &cmd, err, sizeof err));
+    cr_expect_not(cmd.human[WHITE] || cmd.human[BLACK]);
+}
+
+// ------------------------------------------------------------------ help
+
+Test(command, names_and_help) {
+    const char *names[64];
+    int n = command_names(names, ARRAY_LEN(names));
+    cr_assert_eq(n, 20, "%d command names", n);
+    cr_expect_eq(command_names(NULL, 0), n);
+    const char *list = command_help(NULL);
+    cr_assert_not_null(list);
+    cr_expect_eq(command_help(""), list);
+    cr_expect_eq(command_help("  "), list);
+
+    int lines = 0;
+    for (const char *s = list; *s; s++)
+        lines += *s == '\n';
+    cr_expect_geq(lines, n, "%d lines in the list", lines);
+    cr_expect(strstr(list, "new [white|black] [level N] [elo N] [time TC]  start a new game\n"),
+              "%s", list);
+    cr_expect(strstr(list, "(also: u, takeback)"), "undo's aliases missing: %s", list);
+    cr_expect(strstr(list, "(also: q, exit)"), "quit's aliases missing: %s", list);
+
+    for (int i = 0; i < n; i++) {
+        // Each command parses as itself, never as a move.
+        Command cmd;
+        char err[ERR_MAX];
+        bool ok = command_parse(names[i], &cmd, err, sizeof err);
+        cr_expect(!ok || cmd.kind != CMD_MOVE, "'%s' parsed as a move", names[i]);
+
+        const char *h = command_help(names[i]);
+        cr_assert_not_null(h, "no help for '%s'", names[i]);
+        cr_expect_eq(strncmp(h, names[i], strlen(names[i])), 0, "'%s': help '%s'", names[i], h);
+        const char *nl = strchr(h, '\n');
+        cr_expect(nl && strlen(nl + 1) > 10, "'%s': no description: '%s'", names[i], h);
+        cr_expect(nl && nl[strlen(nl) - 1] == '.', "'%s': cut short: '%s'", names[i], h);
+
+        // The list has a line starting with the name.
+        char needle[32];
+        snprintf(needle, sizeof needle, "\n%s", names[i]);
+        cr_expect(strncmp(list, names[i], strlen(names[i])) == 0 || strstr(list, needle),
+                  "'%s' missing from the list", names[i]);
+
+        // Upper case finds the same entry.
+        char upper[32];
+        size_t k = 0;
+        for (; names[i][k] && k < sizeof upper - 1; k++)
+            upper[k] = (char)(names[i][k] - ('a' <= names[i][k] && names[i][k] <= 'z' ? 32 : 0));
+        upper[k] = '\0';
+        cr_expect_eq(command_help(upper), h, "'%s'", upper);
+    }
+    cr_expect_eq(command_help("u"), command_help("undo"));
+    cr_expect_eq(command_help("?"), command_help("help"));
+    cr_expect_null(command_help("nothing"));
+    cr_expect_null(command_help("e4"));
+    cr_expect(strstr(command_help("undo"), "Takes back the last move"));
+    cr_expect(strstr(command_help("time"), "time TC (also: tc)\n"), "%s", command_help("time"));
+}
+
+Test(command, names_respect_max) {
+    const char *names[3] = { NULL, NULL, NULL };
+    cr_expect_eq(command_names(names, 2), 2);
+    cr_expect_str_eq(names[0], "new");
+    cr_expect_str_eq(names[1], "play");
+    cr_expect_null(names[2]);
+    cr_expect_eq(command_names(names, 0), 0);
+}
