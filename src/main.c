@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// patzer's entry point: picks the face of the program from the first argument.
+// patzer's entry point: picks the face of the program from the arguments and
+// the terminal, reads the configuration, and hands over.
+#include <getopt.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,77 +10,177 @@
 
 #include "engine/board.h"
 #include "src/cli.h"
+#include "src/frontend.h"
+#include "src/paths.h"
 #include "src/protocol.h"
 
 static void usage(FILE *out) {
-    fputs("usage: patzer [--help] [--version]\n"
-          "       patzer perft DEPTH [FEN]    count the leaf nodes of the move tree\n"
-          "       patzer divide DEPTH [FEN]   the same, per root move\n"
-          "       patzer uci                  talk UCI to a chess GUI on stdin/stdout\n"
-          "       patzer xboard               talk xboard (CECP) to a chess GUI\n"
+    fputs("usage: patzer [OPTIONS]                 play the computer (terminal game;\n"
+          "                                        line mode when input is a pipe)\n"
+          "       patzer uci                       talk UCI to a chess GUI on stdin/stdout\n"
+          "       patzer xboard                    talk xboard (CECP) to a chess GUI\n"
+          "       patzer perft DEPTH [FEN]         count the leaf nodes of the move tree\n"
+          "       patzer divide DEPTH [FEN]        the same, per root move\n"
+          "       patzer bench [DEPTH]             search the bench positions, print nodes/speed\n"
           "       patzer epd FILE [--movetime MS]  solve the positions of an EPD test suite\n"
-          "       patzer bench [DEPTH]        search the bench positions, print nodes and speed\n"
           "\n"
-          "The FEN may be one quoted argument or the remaining arguments.\n"
-          "With no arguments and input from a pipe, a first line 'uci' or 'xboard'\n"
-          "starts that protocol.\n",
+          "Options for the game:\n"
+          "  -w, --white          play White (the default)\n"
+          "  -b, --black          play Black\n"
+          "  -l, --level N        engine level 1..20 (20 = full strength; default 10)\n"
+          "  -e, --elo N          engine strength as an Elo rating (the nearest level)\n"
+          "  -t, --time TC        time control: 5+3, 40/90+30, \"40/90+30, 30+30\", 5d3, none\n"
+          "  -f, --fen FEN        start from this position\n"
+          "  -a, --ascii          ASCII board instead of Unicode pieces\n"
+          "  -r, --resume         continue the unfinished game saved automatically\n"
+          "      --no-book        the engine does not play from its opening book\n"
+          "  -h, --help           this help\n"
+          "  -V, --version        the version\n"
+          "\n"
+          "The FEN of perft/divide may be one quoted argument or the remaining arguments.\n"
+          "With no arguments and input from a pipe, a first line 'uci' or 'xboard' starts\n"
+          "that protocol; anything else is read as the game's line mode.\n"
+          "Defaults come from $XDG_CONFIG_HOME/patzer/patzer.conf (see patzer(6)).\n",
           out);
 }
 
-// No arguments and input from a pipe: a GUI that did not say which protocol
-// on the command line says it with its first line.
-static int detect_protocol(void) {
+static void report_config(const char *text, void *ctx) {
+    (void)ctx;
+    fprintf(stderr, "patzer: %s\n", text);
+}
+
+// Reads the configuration file and the book location into cfg.
+static void load_config(Config *cfg, const char *argv0) {
+    config_defaults(cfg);
+    char path[PATH_MAX_LEN];
+    if (paths_config_file("patzer.conf", path, sizeof path, false))
+        config_load(cfg, path, report_config, NULL);
+    if (!cfg->session.book_path[0])
+        paths_find_book(argv0, cfg->session.book_path, sizeof cfg->session.book_path);
+    if (!paths_state_file("autosave.pgn", cfg->session.autosave_path,
+                          sizeof cfg->session.autosave_path, true))
+        cfg->session.autosave_path[0] = '\0';
+}
+
+// Parses the game options; returns -1 to go on, else an exit status.
+static int parse_game_options(int argc, char **argv, Config *cfg) {
+    static const struct option longopts[] = {
+        {"white", no_argument, NULL, 'w'},   {"black", no_argument, NULL, 'b'},
+        {"level", required_argument, NULL, 'l'}, {"elo", required_argument, NULL, 'e'},
+        {"time", required_argument, NULL, 't'},  {"fen", required_argument, NULL, 'f'},
+        {"ascii", no_argument, NULL, 'a'},   {"resume", no_argument, NULL, 'r'},
+        {"no-book", no_argument, NULL, 'B'}, {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'}, {NULL, 0, NULL, 0}};
+    char err[512];
+    int opt;
+    while ((opt = getopt_long(argc, argv, "wbl:e:t:f:arhV", longopts, NULL)) != -1) {
+        bool ok = true;
+        switch (opt) {
+        case 'w':
+        case 'b':
+            ok = config_set(cfg, "side", opt == 'w' ? "white" : "black", err, sizeof err);
+            break;
+        case 'l':
+            ok = config_set(cfg, "level", optarg, err, sizeof err);
+            break;
+        case 'e':
+            ok = config_set(cfg, "elo", optarg, err, sizeof err);
+            break;
+        case 't':
+            ok = config_set(cfg, "time", optarg, err, sizeof err);
+            break;
+        case 'f': {
+            static Board check;
+            if (!board_set_fen(&check, optarg, err, sizeof err)) {
+                fprintf(stderr, "patzer: bad FEN: %s\n", err);
+                return 2;
+            }
+            snprintf(cfg->session.settings.start_fen, sizeof cfg->session.settings.start_fen,
+                     "%s", optarg);
+            break;
+        }
+        case 'a':
+            cfg->ascii = true;
+            break;
+        case 'r':
+            cfg->session.resume = true;
+            break;
+        case 'B':
+            cfg->session.own_book = false;
+            break;
+        case 'h':
+            usage(stdout);
+            return 0;
+        case 'V':
+            printf("patzer %s\n", PACKAGE_VERSION);
+            return 0;
+        default:
+            usage(stderr);
+            return 2;
+        }
+        if (!ok) {
+            fprintf(stderr, "patzer: %s\n", err);
+            return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "patzer: unknown command '%s'\n", argv[optind]);
+        usage(stderr);
+        return 2;
+    }
+    if (cfg->name[0])
+        for (Color c = WHITE; c <= BLACK; c++)
+            if (cfg->session.settings.players[c] == PLAYER_HUMAN)
+                snprintf(cfg->session.settings.names[c], GAME_NAME_MAX, "%s", cfg->name);
+    return -1;
+}
+
+// Input from a pipe: a GUI that did not say which protocol on the command
+// line says it with its first line; anything else is the line-mode game.
+static int run_pipe(const Config *cfg) {
     char *line = NULL;
     size_t cap = 0;
     ssize_t n = getline(&line, &cap, stdin);
     while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' ' ||
                      line[n - 1] == '\t'))
         line[--n] = '\0';
-    const char *first = n >= 0 ? line : "";
-    while (*first == ' ' || *first == '\t')
+    const char *first = n >= 0 ? line : NULL;
+    while (first && (*first == ' ' || *first == '\t'))
         first++;
     int status;
-    if (strcmp(first, "uci") == 0) {
+    if (first && strcmp(first, "uci") == 0)
         status = uci_run(stdin, stdout, first);
-    } else if (strcmp(first, "xboard") == 0) {
+    else if (first && strcmp(first, "xboard") == 0)
         status = xboard_run(stdin, stdout, first);
-    } else {
-        fputs("patzer: the line-mode game is not available yet; expected 'uci' or 'xboard'\n",
-              stderr);
-        status = 2;
-    }
+    else
+        status = linemode_run(cfg, stdin, stdout, first);
     free(line);
     return status;
 }
 
 int main(int argc, char **argv) {
+    setlocale(LC_CTYPE, "");
     board_init_tables();
-    if (argc < 2) {
-        if (!isatty(STDIN_FILENO))
-            return detect_protocol();
-        usage(stdout);
-        return 0;
+    paths_set_argv0(argv[0]);
+    if (argc >= 2) {
+        const char *cmd = argv[1];
+        if (strcmp(cmd, "perft") == 0 || strcmp(cmd, "divide") == 0)
+            return cli_perft(argc - 2, argv + 2, cmd[0] == 'd');
+        if (strcmp(cmd, "uci") == 0)
+            return uci_run(stdin, stdout, NULL);
+        if (strcmp(cmd, "xboard") == 0)
+            return xboard_run(stdin, stdout, NULL);
+        if (strcmp(cmd, "epd") == 0)
+            return cli_epd(argc - 2, argv + 2);
+        if (strcmp(cmd, "bench") == 0)
+            return cli_bench(argc - 2, argv + 2);
     }
-    const char *cmd = argv[1];
-    if (strcmp(cmd, "perft") == 0 || strcmp(cmd, "divide") == 0)
-        return cli_perft(argc - 2, argv + 2, cmd[0] == 'd');
-    if (strcmp(cmd, "uci") == 0)
-        return uci_run(stdin, stdout, NULL);
-    if (strcmp(cmd, "xboard") == 0)
-        return xboard_run(stdin, stdout, NULL);
-    if (strcmp(cmd, "epd") == 0)
-        return cli_epd(argc - 2, argv + 2);
-    if (strcmp(cmd, "bench") == 0)
-        return cli_bench(argc - 2, argv + 2);
-    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
-        usage(stdout);
-        return 0;
-    }
-    if (strcmp(cmd, "--version") == 0) {
-        printf("patzer %s\n", PACKAGE_VERSION);
-        return 0;
-    }
-    fprintf(stderr, "patzer: unknown command '%s'\n", cmd);
-    usage(stderr);
-    return 2;
+    static Config cfg;
+    load_config(&cfg, argv[0]);
+    int status = parse_game_options(argc, argv, &cfg);
+    if (status >= 0)
+        return status;
+    if (!isatty(STDIN_FILENO))
+        return run_pipe(&cfg);
+    return tui_run(&cfg);
 }

@@ -220,9 +220,12 @@ out=$(printf 'uci\nquit\n' | timeout 10 "$PATZER")
 if [[ $out == *uciok* ]]; then pass "first-line detection: uci"; else
     fail "first-line detection: uci"; fi
 
-out=$(printf 'hello\n' | timeout 10 "$PATZER" 2>&1)
+tmp_home=$(mktemp -d "${TMPDIR:-/tmp}/patzer-uci.XXXXXX")
+out=$(printf 'fen\nquit\n' | HOME=$tmp_home XDG_STATE_HOME=$tmp_home/state timeout 10 "$PATZER" 2>&1)
 status=$?
-if [ "$status" -eq 2 ] && [[ $out == *uci* ]]; then pass "first-line detection: other -> 2"; else
+rm -rf "$tmp_home"
+if [ "$status" -eq 0 ] && [[ $out == *"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"* ]] &&
+   [[ $out != *uciok* ]]; then pass "first-line detection: anything else is the line mode"; else
     fail "first-line detection: other -> status $status"; fi
 
 # A line far longer than any buffer, then a normal command.

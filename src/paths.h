@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Where patzer keeps its files: the XDG config and state directories, the
+// shipped opening book, and atomic file writes (temp file + rename) so that a
+// crash or a full disk never leaves a half-written file behind.
+#ifndef SRC_PATHS_H
+#define SRC_PATHS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum { PATH_MAX_LEN = 4096 };
+
+// $XDG_CONFIG_HOME/patzer or ~/.config/patzer (created when create is set).
+bool paths_config_dir(char *buf, size_t bufsz, bool create);
+// $XDG_STATE_HOME/patzer or ~/.local/state/patzer (created when create is set).
+bool paths_state_dir(char *buf, size_t bufsz, bool create);
+// A file in one of those directories.
+bool paths_config_file(const char *name, char *buf, size_t bufsz, bool create_dir);
+bool paths_state_file(const char *name, char *buf, size_t bufsz, bool create_dir);
+
+// The opening book: $PATZER_BOOK, then data/patzer.bin next to the program
+// (a build tree: argv0's directory/../data), then the installed
+// $(pkgdatadir)/patzer.bin. Empty string when none exists.
+void paths_find_book(const char *argv0, char *buf, size_t bufsz);
+// The program's argv[0], remembered by main for paths_find_book.
+void paths_set_argv0(const char *argv0);
+const char *paths_argv0(void);
+
+// Writes len bytes to path atomically: a temporary file in the same
+// directory, fsync, rename. On failure the old file is untouched, the
+// temporary removed, and err says what failed (errno text).
+bool paths_write_atomic(const char *path, const char *data, size_t len, char *err, size_t errsz);
+// Reads a whole file of at most max_bytes into a new NUL-terminated buffer
+// (the caller frees it). Rejects larger files and files with NUL bytes
+// (binary), with a message.
+char *paths_read_file(const char *path, size_t max_bytes, size_t *len, char *err, size_t errsz);
+
+#endif

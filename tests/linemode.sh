@@ -1,0 +1,67 @@
+#!/bin/bash
+# The line mode: the game's command language over a pipe, as a script would
+# drive it. Each check prints PASS/FAIL; the last line counts them.
+set -u
+PATZER=${PATZER:-src/patzer}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/patzer-linemode.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+export HOME=$tmp XDG_STATE_HOME=$tmp/state XDG_CONFIG_HOME=$tmp/config
+passed=0 failed=0
+
+check() { # description, command...
+    local what=$1
+    shift
+    if "$@"; then
+        passed=$((passed + 1))
+        echo "PASS: $what"
+    else
+        failed=$((failed + 1))
+        echo "FAIL: $what"
+    fi
+}
+has() { grep -qF -- "$2" <<<"$1"; }
+lacks() { ! grep -qF -- "$2" <<<"$1"; }
+
+start_fen='rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'
+
+# A short game against the weakest level: the engine replies to each move
+# before the next line is read.
+out=$(printf '%s\n' 'new white level 1 time 5+3' e4 fen undo fen 'Nf9' 'Ke3' quit |
+      timeout 60 "$PATZER" 2>&1)
+status=$?
+check "exits 0 on quit (status $status)" test "$status" -eq 0
+check "prints the board" has "$out" "   a b c d e f g h"
+check "prints the start position's ranks" has "$out" "8  r n b q k b n r"
+check "plays the human move" has "$out" "Last move: 1. e4"
+check "the engine replies" grep -qE '^Last move: 1\.\.\. ' <<<"$out"
+check "fen after the reply has White to move" grep -qE '^[^ ]+ w KQkq - [0-9]+ 2$' <<<"$out"
+check "undo goes back to the start" test "$(grep -c "^$start_fen\$" <<<"$out")" -ge 1
+check "an unparseable move is an error" has "$out" "Error: 'Nf9' is not a move"
+check "an illegal move is an error" grep -q "^Error: .*Ke3" <<<"$out"
+
+# Commands and their errors.
+out=$(printf '%s\n' 'play both' 'setboard 8/8/8/8/8/8/8/8 w - - 0 1' 'help undo' 'level 99' \
+      'time 5+x' 'setboard 7k/5Q2/6K1/8/8/8/8/8 w - - 0 1' 'Qg7' quit |
+      timeout 30 "$PATZER" 2>&1)
+check "setboard rejects a bad FEN with the reason" has "$out" "Bad FEN: board: no white king"
+check "help for one command" grep -qi "undo" <<<"$out"
+check "level out of range" has "$out" "level must be a whole number from 1 to 20"
+check "bad time control" grep -q "Error: .*5+x" <<<"$out"
+check "checkmate ends the game" has "$out" "1-0 White mates"
+
+# Autosave: every move is saved atomically; the file is a PGN with the moves.
+out=$(printf '%s\n' 'play both' e4 e5 Nf3 quit | timeout 30 "$PATZER" 2>&1)
+save=$XDG_STATE_HOME/patzer/autosave.pgn
+check "autosave written" test -s "$save"
+check "autosave has the moves with clocks" grep -qE "1\. e4 \{\[%clk [0-9:.]+\]\} 1\.\.\. e5 .*2\. Nf3" "$save"
+check "autosave is an unfinished game" grep -q '\[Result "\*"\]' "$save"
+out=$(printf '%s\n' fen quit | timeout 30 "$PATZER" --resume 2>&1)
+check "--resume restores the unfinished game" \
+    has "$out" "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+
+# End of input without quit: the session ends cleanly.
+out=$(printf 'play both\ne4\n' | timeout 30 "$PATZER" 2>&1)
+check "end of input ends the session" test $? -eq 0
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

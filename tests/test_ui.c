@@ -1,0 +1,690 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Headless tests for ui/: draw views into a virtual terminal, dump the screen
+// as text and check what it shows; feed keys to the command bar and check the
+// lines, completions and history it produces.
+#include <criterion/criterion.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <curses.h>
+
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "ui/cmdbar.h"
+#include "ui/panel.h"
+#include "ui/screen.h"
+#include "ui/view.h"
+
+enum { DUMP_MAX = 1 << 16 };
+
+// Boards are large (the undo stack), so they live outside the stack.
+static Board board;
+static char dump_text[DUMP_MAX];
+
+static void setup(void) {
+    board_init_tables();
+    // The tests pick the look through the options, not the environment.
+    unsetenv("NO_COLOR");
+    cr_assert_not_null(setlocale(LC_ALL, "C.UTF-8"), "the C.UTF-8 locale is needed");
+}
+
+static void teardown(void) {
+    ui_cmdbar_close();
+    ui_screen_close();
+}
+
+TestSuite(ui, .init = setup, .fini = teardown);
+
+static void open_screen(int cols, int lines, bool ascii, bool no_color) {
+    UiOptions o = { .ascii = ascii,
+                    .no_color = no_color,
+                    .headless = true,
+                    .headless_cols = cols,
+                    .headless_lines = lines };
+    char err[256] = "";
+    cr_assert(ui_screen_open(&o, err, sizeof err), "open failed: %s", err);
+    cr_assert(ui_screen_is_open());
+}
+
+// Dumps the screen and returns its text.
+static const char *dump(void) {
+    char path[] = "/tmp/patzer-ui-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    ui_screen_update();
+    cr_assert(ui_screen_dump(path));
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f);
+    size_t n = fread(dump_text, 1, sizeof dump_text - 1, f);
+    dump_text[n] = '\0';
+    fclose(f);
+    remove(path);
+    return dump_text;
+}
+
+static void assert_shows(const char *text, const char *what) {
+    cr_assert_not_null(strstr(text, what), "screen lacks \"%s\":\n%s", what, text);
+}
+
+static void play(const char *const *sans, int n) {
+    board_set_start(&board);
+    for (int i = 0; i < n; i++) {
+        char err[160];
+        Move m;
+        cr_assert_eq(notation_parse_move(&board, sans[i], &m, err, sizeof err), NOTATION_OK, "%s",
+                     err);
+        board_make_move(&board, m);
+    }
+}
+
+static void base_view(UiView *v) {
+    memset(v, 0, sizeof *v);
+    v->board = &board;
+    v->last_move = board_last_move(&board);
+    v->hint = MOVE_NONE;
+    snprintf(v->players[WHITE].name, UI_NAME_MAX, "You");
+    snprintf(v->players[WHITE].detail, UI_NAME_MAX, "human");
+    snprintf(v->players[BLACK].name, UI_NAME_MAX, "patzer");
+    snprintf(v->players[BLACK].detail, UI_NAME_MAX, "level 10 (~1500)");
+    v->start_fullmove = 1;
+    v->start_side = WHITE;
+    snprintf(v->status, UI_STATUS_MAX, "White to move");
+}
+
+static const char *const opening_sans[] = { "e4", "e5", "Nf3" };
+
+// The position after 1.e4 e5 2.Nf3 with clocks and engine output.
+static void game_view(UiView *v) {
+    play(opening_sans, 3);
+    base_view(v);
+    v->sans = opening_sans;
+    v->ply_count = v->current_ply = 3;
+    for (Color c = WHITE; c <= BLACK; c++)
+        v->players[c].has_clock = true;
+    v->players[WHITE].clock_ms = 300000;
+    v->players[BLACK].clock_ms = 7300;
+    v->players[BLACK].running = true;
+    v->thinking = (UiThinking){ .shown = true,
+                                .active = true,
+                                .depth = 12,
+                                .seldepth = 18,
+                                .score_white = 35,
+                                .nodes = 1234567,
+                                .nps = 850000 };
+    snprintf(v->thinking.pv_san, UI_PV_MAX, "2... Nc6 3. Bb5 a6");
+    snprintf(v->opening, sizeof v->opening, "C40 King's Knight Opening");
+    snprintf(v->status, UI_STATUS_MAX, "Black to move");
+}
+
+// The board's ranks in the dump, top first, and the file letters: each rank
+// row up to the column of the last file letter, with the blanks removed.
+static void board_rows(const char *text, char rows[8][64], char files[64]) {
+    char copy[DUMP_MAX];
+    snprintf(copy, sizeof copy, "%s", text);
+    const char *lines[256];
+    int n = 0;
+    for (char *save = NULL, *l = strtok_r(copy, "\n", &save); l && n < 256;
+         l = strtok_r(NULL, "\n", &save))
+        lines[n++] = l;
+    // The file row: it starts with a blank, and its first eight letters
+    // are a to h (or h to a).
+    int file_row = -1;
+    size_t width = 0, first_letter = 0;
+    for (int i = 0; i < n && file_row < 0; i++) {
+        if (lines[i][0] != ' ')
+            continue;
+        char letters[9];
+        int k = 0;
+        size_t last = 0;
+        for (size_t j = 0; lines[i][j] && k < 8; j++)
+            if (lines[i][j] != ' ') {
+                if (k == 0)
+                    first_letter = j;
+                letters[k++] = lines[i][j];
+                last = j;
+            }
+        letters[k] = '\0';
+        if (strcmp(letters, "abcdefgh") == 0 || strcmp(letters, "hgfedcba") == 0) {
+            file_row = i;
+            width = last + 1;
+        }
+    }
+    cr_assert_geq(file_row, 0, "no file letters:\n%s", text);
+    int k = 0;
+    for (size_t i = 0; i < width && k < 63; i++)
+        if (lines[file_row][i] != ' ')
+            files[k++] = lines[file_row][i];
+    files[k] = '\0';
+    int r = 0;
+    for (int i = 0; i < file_row && r < 8; i++) {
+        const char *first = lines[i] + strspn(lines[i], " ");
+        // Rank labels sit left of the a-file; panel text starts further right.
+        if (*first < '1' || *first > '8' || (size_t)(first - lines[i]) >= first_letter)
+            continue;
+        // Count display columns (glyphs are several bytes, one column).
+        const unsigned char *p = (const unsigned char *)lines[i];
+        size_t col = 0, out = 0;
+        while (*p && col < width && out < 60) {
+            int len = *p < 0x80 ? 1 : *p < 0xE0 ? 2 : *p < 0xF0 ? 3 : 4;
+            if (*p != ' ') {
+                memcpy(rows[r] + out, p, (size_t)len);
+                out += (size_t)len;
+            }
+            p += len;
+            col++;
+        }
+        rows[r][out] = '\0';
+        r++;
+    }
+    cr_assert_eq(r, 8, "found %d ranks:\n%s", r, text);
+}
+
+Test(ui, ascii_start_position) {
+    open_screen(100, 30, true, false);
+    board_set_start(&board);
+    UiView v;
+    base_view(&v);
+    ui_view_draw(&v);
+    const char *text = dump();
+    char rows[8][64], files[64];
+    board_rows(text, rows, files);
+    cr_assert_str_eq(rows[0], "8rnbqkbnr");
+    cr_assert_str_eq(rows[1], "7pppppppp");
+    cr_assert_str_eq(rows[4], "4");
+    cr_assert_str_eq(rows[6], "2PPPPPPPP");
+    cr_assert_str_eq(rows[7], "1RNBQKBNR");
+    cr_assert_str_eq(files, "abcdefgh");
+    assert_shows(text, "White to move");
+    assert_shows(text, "patzer");
+    assert_shows(text, "level 10 (~1500)");
+    assert_shows(text, "Material: even");
+}
+
+Test(ui, ascii_monochrome_marks_dark_squares) {
+    open_screen(100, 30, true, true);
+    board_set_start(&board);
+    UiView v;
+    base_view(&v);
+    ui_view_draw(&v);
+    char rows[8][64], files[64];
+    board_rows(dump(), rows, files);
+    cr_assert_str_eq(rows[4], "4....");
+}
+
+Test(ui, unicode_start_position) {
+    open_screen(100, 30, false, false);
+    board_set_start(&board);
+    UiView v;
+    base_view(&v);
+    ui_view_draw(&v);
+    char rows[8][64], files[64];
+    board_rows(dump(), rows, files);
+    // With colour both sides use the solid glyphs.
+    cr_assert_str_eq(rows[0], "8♜♞♝♛♚♝♞♜");
+    cr_assert_str_eq(rows[7], "1♜♞♝♛♚♝♞♜");
+    cr_assert_str_eq(rows[6], "2♟♟♟♟♟♟♟♟");
+}
+
+Test(ui, unicode_monochrome_uses_outline_white) {
+    open_screen(100, 30, false, true);
+    board_set_start(&board);
+    UiView v;
+    base_view(&v);
+    ui_view_draw(&v);
+    char rows[8][64], files[64];
+    board_rows(dump(), rows, files);
+    cr_assert_str_eq(rows[0], "8♜♞♝♛♚♝♞♜");
+    cr_assert_str_eq(rows[7], "1♖♘♗♕♔♗♘♖");
+}
+
+Test(ui, no_color_env_gives_monochrome) {
+    setenv("NO_COLOR", "1", 1);
+    open_screen(100, 30, false, false);
+    board_set_start(&board);
+    UiView v;
+    base_view(&v);
+    ui_view_draw(&v);
+    char rows[8][64], files[64];
+    board_rows(dump(), rows, files);
+    cr_assert_str_eq(rows[7], "1♖♘♗♕♔♗♘♖");
+}
+
+Test(ui, game_panel) {
+    open_screen(100, 30, true, false);
+    UiView v;
+    game_view(&v);
+    ui_view_draw(&v);
+    const char *text = dump();
+    char rows[8][64], files[64];
+    board_rows(text, rows, files);
+    cr_assert_str_eq(rows[3], "5p");
+    cr_assert_str_eq(rows[4], "4P");
+    cr_assert_str_eq(rows[5], "3N");
+    cr_assert_str_eq(rows[7], "1RNBQKBR");
+    assert_shows(text, "1. e4 e5");
+    assert_shows(text, "2. Nf3");
+    assert_shows(text, "5:00");
+    assert_shows(text, "> 0:07.3");
+    assert_shows(text, "Depth 12/18");
+    assert_shows(text, "+0.35");
+    assert_shows(text, "1.23M");
+    assert_shows(text, "850k");
+    assert_shows(text, "2... Nc6 3. Bb5 a6");
+    assert_shows(text, "C40 King's Knight Opening");
+    assert_shows(text, "Black to move");
+    assert_shows(text, "thinking");
+}
+
+Test(ui, unicode_game_panel) {
+    open_screen(100, 30, false, false);
+    UiView v;
+    game_view(&v);
+    ui_view_draw(&v);
+    const char *text = dump();
+    assert_shows(text, "1. e4 e5");
+    assert_shows(text, "\u25B6 0:07.3");
+    assert_shows(text, "Moves");
+}
+
+Test(ui, mate_scores_and_flag) {
+    open_screen(100, 30, true, false);
+    UiView v;
+    game_view(&v);
+    v.thinking.mate_white = 3;
+    v.players[WHITE].flagged = true;
+    ui_view_draw(&v);
+    const char *text = dump();
+    assert_shows(text, "#3");
+    assert_shows(text, "FLAG");
+    v.thinking.mate_white = -2;
+    ui_view_draw(&v);
+    assert_shows(dump(), "#-2");
+}
+
+Test(ui, flipped_board) {
+    open_screen(100, 30, true, false);
+    board_set_start(&board);
+    UiView v;
+    base_view(&v);
+    v.flipped = true;
+    ui_view_draw(&v);
+    char rows[8][64], files[64];
+    board_rows(dump(), rows, files);
+    cr_assert_str_eq(rows[0], "1RNBKQBNR");
+    cr_assert_str_eq(rows[7], "8rnbkqbnr");
+    cr_assert_str_eq(files, "hgfedcba");
+}
+
+Test(ui, black_starts_move_list) {
+    open_screen(100, 30, true, false);
+    static const char *const sans[] = { "e5", "Nf3", "Nc6" };
+    char err[160];
+    cr_assert(board_set_fen(&board, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+                            err, sizeof err));
+    UiView v;
+    base_view(&v);
+    v.sans = sans;
+    v.ply_count = v.current_ply = 3;
+    v.start_side = BLACK;
+    ui_view_draw(&v);
+    const char *text = dump();
+    assert_shows(text, "1... e5");
+    assert_shows(text, "2. Nf3 Nc6");
+}
+
+Test(ui, long_game_scrolls_to_current_move) {
+    open_screen(80, 24, true, false);
+    enum { PLIES = 120 };
+    static char buf[PLIES][16];
+    static const char *sans[PLIES];
+    for (int i = 0; i < PLIES; i++) {
+        snprintf(buf[i], sizeof buf[i], "m%d", i);
+        sans[i] = buf[i];
+    }
+    board_set_start(&board);
+    UiView v;
+    base_view(&v);
+    v.sans = sans;
+    v.ply_count = v.current_ply = PLIES;
+    ui_view_draw(&v);
+    const char *text = dump();
+    assert_shows(text, "60. m118 m119");
+    cr_assert_null(strstr(text, " 1. m0 m1"));
+    // Browsing back to the start shows the first moves again.
+    v.current_ply = 1;
+    ui_view_draw(&v);
+    text = dump();
+    assert_shows(text, " 1. m0 m1");
+    cr_assert_null(strstr(text, "60. m118"));
+}
+
+Test(ui, too_small) {
+    open_screen(40, 10, true, false);
+    int need_cols = 0, need_lines = 0;
+    cr_assert(ui_screen_too_small(&need_cols, &need_lines));
+    cr_assert_eq(need_cols, 60);
+    cr_assert_eq(need_lines, 20);
+    board_set_start(&board);
+    UiView v;
+    base_view(&v);
+    ui_view_draw(&v);
+    const char *text = dump();
+    assert_shows(text, "Terminal too small");
+    assert_shows(text, "enlarge");
+    assert_shows(text, "60x20");
+    assert_shows(text, "(now 40x10)");
+}
+
+Test(ui, smallest_layouts_fit) {
+    static const int sizes[][2] = { { 60, 20 }, { 80, 24 }, { 40, 40 }, { 200, 60 } };
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        open_screen(sizes[i][0], sizes[i][1], true, false);
+        cr_assert_not(ui_screen_too_small(NULL, NULL), "%dx%d", sizes[i][0], sizes[i][1]);
+        UiView v;
+        game_view(&v);
+        ui_view_draw(&v);
+        const char *text = dump();
+        char rows[8][64], files[64];
+        board_rows(text, rows, files);
+        cr_assert_str_eq(rows[7], "1RNBQKBR");
+        assert_shows(text, "1. e4 e5");
+        assert_shows(text, "0:07.3");
+        assert_shows(text, "Black to move");
+        ui_screen_close();
+    }
+}
+
+Test(ui, error_status_and_close_twice) {
+    open_screen(100, 30, true, false);
+    board_set_start(&board);
+    UiView v;
+    base_view(&v);
+    snprintf(v.status, UI_STATUS_MAX, "Illegal move: Ke2");
+    v.status_is_error = true;
+    ui_view_draw(&v);
+    assert_shows(dump(), "Illegal move: Ke2");
+    ui_screen_close();
+    ui_screen_close();
+    cr_assert_not(ui_screen_is_open());
+}
+
+Test(ui, formats) {
+    char b[32];
+    panel_format_clock(300000, b, sizeof b);
+    cr_assert_str_eq(b, "5:00");
+    panel_format_clock(7300, b, sizeof b);
+    cr_assert_str_eq(b, "0:07.3");
+    panel_format_clock(10000, b, sizeof b);
+    cr_assert_str_eq(b, "0:10");
+    panel_format_clock(3723000, b, sizeof b);
+    cr_assert_str_eq(b, "1:02:03");
+    panel_format_clock(-5, b, sizeof b);
+    cr_assert_str_eq(b, "0:00.0");
+    panel_format_score(35, 0, b, sizeof b);
+    cr_assert_str_eq(b, "+0.35");
+    panel_format_score(-120, 0, b, sizeof b);
+    cr_assert_str_eq(b, "-1.20");
+    panel_format_score(-5, 0, b, sizeof b);
+    cr_assert_str_eq(b, "-0.05");
+    panel_format_score(0, 0, b, sizeof b);
+    cr_assert_str_eq(b, "0.00");
+    panel_format_score(0, 3, b, sizeof b);
+    cr_assert_str_eq(b, "#3");
+    panel_format_score(0, -2, b, sizeof b);
+    cr_assert_str_eq(b, "#-2");
+    panel_format_count(950, b, sizeof b);
+    cr_assert_str_eq(b, "950");
+    panel_format_count(12345, b, sizeof b);
+    cr_assert_str_eq(b, "12.3k");
+    panel_format_count(1234567, b, sizeof b);
+    cr_assert_str_eq(b, "1.23M");
+}
+
+// --- command bar -----------------------------------------------------------
+
+enum { LINES_MAX = 8 };
+
+static struct {
+    char lines[LINES_MAX][512];
+    int count;
+    int eofs;
+} got;
+
+static void on_line(const char *line, void *ctx) {
+    (void)ctx;
+    if (!line) {
+        got.eofs++;
+        return;
+    }
+    if (got.count < LINES_MAX)
+        snprintf(got.lines[got.count++], sizeof got.lines[0], "%s", line);
+}
+
+static int words(const char **out, int max, void *ctx) {
+    (void)ctx;
+    static const char *const w[] = { "Nf3", "Nc3", "Nh3", "e4", "save", "load", "new" };
+    int n = 0;
+    for (size_t i = 0; i < sizeof w / sizeof w[0] && n < max; i++)
+        out[n++] = w[i];
+    return n;
+}
+
+static const char *const file_commands[] = { "save", "load", NULL };
+
+static void open_bar(int cols, const char *history) {
+    memset(&got, 0, sizeof got);
+    open_screen(cols, 30, true, false);
+    board_set_start(&board);
+    UiView v;
+    base_view(&v);
+    ui_view_draw(&v);
+    cr_assert(ui_cmdbar_open("> ", history, on_line, words, file_commands, NULL));
+}
+
+static void type(const char *s) {
+    for (; *s; s++)
+        ui_cmdbar_feed((unsigned char)*s);
+}
+
+static const char *last_row(const char *text) {
+    size_t n = strlen(text);
+    while (n > 0 && text[n - 1] == '\n')
+        n--;
+    while (n > 0 && text[n - 1] != '\n')
+        n--;
+    return text + n;
+}
+
+Test(ui, cmdbar_enter_gives_line) {
+    open_bar(100, NULL);
+    type("e4");
+    assert_shows(last_row(dump()), "> e4");
+    type("\n");
+    cr_assert_eq(got.count, 1);
+    cr_assert_str_eq(got.lines[0], "e4");
+    cr_assert_str_eq(last_row(dump()), ">\n");
+    type("  \n"); // a blank line still reaches the caller
+    cr_assert_eq(got.count, 2);
+    cr_assert_str_eq(got.lines[1], "");
+}
+
+Test(ui, cmdbar_editing_keys) {
+    open_bar(100, NULL);
+    type("e5");
+    ui_cmdbar_feed(KEY_BACKSPACE);
+    type("4");
+    ui_cmdbar_feed(KEY_LEFT);
+    ui_cmdbar_feed(KEY_LEFT);
+    type("x");
+    ui_cmdbar_feed(KEY_END);
+    type("y");
+    ui_cmdbar_feed(KEY_HOME);
+    ui_cmdbar_feed(KEY_DC);
+    ui_cmdbar_feed(KEY_ENTER);
+    cr_assert_eq(got.count, 1);
+    cr_assert_str_eq(got.lines[0], "e4y");
+}
+
+Test(ui, cmdbar_ctrl_d_on_empty_line) {
+    open_bar(100, NULL);
+    ui_cmdbar_feed(4);
+    cr_assert_eq(got.eofs, 1);
+    cr_assert_eq(got.count, 0);
+}
+
+Test(ui, cmdbar_completes_unique_prefix) {
+    open_bar(100, NULL);
+    type("Nf\t");
+    assert_shows(last_row(dump()), "> Nf3");
+    type("\n");
+    cr_assert_eq(got.count, 1);
+    cr_assert_str_eq(got.lines[0], "Nf3");
+}
+
+Test(ui, cmdbar_lists_ambiguous_matches) {
+    open_bar(100, NULL);
+    type("N\t");
+    const char *text = dump();
+    assert_shows(text, "Nc3 Nf3 Nh3");
+    cr_assert_null(strstr(text, "White to move"), "the list replaces the status");
+    // The next key takes the list away again.
+    type("h");
+    text = dump();
+    cr_assert_null(strstr(text, "Nc3 Nf3 Nh3"));
+    assert_shows(text, "White to move");
+    type("\t\n");
+    cr_assert_str_eq(got.lines[0], "Nh3");
+}
+
+Test(ui, cmdbar_list_survives_redraw) {
+    open_bar(100, NULL);
+    type("N\t");
+    UiView v;
+    base_view(&v);
+    ui_view_draw(&v);
+    ui_cmdbar_redraw();
+    assert_shows(dump(), "Nc3 Nf3 Nh3");
+}
+
+Test(ui, cmdbar_commands_fold_case) {
+    open_bar(100, NULL);
+    type("SA\t\n");
+    cr_assert_str_eq(got.lines[0], "save");
+}
+
+Test(ui, cmdbar_completes_file_names) {
+    char dir[] = "/tmp/patzer-ui-dir-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char path[128];
+    snprintf(path, sizeof path, "%s/game1.pgn", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fclose(f);
+    open_bar(100, NULL);
+    char line[160];
+    snprintf(line, sizeof line, "save %s/ga\t\n", dir);
+    type(line);
+    remove(path);
+    rmdir(dir);
+    cr_assert_eq(got.count, 1);
+    char want[160];
+    snprintf(want, sizeof want, "save %s", path);
+    cr_assert_str_eq(got.lines[0], want);
+}
+
+Test(ui, cmdbar_history) {
+    char dir[] = "/tmp/patzer-ui-hist-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char hist[128];
+    snprintf(hist, sizeof hist, "%s/history", dir);
+    open_bar(100, hist);
+    type("e4\nNf3\n");
+    ui_cmdbar_feed(KEY_UP);
+    ui_cmdbar_feed(KEY_UP);
+    type("\n");
+    cr_assert_eq(got.count, 3);
+    cr_assert_str_eq(got.lines[2], "e4");
+    ui_cmdbar_close();
+    ui_screen_close();
+    // Saved on close and read back on open.
+    open_bar(100, hist);
+    ui_cmdbar_feed(KEY_UP);
+    type("\n");
+    cr_assert_str_eq(got.lines[0], "e4");
+    ui_cmdbar_close();
+    remove(hist);
+    rmdir(dir);
+}
+
+Test(ui, cmdbar_scrolls_long_lines) {
+    open_bar(60, NULL);
+    char line[200];
+    for (int i = 0; i < 150; i++)
+        line[i] = (char)('a' + i % 26);
+    line[150] = '\0';
+    type(line);
+    const char *row = last_row(dump());
+    cr_assert_eq(row[0], '<', "row: %s", row);
+    cr_assert_not_null(strstr(row, "stu"), "row: %s", row); // the end of the line: ...rst
+    for (int i = 0; i < 150; i++)
+        ui_cmdbar_feed(KEY_LEFT);
+    row = last_row(dump());
+    cr_assert_not_null(strstr(row, "> abcdef"), "row: %s", row);
+    type("\n");
+    cr_assert_str_eq(got.lines[0], line);
+}
+
+Test(ui, cmdbar_message_until_next_key) {
+    open_bar(100, NULL);
+    ui_cmdbar_message("Saved to game.pgn");
+    assert_shows(last_row(dump()), "Saved to game.pgn");
+    type("e");
+    const char *row = last_row(dump());
+    cr_assert_null(strstr(row, "Saved"));
+    assert_shows(row, "> e");
+}
+
+Test(ui, cmdbar_utf8_input) {
+    open_bar(100, NULL);
+    type("name J\xC3\xBCrgen\n");
+    cr_assert_str_eq(got.lines[0], "name J\xC3\xBCrgen");
+}
+
+Test(ui, monochrome_highlights_have_marks) {
+    open_screen(100, 30, true, true);
+    static const char *const sans[] = { "e4", "f5", "Qh5+" };
+    play(sans, 3);
+    UiView v;
+    base_view(&v);
+    v.hint = move_make(square_from_name("g7"), square_from_name("g6"));
+    ui_view_draw(&v);
+    const char *text = dump();
+    assert_shows(text, "*k*"); // the king in check
+    assert_shows(text, "[Q]"); // the last move
+    assert_shows(text, "<p>"); // the hint
+}
+
+static void close_on_line(const char *line, void *ctx) {
+    on_line(line, ctx);
+    ui_cmdbar_close();
+}
+
+Test(ui, cmdbar_closed_from_its_handler) {
+    memset(&got, 0, sizeof got);
+    open_screen(100, 30, true, false);
+    cr_assert(ui_cmdbar_open("> ", NULL, close_on_line, words, file_commands, NULL));
+    type("quit\n");
+    cr_assert_eq(got.count, 1);
+    cr_assert_str_eq(got.lines[0], "quit");
+    type("e4\n"); // ignored once closed
+    cr_assert_eq(got.count, 1);
+    // And it opens again.
+    cr_assert(ui_cmdbar_open("> ", NULL, on_line, words, file_commands, NULL));
+    type("e4\n");
+    cr_assert_eq(got.count, 2);
+}

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The board pane: squares of a chosen size, pieces centred in them, rank and
+// file labels, and highlights for the last move, the hint and a king in check.
+#include "ui/boardview.h"
+
+#include "ui/theme.h"
+
+enum { LABEL_W = 2 }; // the rank label column: "8 "
+
+static SquareKind square_kind(const UiView *v, Square sq) {
+    const Board *b = v->board;
+    if (board_in_check(b) && sq == board_king(b, b->side))
+        return SQ_CHECK;
+    if (v->hint != MOVE_NONE && (sq == move_from(v->hint) || sq == move_to(v->hint)))
+        return SQ_HINT;
+    if (v->last_move != MOVE_NONE && v->last_move != MOVE_NULL &&
+        (sq == move_from(v->last_move) || sq == move_to(v->last_move)))
+        return SQ_LAST_MOVE;
+    return SQ_PLAIN;
+}
+
+// The square shown at display row r (0 = top) and column c (0 = left).
+static Square square_at(bool flipped, int r, int c) {
+    return flipped ? make_square(7 - c, r) : make_square(c, 7 - r);
+}
+
+static void draw_square(WINDOW *w, const UiView *v, int r, int c, int sq_w, int sq_h) {
+    Square sq = square_at(v->flipped, r, c);
+    Piece p = board_piece_on(v->board, sq);
+    bool light = (square_file(sq) + square_rank(sq)) % 2 == 1;
+    SquareKind kind = square_kind(v, sq);
+    Color pc = p == NO_PIECE ? WHITE : piece_color(p);
+    attr_t attr = theme_square_attr(kind, light, pc);
+    int y0 = r * sq_h, x0 = LABEL_W + c * sq_w;
+    for (int y = 0; y < sq_h; y++)
+        for (int x = 0; x < sq_w; x++)
+            theme_put_wch(w, y0 + y, x0 + x, L' ', attr);
+    int cy = y0 + (sq_h - 1) / 2, cx = x0 + (sq_w - 1) / 2;
+    if (p != NO_PIECE)
+        theme_put_wch(w, cy, cx, theme_piece_glyph(p), attr);
+    else if (!theme_color() && !theme_unicode() && !light)
+        theme_put_wch(w, cy, cx, L'.', attr); // a plain ASCII board still shows its pattern
+    if (!theme_color() && kind != SQ_PLAIN && cx > x0 && cx + 1 < x0 + sq_w) {
+        // Without colour the highlight needs a shape: [e4] last move, <e4>
+        // hint, *e8* check.
+        static const wchar_t marks[SQ_KIND_NB][2] = {
+            { L' ', L' ' }, { L'[', L']' }, { L'<', L'>' }, { L'*', L'*' }
+        };
+        theme_put_wch(w, cy, cx - 1, marks[kind][0], attr);
+        theme_put_wch(w, cy, cx + 1, marks[kind][1], attr);
+    }
+}
+
+void boardview_draw(WINDOW *w, const UiView *v, int sq_w, int sq_h) {
+    werase(w);
+    if (!v->board)
+        return;
+    attr_t coord = theme_role_attr(ROLE_COORD);
+    for (int r = 0; r < 8; r++) {
+        for (int c = 0; c < 8; c++)
+            draw_square(w, v, r, c, sq_w, sq_h);
+        int rank = v->flipped ? r : 7 - r;
+        theme_put_wch(w, r * sq_h + (sq_h - 1) / 2, 0, (wchar_t)(L'1' + rank), coord);
+    }
+    for (int c = 0; c < 8; c++) {
+        int file = v->flipped ? 7 - c : c;
+        theme_put_wch(w, 8 * sq_h, LABEL_W + c * sq_w + (sq_w - 1) / 2, (wchar_t)(L'a' + file),
+                      coord);
+    }
+}

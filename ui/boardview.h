@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Internal to ui/: draws the board with its coordinates into a window of
+// 2 + 8 * sq_w columns and 8 * sq_h + 1 rows.
+#ifndef UI_BOARDVIEW_H
+#define UI_BOARDVIEW_H
+
+#include <curses.h>
+
+#include "ui/view.h"
+
+void boardview_draw(WINDOW *w, const UiView *v, int sq_w, int sq_h);
+
+#endif

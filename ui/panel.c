@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The side panel: both players with their clocks, the material balance and
+// the opening, the numbered move list scrolled to the current move, and the
+// engine's search output with its principal variation.
+#include "ui/panel.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ui/draw.h"
+#include "ui/theme.h"
+
+enum {
+    ROOMY_H = 24,       // from this height each player gets a second row
+    OPENING_ROW_H = 20, // from this height the opening gets its own row
+    PV_ROWS_2_H = 22,   // heights at which the PV gets a second / third row
+    PV_ROWS_3_H = 30,
+    LABEL_W = 6, // "White "
+    CLOCK_TEXT_MAX = 24,
+    MOVE_NUM_TEXT = 16,
+};
+
+void panel_format_clock(long long ms, char *buf, size_t bufsz) {
+    if (ms < 0)
+        ms = 0;
+    long long tenths = ms / 100, secs = ms / 1000;
+    if (ms < 10000)
+        snprintf(buf, bufsz, "0:%02lld.%lld", secs, tenths % 10);
+    else if (secs < 3600)
+        snprintf(buf, bufsz, "%lld:%02lld", secs / 60, secs % 60);
+    else
+        snprintf(buf, bufsz, "%lld:%02lld:%02lld", secs / 3600, secs / 60 % 60, secs % 60);
+}
+
+void panel_format_score(int cp_white, int mate_white, char *buf, size_t bufsz) {
+    if (mate_white != 0) {
+        snprintf(buf, bufsz, "#%d", mate_white);
+        return;
+    }
+    // Integer arithmetic, so -0.05 keeps its sign and nothing rounds oddly.
+    const char *sign = cp_white > 0 ? "+" : cp_white < 0 ? "-" : "";
+    int a = cp_white < 0 ? -cp_white : cp_white;
+    snprintf(buf, bufsz, "%s%d.%02d", sign, a / 100, a % 100);
+}
+
+void panel_format_count(unsigned long long n, char *buf, size_t bufsz) {
+    static const char units[] = "kMGT";
+    if (n < 1000) {
+        snprintf(buf, bufsz, "%llu", n);
+        return;
+    }
+    double x = (double)n;
+    int u = -1;
+    while (x >= 1000.0 && u < (int)sizeof units - 2) {
+        x /= 1000.0;
+        u++;
+    }
+    // Three significant digits: 1.23M, 12.3M, 123M.
+    int decimals = x < 10.0 ? 2 : x < 100.0 ? 1 : 0;
+    snprintf(buf, bufsz, "%.*f%c", decimals, x, units[u]);
+}
+
+// The clock part of a player row; returns its width (0 when there is none).
+static int clock_width(const UiPlayerView *p, char *text, size_t textsz) {
+    if (!p->has_clock)
+        return 0;
+    if (p->flagged)
+        snprintf(text, textsz, "FLAG");
+    else
+        panel_format_clock(p->clock_ms, text, textsz);
+    return 2 + draw_width(text); // room for the running marker
+}
+
+static void draw_player(WINDOW *w, int y, const UiPlayerView *p, Color c, bool two_rows) {
+    int width = getmaxx(w);
+    char clock[CLOCK_TEXT_MAX];
+    int cw = clock_width(p, clock, sizeof clock);
+    int x = draw_text(w, y, 0, c == WHITE ? "White " : "Black ", width, theme_role_attr(ROLE_DIM),
+                      false);
+    int left = width - x - (cw ? cw + 1 : 0);
+    int used = draw_text(w, y, x, p->name, left, theme_role_attr(ROLE_TITLE), true);
+    if (two_rows) {
+        draw_text(w, y + 1, LABEL_W, p->detail, width - LABEL_W, theme_role_attr(ROLE_DIM), true);
+    } else if (p->detail[0] && used + 2 < left) {
+        draw_text(w, y, x + used + 1, p->detail, left - used - 1, theme_role_attr(ROLE_DIM), true);
+    }
+    if (!cw)
+        return;
+    int cx = width - cw;
+    if (p->running) {
+        const char *mark = theme_unicode() ? "\u25B6 " : "> ";
+        draw_text(w, y, cx, mark, 2, theme_role_attr(ROLE_CLOCK_RUN), false);
+    }
+    TextRole role = p->flagged ? ROLE_FLAG : p->running ? ROLE_CLOCK_RUN : ROLE_NORMAL;
+    draw_text(w, y, cx + 2, clock, cw - 2, theme_role_attr(role), false);
+}
+
+static void draw_material(WINDOW *w, int y, int material_white) {
+    char text[64];
+    int pawns = (material_white + (material_white >= 0 ? 50 : -50)) / 100;
+    if (pawns == 0)
+        snprintf(text, sizeof text, "Material: even");
+    else
+        snprintf(text, sizeof text, "Material: %s +%d", pawns > 0 ? "White" : "Black",
+                 pawns > 0 ? pawns : -pawns);
+    draw_text(w, y, 0, text, getmaxx(w), A_NORMAL, true);
+}
+
+// The move list, two plies per row: " 1. e4 e5", or " 1... e5" when the game
+// starts with Black to move. Scrolled so that the current move shows.
+static void draw_moves(WINDOW *w, int y0, int rows, const UiView *v) {
+    if (rows <= 0 || v->ply_count <= 0 || !v->sans)
+        return;
+    int width = getmaxx(w);
+    int shift = v->start_side == BLACK ? 1 : 0; // plies before the first one on row 0
+    int total_rows = (v->ply_count + shift + 1) / 2;
+    int cur = v->current_ply - 1; // the ply that led to the position shown
+    int cur_row = cur >= 0 ? (cur + shift) / 2 : 0;
+    // Keep one row of context under the current move when there is one.
+    int first = cur_row - rows + 2;
+    if (first > total_rows - rows)
+        first = total_rows - rows;
+    if (first < 0)
+        first = 0;
+    int start = v->start_fullmove > 0 ? v->start_fullmove : 1;
+    char num[MOVE_NUM_TEXT];
+    int digits = snprintf(num, sizeof num, "%d", start + total_rows - 1);
+    for (int r = 0; r < rows && first + r < total_rows; r++) {
+        int row = first + r, y = y0 + r;
+        int white = row * 2 - shift; // ply index of White's move on this row
+        snprintf(num, sizeof num, white < 0 ? "%*d..." : "%*d.", digits, start + row);
+        int x = draw_text(w, y, 0, num, width, theme_role_attr(ROLE_DIM), false);
+        for (int ply = white < 0 ? 0 : white; ply <= white + 1 && ply < v->ply_count; ply++) {
+            TextRole role = ply == cur ? ROLE_CURRENT : ply > cur ? ROLE_DIM : ROLE_NORMAL;
+            x += draw_text(w, y, x, " ", width - x, A_NORMAL, false);
+            const char *san = v->sans[ply] ? v->sans[ply] : "?";
+            x += draw_text(w, y, x, san, width - x, theme_role_attr(role), false);
+        }
+    }
+}
+
+// Word-wraps the PV into rows; the last row ends in an ellipsis if cut.
+static void draw_pv(WINDOW *w, int y0, int rows, const char *pv) {
+    int width = getmaxx(w);
+    const char *p = pv;
+    for (int r = 0; r < rows && *p; r++) {
+        while (*p == ' ')
+            p++;
+        if (r == rows - 1 || draw_width(p) <= width) {
+            draw_text(w, y0 + r, 0, p, width, A_NORMAL, true);
+            return;
+        }
+        // The longest run of whole words that fits.
+        const char *end = p, *q = p;
+        char chunk[UI_PV_MAX];
+        while (*q) {
+            const char *word_end = strchr(q, ' ');
+            if (!word_end)
+                word_end = q + strlen(q);
+            size_t len = (size_t)(word_end - p);
+            memcpy(chunk, p, len);
+            chunk[len] = '\0';
+            if (draw_width(chunk) > width)
+                break;
+            end = word_end;
+            q = *word_end ? word_end + 1 : word_end;
+        }
+        if (end == p) { // one word wider than the pane
+            draw_text(w, y0 + r, 0, p, width, A_NORMAL, true);
+            return;
+        }
+        // A move number stays with its move: "15." moves down with "Be3".
+        const char *last_space = NULL;
+        for (const char *s = p; s < end; s++)
+            if (*s == ' ')
+                last_space = s;
+        if (last_space && end[-1] == '.')
+            end = last_space;
+        size_t len = (size_t)(end - p);
+        memcpy(chunk, p, len);
+        chunk[len] = '\0';
+        draw_text(w, y0 + r, 0, chunk, width, A_NORMAL, false);
+        p = end;
+    }
+}
+
+static void draw_thinking(WINDOW *w, int y0, int pv_rows, const UiThinking *t) {
+    int width = getmaxx(w);
+    draw_rule(w, y0, t->shown && t->active ? "Engine: thinking" : "Engine",
+              theme_role_attr(ROLE_DIM));
+    if (!t->shown)
+        return;
+    char score[32], line[128], nodes[16], nps[16];
+    panel_format_score(t->score_white, t->mate_white, score, sizeof score);
+    if (t->seldepth > 0)
+        snprintf(line, sizeof line, "Depth %d/%d  Score %s", t->depth, t->seldepth, score);
+    else
+        snprintf(line, sizeof line, "Depth %d  Score %s", t->depth, score);
+    draw_text(w, y0 + 1, 0, line, width, A_NORMAL, true);
+    panel_format_count(t->nodes, nodes, sizeof nodes);
+    panel_format_count(t->nps, nps, sizeof nps);
+    snprintf(line, sizeof line, "Nodes %s  NPS %s", nodes, nps);
+    draw_text(w, y0 + 2, 0, line, width, A_NORMAL, true);
+    draw_pv(w, y0 + 3, pv_rows, t->pv_san);
+}
+
+void panel_draw(WINDOW *w, const UiView *v) {
+    werase(w);
+    int h = getmaxy(w), width = getmaxx(w);
+    bool two_rows = h >= ROOMY_H;
+    bool opening_row = h >= OPENING_ROW_H;
+    int pv_rows = h >= PV_ROWS_3_H ? 3 : h >= PV_ROWS_2_H ? 2 : 1;
+    int engine_rows = 3 + pv_rows; // rule, depth/score, nodes, PV
+
+    // The player whose pieces are at the top of the board comes first.
+    Color top = v->flipped ? WHITE : BLACK;
+    int y = 0;
+    draw_player(w, y, &v->players[top], top, two_rows);
+    y += two_rows ? 2 : 1;
+    draw_player(w, y, &v->players[!top], (Color)!top, two_rows);
+    y += two_rows ? 2 : 1;
+
+    draw_material(w, y, v->material_white);
+    if (v->opening[0]) {
+        if (opening_row)
+            draw_text(w, y + 1, 0, v->opening, width, A_NORMAL, true);
+        else if (width > 20)
+            // Beside "Material: White +9" (at most 19 columns).
+            draw_text(w, y, 20, v->opening, width - 20, A_NORMAL, true);
+    }
+    y += opening_row ? 2 : 1;
+
+    int move_rows = h - y - 1 - engine_rows;
+    draw_rule(w, y, "Moves", theme_role_attr(ROLE_DIM));
+    draw_moves(w, y + 1, move_rows, v);
+    draw_thinking(w, h - engine_rows, pv_rows, &v->thinking);
+}

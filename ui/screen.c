@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Curses set-up and teardown, the window layout (board, side panel, status
+// line, command bar) chosen from the terminal size, key input and the text
+// dump of the screen that the end-to-end tests read.
+#include "ui/screen.h"
+
+#include <curses.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <wchar.h>
+
+#include "ui/draw.h"
+#include "ui/layout.h"
+#include "ui/theme.h"
+
+// Layout sizes, in cells.
+enum {
+    RANK_LABEL_W = 2, // "8 " left of the board
+    FILE_LABEL_H = 1, // the row of file letters under the board
+    SIDE_GAP = 2,     // columns between the board and a panel to its right
+    BELOW_GAP = 1,    // rows between the board and a panel under it
+    PANEL_MIN_W = 32,
+    PANEL_MAX_W = 60,       // wider panels only spread the text out
+    PANEL_MIN_H = 18,       // a panel beside the board
+    PANEL_BELOW_MIN_H = 14, // a panel under the board (it is wider)
+    BOTTOM_ROWS = 2,        // the status line and the command bar
+    ESC_DELAY_MS = 25,      // wait for the rest of an escape sequence
+    DUMP_LINE_MAX = 4096,   // bytes of one dumped row
+};
+
+// Square sizes from small to big (columns x rows); about square on screen
+// from the second one up, since a cell is roughly twice as tall as wide.
+static const struct {
+    int w, h;
+} scales[] = { { 3, 1 }, { 4, 2 }, { 5, 2 }, { 7, 3 }, { 9, 4 }, { 11, 5 } };
+enum { SCALE_NB = sizeof scales / sizeof scales[0] };
+
+static const char *const headless_terms[] = { "xterm-256color", "xterm", "ansi", "vt100" };
+
+static bool is_open;
+static bool headless;
+static SCREEN *screen;
+static FILE *null_in, *null_out;
+static UiLayout layout;
+
+const UiLayout *ui_layout(void) {
+    return &layout;
+}
+
+bool ui_screen_is_open(void) {
+    return is_open;
+}
+
+bool ui_screen_unicode(void) {
+    return theme_unicode();
+}
+
+static int board_w(int s) {
+    return RANK_LABEL_W + 8 * scales[s].w;
+}
+
+static int board_h(int s) {
+    return 8 * scales[s].h + FILE_LABEL_H;
+}
+
+static int max_int(int a, int b) {
+    return a > b ? a : b;
+}
+
+static int min_int(int a, int b) {
+    return a < b ? a : b;
+}
+
+// The biggest scale that fits with the panel beside / under the board, -1 if none.
+static int fit_side(int cols, int lines) {
+    for (int s = SCALE_NB - 1; s >= 0; s--)
+        if (board_w(s) + SIDE_GAP + PANEL_MIN_W <= cols &&
+            max_int(board_h(s), PANEL_MIN_H) + BOTTOM_ROWS <= lines)
+            return s;
+    return -1;
+}
+
+static int fit_below(int cols, int lines) {
+    for (int s = SCALE_NB - 1; s >= 0; s--)
+        if (max_int(board_w(s), PANEL_MIN_W) <= cols &&
+            board_h(s) + BELOW_GAP + PANEL_BELOW_MIN_H + BOTTOM_ROWS <= lines)
+            return s;
+    return -1;
+}
+
+static void layout_free(void) {
+    WINDOW **wins[] = { &layout.board, &layout.panel, &layout.status, &layout.cmd, &layout.full };
+    for (size_t i = 0; i < sizeof wins / sizeof wins[0]; i++) {
+        if (*wins[i])
+            delwin(*wins[i]);
+        *wins[i] = NULL;
+    }
+}
+
+static WINDOW *make_win(int h, int w, int y, int x, bool *ok) {
+    WINDOW *win = newwin(h, w, y, x);
+    if (!win) {
+        *ok = false;
+        return NULL;
+    }
+    // Only the command bar places the cursor.
+    leaveok(win, TRUE);
+    return win;
+}
+
+// Lays the windows out for the current terminal size.
+static void layout_make(void) {
+    layout_free();
+    int cols = COLS, lines = LINES;
+    layout.cols = cols;
+    layout.lines = lines;
+    layout.need_cols = board_w(0) + SIDE_GAP + PANEL_MIN_W;
+    layout.need_lines = max_int(board_h(0), PANEL_MIN_H) + BOTTOM_ROWS;
+    int side = fit_side(cols, lines), below = fit_below(cols, lines);
+    layout.too_small = side < 0 && below < 0;
+    layout.panel_below = below > side; // only for a bigger board
+    bool ok = true;
+    if (!layout.too_small) {
+        int s = layout.panel_below ? below : side;
+        int bw = board_w(s), bh = board_h(s);
+        layout.sq_w = scales[s].w;
+        layout.sq_h = scales[s].h;
+        if (layout.panel_below) {
+            int pw = min_int(cols, PANEL_MAX_W);
+            int ph = lines - BOTTOM_ROWS - bh - BELOW_GAP;
+            layout.board = make_win(bh, bw, 0, (cols - bw) / 2, &ok);
+            layout.panel = make_win(ph, pw, bh + BELOW_GAP, (cols - pw) / 2, &ok);
+        } else {
+            int pw = min_int(cols - bw - SIDE_GAP, PANEL_MAX_W);
+            int x0 = (cols - (bw + SIDE_GAP + pw)) / 2; // centred on wide terminals
+            layout.board = make_win(bh, bw, 0, x0, &ok);
+            layout.panel = make_win(lines - BOTTOM_ROWS, pw, 0, x0 + bw + SIDE_GAP, &ok);
+        }
+        layout.status = make_win(1, cols, lines - 2, 0, &ok);
+        layout.cmd = make_win(1, cols, lines - 1, 0, &ok);
+        if (layout.cmd)
+            leaveok(layout.cmd, FALSE);
+    }
+    if (layout.too_small || !ok) {
+        layout_free();
+        layout.too_small = true;
+        layout.full = newwin(lines, cols, 0, 0);
+    }
+    // Whatever the old windows left outside the new ones must go.
+    werase(stdscr);
+    wnoutrefresh(stdscr);
+}
+
+static void set_err(char *err, size_t errsz, const char *msg) {
+    if (err && errsz)
+        snprintf(err, errsz, "%s", msg);
+}
+
+static void release(void) {
+    if (screen) {
+        delscreen(screen);
+        screen = NULL;
+    }
+    if (null_in)
+        fclose(null_in);
+    if (null_out)
+        fclose(null_out);
+    null_in = null_out = NULL;
+}
+
+static bool start_terminal(const UiOptions *opts, char *err, size_t errsz) {
+    if (opts->headless) {
+        null_in = fopen("/dev/null", "r");
+        null_out = fopen("/dev/null", "w");
+        if (!null_in || !null_out) {
+            set_err(err, errsz, "cannot open /dev/null");
+            return false;
+        }
+        // The size comes from the options, not from LINES/COLUMNS.
+        use_env(FALSE);
+        for (size_t i = 0; !screen && i < sizeof headless_terms / sizeof headless_terms[0]; i++)
+            screen = newterm(headless_terms[i], null_out, null_in);
+        if (!screen) {
+            set_err(err, errsz, "no usable terminal description for headless mode");
+            return false;
+        }
+        set_term(screen);
+        if (resizeterm(opts->headless_lines, opts->headless_cols) == ERR) {
+            set_err(err, errsz, "cannot set the headless terminal size");
+            return false;
+        }
+        return true;
+    }
+    if (screen) {
+        // Reopened after a close: endwin left the screen ready to resume.
+        set_term(screen);
+        return true;
+    }
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+        set_err(err, errsz, "standard input and output must be a terminal");
+        return false;
+    }
+    // newterm rather than initscr: initscr exits on failure.
+    const char *term = getenv("TERM");
+    screen = newterm(term && *term ? term : NULL, stdout, stdin);
+    if (!screen) {
+        set_err(err, errsz, "unknown terminal type (check TERM)");
+        return false;
+    }
+    set_term(screen);
+    return true;
+}
+
+bool ui_screen_open(const UiOptions *opts, char *err, size_t errsz) {
+    if (is_open)
+        return true;
+    UiOptions none = { 0 };
+    if (!opts)
+        opts = &none;
+    // Wide characters need a locale; keep one the caller chose already.
+    const char *cur = setlocale(LC_CTYPE, NULL);
+    if (!cur || strcmp(cur, "C") == 0 || strcmp(cur, "POSIX") == 0)
+        setlocale(LC_ALL, "");
+    bool utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+    draw_set_utf8(utf8);
+    headless = opts->headless;
+    if (!start_terminal(opts, err, errsz)) {
+        release();
+        return false;
+    }
+    // The tty modes cannot be set on /dev/null; headless mode does without.
+    bool modes = cbreak() != ERR && noecho() != ERR;
+    if ((!modes && !headless) || keypad(stdscr, TRUE) == ERR || nodelay(stdscr, TRUE) == ERR) {
+        endwin();
+        release();
+        set_err(err, errsz, "cannot set the terminal modes");
+        return false;
+    }
+    intrflush(stdscr, FALSE);
+    set_escdelay(ESC_DELAY_MS);
+    curs_set(1); // may fail on terminals without cursor control; harmless
+    bool want_color = !opts->no_color && getenv("NO_COLOR") == NULL && has_colors();
+    bool color = want_color && start_color() == OK;
+    bool default_colors = color && use_default_colors() == OK;
+    if (!theme_init(color, default_colors, utf8 && !opts->ascii))
+        theme_init(false, false, utf8 && !opts->ascii);
+    memset(&layout, 0, sizeof layout);
+    is_open = true;
+    layout_make();
+    return true;
+}
+
+void ui_screen_close(void) {
+    if (!is_open)
+        return;
+    is_open = false;
+    if (!headless) {
+        // Only endwin: this may run from a fatal-signal handler, where freeing
+        // memory is unsafe. The windows go at the next layout, and a later
+        // open resumes the same screen.
+        endwin();
+        return;
+    }
+    layout_free();
+    endwin();
+    release(); // tests open many headless screens
+}
+
+int ui_screen_getch(void) {
+    if (!is_open)
+        return UI_KEY_NONE;
+    int c = wgetch(stdscr);
+    if (c == ERR)
+        return UI_KEY_NONE;
+    if (c == KEY_RESIZE)
+        return UI_KEY_RESIZE;
+    return c;
+}
+
+void ui_screen_resize(void) {
+    if (!is_open)
+        return;
+    if (!headless) {
+        // Catch up with a size change curses has not seen yet (a resize
+        // while the caller was not reading keys).
+        struct winsize ws;
+        if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0 &&
+            (ws.ws_row != LINES || ws.ws_col != COLS))
+            resizeterm(ws.ws_row, ws.ws_col);
+        clearok(curscr, TRUE); // repaint everything on the next update
+    }
+    layout_make();
+}
+
+bool ui_screen_too_small(int *need_cols, int *need_lines) {
+    if (need_cols)
+        *need_cols = layout.need_cols;
+    if (need_lines)
+        *need_lines = layout.need_lines;
+    return is_open && layout.too_small;
+}
+
+void ui_screen_update(void) {
+    if (!is_open)
+        return;
+    // The command bar goes last so the cursor ends up in it.
+    if (layout.cmd)
+        wnoutrefresh(layout.cmd);
+    doupdate();
+}
+
+// Appends ch as UTF-8 (independent of the locale).
+static size_t put_utf8(char *out, wchar_t ch) {
+    unsigned long c = (unsigned long)ch;
+    if (c < 0x80) {
+        out[0] = (char)c;
+        return 1;
+    } else if (c < 0x800) {
+        out[0] = (char)(0xC0 | (c >> 6));
+        out[1] = (char)(0x80 | (c & 0x3F));
+        return 2;
+    } else if (c < 0x10000) {
+        out[0] = (char)(0xE0 | (c >> 12));
+        out[1] = (char)(0x80 | ((c >> 6) & 0x3F));
+        out[2] = (char)(0x80 | (c & 0x3F));
+        return 3;
+    }
+    out[0] = (char)(0xF0 | (c >> 18));
+    out[1] = (char)(0x80 | ((c >> 12) & 0x3F));
+    out[2] = (char)(0x80 | ((c >> 6) & 0x3F));
+    out[3] = (char)(0x80 | (c & 0x3F));
+    return 4;
+}
+
+static bool dump_rows(FILE *f) {
+    char line[DUMP_LINE_MAX];
+    for (int y = 0; y < LINES; y++) {
+        size_t len = 0;
+        for (int x = 0; x < COLS && len + 8 < sizeof line; x++) {
+            cchar_t cc;
+            wchar_t wch[CCHARW_MAX + 1] = { 0 };
+            attr_t attrs;
+            short pair;
+            if (mvwin_wch(curscr, y, x, &cc) == ERR ||
+                getcchar(&cc, wch, &attrs, &pair, NULL) == ERR || wch[0] == L'\0')
+                wch[0] = L' ';
+            len += put_utf8(line + len, wch[0]);
+            int w = draw_char_width(wch[0]);
+            x += w > 1 ? w - 1 : 0; // a wide character fills the next cell too
+        }
+        while (len > 0 && line[len - 1] == ' ')
+            len--;
+        line[len++] = '\n';
+        if (fwrite(line, 1, len, f) != len)
+            return false;
+    }
+    return true;
+}
+
+bool ui_screen_dump(const char *path) {
+    if (!is_open || !path)
+        return false;
+    doupdate(); // so curscr holds what the caller drew
+    // Readers may poll the file: write a temporary and rename it into place.
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+        return false;
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return false;
+    int cy, cx;
+    getyx(curscr, cy, cx);
+    bool ok = dump_rows(f);
+    wmove(curscr, cy, cx); // curscr's cursor is where the terminal's is
+    ok = fclose(f) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        remove(tmp);
+        return false;
+    }
+    return true;
+}

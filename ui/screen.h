@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The terminal: curses set-up and teardown, colours and glyph choice, the
+// window layout, resizing and non-blocking key input. Only the main thread
+// may call these. ui_screen_close restores the terminal and is safe to call
+// more than once (from atexit, a signal handler's cleanup, or a normal exit).
+#ifndef UI_SCREEN_H
+#define UI_SCREEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct UiOptions {
+    bool ascii;    // ASCII pieces and board even when the locale is UTF-8
+    bool no_color; // monochrome (also chosen when NO_COLOR is set or there are no colours)
+    // Headless mode for tests: draw into a terminal of this size with output
+    // going to /dev/null (the screen can still be dumped with ui_screen_dump).
+    bool headless;
+    int headless_cols, headless_lines;
+} UiOptions;
+
+// Opens the screen. False with the reason in err when curses cannot start.
+bool ui_screen_open(const UiOptions *opts, char *err, size_t errsz);
+void ui_screen_close(void);
+bool ui_screen_is_open(void);
+
+// Special keys returned by ui_screen_getch besides plain characters and
+// curses KEY_* codes.
+enum { UI_KEY_NONE = -1, UI_KEY_RESIZE = -2 };
+// A key if one is waiting, else UI_KEY_NONE. Never blocks.
+int ui_screen_getch(void);
+// Re-reads the terminal size and lays the windows out again.
+void ui_screen_resize(void);
+// True when the terminal is too small; ui_view_draw then shows a message
+// asking for at least the size given.
+bool ui_screen_too_small(int *need_cols, int *need_lines);
+// Pushes all pending window updates to the terminal (one doupdate).
+void ui_screen_update(void);
+// Writes the visible screen as text lines to path (tests, bug reports).
+bool ui_screen_dump(const char *path);
+
+#endif

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Drawing the game: the board, the side panel (players and clocks, the move
+// list, the engine's thinking, material and opening) and the status line,
+// from a plain description of what to show. Nothing here knows the game
+// controller; the caller fills a UiView and calls ui_view_draw.
+#ifndef UI_VIEW_H
+#define UI_VIEW_H
+
+#include "engine/board.h"
+#include "engine/notation.h"
+
+enum { UI_NAME_MAX = 48, UI_PV_MAX = 512, UI_STATUS_MAX = 256 };
+
+typedef struct UiPlayerView {
+    char name[UI_NAME_MAX];   // "You", "patzer"
+    char detail[UI_NAME_MAX]; // "level 10 (~1500)", "human"
+    bool has_clock;
+    long long clock_ms; // time left; negative when the flag fell
+    bool running;       // this clock is ticking
+    bool flagged;
+} UiPlayerView;
+
+typedef struct UiThinking {
+    bool shown;  // anything to show
+    bool active; // the engine is thinking now
+    int depth, seldepth;
+    int score_white; // centipawns from White's view (when mate == 0)
+    int mate_white;  // mate in N from White's view: >0 White mates, <0 Black mates
+    unsigned long long nodes, nps;
+    char pv_san[UI_PV_MAX]; // "12. Nf3 Nc6 13. Bb5" already in SAN with numbers
+} UiThinking;
+
+typedef struct UiView {
+    const Board *board;
+    bool flipped;   // Black at the bottom
+    Move last_move; // highlighted, MOVE_NONE for none
+    Move hint;      // shown as an arrow/highlight, MOVE_NONE for none
+    UiPlayerView players[COLOR_NB];
+    const char *const *sans; // the move list in SAN, ply_count entries
+    int ply_count;
+    int current_ply;    // plies shown on the board (== ply_count when live)
+    int start_fullmove; // move number of the first ply
+    Color start_side;   // side of the first ply
+    UiThinking thinking;
+    int material_white;            // material balance in centipawns from White's view
+    char opening[UI_NAME_MAX * 2]; // "C50 Italian Game", empty when unknown
+    char status[UI_STATUS_MAX];    // whose move / check / result / last error
+    bool status_is_error;
+    // Several lines (help) shown in a box over the board and panel, or NULL.
+    const char *overlay;
+} UiView;
+
+// Draws every pane (curses must be open). Marks windows for update; the
+// caller finishes with ui_screen_update().
+void ui_view_draw(const UiView *v);
+
+#endif
