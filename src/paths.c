@@ -2,6 +2,8 @@
 // XDG directories, the book's location, and atomic writes.
 #include "src/paths.h"
 
+#include "engine/engine.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -92,15 +94,22 @@ void paths_find_book(const char *argv0, char *buf, size_t bufsz) {
     if (argv0 && strchr(argv0, '/')) {
         char copy[PATH_MAX_LEN];
         snprintf(copy, sizeof copy, "%s", argv0);
-        char candidate[PATH_MAX_LEN + 32];
-        snprintf(candidate, sizeof candidate, "%s/../data/patzer.bin", dirname(copy));
-        if (readable(candidate)) {
-            snprintf(buf, bufsz, "%s", candidate);
+        char candidate[PATH_MAX_LEN];
+        int n = snprintf(candidate, sizeof candidate, "%s/../data/patzer.bin", dirname(copy));
+        if (n > 0 && (size_t)n < sizeof candidate && (size_t)n < bufsz && readable(candidate)) {
+            memcpy(buf, candidate, (size_t)n + 1);
             return;
         }
     }
     if (readable(PKGDATADIR "/patzer.bin"))
         snprintf(buf, bufsz, "%s", PKGDATADIR "/patzer.bin");
+}
+
+void paths_set_default_book(Engine *engine) {
+    char book[PATH_MAX_LEN];
+    paths_find_book(saved_argv0, book, sizeof book);
+    if (book[0])
+        engine_set_option(engine, "BookFile", book, NULL, 0);
 }
 
 static bool fail(char *err, size_t errsz, const char *what, const char *path) {

@@ -22,6 +22,10 @@ bool paths_state_file(const char *name, char *buf, size_t bufsz, bool create_dir
 // (a build tree: argv0's directory/../data), then the installed
 // $(pkgdatadir)/patzer.bin. Empty string when none exists.
 void paths_find_book(const char *argv0, char *buf, size_t bufsz);
+// Points the engine's BookFile option at the shipped book when one is found
+// (OwnBook stays as it is: off for the protocols until a GUI turns it on).
+struct Engine;
+void paths_set_default_book(struct Engine *engine);
 // The program's argv[0], remembered by main for paths_find_book.
 void paths_set_argv0(const char *argv0);
 const char *paths_argv0(void);

@@ -14,6 +14,7 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/perft.h"
+#include "src/paths.h"
 #include "src/protocol.h"
 
 enum {
@@ -461,6 +462,7 @@ int uci_run(FILE *in, FILE *out, const char *first_line) {
         free(u);
         return 1;
     }
+    paths_set_default_book(u->engine);
     if (pthread_mutex_init(&u->out_lock, NULL) != 0) {
         fputs("patzer: cannot create a mutex\n", stderr);
         engine_free(u->engine);

@@ -12,6 +12,7 @@
 #include "engine/engine.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "src/paths.h"
 #include "src/protocol.h"
 
 enum {
@@ -624,6 +625,7 @@ int xboard_run(FILE *in, FILE *out, const char *first_line) {
         free(x);
         return 1;
     }
+    paths_set_default_book(x->engine);
     if (pthread_mutex_init(&x->lock, NULL) != 0) {
         fputs("patzer: cannot create a mutex\n", stderr);
         engine_free(x->engine);

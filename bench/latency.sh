@@ -1,0 +1,40 @@
+#!/bin/bash
+# Keystroke-to-screen latency of the terminal game while the engine thinks:
+# types a letter into the command bar of patzer running in tmux and times
+# how long until the letter is on the screen, several times; prints each
+# sample and the median. Includes tmux's own delay (send-keys, capture-pane).
+set -u
+PATZER=${PATZER:-$(cd "$(dirname "$0")/.." && pwd)/src/patzer}
+SAMPLES=${SAMPLES:-15}
+command -v tmux >/dev/null || { echo "tmux is needed" >&2; exit 2; }
+tmp=$(mktemp -d)
+sock="patzer-latency-$$"
+tm() { tmux -L "$sock" "$@"; }
+trap 'tm kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+
+tm -f /dev/null new-session -d -s g -x 120 -y 40 \
+    "env HOME=$tmp XDG_STATE_HOME=$tmp/s LANG=C.UTF-8 $PATZER --level 20 --time 60+0 --no-book --black"
+now_ms() { echo $(( ${EPOCHREALTIME/./} / 1000 )); }
+# White (the engine) thinks from the start: wait for its thinking output.
+for _ in $(seq 100); do tm capture-pane -p -t g | grep -q 'Engine: thinking' && break; sleep 0.1; done
+
+samples=()
+letters=(a b c d e f g h)
+for i in $(seq "$SAMPLES"); do
+    text="zq${letters[$((i % 8))]}$i"
+    start=$(now_ms)
+    tm send-keys -t g -l "$text"
+    while ! tm capture-pane -p -t g | grep -q "^> .*$text"; do
+        [ $(( $(now_ms) - start )) -gt 3000 ] && break
+    done
+    ms=$(( $(now_ms) - start ))
+    samples+=("$ms")
+    thinking=$(tm capture-pane -p -t g | grep -c 'Engine: thinking')
+    echo "sample $i: ${ms} ms (engine thinking: $([ "$thinking" -gt 0 ] && echo yes || echo no))"
+    tm send-keys -t g C-u
+    sleep 0.2
+done
+sorted=$(printf '%s\n' "${samples[@]}" | sort -n)
+median=$(sed -n "$(( (SAMPLES + 1) / 2 ))p" <<<"$sorted")
+echo "keystroke to screen while the engine thinks: median ${median} ms over $SAMPLES samples" \
+     "(min $(head -1 <<<"$sorted"), max $(tail -1 <<<"$sorted"))"
