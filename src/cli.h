@@ -14,6 +14,13 @@ int cli_perft(int argc, char **argv, bool divide);
 // `patzer bench [DEPTH]`.
 int cli_bench(int argc, char **argv);
 
+// `patzer pgn FILE...`: validates PGN files, one line per valid game.
+int cli_pgn(int argc, char **argv);
+
+// `patzer annotate FILE [--movetime MS] [--depth N]`: reviews the games of a
+// PGN file and writes them annotated to stdout (exit 1 when a game had errors).
+int cli_annotate(int argc, char **argv);
+
 // Joins argv[0..argc) with single spaces into buf; false when it does not fit.
 bool cli_join_args(int argc, char **argv, char *buf, size_t bufsz);
 

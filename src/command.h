@@ -30,6 +30,29 @@ typedef enum {
     CMD_STOP,     // the engine moves now
     CMD_QUIT,
     CMD_HELP,     // text: the command asked about, may be empty
+    // Analysis and replay of loaded games.
+    CMD_ANALYZE,  // infinite analysis of the current position
+    CMD_LINES,    // number: analysis lines 1..5
+    CMD_NEXT,     // one move forward in the game
+    CMD_PREV,     // one move back
+    CMD_FIRST,    // to the start
+    CMD_LAST,     // to the end of the line
+    CMD_GOTO,     // number: to the position after White's move N (0 = start)
+    CMD_VAR,      // number: into the Nth alternative to the next move
+    CMD_UP,       // out of the variation, back to the line it branches from
+    CMD_REVIEW,   // analyse every move of the game
+    CMD_GAMES,    // text: list the games of the loaded file (matching the text)
+    CMD_GAME,     // number: show game N of the loaded file
+    // The position editor.
+    CMD_EDIT,     // start editing the current position
+    CMD_PUT,      // text: a piece and a square, "Qd4" or "pe5" (lower case: Black)
+    CMD_REMOVE,   // text: a square
+    CMD_SIDE,     // text: "white" or "black" to move
+    CMD_CASTLING, // text: "KQkq", "-"...
+    CMD_EP,       // text: a square or "-"
+    CMD_CLEAR,    // empty board (kings must be put back)
+    CMD_DONE,     // use the edited position
+    CMD_CANCEL,   // leave the editor, nothing changes
 } CommandKind;
 
 enum { COMMAND_TEXT_MAX = 512 };

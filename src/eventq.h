@@ -7,13 +7,14 @@
 
 #include "engine/search.h"
 
-typedef enum { EV_INFO, EV_BESTMOVE } EventKind;
+typedef enum { EV_INFO, EV_BESTMOVE, EV_REVIEW_PROGRESS, EV_REVIEW_DONE } EventKind;
 
 typedef struct Event {
     EventKind kind;
     unsigned request;  // which engine request this answers (stale ones are dropped)
     SearchInfo info;   // EV_INFO
     Move best, ponder; // EV_BESTMOVE
+    int done, total;   // EV_REVIEW_PROGRESS: plies reviewed of all
 } Event;
 
 typedef struct EventQueue EventQueue;

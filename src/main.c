@@ -23,6 +23,9 @@ static void usage(FILE *out) {
           "       patzer divide DEPTH [FEN]        the same, per root move\n"
           "       patzer bench [DEPTH]             search the bench positions, print nodes/speed\n"
           "       patzer epd FILE [--movetime MS]  solve the positions of an EPD test suite\n"
+          "       patzer annotate FILE [--movetime MS] [--depth N]\n"
+          "                                        review PGN games: evals, ?! ? ??, better lines\n"
+          "       patzer pgn FILE...               check PGN games, print one line per valid game\n"
           "\n"
           "Options for the game:\n"
           "  -w, --white          play White (the default)\n"
@@ -40,6 +43,8 @@ static void usage(FILE *out) {
           "The FEN of perft/divide may be one quoted argument or the remaining arguments.\n"
           "With no arguments and input from a pipe, a first line 'uci' or 'xboard' starts\n"
           "that protocol; anything else is read as the game's line mode.\n"
+          "patzer pgn prints N<TAB>RESULT<TAB>PLIES<TAB>FINAL-FEN per valid game; an invalid\n"
+          "game prints only FILE:LINE:COL and the reason on stderr (patzer pgn --help).\n"
           "Defaults come from $XDG_CONFIG_HOME/patzer/patzer.conf (see patzer(6)).\n",
           out);
 }
@@ -174,6 +179,10 @@ int main(int argc, char **argv) {
             return cli_epd(argc - 2, argv + 2);
         if (strcmp(cmd, "bench") == 0)
             return cli_bench(argc - 2, argv + 2);
+        if (strcmp(cmd, "annotate") == 0)
+            return cli_annotate(argc - 2, argv + 2);
+        if (strcmp(cmd, "pgn") == 0)
+            return cli_pgn(argc - 2, argv + 2);
     }
     static Config cfg;
     load_config(&cfg, argv[0]);

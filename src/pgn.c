@@ -346,6 +346,46 @@ bool pgn_append_move(PgnGame *g, Move m, const char *san, long long clock_ms, co
     return true;
 }
 
+const PgnNode *pgn_add_move_after(PgnGame *g, const PgnNode *after, Move m, const Board *before) {
+    // The nodes belong to g: the const of the caller's pointer is a view.
+    PgnNode *prev = (PgnNode *)after;
+    PgnNode *cont = prev ? prev->next : g->first;
+    if (cont) {
+        if (cont->move == m)
+            return cont;
+        for (PgnNode *v = cont->variation; v; v = v->next_variation)
+            if (v->move == m)
+                return v;
+    }
+    if (!movegen_is_legal(before, m))
+        return NULL;
+    bool main_tail = prev ? prev->ply == g->main_len - 1 && g->main[prev->ply] == prev
+                          : g->main_len == 0;
+    if (!cont && main_tail)
+        return pgn_append_move(g, m, NULL, -1, NULL) ? g->main[g->main_len - 1] : NULL;
+    PgnNode *n = new_node(g);
+    if (!n)
+        return NULL;
+    n->move = m;
+    n->ply = prev ? prev->ply + 1 : 0;
+    n->clock_ms = -1;
+    Board *scratch = malloc(sizeof *scratch);
+    if (!scratch)
+        return NULL;
+    memcpy(scratch, before, sizeof *scratch);
+    notation_to_san(scratch, m, n->san);
+    free(scratch);
+    if (!cont) {
+        prev->next = n; // the end of a variation goes on
+        return n;
+    }
+    PgnNode **slot = &cont->variation;
+    while (*slot)
+        slot = &(*slot)->next_variation;
+    *slot = n;
+    return n;
+}
+
 int pgn_mainline_length(const PgnGame *g) {
     return g->main_len;
 }
@@ -386,6 +426,77 @@ bool pgn_position_at(const PgnGame *g, int ply, Board *out) {
         return false;
     for (int i = 0; i < ply; i++)
         board_make_move(out, g->main[i]->move);
+    return true;
+}
+
+bool pgn_mainline_add_nag(PgnGame *g, int ply, int nag) {
+    if (ply < 0 || ply >= g->main_len || nag < 1 || nag > 255)
+        return false;
+    PgnNode *n = g->main[ply];
+    for (int i = 0; i < n->nag_count; i++)
+        if (n->nags[i] == nag)
+            return true;
+    if (n->nag_count >= PGN_MAX_NAGS)
+        return false;
+    n->nags[n->nag_count++] = (unsigned char)nag;
+    return true;
+}
+
+bool pgn_mainline_append_comment(PgnGame *g, int ply, const char *text) {
+    if (ply < 0 || ply >= g->main_len || !text)
+        return false;
+    const char *c = normalised_comment(&g->arena, text);
+    if (!c)
+        return false;
+    if (!*c)
+        return true;
+    PgnNode *n = g->main[ply];
+    const char *joined = arena_join(&g->arena, n->comment, c);
+    if (!joined)
+        return false;
+    n->comment = joined;
+    return true;
+}
+
+bool pgn_mainline_add_variation(PgnGame *g, int ply, const Move *moves, int n,
+                                const char *comment) {
+    if (ply < 0 || ply >= g->main_len || !moves || n < 1)
+        return false;
+    Board *b = malloc(sizeof *b);
+    if (!b)
+        return false;
+    bool ok = pgn_position_at(g, ply, b);
+    PgnNode *first = NULL, *last = NULL;
+    for (int i = 0; ok && i < n; i++) {
+        PgnNode *node = movegen_is_legal(b, moves[i]) ? new_node(g) : NULL;
+        if (!node) {
+            ok = false;
+            break;
+        }
+        node->move = moves[i];
+        node->ply = ply + i;
+        notation_to_san(b, moves[i], node->san);
+        board_make_move(b, moves[i]);
+        if (last)
+            last->next = node;
+        else
+            first = node;
+        last = node;
+    }
+    free(b);
+    if (ok && comment) {
+        const char *c = normalised_comment(&g->arena, comment);
+        if (!c)
+            ok = false;
+        else
+            first->comment = *c ? c : NULL;
+    }
+    if (!ok)
+        return false; // the nodes made stay unreachable in the arena
+    PgnNode **link = &g->main[ply]->variation;
+    while (*link)
+        link = &(*link)->next_variation;
+    *link = first;
     return true;
 }
 

@@ -96,6 +96,14 @@ void pgn_set_result(PgnGame *g, const char *result); // ignored unless one of th
 // illegal move or when out of memory.
 bool pgn_append_move(PgnGame *g, Move m, const char *san, long long clock_ms, const char *comment);
 
+// Adds move m after the node `after` (NULL: as a first move of the game),
+// where `before` is the position before m. When the line already goes on
+// with m (as its next move or one of its variations) that node is returned;
+// at the end of a line m becomes its continuation (extending the main line
+// when that is the main line); otherwise m starts a new variation, the last
+// alternative. NULL for an illegal move or when out of memory.
+const PgnNode *pgn_add_move_after(PgnGame *g, const PgnNode *after, Move m, const Board *before);
+
 // The main line by ply (0-based). Out-of-range plies give MOVE_NONE / NULL / -1.
 int pgn_mainline_length(const PgnGame *g);
 Move pgn_mainline_move(const PgnGame *g, int ply);
@@ -110,6 +118,20 @@ const char *pgn_lead_comment(const PgnGame *g);
 // The position after the main line's first `ply` moves (0 = start position).
 // False when ply is out of range.
 bool pgn_position_at(const PgnGame *g, int ply, Board *out);
+
+// Annotating the main line (e.g. a review): ply is 0-based as above; all are
+// false for an out-of-range ply or when out of memory.
+// Adds NAG nag (1..255) after the move; already there is success, a full
+// list (PGN_MAX_NAGS) or a bad nag is failure.
+bool pgn_mainline_add_nag(PgnGame *g, int ply, int nag);
+// Appends text to the comment after the move (joined with a space; blanks are
+// folded as the reader does; a blank text changes nothing).
+bool pgn_mainline_append_comment(PgnGame *g, int ply, const char *text);
+// Adds moves[0..n) as the last alternative to the move at ply, played from
+// the position before it; comment (NULL for none) follows the variation's
+// first move. False also when n < 1 or a move is illegal (nothing is added).
+bool pgn_mainline_add_variation(PgnGame *g, int ply, const Move *moves, int n,
+                                const char *comment);
 
 // ---------------------------------------------------------------- writing
 

@@ -30,13 +30,25 @@ typedef struct SessionOptions {
 
 typedef struct Session Session;
 
+enum { SESSION_MAX_LINES = 5, SESSION_LINE_MAX = 200 };
+
+// One analysis line (MultiPV), from White's point of view.
+typedef struct SessionLine {
+    int depth;
+    int score_white, mate_white;
+    char pv_san[SESSION_LINE_MAX];
+} SessionLine;
+
 // The engine's latest thinking, from White's point of view, PV in SAN.
 typedef struct SessionThinking {
     bool shown, active;
+    bool analysing;            // infinite analysis (analyze) rather than a move
     int depth, seldepth;
     int score_white, mate_white;
     unsigned long long nodes, nps;
     char pv_san[512];
+    int line_count;            // analysis lines received for the current depth
+    SessionLine lines[SESSION_MAX_LINES];
 } SessionThinking;
 
 // Opens a session. NULL with the reason in err when the engine or the game
@@ -59,11 +71,22 @@ bool session_quit_requested(const Session *s);
 bool session_engine_busy(const Session *s);
 
 const Game *session_game(const Session *s);
+// The board to show: the game's, or the position being edited.
+const Board *session_display_board(const Session *s);
+bool session_editing(const Session *s);
 const SessionThinking *session_thinking(const Session *s);
 bool session_flipped(const Session *s);
 Move session_hint(const Session *s);
-// The move list as SAN strings, valid until the next change of position.
-const char *const *session_sans(Session *s);
+// The move list shown: the game's moves, or the line of a loaded game being
+// replayed; current is how many of them are on the board. Valid until the
+// next change.
+void session_move_list(Session *s, const char *const **sans, int *count, int *current);
+// "C50 Italian Game": the name of the latest named position of the game, or NULL.
+const char *session_opening(const Session *s);
+// The evaluation graph of the last review (White's view per ply), or none.
+void session_graph(const Session *s, const int **scores, int *count);
+// Whether a review runs, and how far it is.
+bool session_review_progress(const Session *s, int *done, int *total);
 // Completion words: command names and the legal moves in SAN.
 int session_completion_words(Session *s, const char **words, int max);
 // "White to move", "Black to move - check", "1-0 White mates" ...

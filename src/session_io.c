@@ -39,8 +39,7 @@ static void player_name(const Game *g, Color c, char *buf, size_t bufsz) {
         snprintf(buf, bufsz, "Human");
 }
 
-// Builds the PGN of the game; NULL when out of memory.
-static PgnGame *to_pgn(const Game *g, int64_t now) {
+PgnGame *session_to_pgn(const Game *g, const Openings *o, int64_t now) {
     PgnGame *p = pgn_game_new();
     if (!p)
         return NULL;
@@ -75,6 +74,12 @@ static PgnGame *to_pgn(const Game *g, int64_t now) {
         ok = pgn_append_move(p, m->move, m->san, clock, comment[0] ? comment : NULL);
     }
     pgn_set_result(p, game_result_text(g));
+    char eco[8], name[160];
+    if (o && openings_lookup(o, game_board(g), eco, sizeof eco, name, sizeof name)) {
+        if (eco[0])
+            ok = ok && pgn_set_tag(p, "ECO", eco);
+        ok = ok && pgn_set_tag(p, "Opening", name);
+    }
     timecontrol_format_pgn(&game_clock(g)->tc, buf, sizeof buf);
     ok = ok && pgn_set_tag(p, "TimeControl", buf);
     ok = ok && pgn_set_tag(p, "Termination", termination(g));
@@ -98,8 +103,9 @@ static PgnGame *to_pgn(const Game *g, int64_t now) {
     return p;
 }
 
-bool session_save(const Game *g, const char *path, int64_t now, char *err, size_t errsz) {
-    PgnGame *p = to_pgn(g, now);
+bool session_save(const Game *g, const Openings *o, const char *path, int64_t now, char *err,
+                  size_t errsz) {
+    PgnGame *p = session_to_pgn(g, o, now);
     if (!p) {
         snprintf(err, errsz, "out of memory saving the game");
         return false;
@@ -110,11 +116,11 @@ bool session_save(const Game *g, const char *path, int64_t now, char *err, size_
     return ok;
 }
 
-bool session_autosave(const Game *g, const char *path, int64_t now) {
+bool session_autosave(const Game *g, const Openings *o, const char *path, int64_t now) {
     if (!path || !path[0])
         return true;
     char err[512];
-    return session_save(g, path, now, err, sizeof err);
+    return session_save(g, o, path, now, err, sizeof err);
 }
 
 // Settings from patzer's own tags, where present.

@@ -115,7 +115,7 @@ static void draw(Tui *t, int64_t now) {
     const Game *g = session_game(s);
     UiView v;
     memset(&v, 0, sizeof v);
-    v.board = game_board(g);
+    v.board = session_display_board(s);
     v.flipped = session_flipped(s);
     v.last_move = board_last_move(v.board);
     v.hint = session_hint(s);
@@ -128,8 +128,7 @@ static void draw(Tui *t, int64_t now) {
         p->running = clock->running && clock->turn == c && !game_is_over(g);
         p->flagged = clock->flagged[c];
     }
-    v.sans = session_sans(s);
-    v.ply_count = v.current_ply = game_ply_count(g);
+    session_move_list(s, &v.sans, &v.ply_count, &v.current_ply);
     v.start_fullmove = game_start_fullmove(g);
     v.start_side = game_start_side(g);
     const SessionThinking *th = session_thinking(s);
@@ -141,8 +140,19 @@ static void draw(Tui *t, int64_t now) {
     v.thinking.mate_white = th->mate_white;
     v.thinking.nodes = th->nodes;
     v.thinking.nps = th->nps;
+    v.thinking.analysing = th->analysing;
+    v.thinking.line_count = th->line_count < UI_MAX_LINES ? th->line_count : UI_MAX_LINES;
+    for (int i = 0; i < v.thinking.line_count; i++) {
+        v.thinking.lines[i].depth = th->lines[i].depth;
+        v.thinking.lines[i].score_white = th->lines[i].score_white;
+        v.thinking.lines[i].mate_white = th->lines[i].mate_white;
+        snprintf(v.thinking.lines[i].pv_san, sizeof v.thinking.lines[i].pv_san, "%s",
+                 th->lines[i].pv_san);
+    }
     snprintf(v.thinking.pv_san, sizeof v.thinking.pv_san, "%s", th->pv_san);
     v.material_white = material_white(v.board);
+    const char *opening = session_opening(s);
+    snprintf(v.opening, sizeof v.opening, "%s", opening ? opening : "");
     if (t->status_sticky && t->status[0]) {
         snprintf(v.status, sizeof v.status, "%s", t->status);
         v.status_is_error = t->status_error;
@@ -150,11 +160,25 @@ static void draw(Tui *t, int64_t now) {
         session_status(s, v.status, sizeof v.status);
     }
     v.overlay = t->overlay[0] ? t->overlay : NULL;
+    session_graph(s, &v.graph, &v.graph_count);
+    int done, total;
+    if (session_review_progress(s, &done, &total) && !(t->status_sticky && t->status_error))
+        snprintf(v.status, sizeof v.status, "Reviewing: %d of %d moves...", done, total);
     ui_view_draw(&v);
     ui_cmdbar_redraw();
     ui_screen_update();
     if (t->dump_path)
         ui_screen_dump(t->dump_path);
+}
+
+// On an empty command line, the arrow and page keys step through a game.
+static const char *navigation_command(int key) {
+    static const char *const commands[] = {
+        [UI_NAV_PREV] = "prev", [UI_NAV_NEXT] = "next", [UI_NAV_FIRST] = "first",
+        [UI_NAV_LAST] = "last", [UI_NAV_INTO] = "var 1", [UI_NAV_OUT] = "up",
+    };
+    UiNav nav = ui_screen_nav_key(key);
+    return nav == UI_NAV_NONE ? NULL : commands[nav];
 }
 
 // Sleep time until the next redraw is due for the clocks.
@@ -214,7 +238,10 @@ int tui_run(const Config *cfg) {
                 t.overlay[0] = '\0'; // any key closes the help box
                 continue;
             }
-            if (key == UI_KEY_RESIZE) {
+            const char *step = ui_cmdbar_is_empty() ? navigation_command(key) : NULL;
+            if (step) {
+                session_handle_line(t.session, step, frontend_now_ms());
+            } else if (key == UI_KEY_RESIZE) {
                 ui_screen_resize();
             } else if (key == KEY_CTRL_L) {
                 ui_screen_resize();

@@ -455,7 +455,7 @@ Test(command, fields_are_reset_between_parses) {
 Test(command, names_and_help) {
     const char *names[64];
     int n = command_names(names, ARRAY_LEN(names));
-    cr_assert_eq(n, 20, "%d command names", n);
+    cr_assert_eq(n, 41, "%d command names", n);
     cr_expect_eq(command_names(NULL, 0), n);
     const char *list = command_help(NULL);
     cr_assert_not_null(list);
@@ -514,4 +514,46 @@ Test(command, names_respect_max) {
     cr_expect_str_eq(names[1], "play");
     cr_expect_null(names[2]);
     cr_expect_eq(command_names(names, 0), 0);
+}
+
+// ------------------------------------------------------------------ replay
+
+Test(command, analysis_replay_and_editor_commands) {
+    static const struct {
+        const char *line;
+        CommandKind kind;
+        int number;
+        const char *text;
+    } cases[] = {
+        {"analyze", CMD_ANALYZE, 0, ""},       {"analyse", CMD_ANALYZE, 0, ""},
+        {"an", CMD_ANALYZE, 0, ""},            {"lines 3", CMD_LINES, 3, ""},
+        {"next", CMD_NEXT, 0, ""},             {"n", CMD_NEXT, 0, ""},
+        {"prev", CMD_PREV, 0, ""},             {"p", CMD_PREV, 0, ""},
+        {"first", CMD_FIRST, 0, ""},           {"last", CMD_LAST, 0, ""},
+        {"goto 12", CMD_GOTO, 12, ""},         {"goto 0", CMD_GOTO, 0, ""},
+        {"var 2", CMD_VAR, 2, ""},             {"up", CMD_UP, 0, ""},
+        {"review", CMD_REVIEW, 0, ""},         {"games", CMD_GAMES, 0, ""},
+        {"games Carlsen", CMD_GAMES, 0, "Carlsen"}, {"game 7", CMD_GAME, 7, ""},
+        {"edit", CMD_EDIT, 0, ""},             {"put Qd4", CMD_PUT, 0, "Qd4"},
+        {"remove e4", CMD_REMOVE, 0, "e4"},    {"side black", CMD_SIDE, 0, "black"},
+        {"castling Kq", CMD_CASTLING, 0, "Kq"}, {"ep -", CMD_EP, 0, "-"},
+        {"clear", CMD_CLEAR, 0, ""},           {"done", CMD_DONE, 0, ""},
+        {"cancel", CMD_CANCEL, 0, ""},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+        Command cmd;
+        char err[ERR_MAX];
+        cr_assert(command_parse(cases[i].line, &cmd, err, sizeof err), "%s: %s", cases[i].line,
+                  err);
+        cr_expect_eq(cmd.kind, cases[i].kind, "%s", cases[i].line);
+        if (cases[i].number)
+            cr_expect_eq(cmd.number, cases[i].number, "%s", cases[i].line);
+        cr_expect_str_eq(cmd.text, cases[i].text, "%s", cases[i].line);
+    }
+    Command cmd;
+    char err[ERR_MAX];
+    cr_expect_not(command_parse("lines 6", &cmd, err, sizeof err));
+    cr_expect_not(command_parse("goto", &cmd, err, sizeof err));
+    cr_expect_not(command_parse("put", &cmd, err, sizeof err));
+    cr_expect_not(command_parse("next 2", &cmd, err, sizeof err));
 }

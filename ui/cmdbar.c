@@ -373,6 +373,8 @@ void ui_cmdbar_feed(int key) {
     redisplay_hook(); // also after on_line, which may have closed the bar
 }
 
+bool ui_cmdbar_is_empty(void) { return rl_end == 0; }
+
 void ui_cmdbar_redraw(void) {
     redisplay_hook();
 }

@@ -26,6 +26,8 @@ bool ui_cmdbar_open(const char *prompt, const char *history_path, CmdbarLineFn o
 void ui_cmdbar_close(void);
 // Hands one key (from ui_screen_getch) to readline.
 void ui_cmdbar_feed(int key);
+// True when nothing has been typed on the command line.
+bool ui_cmdbar_is_empty(void);
 // Redraws the command line (after a resize or a full redraw).
 void ui_cmdbar_redraw(void);
 // Shows a message in place of the prompt until the next key.

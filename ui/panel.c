@@ -4,7 +4,9 @@
 // engine's search output with its principal variation.
 #include "ui/panel.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ui/draw.h"
@@ -184,24 +186,103 @@ static void draw_pv(WINDOW *w, int y0, int rows, const char *pv) {
     }
 }
 
+// An evaluation bar across the pane: White's share grows with its score
+// (a pawn moves it about a tenth of the way, mates fill it).
+static void draw_eval_bar(WINDOW *w, int y, int score_white, int mate_white) {
+    int width = getmaxx(w);
+    char score[32];
+    panel_format_score(score_white, mate_white, score, sizeof score);
+    int x = draw_text(w, y, 0, score, width, A_BOLD, false);
+    int bar = width - x - 3;
+    if (bar < 4)
+        return;
+    double share = mate_white > 0   ? 1.0
+                   : mate_white < 0 ? 0.0
+                                    : 0.5 + 0.5 * tanh(score_white / 400.0);
+    int filled = (int)(share * bar + 0.5);
+    x += draw_text(w, y, x, " [", width - x, A_NORMAL, false);
+    wchar_t full = draw_utf8() ? L'\u2588' : L'#', empty = draw_utf8() ? L'\u2591' : L'-';
+    draw_fill(w, y, x, filled, full, A_NORMAL);
+    draw_fill(w, y, x + filled, bar - filled, empty, theme_role_attr(ROLE_DIM));
+    draw_text(w, y, x + bar, "]", width - x - bar, A_NORMAL, false);
+}
+
+static int thinking_rows(const UiThinking *t, int pv_rows) {
+    if (t->analysing && t->line_count > 1)
+        return 3 + t->line_count; // rule, bar, depth/nodes, one row per line
+    return 3 + pv_rows + (t->analysing ? 1 : 0);
+}
+
 static void draw_thinking(WINDOW *w, int y0, int pv_rows, const UiThinking *t) {
     int width = getmaxx(w);
-    draw_rule(w, y0, t->shown && t->active ? "Engine: thinking" : "Engine",
-              theme_role_attr(ROLE_DIM));
+    const char *title = t->analysing ? (t->active ? "Analysis: running" : "Analysis")
+                        : t->shown && t->active ? "Engine: thinking"
+                                                : "Engine";
+    draw_rule(w, y0, title, theme_role_attr(ROLE_DIM));
     if (!t->shown)
         return;
-    char score[32], line[128], nodes[16], nps[16];
+    int y = y0 + 1;
+    if (t->analysing)
+        draw_eval_bar(w, y++, t->score_white, t->mate_white);
+    char score[32], line[UI_LINE_PV_MAX + 64], nodes[16], nps[16];
+    panel_format_count(t->nodes, nodes, sizeof nodes);
+    panel_format_count(t->nps, nps, sizeof nps);
+    if (t->analysing && t->line_count > 1) {
+        snprintf(line, sizeof line, "Depth %d  Nodes %s  NPS %s", t->depth, nodes, nps);
+        draw_text(w, y++, 0, line, width, A_NORMAL, true);
+        for (int i = 0; i < t->line_count; i++) {
+            const UiLine *l = &t->lines[i];
+            panel_format_score(l->score_white, l->mate_white, score, sizeof score);
+            snprintf(line, sizeof line, "%d %6s %s", i + 1, score, l->pv_san);
+            draw_text(w, y++, 0, line, width, i == 0 ? A_BOLD : A_NORMAL, true);
+        }
+        return;
+    }
     panel_format_score(t->score_white, t->mate_white, score, sizeof score);
     if (t->seldepth > 0)
         snprintf(line, sizeof line, "Depth %d/%d  Score %s", t->depth, t->seldepth, score);
     else
         snprintf(line, sizeof line, "Depth %d  Score %s", t->depth, score);
-    draw_text(w, y0 + 1, 0, line, width, A_NORMAL, true);
-    panel_format_count(t->nodes, nodes, sizeof nodes);
-    panel_format_count(t->nps, nps, sizeof nps);
+    draw_text(w, y++, 0, line, width, A_NORMAL, true);
     snprintf(line, sizeof line, "Nodes %s  NPS %s", nodes, nps);
-    draw_text(w, y0 + 2, 0, line, width, A_NORMAL, true);
-    draw_pv(w, y0 + 3, pv_rows, t->pv_san);
+    draw_text(w, y++, 0, line, width, A_NORMAL, true);
+    draw_pv(w, y, pv_rows, t->pv_san);
+}
+
+// The evaluation over the game as a one-row sparkline (block elements, or
+// ASCII), White's advantage up; a row of carets marks the biggest swings.
+static void draw_graph(WINDOW *w, int y, const UiView *v) {
+    int width = getmaxx(w);
+    draw_rule(w, y, "Evaluation", theme_role_attr(ROLE_DIM));
+    int n = v->graph_count < UI_GRAPH_MAX ? v->graph_count : UI_GRAPH_MAX;
+    int cols = n < width ? n : width;
+    static const wchar_t blocks[] = L"\u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588";
+    static const char ascii[] = "_.-~=+*#";
+    int marks[UI_GRAPH_MARKS] = {-1, -1, -1};
+    // The biggest swings between consecutive plies.
+    for (int i = 1; i < n; i++) {
+        int swing = abs(v->graph[i] - v->graph[i - 1]);
+        for (int k = 0; k < UI_GRAPH_MARKS; k++) {
+            if (marks[k] < 0 || swing > abs(v->graph[marks[k]] - v->graph[marks[k] - 1])) {
+                for (int j = UI_GRAPH_MARKS - 1; j > k; j--)
+                    marks[j] = marks[j - 1];
+                marks[k] = i;
+                break;
+            }
+        }
+    }
+    for (int c = 0; c < cols; c++) {
+        int i = (int)((long)c * n / cols); // the ply this column shows
+        int score = v->graph[i] > 600 ? 600 : v->graph[i] < -600 ? -600 : v->graph[i];
+        int level = (score + 600) * 7 / 1200;
+        if (draw_utf8())
+            theme_put_wch(w, y + 1, c, blocks[level], A_NORMAL);
+        else
+            theme_put_wch(w, y + 1, c, (wchar_t)ascii[level], A_NORMAL);
+        for (int k = 0; k < UI_GRAPH_MARKS; k++)
+            if (marks[k] >= 0 && (int)((long)marks[k] * cols / n) == c)
+                theme_put_wch(w, y + 2, c, L'^', theme_role_attr(ROLE_ERROR));
+    }
 }
 
 void panel_draw(WINDOW *w, const UiView *v) {
@@ -210,7 +291,8 @@ void panel_draw(WINDOW *w, const UiView *v) {
     bool two_rows = h >= ROOMY_H;
     bool opening_row = h >= OPENING_ROW_H;
     int pv_rows = h >= PV_ROWS_3_H ? 3 : h >= PV_ROWS_2_H ? 2 : 1;
-    int engine_rows = 3 + pv_rows; // rule, depth/score, nodes, PV
+    int engine_rows = thinking_rows(&v->thinking, pv_rows);
+    int graph_rows = v->graph && v->graph_count > 1 ? 3 : 0; // rule, sparkline, marks
 
     // The player whose pieces are at the top of the board comes first.
     Color top = v->flipped ? WHITE : BLACK;
@@ -230,8 +312,14 @@ void panel_draw(WINDOW *w, const UiView *v) {
     }
     y += opening_row ? 2 : 1;
 
-    int move_rows = h - y - 1 - engine_rows;
+    int move_rows = h - y - 1 - engine_rows - graph_rows;
+    if (move_rows < 2 && graph_rows) {
+        graph_rows = 0; // the moves matter more than the graph
+        move_rows = h - y - 1 - engine_rows;
+    }
     draw_rule(w, y, "Moves", theme_role_attr(ROLE_DIM));
     draw_moves(w, y + 1, move_rows, v);
+    if (graph_rows)
+        draw_graph(w, h - engine_rows - graph_rows, v);
     draw_thinking(w, h - engine_rows, pv_rows, &v->thinking);
 }

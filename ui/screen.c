@@ -282,6 +282,25 @@ int ui_screen_getch(void) {
     return c;
 }
 
+UiNav ui_screen_nav_key(int key) {
+    switch (key) {
+    case KEY_LEFT:
+        return UI_NAV_PREV;
+    case KEY_RIGHT:
+        return UI_NAV_NEXT;
+    case KEY_HOME:
+        return UI_NAV_FIRST;
+    case KEY_END:
+        return UI_NAV_LAST;
+    case KEY_NPAGE:
+        return UI_NAV_INTO;
+    case KEY_PPAGE:
+        return UI_NAV_OUT;
+    default:
+        return UI_NAV_NONE;
+    }
+}
+
 void ui_screen_resize(void) {
     if (!is_open)
         return;

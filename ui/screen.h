@@ -28,6 +28,12 @@ bool ui_screen_is_open(void);
 enum { UI_KEY_NONE = -1, UI_KEY_RESIZE = -2 };
 // A key if one is waiting, else UI_KEY_NONE. Never blocks.
 int ui_screen_getch(void);
+// What a navigation key means (arrows, Home/End, Page Up/Down), so callers
+// need not know curses key codes.
+typedef enum {
+    UI_NAV_NONE, UI_NAV_PREV, UI_NAV_NEXT, UI_NAV_FIRST, UI_NAV_LAST, UI_NAV_INTO, UI_NAV_OUT
+} UiNav;
+UiNav ui_screen_nav_key(int key);
 // Re-reads the terminal size and lays the windows out again.
 void ui_screen_resize(void);
 // True when the terminal is too small; ui_view_draw then shows a message

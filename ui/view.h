@@ -9,7 +9,15 @@
 #include "engine/board.h"
 #include "engine/notation.h"
 
-enum { UI_NAME_MAX = 48, UI_PV_MAX = 512, UI_STATUS_MAX = 256 };
+enum { UI_NAME_MAX = 48, UI_PV_MAX = 512, UI_STATUS_MAX = 256, UI_MAX_LINES = 5,
+       UI_LINE_PV_MAX = 200, UI_GRAPH_MAX = 1024, UI_GRAPH_MARKS = 3 };
+
+// One line of a multi-line (MultiPV) analysis.
+typedef struct UiLine {
+    int depth;
+    int score_white, mate_white;   // as in UiThinking
+    char pv_san[UI_LINE_PV_MAX];
+} UiLine;
 
 typedef struct UiPlayerView {
     char name[UI_NAME_MAX];   // "You", "patzer"
@@ -28,6 +36,11 @@ typedef struct UiThinking {
     int mate_white;  // mate in N from White's view: >0 White mates, <0 Black mates
     unsigned long long nodes, nps;
     char pv_san[UI_PV_MAX]; // "12. Nf3 Nc6 13. Bb5" already in SAN with numbers
+    // Analysis mode: the heading says so, an evaluation bar is drawn, and
+    // with more than one line each line gets a row of its own.
+    bool analysing;
+    int line_count;
+    UiLine lines[UI_MAX_LINES];
 } UiThinking;
 
 typedef struct UiView {
@@ -48,6 +61,11 @@ typedef struct UiView {
     bool status_is_error;
     // Several lines (help) shown in a box over the board and panel, or NULL.
     const char *overlay;
+    // The evaluation after each ply of the game (centipawns, White's view,
+    // mates as +-10000), drawn as a sparkline when graph_count > 1; the
+    // plies with the biggest swings are marked. NULL for none.
+    const int *graph;
+    int graph_count;
 } UiView;
 
 // Draws every pane (curses must be open). Marks windows for update; the

@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Game review: the judging thresholds, score text, engine reviews of games
+// with unambiguous blunders (walking into mate, a hanging queen), the
+// annotation written into the game, and the PGN building functions it uses
+// (NAGs, comments, variations) through a write and read round trip.
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+#include "src/pgn.h"
+#include "src/review.h"
+
+#ifndef TEST_DATADIR
+#define TEST_DATADIR "tests/data"
+#endif
+
+static const char *data_dir(void) {
+    const char *d = getenv("TEST_DATADIR");
+    return d && *d ? d : TEST_DATADIR;
+}
+
+// The first game of the fixture walks into Scholar's mate (3...Nf6?? 4.Qxf7#),
+// the second leaves the queen to a bishop (2.Qg4?? Bxg4).
+static const char SCHOLAR[] = "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+static const char HANGING[] = "1. e4 d5 2. Qg4 Bxg4 3. f3 Bh5 0-1\n";
+
+static PgnGame *read_game(const char *text) {
+    PgnReader *r = pgn_reader_from_string(text, "test");
+    cr_assert_not_null(r);
+    PgnGame *g = pgn_game_new();
+    cr_assert_not_null(g);
+    PgnError e;
+    int rc = pgn_reader_next(r, g, &e);
+    cr_assert_eq(rc, 1, "%s:%d:%d: %s", e.file, e.line, e.column, e.message);
+    pgn_reader_close(r);
+    return g;
+}
+
+static Move parse(const Board *at, const char *san) {
+    Board *b = malloc(sizeof *b);
+    cr_assert_not_null(b);
+    memcpy(b, at, sizeof *b);
+    Move m;
+    char err[256];
+    cr_assert_eq(notation_parse_move(b, san, &m, err, sizeof err), NOTATION_OK, "%s: %s", san, err);
+    free(b);
+    return m;
+}
+
+static Engine *new_engine(void) {
+    Engine *e = engine_new();
+    cr_assert_not_null(e);
+    return e;
+}
+
+// Short searches keep the test fast; the depth cap keeps them repeatable.
+static const ReviewOptions QUICK = { .movetime_ms = 100, .depth = 10 };
+
+static ReviewPly *review(Engine *e, const PgnGame *g, const ReviewOptions *opt) {
+    int n = pgn_mainline_length(g);
+    ReviewPly *plies = calloc((size_t)n, sizeof *plies);
+    cr_assert_not_null(plies);
+    cr_assert_eq(review_game(e, g, opt, plies), n);
+    return plies;
+}
+
+// ---------------------------------------------------------------- judging
+
+Test(review, judge_thresholds) {
+    int loss = -1;
+    cr_expect_eq(review_judge(30, 20, &loss), 0);
+    cr_expect_eq(loss, 10);
+    cr_expect_eq(review_judge(30, 60, &loss), 0, "a better score than the best is no loss");
+    cr_expect_eq(loss, 0);
+    cr_expect_eq(review_judge(30, -19, NULL), 0);
+    cr_expect_eq(review_judge(30, -20, &loss), REVIEW_NAG_INACCURACY);
+    cr_expect_eq(loss, 50);
+    cr_expect_eq(review_judge(30, -70, NULL), REVIEW_NAG_MISTAKE);
+    cr_expect_eq(review_judge(30, -219, NULL), REVIEW_NAG_MISTAKE);
+    cr_expect_eq(review_judge(30, -220, NULL), REVIEW_NAG_BLUNDER);
+    cr_expect_eq(review_judge(-100, -900, NULL), REVIEW_NAG_BLUNDER);
+}
+
+Test(review, judge_decided_positions) {
+    cr_expect_eq(review_judge(1500, 600, NULL), 0, "still winning");
+    cr_expect_eq(review_judge(-600, -1400, NULL), 0, "still losing");
+    cr_expect_eq(review_judge(700, 300, NULL), REVIEW_NAG_BLUNDER, "winning no more");
+    cr_expect_eq(review_judge(-400, -700, NULL), REVIEW_NAG_BLUNDER, "now lost");
+}
+
+Test(review, judge_mates) {
+    int m3 = REVIEW_MATE - 3;
+    cr_expect_eq(review_judge(m3, 100, NULL), REVIEW_NAG_BLUNDER, "mate given up");
+    cr_expect_eq(review_judge(m3, 700, NULL), REVIEW_NAG_MISTAKE);
+    cr_expect_eq(review_judge(m3, 1500, NULL), REVIEW_NAG_INACCURACY);
+    cr_expect_eq(review_judge(m3, REVIEW_MATE - 6, NULL), 0, "a slower mate");
+    cr_expect_eq(review_judge(0, -(REVIEW_MATE - 1), NULL), REVIEW_NAG_BLUNDER, "into a mate");
+    cr_expect_eq(review_judge(-700, -(REVIEW_MATE - 2), NULL), REVIEW_NAG_MISTAKE);
+    cr_expect_eq(review_judge(-1500, -(REVIEW_MATE - 2), NULL), REVIEW_NAG_INACCURACY);
+    cr_expect_eq(review_judge(-(REVIEW_MATE - 5), -(REVIEW_MATE - 1), NULL), 0, "mated anyway");
+    int loss;
+    cr_expect_eq(review_judge(m3, -(REVIEW_MATE - 2), &loss), REVIEW_NAG_BLUNDER);
+    cr_expect_eq(loss, 2 * REVIEW_LOSS_CAP);
+}
+
+Test(review, format_score) {
+    char buf[32];
+    review_format_score(35, buf, sizeof buf);
+    cr_expect_str_eq(buf, "+0.35");
+    review_format_score(-120, buf, sizeof buf);
+    cr_expect_str_eq(buf, "-1.20");
+    review_format_score(0, buf, sizeof buf);
+    cr_expect_str_eq(buf, "0.00");
+    review_format_score(REVIEW_MATE - 3, buf, sizeof buf);
+    cr_expect_str_eq(buf, "#3");
+    review_format_score(-(REVIEW_MATE - 2), buf, sizeof buf);
+    cr_expect_str_eq(buf, "#-2");
+    review_format_score(REVIEW_MATE, buf, sizeof buf);
+    cr_expect_str_eq(buf, "#0");
+    cr_expect_str_eq(review_nag_word(REVIEW_NAG_BLUNDER), "Blunder");
+    cr_expect_str_eq(review_nag_word(REVIEW_NAG_MISTAKE), "Mistake");
+    cr_expect_str_eq(review_nag_word(REVIEW_NAG_INACCURACY), "Inaccuracy");
+    cr_expect_null(review_nag_word(0));
+}
+
+// ---------------------------------------------------------------- engine reviews
+
+Test(review, walking_into_mate_is_a_blunder) {
+    Engine *e = new_engine();
+    PgnGame *g = read_game(SCHOLAR);
+    ReviewPly *p = review(e, g, &QUICK);
+
+    // 3...Nf6?? allows mate in one.
+    cr_expect_eq(p[5].nag, REVIEW_NAG_BLUNDER);
+    cr_expect_eq(p[5].mate_white, 1);
+    cr_expect_eq(p[5].score_white, REVIEW_MATE - 1);
+    cr_expect_neq(p[5].best, p[5].played);
+    cr_expect_gt(p[5].best_line_len, 0);
+    cr_expect_eq(p[5].best_line[0], p[5].best);
+    cr_expect_gt(p[5].best_score_white, -REVIEW_DECIDED_CP, "Black was not lost before");
+    cr_expect_eq(p[5].loss, REVIEW_LOSS_CAP - p[5].best_score_white, "Black's view");
+    // 4.Qxf7# is the engine's own move and mates.
+    cr_expect_eq(p[6].nag, 0);
+    cr_expect_eq(p[6].best, p[6].played);
+    cr_expect_eq(p[6].score_white, REVIEW_MATE);
+    cr_expect_eq(p[6].best_mate_white, 1);
+    cr_expect_eq(p[6].loss, 0);
+    // Sound opening moves are not marked, and the scores are near level.
+    for (int i = 0; i < 2; i++) {
+        cr_expect_eq(p[i].nag, 0, "ply %d", i);
+        cr_expect_lt(abs(p[i].score_white), 150, "ply %d: %d", i, p[i].score_white);
+    }
+    free(p);
+    pgn_game_free(g);
+    engine_free(e);
+}
+
+Test(review, hanging_queen_is_a_blunder) {
+    Engine *e = new_engine();
+    PgnGame *g = read_game(HANGING);
+    ReviewPly *p = review(e, g, &QUICK);
+
+    cr_expect_eq(p[2].nag, REVIEW_NAG_BLUNDER, "2.Qg4?? gets %d", p[2].nag);
+    cr_expect_lt(p[2].score_white, -REVIEW_DECIDED_CP, "Black wins after it: %d", p[2].score_white);
+    cr_expect_gt(p[2].best_score_white, -100);
+    cr_expect_geq(p[2].loss, REVIEW_BLUNDER_CP);
+    cr_expect_eq(p[2].mate_white, 0);
+    // 2...Bxg4 takes it: the engine's move, still winning for Black.
+    cr_expect_eq(p[3].nag, 0);
+    cr_expect_eq(p[3].played, p[3].best);
+    cr_expect_lt(p[3].score_white, -REVIEW_DECIDED_CP);
+    // Black's best score before 2...Bxg4 is Black's advantage too.
+    cr_expect_lt(p[3].best_score_white, -REVIEW_DECIDED_CP);
+    for (int i = 3; i < 6; i++)
+        cr_expect_eq(p[i].nag, 0, "ply %d: decided and still decided", i);
+    free(p);
+    pgn_game_free(g);
+    engine_free(e);
+}
+
+Test(review, annotation_marks_and_variation) {
+    Engine *e = new_engine();
+    PgnGame *g = read_game(SCHOLAR);
+    ReviewPly *p = review(e, g, &QUICK);
+    cr_assert(review_annotate(g, p, pgn_mainline_length(g)));
+
+    const PgnNode *n = pgn_mainline_node(g, 5);
+    cr_assert_eq(n->nag_count, 1);
+    cr_expect_eq(n->nags[0], REVIEW_NAG_BLUNDER);
+    cr_assert_not_null(n->comment);
+    cr_expect(strncmp(n->comment, "#1 Blunder. ", 12) == 0, "%s", n->comment);
+    cr_assert_not_null(n->variation);
+    cr_expect_eq(n->variation->move, p[5].best);
+    cr_expect_eq(n->variation->ply, 5);
+    cr_assert_not_null(n->variation->comment);
+    char eval[32];
+    review_format_score(p[5].best_score_white, eval, sizeof eval);
+    cr_expect_str_eq(n->variation->comment, eval);
+    // Unmarked moves get their evaluation only; the mate none.
+    const PgnNode *first = pgn_mainline_node(g, 0);
+    cr_expect_eq(first->nag_count, 0);
+    cr_expect_null(first->variation);
+    review_format_score(p[0].score_white, eval, sizeof eval);
+    cr_expect_str_eq(first->comment, eval);
+    cr_expect_null(pgn_mainline_node(g, 6)->comment);
+
+    // The written game reads back the same.
+    char *text = pgn_write_string(g, NULL);
+    cr_assert_not_null(text);
+    cr_expect_not_null(strstr(text, "Nf6 $4 {#1 Blunder."), "%s", text);
+    PgnGame *back = read_game(text);
+    const PgnNode *m = pgn_mainline_node(back, 5);
+    cr_expect_eq(m->nag_count, 1);
+    cr_expect_str_eq(m->comment, n->comment);
+    cr_assert_not_null(m->variation);
+    cr_expect_eq(m->variation->move, p[5].best);
+    char *again = pgn_write_string(back, NULL);
+    cr_assert_not_null(again);
+    cr_expect_str_eq(again, text);
+    free(again);
+    free(text);
+    pgn_game_free(back);
+    free(p);
+    pgn_game_free(g);
+    engine_free(e);
+}
+
+static bool count_progress(int done, int total, void *ctx) {
+    int *calls = ctx;
+    cr_expect_eq(done, calls[0], "progress in order");
+    cr_expect_eq(total, 7);
+    calls[0]++;
+    return done < calls[1];
+}
+
+Test(review, progress_and_stop) {
+    Engine *e = new_engine();
+    PgnGame *g = read_game(SCHOLAR);
+    int calls[2] = { 0, 100 };
+    ReviewOptions opt = { .depth = 3, .progress = count_progress, .ctx = calls };
+    ReviewPly plies[7];
+    cr_expect_eq(review_game(e, g, &opt, plies), 7);
+    cr_expect_eq(calls[0], 8, "once before and once per move");
+    calls[0] = 0;
+    calls[1] = 2;
+    cr_expect_eq(review_game(e, g, &opt, plies), 2, "stopped after two moves");
+    ReviewOptions none = { 0 };
+    cr_expect_eq(review_game(e, g, &none, plies), -1, "no limit");
+    pgn_game_free(g);
+    engine_free(e);
+}
+
+Test(review, engine_options_restored) {
+    Engine *e = new_engine();
+    char err[128], buf[32];
+    cr_assert(engine_set_option(e, "UCI_LimitStrength", "true", err, sizeof err), "%s", err);
+    cr_assert(engine_set_option(e, "UCI_Elo", "1234", err, sizeof err), "%s", err);
+    PgnGame *g = read_game(HANGING);
+    ReviewOptions opt = { .depth = 2 };
+    ReviewPly plies[6];
+    cr_expect_eq(review_game(e, g, &opt, plies), 6);
+    cr_assert(engine_get_option(e, "UCI_LimitStrength", buf, sizeof buf));
+    cr_expect_str_eq(buf, "true");
+    cr_assert(engine_get_option(e, "UCI_Elo", buf, sizeof buf));
+    cr_expect_str_eq(buf, "1234");
+    cr_assert(engine_get_option(e, "UCI_AnalyseMode", buf, sizeof buf));
+    cr_expect_str_eq(buf, "false");
+    pgn_game_free(g);
+    engine_free(e);
+}
+
+Test(review, empty_game) {
+    Engine *e = new_engine();
+    PgnGame *g = read_game("[Event \"none\"]\n\n*\n");
+    ReviewPly plies[1];
+    cr_expect_eq(review_game(e, g, &QUICK, plies), 0);
+    cr_expect(review_annotate(g, plies, 0));
+    pgn_game_free(g);
+    engine_free(e);
+}
+
+// ---------------------------------------------------------------- PGN building
+
+Test(review, pgn_building_round_trip) {
+    PgnGame *g = read_game("1. e4 {kept} e5 2. Nf3 Nc6 *\n");
+    Board b;
+    cr_assert(pgn_position_at(g, 1, &b));
+    Move alt[3] = { parse(&b, "c5"), MOVE_NONE, MOVE_NONE };
+    board_make_move(&b, alt[0]);
+    alt[1] = parse(&b, "Nf3");
+    board_make_move(&b, alt[1]);
+    alt[2] = parse(&b, "d6");
+
+    cr_expect(pgn_mainline_add_nag(g, 1, 6));
+    cr_expect(pgn_mainline_add_nag(g, 1, 6), "the same NAG twice is one");
+    cr_expect(pgn_mainline_add_nag(g, 1, 18));
+    cr_expect(pgn_mainline_append_comment(g, 0, "  +0.30 \n more "));
+    cr_expect(pgn_mainline_append_comment(g, 1, "first"));
+    cr_expect(pgn_mainline_append_comment(g, 1, "second"));
+    cr_expect(pgn_mainline_append_comment(g, 1, "   "), "blank text changes nothing");
+    cr_expect(pgn_mainline_add_variation(g, 1, alt, 3, " sharp\n"));
+    cr_expect(pgn_mainline_add_variation(g, 1, alt, 1, NULL));
+
+    // Failures change nothing.
+    cr_expect_not(pgn_mainline_add_nag(g, 4, 1));
+    cr_expect_not(pgn_mainline_add_nag(g, -1, 1));
+    cr_expect_not(pgn_mainline_add_nag(g, 0, 0));
+    cr_expect_not(pgn_mainline_add_nag(g, 0, 256));
+    cr_expect_not(pgn_mainline_append_comment(g, 4, "x"));
+    cr_expect_not(pgn_mainline_add_variation(g, 0, alt, 3, NULL), "c5 is not White's");
+    cr_expect_not(pgn_mainline_add_variation(g, 1, alt + 1, 2, NULL), "nor Nf3 Black's");
+    cr_expect_not(pgn_mainline_add_variation(g, 1, alt, 0, NULL));
+    cr_expect_not(pgn_mainline_add_variation(g, 9, alt, 1, NULL));
+    cr_expect_null(pgn_mainline_node(g, 0)->variation);
+
+    char *text = pgn_write_string(g, NULL);
+    cr_assert_not_null(text);
+    char *flat = strdup(text);
+    cr_assert_not_null(flat);
+    for (char *c = flat; *c; c++)
+        if (*c == '\n')
+            *c = ' ';
+    cr_expect_not_null(strstr(flat, "1. e4 {kept +0.30 more} 1... e5 $6 $18 {first second} "
+                                    "(1... c5 {sharp} 2. Nf3 d6) (1... c5) 2. Nf3 Nc6 *"),
+                       "%s", text);
+    free(flat);
+    PgnGame *back = read_game(text);
+    const PgnNode *n = pgn_mainline_node(back, 1);
+    cr_expect_eq(n->nag_count, 2);
+    cr_expect_str_eq(n->comment, "first second");
+    cr_assert_not_null(n->variation);
+    cr_expect_str_eq(n->variation->san, "c5");
+    cr_expect_eq(n->variation->ply, 1);
+    cr_expect_str_eq(n->variation->comment, "sharp");
+    cr_assert_not_null(n->variation->next);
+    cr_expect_eq(n->variation->next->ply, 2);
+    cr_assert_not_null(n->variation->next_variation);
+    cr_expect_null(n->variation->next_variation->next);
+    char *again = pgn_write_string(back, NULL);
+    cr_assert_not_null(again);
+    cr_expect_str_eq(again, text);
+    free(again);
+    free(text);
+    pgn_game_free(back);
+    pgn_game_free(g);
+}
+
+Test(review, nag_list_full) {
+    PgnGame *g = read_game("1. e4 *\n");
+    for (int i = 1; i <= PGN_MAX_NAGS; i++)
+        cr_expect(pgn_mainline_add_nag(g, 0, 10 + i));
+    cr_expect_not(pgn_mainline_add_nag(g, 0, 1));
+    cr_expect(pgn_mainline_add_nag(g, 0, 11), "already there");
+    cr_expect_eq(pgn_mainline_node(g, 0)->nag_count, PGN_MAX_NAGS);
+    pgn_game_free(g);
+}
+
+Test(review, fixture_file_reads) {
+    char err[256], path[1024];
+    snprintf(path, sizeof path, "%s/pgn/review_blunders.pgn", data_dir());
+    PgnReader *r = pgn_reader_open(path, err, sizeof err);
+    cr_assert_not_null(r, "%s", err);
+    PgnGame *g = pgn_game_new();
+    cr_assert_not_null(g);
+    PgnError e;
+    cr_expect_eq(pgn_reader_next(r, g, &e), 1);
+    cr_expect_eq(pgn_mainline_length(g), 7);
+    cr_expect_eq(pgn_reader_next(r, g, &e), 1);
+    cr_expect_eq(pgn_mainline_length(g), 6);
+    cr_expect_eq(pgn_reader_next(r, g, &e), 0);
+    pgn_game_free(g);
+    pgn_reader_close(r);
+}
