@@ -36,6 +36,7 @@ static void usage(FILE *out) {
           "  -f, --fen FEN        start from this position\n"
           "  -a, --ascii          ASCII board instead of Unicode pieces\n"
           "  -r, --resume         continue the unfinished game saved automatically\n"
+          "  -p, --pgn FILE       open the games of a PGN file to replay and analyse\n"
           "      --no-book        the engine does not play from its opening book\n"
           "  -h, --help           this help\n"
           "  -V, --version        the version\n"
@@ -75,10 +76,11 @@ static int parse_game_options(int argc, char **argv, Config *cfg) {
         {"time", required_argument, NULL, 't'},  {"fen", required_argument, NULL, 'f'},
         {"ascii", no_argument, NULL, 'a'},   {"resume", no_argument, NULL, 'r'},
         {"no-book", no_argument, NULL, 'B'}, {"help", no_argument, NULL, 'h'},
+        {"pgn", required_argument, NULL, 'p'},
         {"version", no_argument, NULL, 'V'}, {NULL, 0, NULL, 0}};
     char err[512];
     int opt;
-    while ((opt = getopt_long(argc, argv, "wbl:e:t:f:arhV", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "wbl:e:t:f:arp:hV", longopts, NULL)) != -1) {
         bool ok = true;
         switch (opt) {
         case 'w':
@@ -112,6 +114,13 @@ static int parse_game_options(int argc, char **argv, Config *cfg) {
             break;
         case 'B':
             cfg->session.own_book = false;
+            break;
+        case 'p':
+            if (strlen(optarg) >= sizeof cfg->session.load_path) {
+                fprintf(stderr, "patzer: file name too long\n");
+                return 2;
+            }
+            snprintf(cfg->session.load_path, sizeof cfg->session.load_path, "%s", optarg);
             break;
         case 'h':
             usage(stdout);

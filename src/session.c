@@ -1164,6 +1164,8 @@ Session *session_new(const SessionOptions *opts, const SessionHooks *hooks, int6
             say(s, MSG_INFO, "No unfinished game to resume; a new game starts.");
     }
     update_flip(s);
+    if (opts->load_path[0])
+        load_file(s, opts->load_path);
     return s;
 }
 

@@ -25,6 +25,7 @@ typedef struct SessionOptions {
     bool own_book;            // the engine plays from the book in the opening
     char autosave_path[4096]; // empty: no autosave
     bool resume;              // start from the autosaved game if it is unfinished
+    char load_path[4096];     // a PGN file to open at start (empty: none)
     int hash_mb;
 } SessionOptions;
 

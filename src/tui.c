@@ -236,10 +236,12 @@ int tui_run(const Config *cfg) {
         for (int key; (key = ui_screen_getch()) != UI_KEY_NONE;) {
             if (t.overlay[0] && key != UI_KEY_RESIZE) {
                 t.overlay[0] = '\0'; // any key closes the help box
+                ui_screen_resize();  // and everything under it is drawn again
                 continue;
             }
             const char *step = ui_cmdbar_is_empty() ? navigation_command(key) : NULL;
             if (step) {
+                t.status_sticky = false; // the status line follows the position again
                 session_handle_line(t.session, step, frontend_now_ms());
             } else if (key == UI_KEY_RESIZE) {
                 ui_screen_resize();
