@@ -45,17 +45,19 @@ static unsigned rng_below(unsigned n) {
 }
 
 static const char *const NAMES[] = {
-    "Adler, Anna",   "Brandt, Boris", "Castro, Clara", "Dietz, Daniel", "Eriksen, Eva",
-    "Fischer, Finn", "Garcia, Greta", "Horvath, Hugo", "Ivanova, Irina", "Jansen, Jonas",
-    "Kowalski, Kai", "Larsen, Lena",  "Moreau, Marc",  "Novak, Nina",   "Olsen, Otto",
-    "Petrov, Paul",
+    "Adler, Anna",    "Brandt, Boris", "Castro, Clara", "Dietz, Daniel",
+    "Eriksen, Eva",   "Fischer, Finn", "Garcia, Greta", "Horvath, Hugo",
+    "Ivanova, Irina", "Jansen, Jonas", "Kowalski, Kai", "Larsen, Lena",
+    "Moreau, Marc",   "Novak, Nina",   "Olsen, Otto",   "Petrov, Paul",
 };
 enum { NAME_COUNT = sizeof NAMES / sizeof NAMES[0] };
 
 static const char *const REMARKS[] = {
-    "A sharp try.",     "The only move.",       "Better was to castle.",
-    "Time trouble.",    "White is pressing.",   "Black equalises.",
-    "An inaccuracy.",   "Now the knight is strong.", "Risky, but it works.",
+    "A sharp try.",          "The only move.",
+    "Better was to castle.", "Time trouble.",
+    "White is pressing.",    "Black equalises.",
+    "An inaccuracy.",        "Now the knight is strong.",
+    "Risky, but it works.",
 };
 enum { REMARK_COUNT = sizeof REMARKS / sizeof REMARKS[0] };
 
@@ -114,7 +116,7 @@ static bool make_game(PgnGame *g, int number) {
         !pgn_set_tag(g, "TimeControl", "300+3"))
         return false;
 
-    long long clock_ms[2] = {START_CLOCK_MS, START_CLOCK_MS};
+    long long clock_ms[2] = { START_CLOCK_MS, START_CLOCK_MS };
     int target = MIN_PLIES + (int)rng_below(MAX_PLIES - MIN_PLIES + 1);
     const char *result = NULL;
     for (int ply = 0; ply < target && !result; ply++) {
@@ -123,8 +125,8 @@ static bool make_game(PgnGame *g, int number) {
             break; // not reached: the end of the game is noticed below
         Color side = board.side;
         long long think = rng_below(MAX_THINK_MS);
-        clock_ms[side] = clock_ms[side] > think ? clock_ms[side] - think + INCREMENT_MS
-                                                : INCREMENT_MS;
+        clock_ms[side] =
+            clock_ms[side] > think ? clock_ms[side] - think + INCREMENT_MS : INCREMENT_MS;
         const char *remark = rng_below(24) == 0 ? REMARKS[rng_below(REMARK_COUNT)] : NULL;
         if (!pgn_append_move(g, m, NULL, clock_ms[side] / 1000 * 1000, remark))
             return false;
@@ -136,7 +138,7 @@ static bool make_game(PgnGame *g, int number) {
             result = "1/2-1/2";
     }
     if (!result) {
-        static const char *const UNFINISHED[] = {"1-0", "0-1", "1/2-1/2", "*"};
+        static const char *const UNFINISHED[] = { "1-0", "0-1", "1/2-1/2", "*" };
         result = UNFINISHED[rng_below(4)];
     }
     pgn_set_result(g, result);

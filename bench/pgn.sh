@@ -53,6 +53,7 @@ if [ -z "${PGN_EXTRACT:-}" ]; then
         die 2 "pgn-extract not found (Debian/Ubuntu: apt-get install pgn-extract; it installs /usr/games/pgn-extract)"
     fi
 fi
+[ -x "$PGN_EXTRACT" ] || die 2 "$PGN_EXTRACT is not an executable pgn-extract (set PGN_EXTRACT)"
 [ -x "$PATZER" ] || die 2 "$PATZER is not built (run make first, or set PATZER)"
 case $RUNS in
     '' | *[!0-9]* | 0) die 2 "RUNS must be a positive integer" ;;

@@ -126,8 +126,8 @@ static void run_reader(PgnReader *r, const char *name, PgnRun *run) {
         } else {
             run->games = base + error.game_number;
             run->invalid = true;
-            fprintf(stderr, "%s:%d:%d: game %d: %s\n", name, error.line, error.column,
-                    run->games, reason);
+            fprintf(stderr, "%s:%d:%d: game %d: %s\n", name, error.line, error.column, run->games,
+                    reason);
         }
     }
 }
@@ -185,7 +185,7 @@ int cli_pgn(int argc, char **argv) {
         return 2;
     }
 
-    PgnRun run = {0};
+    PgnRun run = { 0 };
     for (int i = first; i < argc; i++) {
         run_file(argv[i], &run);
         if (fflush(stdout) != 0) {
