@@ -1219,10 +1219,17 @@ static int read_tag(PgnReader *r) {
             break;
         if (c == '\\' && i < n && (s[i] == '"' || s[i] == '\\'))
             c = s[i++];
+        // A stray carriage return (or other control character) in a value
+        // is read as a blank: tag values are one line.
+        if ((unsigned char)c < ' ')
+            c = ' ';
         if (!scratch_reserve(r, 1))
             return fail_here(r, "%s", "out of memory");
         r->scratch[r->slen++] = c;
     }
+    // An empty value may be the first use of the buffer.
+    if (!scratch_reserve(r, 1))
+        return fail_here(r, "%s", "out of memory");
     r->scratch[r->slen] = '\0';
     while (i < n && is_space(s[i]))
         i++;
@@ -1245,7 +1252,7 @@ static int read_tag(PgnReader *r) {
         strcpy(r->tag_result, r->scratch);
     }
     if (r->build && !pgn_set_tag(r->game, tag_name, r->scratch))
-        return fail_here(r, "%s", "out of memory");
+        return fail_here(r, "bad tag: %s", "the tag cannot be stored (bad name or out of memory)");
     return 0;
 }
 

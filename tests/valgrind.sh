@@ -1,0 +1,95 @@
+#!/bin/bash
+# tests/valgrind.sh: memory errors and leaks under valgrind (memcheck) for
+#   a) a short line-mode game: moves, save, load, undo, fen, quit;
+#   b) PGN loading: "patzer pgn" over tests/data/pgn/*.pgn (where this build
+#      has the subcommand), else the line mode's load of each file;
+#   c) a UCI session: uci, isready, position, go depth 6, go movetime 200,
+#      stop, quit (the search thread is started, stopped and joined);
+#   d) a short xboard session (new, moves, go, force, undo, quit).
+# Each run fails on any memcheck error or a definite/indirect leak
+# (--error-exitcode=99); the program's own exit status is checked as well.
+#
+# Skips (77) when valgrind is missing or cannot run the binary: a build with
+# -march=native may use instructions valgrind does not know (AVX-512), so
+# "make check-valgrind" runs this on a portable build (configure
+# --disable-native); see Makefile.am.
+
+set -u
+: "${PATZER:?PATZER must name the patzer binary}"
+srcdir=${srcdir:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+command -v valgrind >/dev/null 2>&1 || { echo "SKIP: valgrind is not installed"; exit 77; }
+case $PATZER in /*) ;; *) PATZER=$PWD/$PATZER ;; esac
+# AddressSanitizer and valgrind cannot run together.
+if grep -q __asan_init "$PATZER" 2>/dev/null; then
+    echo "SKIP: $PATZER is built with AddressSanitizer; valgrind cannot run it"
+    exit 77
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/patzer-valgrind.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+export XDG_CONFIG_HOME=$tmp/config XDG_STATE_HOME=$tmp/state XDG_DATA_HOME=$tmp/data HOME=$tmp
+mkdir -p "$XDG_CONFIG_HOME" "$XDG_STATE_HOME"
+unset PATZER_BOOK
+cd "$tmp" || exit 99
+
+VG=(valgrind --quiet --leak-check=full --show-leak-kinds=definite,indirect
+    --errors-for-leak-kinds=definite,indirect --error-exitcode=99 --num-callers=30
+    --track-origins=yes --trace-children=no)
+TIMEOUT=${VALGRIND_TIMEOUT:-120}
+fails=0
+
+run() { # label allowed-statuses input-file command...
+    local label=$1 allowed=$2 input=$3
+    shift 3
+    local start=$SECONDS status
+    timeout -k 5 "$TIMEOUT" "${VG[@]}" --log-file="$tmp/vg.log" "$@" <"$input" >"$tmp/out" 2>"$tmp/err"
+    status=$?
+    if grep -q "unhandled instruction\|Illegal opcode" "$tmp/vg.log" "$tmp/err" 2>/dev/null ||
+       [ $status -eq 132 ]; then
+        echo "SKIP: valgrind cannot run this binary (built with -march=native?);"
+        echo "      use 'make check-valgrind', which builds a portable one"
+        exit 77
+    fi
+    if [ $status -eq 99 ] || [ -s "$tmp/vg.log" ]; then
+        echo "FAIL: $label: valgrind reports errors or leaks:"
+        sed 's/^/  | /' "$tmp/vg.log"
+        fails=$((fails + 1))
+    elif [[ " $allowed " != *" $status "* ]]; then
+        echo "FAIL: $label: exit status $status (expected $allowed)"
+        tail -n 20 "$tmp/err" | sed 's/^/  | /'
+        fails=$((fails + 1))
+    else
+        echo "ok: $label ($((SECONDS - start)) s)"
+    fi
+}
+
+# a) a short game in the line mode
+printf 'play both\ne4\ne5\nNf3\nsave %s/g.pgn\nload %s/g.pgn\nundo\nfen\nquit\n' "$tmp" "$tmp" >"$tmp/game.in"
+run "line-mode game" 0 "$tmp/game.in" "$PATZER"
+grep -q 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq' "$tmp/out" ||
+    { echo "FAIL: line-mode game: the fen after undo is missing"; fails=$((fails + 1)); }
+
+# b) PGN loading
+pgns=("$srcdir"/tests/data/pgn/*.pgn)
+if ! "$PATZER" pgn </dev/null 2>&1 | grep -q "unknown command"; then
+    # 1: some of the files are broken on purpose.
+    run "patzer pgn tests/data/pgn/*.pgn" "0 1" /dev/null "$PATZER" pgn "${pgns[@]}"
+else
+    for f in "${pgns[@]}"; do
+        printf 'load %s\nfen\nquit\n' "$f" >"$tmp/load.in"
+        run "load ${f##*/}" 0 "$tmp/load.in" "$PATZER"
+    done
+fi
+
+# c) a UCI session
+printf 'uci\nisready\nposition startpos moves e2e4\ngo depth 6\ngo movetime 200\nstop\nisready\nquit\n' >"$tmp/uci.in"
+run "uci session" 0 "$tmp/uci.in" "$PATZER" uci
+n=$(grep -c '^bestmove ' "$tmp/out")
+[ "$n" -eq 2 ] || { echo "FAIL: uci session: $n bestmove lines, expected 2"; fails=$((fails + 1)); }
+
+# d) an xboard session
+printf 'xboard\nprotover 2\nnew\nsd 4\nusermove e2e4\nping 1\nforce\nusermove e7e5\nundo\nsetboard 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\ngo\nping 2\nquit\n' >"$tmp/xb.in"
+run "xboard session" 0 "$tmp/xb.in" "$PATZER" xboard
+
+[ $fails -eq 0 ] || { echo "valgrind: $fails failed"; exit 1; }
+echo "valgrind: all runs clean"
