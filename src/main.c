@@ -38,6 +38,7 @@ static void usage(FILE *out) {
           "  -r, --resume         continue the unfinished game saved automatically\n"
           "  -p, --pgn FILE       open the games of a PGN file to replay and analyse\n"
           "      --no-book        the engine does not play from its opening book\n"
+          "      --config-example print a commented configuration file\n"
           "  -h, --help           this help\n"
           "  -V, --version        the version\n"
           "\n"
@@ -77,6 +78,7 @@ static int parse_game_options(int argc, char **argv, Config *cfg) {
         {"ascii", no_argument, NULL, 'a'},   {"resume", no_argument, NULL, 'r'},
         {"no-book", no_argument, NULL, 'B'}, {"help", no_argument, NULL, 'h'},
         {"pgn", required_argument, NULL, 'p'},
+        {"config-example", no_argument, NULL, 'C'},
         {"version", no_argument, NULL, 'V'}, {NULL, 0, NULL, 0}};
     char err[512];
     int opt;
@@ -122,6 +124,9 @@ static int parse_game_options(int argc, char **argv, Config *cfg) {
             }
             snprintf(cfg->session.load_path, sizeof cfg->session.load_path, "%s", optarg);
             break;
+        case 'C':
+            fputs(config_example(), stdout);
+            return 0;
         case 'h':
             usage(stdout);
             return 0;

@@ -404,10 +404,25 @@ static void list_games(Session *s, const char *path, const char *filter) {
     say(s, MSG_HELP, "%s", text);
 }
 
+// A PGN file is text: a NUL byte early on means a binary file was given.
+static bool looks_binary(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false; // the reader reports why it cannot be opened
+    unsigned char buf[4096];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    return memchr(buf, 0, n) != NULL;
+}
+
 static void load_file(Session *s, const char *path) {
     static GameListEntry first[1];
     int matches, total;
     char err[512];
+    if (looks_binary(path)) {
+        say(s, MSG_ERROR, "%s is a binary file, not a PGN text file", path);
+        return;
+    }
     if (replay_list(path, NULL, first, 1, &matches, &total, err, sizeof err) < 0) {
         say(s, MSG_ERROR, "%s", err);
         return;

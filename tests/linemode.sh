@@ -59,6 +59,32 @@ out=$(printf '%s\n' fen quit | timeout 30 "$PATZER" --resume 2>&1)
 check "--resume restores the unfinished game" \
     has "$out" "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
 
+# Nothing lost: killed with SIGKILL in the middle of a game, the game comes
+# back with --resume.
+rm -f "$save"
+mkfifo "$tmp/in"
+"$PATZER" <"$tmp/in" >"$tmp/killed.out" 2>&1 &
+pid=$!
+exec 3>"$tmp/in"
+printf '%s\n' 'play both' d4 d5 c4 >&3
+for _ in $(seq 100); do grep -q 'c4' "$save" 2>/dev/null && break; sleep 0.05; done
+kill -9 "$pid"
+wait "$pid" 2>/dev/null
+exec 3>&-
+check "the autosave was written before the kill" grep -q '2\. c4' "$save"
+out=$(printf '%s\n' fen quit | timeout 30 "$PATZER" --resume 2>&1)
+check "--resume after kill -9 restores the game" \
+    has "$out" "rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR b KQkq - 0 2"
+ls "$XDG_STATE_HOME/patzer" | grep -q 'tmp' && leftover=1 || leftover=0
+check "no temporary file is left behind" test "$leftover" -eq 0
+
+# A binary file or an overlong line gets a clear message.
+out=$(printf '%s\n' "load $PATZER" quit | timeout 30 "$PATZER" 2>&1)
+check "a binary file given to load is refused" has "$out" "is a binary file, not a PGN text file"
+long=$(head -c 2000 /dev/zero | tr '\0' 'p')
+out=$(printf '%s\n' "setboard $long" quit | timeout 30 "$PATZER" 2>&1)
+check "an overlong setboard is refused" has "$out" "too long"
+
 # End of input without quit: the session ends cleanly.
 out=$(printf 'play both\ne4\n' | timeout 30 "$PATZER" 2>&1)
 check "end of input ends the session" test $? -eq 0
