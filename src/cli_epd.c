@@ -8,6 +8,7 @@
 #include "engine/engine.h"
 #include "engine/notation.h"
 #include "src/protocol.h"
+#include "src/text.h"
 
 enum {
     EPD_DEFAULT_MOVETIME_MS = 1000,
@@ -29,10 +30,6 @@ typedef struct EpdRun {
     bool have_info;
     Move best;
 } EpdRun;
-
-static bool is_blank(char c) {
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
 
 static void on_info(const SearchInfo *info, void *ctx) {
     EpdRun *run = ctx;
@@ -77,10 +74,10 @@ static bool parse_epd(EpdRun *run, char *line) {
     size_t len = 0;
     char *p = line;
     for (int field = 0; field < 4; field++) {
-        while (*p && is_blank(*p))
+        while (*p && text_is_blank(*p))
             p++;
         char *start = p;
-        while (*p && !is_blank(*p))
+        while (*p && !text_is_blank(*p))
             p++;
         size_t n = (size_t)(p - start);
         if (n == 0 || len + n + 2 > sizeof fen) {
@@ -101,15 +98,15 @@ static bool parse_epd(EpdRun *run, char *line) {
 
     // Operations end at ';' (outside quotes).
     while (*p) {
-        while (*p && (is_blank(*p) || *p == ';'))
+        while (*p && (text_is_blank(*p) || *p == ';'))
             p++;
         if (!*p)
             break;
         char *op = p;
-        while (*p && !is_blank(*p) && *p != ';')
+        while (*p && !text_is_blank(*p) && *p != ';')
             p++;
         char *op_end = p;
-        bool has_operands = is_blank(*p);
+        bool has_operands = text_is_blank(*p);
         bool quoted = false;
         while (*p && (quoted || *p != ';')) {
             if (*p == '"')
@@ -129,10 +126,10 @@ static bool parse_epd(EpdRun *run, char *line) {
                 return false;
         } else if (strcmp(op, "id") == 0) {
             char *s = operands;
-            while (*s && (is_blank(*s) || *s == '"'))
+            while (*s && (text_is_blank(*s) || *s == '"'))
                 s++;
             size_t n = strlen(s);
-            while (n > 0 && (is_blank(s[n - 1]) || s[n - 1] == '"'))
+            while (n > 0 && (text_is_blank(s[n - 1]) || s[n - 1] == '"'))
                 n--;
             snprintf(run->id, sizeof run->id, "%.*s", (int)n, s);
         }
@@ -266,7 +263,7 @@ int cli_epd(int argc, char **argv) {
     while (getline(&line, &cap, f) != -1) {
         line_no++;
         char *s = line;
-        while (*s && is_blank(*s))
+        while (*s && text_is_blank(*s))
             s++;
         if (!*s || *s == '#')
             continue;

@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "src/paths.h"
+#include "src/text.h"
 
 enum { CONFIG_MAX_BYTES = 1 << 20, LINE_MAX_LEN = 1024 };
 
@@ -112,15 +113,6 @@ bool config_set(Config *c, const char *key, const char *value, char *err, size_t
     return false;
 }
 
-static char *trim(char *s) {
-    while (isspace((unsigned char)*s))
-        s++;
-    char *end = s + strlen(s);
-    while (end > s && isspace((unsigned char)end[-1]))
-        *--end = '\0';
-    return s;
-}
-
 int config_load(Config *c, const char *path, void (*report)(const char *text, void *ctx),
                 void *ctx) {
     char err[512];
@@ -142,7 +134,7 @@ int config_load(Config *c, const char *path, void (*report)(const char *text, vo
         char *hash = strchr(line, '#');
         if (hash)
             *hash = '\0';
-        char *l = trim(line);
+        char *l = text_trim(line);
         if (!*l)
             continue;
         char *eq = strchr(l, '=');
@@ -151,7 +143,7 @@ int config_load(Config *c, const char *path, void (*report)(const char *text, vo
             snprintf(msg, sizeof msg, "%s:%d: expected 'key = value', got '%.60s'", path, lineno, l);
         } else {
             *eq = '\0';
-            char *key = trim(l), *value = trim(eq + 1);
+            char *key = text_trim(l), *value = text_trim(eq + 1);
             if (config_set(c, key, value, err, sizeof err))
                 continue;
             snprintf(msg, sizeof msg, "%s:%d: %s", path, lineno, err);

@@ -16,6 +16,7 @@
 #include "engine/perft.h"
 #include "src/paths.h"
 #include "src/protocol.h"
+#include "src/text.h"
 
 enum {
     FEN_TEXT_MAX = 256,     // longest FEN text we try to parse
@@ -62,60 +63,16 @@ __attribute__((format(printf, 2, 3))) static void say(Uci *u, const char *fmt, .
 
 // ------------------------------------------------------------------ words
 
-static bool is_blank(char c) {
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
-}
-
-// The next blank-separated word at *cursor, NUL-terminated in place, or NULL
-// at the end of the line.
-static char *next_word(char **cursor) {
-    char *p = *cursor;
-    while (*p && is_blank(*p))
-        p++;
-    if (!*p) {
-        *cursor = p;
-        return NULL;
-    }
-    char *start = p;
-    while (*p && !is_blank(*p))
-        p++;
-    if (*p)
-        *p++ = '\0';
-    *cursor = p;
-    return start;
-}
-
 // Copies the next word at cursor into buf (cut to fit) without consuming it.
 static void peek_word(const char *cursor, char *buf, size_t bufsz) {
-    while (*cursor && is_blank(*cursor))
+    while (*cursor && text_is_blank(*cursor))
         cursor++;
     size_t n = 0;
-    while (cursor[n] && !is_blank(cursor[n]) && n + 1 < bufsz) {
+    while (cursor[n] && !text_is_blank(cursor[n]) && n + 1 < bufsz) {
         buf[n] = cursor[n];
         n++;
     }
     buf[n] = '\0';
-}
-
-static char *trim(char *s) {
-    while (*s && is_blank(*s))
-        s++;
-    size_t n = strlen(s);
-    while (n > 0 && is_blank(s[n - 1]))
-        s[--n] = '\0';
-    return s;
-}
-
-static bool parse_i64(const char *text, int64_t min, int64_t max, int64_t *out) {
-    if (!text)
-        return false;
-    char *end;
-    errno = 0;
-    long long v = strtoll(text, &end, 10);
-    if (errno || end == text || *end || v < min || v > max)
-        return false;
-    *out = v;
-    return true;
 }
 
 // ------------------------------------------------------------------ search reports
@@ -188,7 +145,7 @@ static void cmd_uci(Uci *u) {
 
 // setoption name <id, may have spaces> [value <x, may have spaces>]
 static void cmd_setoption(Uci *u, char *rest) {
-    char *w = next_word(&rest);
+    char *w = text_next_word(&rest);
     if (!w || strcmp(w, "name") != 0) {
         say(u, "info string setoption: expected 'name'");
         return;
@@ -196,9 +153,9 @@ static void cmd_setoption(Uci *u, char *rest) {
     char name[OPTION_TEXT_MAX] = "";
     size_t len = 0;
     const char *value = NULL;
-    while ((w = next_word(&rest)) != NULL) {
+    while ((w = text_next_word(&rest)) != NULL) {
         if (strcmp(w, "value") == 0) {
-            value = trim(rest); // the raw rest keeps the spacing of file names
+            value = text_trim(rest); // the raw rest keeps the spacing of file names
             break;
         }
         size_t wl = strlen(w);
@@ -223,15 +180,15 @@ static void cmd_setoption(Uci *u, char *rest) {
 // position startpos|fen <fen> [moves m1 m2 ...]. Nothing changes unless the
 // whole command is valid.
 static void cmd_position(Uci *u, char *rest) {
-    char *w = next_word(&rest);
+    char *w = text_next_word(&rest);
     char err[160];
     if (w && strcmp(w, "startpos") == 0) {
         board_set_start(&u->scratch);
-        w = next_word(&rest);
+        w = text_next_word(&rest);
     } else if (w && strcmp(w, "fen") == 0) {
         char fen[FEN_TEXT_MAX] = "";
         size_t len = 0;
-        while ((w = next_word(&rest)) != NULL && strcmp(w, "moves") != 0) {
+        while ((w = text_next_word(&rest)) != NULL && strcmp(w, "moves") != 0) {
             size_t wl = strlen(w);
             if (len + wl + 2 > sizeof fen) {
                 say(u, "info string position: FEN too long; position unchanged");
@@ -256,7 +213,7 @@ static void cmd_position(Uci *u, char *rest) {
         return;
     }
     int ply = 0;
-    while (w && (w = next_word(&rest)) != NULL) {
+    while (w && (w = text_next_word(&rest)) != NULL) {
         Move m;
         ply++;
         if (notation_parse_uci(&u->scratch, w, &m) != NOTATION_OK) {
@@ -290,8 +247,8 @@ static bool go_number(Uci *u, const char *key, char **rest, int64_t min, int64_t
         say(u, "info string go: missing value for %s", key); // the keyword is read next
         return false;
     }
-    char *w = next_word(rest);
-    if (parse_i64(w, min, max, out))
+    char *w = text_next_word(rest);
+    if (text_parse_i64(w, min, max, out))
         return true;
     say(u, "info string go: bad value '%.*s' for %s", ECHO_MAX, w, key);
     return false;
@@ -303,7 +260,7 @@ static void cmd_go(Uci *u, char *rest) {
     const int64_t big = INT64_C(1) << 50;
     char *w;
     int64_t v;
-    while ((w = next_word(&rest)) != NULL) {
+    while ((w = text_next_word(&rest)) != NULL) {
         if (strcmp(w, "wtime") == 0 || strcmp(w, "btime") == 0) {
             // Some GUIs send a negative time once the flag has fallen.
             if (go_number(u, w, &rest, -big, big, &v))
@@ -336,7 +293,7 @@ static void cmd_go(Uci *u, char *rest) {
                 peek_word(rest, peek, sizeof peek);
                 if (!*peek || is_go_keyword(peek))
                     break; // the keyword that ends the list is read next
-                w = next_word(&rest);
+                w = text_next_word(&rest);
                 Move m;
                 if (notation_parse_uci(&u->board, w, &m) != NOTATION_OK)
                     say(u, "info string go: searchmoves: illegal move '%.*s' ignored", ECHO_MAX, w);
@@ -375,8 +332,8 @@ static void cmd_display(Uci *u) {
 
 static void cmd_perft(Uci *u, char *rest) {
     int64_t depth;
-    char *w = next_word(&rest);
-    if (!parse_i64(w, 0, UCI_PERFT_MAX, &depth)) {
+    char *w = text_next_word(&rest);
+    if (!text_parse_i64(w, 0, UCI_PERFT_MAX, &depth)) {
         say(u, "info string perft: depth must be a number from 0 to %d", UCI_PERFT_MAX);
         return;
     }
@@ -408,7 +365,7 @@ static bool uci_command(Uci *u, char *line) {
     char *w;
     // UCI asks to skip unknown words and try the rest of the line.
     const char *unknown = NULL;
-    while ((w = next_word(&rest)) != NULL) {
+    while ((w = text_next_word(&rest)) != NULL) {
         bool known = true;
         if (strcmp(w, "uci") == 0)
             cmd_uci(u);

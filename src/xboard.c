@@ -14,6 +14,7 @@
 #include "engine/notation.h"
 #include "src/paths.h"
 #include "src/protocol.h"
+#include "src/text.h"
 
 enum {
     PONG_QUEUE = 16,            // pings held back until the engine has moved
@@ -86,48 +87,6 @@ __attribute__((format(printf, 2, 3))) static void say(Xboard *x, const char *fmt
 
 // ------------------------------------------------------------------ words
 
-static bool is_blank(char c) {
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
-}
-
-static char *next_word(char **cursor) {
-    char *p = *cursor;
-    while (*p && is_blank(*p))
-        p++;
-    if (!*p) {
-        *cursor = p;
-        return NULL;
-    }
-    char *start = p;
-    while (*p && !is_blank(*p))
-        p++;
-    if (*p)
-        *p++ = '\0';
-    *cursor = p;
-    return start;
-}
-
-static char *trim(char *s) {
-    while (*s && is_blank(*s))
-        s++;
-    size_t n = strlen(s);
-    while (n > 0 && is_blank(s[n - 1]))
-        s[--n] = '\0';
-    return s;
-}
-
-static bool parse_i64(const char *text, int64_t min, int64_t max, int64_t *out) {
-    if (!text)
-        return false;
-    char *end;
-    errno = 0;
-    long long v = strtoll(text, &end, 10);
-    if (errno || end == text || *end || v < min || v > max)
-        return false;
-    *out = v;
-    return true;
-}
-
 // Seconds, possibly fractional, as milliseconds.
 static bool parse_seconds(const char *text, int64_t *ms) {
     if (!text)
@@ -160,7 +119,7 @@ static bool parse_base(const char *text, int64_t *ms) {
     memcpy(minutes, text, n);
     minutes[n] = '\0';
     int64_t m, s;
-    if (!parse_i64(minutes, 0, 1000000, &m) || !parse_i64(colon + 1, 0, 59, &s))
+    if (!text_parse_i64(minutes, 0, 1000000, &m) || !text_parse_i64(colon + 1, 0, 59, &s))
         return false;
     *ms = (m * 60 + s) * 1000;
     return true;
@@ -387,8 +346,8 @@ static void cmd_go(Xboard *x) {
 
 static void cmd_level(Xboard *x, char *rest) {
     int64_t mps, base, inc;
-    char *a = next_word(&rest), *b = next_word(&rest), *c = next_word(&rest);
-    if (!parse_i64(a, 0, 100000, &mps) || !parse_base(b, &base) || !parse_seconds(c, &inc)) {
+    char *a = text_next_word(&rest), *b = text_next_word(&rest), *c = text_next_word(&rest);
+    if (!text_parse_i64(a, 0, 100000, &mps) || !parse_base(b, &base) || !parse_seconds(c, &inc)) {
         say(x, "Error (bad arguments): level");
         return;
     }
@@ -401,7 +360,7 @@ static void cmd_level(Xboard *x, char *rest) {
 
 static void cmd_setboard(Xboard *x, char *rest) {
     settle(x);
-    char *fen = trim(rest);
+    char *fen = text_trim(rest);
     char err[160];
     if (strlen(fen) >= FEN_TEXT_MAX || !board_set_fen(&x->scratch, fen, err, sizeof err)) {
         say(x, "tellusererror Illegal position: %s",
@@ -431,7 +390,7 @@ static void cmd_undo(Xboard *x, int plies, const char *name) {
 
 static void cmd_ping(Xboard *x, const char *arg) {
     int64_t n;
-    if (!parse_i64(arg, INT32_MIN, INT32_MAX, &n)) {
+    if (!text_parse_i64(arg, INT32_MIN, INT32_MAX, &n)) {
         say(x, "Error (bad argument): ping");
         return;
     }
@@ -471,7 +430,7 @@ static void set_option(Xboard *x, const char *name, const char *value, const cha
 
 static void cmd_memory(Xboard *x, const char *arg) {
     int64_t mb;
-    if (!parse_i64(arg, 1, INT32_MAX, &mb)) {
+    if (!text_parse_i64(arg, 1, INT32_MAX, &mb)) {
         say(x, "Error (bad argument): memory");
         return;
     }
@@ -492,17 +451,17 @@ static void cmd_memory(Xboard *x, const char *arg) {
 
 // `option NAME=VALUE` or `option NAME` (a button).
 static void cmd_option(Xboard *x, char *rest) {
-    char *text = trim(rest);
+    char *text = text_trim(rest);
     char *eq = strchr(text, '=');
     if (eq)
         *eq = '\0';
-    set_option(x, trim(text), eq ? trim(eq + 1) : NULL, "option");
+    set_option(x, text_trim(text), eq ? text_trim(eq + 1) : NULL, "option");
 }
 
 // Runs one command line (modified in place); returns true on `quit`.
 static bool xboard_command(Xboard *x, char *line) {
     char *rest = line;
-    char *cmd = next_word(&rest);
+    char *cmd = text_next_word(&rest);
     if (!cmd)
         return false;
     int64_t n;
@@ -520,7 +479,7 @@ static bool xboard_command(Xboard *x, char *line) {
     } else if (strcmp(cmd, "new") == 0) {
         cmd_new(x);
     } else if (strcmp(cmd, "variant") == 0) {
-        char *v = next_word(&rest);
+        char *v = text_next_word(&rest);
         if (!v || strcmp(v, "normal") != 0)
             say(x, "Error (unsupported variant): %.*s", ECHO_MAX, v ? v : "");
     } else if (strcmp(cmd, "force") == 0) {
@@ -538,29 +497,29 @@ static bool xboard_command(Xboard *x, char *line) {
         cmd_level(x, rest);
     } else if (strcmp(cmd, "st") == 0) {
         int64_t ms;
-        if (parse_seconds(next_word(&rest), &ms) && ms > 0)
+        if (parse_seconds(text_next_word(&rest), &ms) && ms > 0)
             x->st_ms = ms;
         else
             say(x, "Error (bad argument): st");
     } else if (strcmp(cmd, "sd") == 0) {
-        if (parse_i64(next_word(&rest), 1, MAX_PLY - 1, &n))
+        if (text_parse_i64(text_next_word(&rest), 1, MAX_PLY - 1, &n))
             x->sd = (int)n;
         else
             say(x, "Error (bad argument): sd");
     } else if (strcmp(cmd, "time") == 0 || strcmp(cmd, "otim") == 0) {
-        if (!parse_i64(next_word(&rest), INT32_MIN, INT32_MAX, &n)) {
+        if (!text_parse_i64(text_next_word(&rest), INT32_MIN, INT32_MAX, &n)) {
             say(x, "Error (bad argument): %s", cmd);
         } else {
             *(cmd[0] == 't' ? &x->my_cs : &x->opp_cs) = n;
             x->have_clock = true;
         }
     } else if (strcmp(cmd, "usermove") == 0) {
-        cmd_usermove(x, next_word(&rest));
+        cmd_usermove(x, text_next_word(&rest));
     } else if (strcmp(cmd, "?") == 0) {
         if (x->kind == SEARCH_THINK)
             engine_stop(x->engine); // the move is still made, just sooner
     } else if (strcmp(cmd, "ping") == 0) {
-        cmd_ping(x, next_word(&rest));
+        cmd_ping(x, text_next_word(&rest));
     } else if (strcmp(cmd, "draw") == 0) {
         cmd_draw(x);
     } else if (strcmp(cmd, "result") == 0) {
@@ -591,7 +550,7 @@ static bool xboard_command(Xboard *x, char *line) {
     } else if (strcmp(cmd, "bk") == 0) {
         say(x, " patzer has no book moves to show\n");
     } else if (strcmp(cmd, "memory") == 0) {
-        cmd_memory(x, next_word(&rest));
+        cmd_memory(x, text_next_word(&rest));
     } else if (strcmp(cmd, "option") == 0) {
         cmd_option(x, rest);
     } else {

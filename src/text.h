@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Small helpers for the line-oriented text the protocols and files use:
+// blanks, words cut out in place, trimming and strict integer parsing.
+#ifndef SRC_TEXT_H
+#define SRC_TEXT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+// Space, tab, CR, LF, VT or FF.
+bool text_is_blank(char c);
+// The next blank-separated word at *cursor, NUL-terminated in place (the
+// line is modified), or NULL at the end of the line.
+char *text_next_word(char **cursor);
+// s without leading and trailing blanks (the end is cut in place).
+char *text_trim(char *s);
+// A whole decimal number in [min, max]; false for anything else or NULL.
+bool text_parse_i64(const char *text, int64_t min, int64_t max, int64_t *out);
+
+#endif
