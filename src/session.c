@@ -65,6 +65,7 @@ struct Session {
     char edit_castling[5], edit_ep[3];
     char list_path[4096];      // the file whose games `games` lists
     const char *line_sans[GAME_MAX_PLIES];
+    unsigned char line_variations[GAME_MAX_PLIES];
 
     Board scratch;             // for turning PVs into SAN
     const char *sans[GAME_MAX_PLIES];
@@ -1204,6 +1205,20 @@ const Game *session_game(const Session *s) { return s->game; }
 const SessionThinking *session_thinking(const Session *s) { return &s->thinking; }
 bool session_flipped(const Session *s) { return s->flipped; }
 Move session_hint(const Session *s) { return s->hint; }
+
+const unsigned char *session_move_variations(Session *s) {
+    if (!s->replay)
+        return NULL;
+    int n = replay_line_length(s->replay);
+    for (int i = 0; i < n; i++) {
+        int count = 0;
+        for (const PgnNode *v = replay_line_node(s->replay, i)->variation; v && count < 255;
+             v = v->next_variation)
+            count++;
+        s->line_variations[i] = (unsigned char)count;
+    }
+    return s->line_variations;
+}
 
 void session_move_list(Session *s, const char *const **sans, int *count, int *current) {
     if (s->replay) {

@@ -129,6 +129,7 @@ static void draw(Tui *t, int64_t now) {
         p->flagged = clock->flagged[c];
     }
     session_move_list(s, &v.sans, &v.ply_count, &v.current_ply);
+    v.variations = session_move_variations(s);
     v.start_fullmove = game_start_fullmove(g);
     v.start_side = game_start_side(g);
     const SessionThinking *th = session_thinking(s);

@@ -136,7 +136,10 @@ static void draw_moves(WINDOW *w, int y0, int rows, const UiView *v) {
             TextRole role = ply == cur ? ROLE_CURRENT : ply > cur ? ROLE_DIM : ROLE_NORMAL;
             x += draw_text(w, y, x, " ", width - x, A_NORMAL, false);
             const char *san = v->sans[ply] ? v->sans[ply] : "?";
-            x += draw_text(w, y, x, san, width - x, theme_role_attr(role), false);
+            attr_t attr = theme_role_attr(role);
+            if (v->variations && v->variations[ply])
+                attr |= A_UNDERLINE; // a move with alternatives
+            x += draw_text(w, y, x, san, width - x, attr, false);
         }
     }
 }

@@ -50,6 +50,9 @@ typedef struct UiView {
     Move hint;      // shown as an arrow/highlight, MOVE_NONE for none
     UiPlayerView players[COLOR_NB];
     const char *const *sans; // the move list in SAN, ply_count entries
+    // Per ply, how many alternatives (variations) the move has; drawn
+    // underlined. NULL when there are none.
+    const unsigned char *variations;
     int ply_count;
     int current_ply;    // plies shown on the board (== ply_count when live)
     int start_fullmove; // move number of the first ply
