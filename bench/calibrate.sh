@@ -15,8 +15,8 @@ CONCURRENCY=${CONCURRENCY:-2}
 out=${OUT:-$(mktemp -d)}
 
 # level:stockfish-elo pairs, then level:level pairs below Stockfish's range.
-sf_matches=${SF_MATCHES:-"20:2850 17:2300 14:1950 11:1650 9:1400"}
-level_matches=${LEVEL_MATCHES:-"7:9 5:7 3:5 1:3"}
+sf_matches=${SF_MATCHES-"20:2850 17:2300 14:1950 11:1650 9:1400"}
+level_matches=${LEVEL_MATCHES-"7:9 5:7 3:5 1:3"}
 
 elo_of() { # score (0..1) -> Elo difference, clamped to +-800
     python3 -c "import math,sys; s=float(sys.argv[1]); s=min(max(s,0.01),0.99); print(round(-400*math.log10(1/s-1)))" "$1"

@@ -11,12 +11,12 @@
 // fewer careless moves. The node budgets grow by about 1.5 per level.
 static const SkillLevel skill_levels[SKILL_LEVEL_MAX - 1] = {
     // depth  nodes  lines margin temp noise mistake%
-    { 1, 250, 6, 300, 120, 60, 60 }, // 1
-    { 1, 400, 6, 260, 105, 50, 55 }, // 2
-    { 2, 600, 6, 230, 95, 45, 50 },  // 3
-    { 2, 900, 5, 200, 85, 40, 45 },  // 4
-    { 3, 1400, 5, 180, 75, 35, 40 }, // 5
-    { 3, 2100, 5, 160, 65, 30, 36 }, // 6
+    { 1, 150, 6, 700, 300, 120, 85 }, // 1
+    { 1, 250, 6, 550, 240, 100, 75 }, // 2
+    { 1, 400, 6, 420, 190, 80, 65 },  // 3
+    { 2, 650, 6, 320, 150, 60, 55 },  // 4
+    { 2, 1000, 5, 250, 115, 48, 47 }, // 5
+    { 3, 1600, 5, 200, 90, 38, 40 },  // 6
     { 4, 3200, 5, 140, 58, 26, 32 }, // 7
     { 4, 4800, 4, 120, 50, 22, 28 }, // 8
     { 5, 7200, 4, 100, 44, 18, 25 }, // 9
@@ -32,12 +32,14 @@ static const SkillLevel skill_levels[SKILL_LEVEL_MAX - 1] = {
     { 12, 400000, 2, 12, 7, 1, 3 },  // 19
 };
 
-// The Elo label of each level 1..SKILL_LEVEL_MAX (the last: full strength).
-// PROVISIONAL: to be calibrated by matches against Stockfish's UCI_Elo and
-// updated here; the labels must stay strictly increasing.
+// The Elo label of each level 1..SKILL_LEVEL_MAX (the last: full strength),
+// measured with bench/calibrate.sh (40-game matches at 3+0.03, see the
+// README): levels 9, 11, 14, 17 and 20 against Stockfish 15.1 limited with
+// UCI_Elo, levels 1, 3, 5 and 7 against the level two above; the levels in
+// between are interpolated. Strictly increasing.
 static const int skill_level_elos[SKILL_LEVEL_MAX] = {
-    600,  700,  800,  900,  1000, 1100, 1200, 1300, 1400, 1500,
-    1600, 1700, 1800, 1900, 2000, 2100, 2250, 2400, 2550, 2700,
+    650,  720,  790,  890,  980,  1030, 1080, 1250, 1420, 1480,
+    1530, 1560, 1590, 1610, 1740, 1860, 1980, 2130, 2290, 2440,
 };
 
 const SkillLevel *skill_level(int level) {

@@ -114,7 +114,9 @@ Test(skill, level_table_is_monotonic) {
         cr_assert_gt(a->noise, b->noise, "noise, level %d", l);
         cr_assert_gt(a->mistake_percent, b->mistake_percent, "mistakes, level %d", l);
     }
-    cr_assert_eq(engine_level_elo(1), ENGINE_ELO_MIN);
+    // UCI_Elo and elo N accept down to ENGINE_ELO_MIN: the weakest level.
+    cr_assert_geq(engine_level_elo(1), ENGINE_ELO_MIN);
+    cr_assert_eq(engine_level_for_elo(ENGINE_ELO_MIN), 1);
     for (int l = 1; l < ENGINE_LEVEL_MAX; l++)
         cr_assert_lt(engine_level_elo(l), engine_level_elo(l + 1), "Elo label of level %d", l);
     cr_assert_eq(engine_level_elo(0), engine_level_elo(1));
