@@ -91,7 +91,7 @@ engine_srcs=$(cd "$top_srcdir" && ls engine/*.c)
 declare -A extra=(
     [fen]="" [san]="" [pgn]="src/pgn.c src/paths.c"
     [command]="src/command.c src/clock.c"
-    [uci]="src/uci.c src/paths.c" [xboard]="src/xboard.c src/paths.c"
+    [uci]="src/uci.c src/paths.c src/text.c" [xboard]="src/xboard.c src/paths.c src/text.c"
 )
 
 newest_header=$(cd "$top_srcdir" && ls -t engine/*.h src/*.h tests/fuzz/*.h | head -n 1)
