@@ -275,17 +275,39 @@ static inline void make_move(Searcher *s, int ply, Move m) {
     tt_prefetch(s->tt, s->board.key);
 }
 
+// Starts a node: counts it, tracks the selective depth and empties its PV.
+// True when the search has to stop.
+static inline bool enter_node(Searcher *s, int ply) {
+    stack_at(s, ply)->pv_length = 0;
+    s->nodes++;
+    if (ply > s->seldepth)
+        s->seldepth = ply;
+    return check_stop(s);
+}
+
+// True when a table entry's bound settles the node's value for [alpha, beta].
+static inline bool tt_bound_decides(const TTHit *hit, int alpha, int beta) {
+    return hit->score != VALUE_NONE &&
+           (hit->bound == BOUND_EXACT || (hit->bound == BOUND_LOWER && hit->score >= beta) ||
+            (hit->bound == BOUND_UPPER && hit->score <= alpha));
+}
+
+// The static evaluation, sharpened by the table's score when its bound says
+// the true value lies beyond it.
+static inline int refined_eval(int static_eval, bool tt_found, const TTHit *hit) {
+    if (tt_found && hit->score != VALUE_NONE &&
+        (hit->bound & (hit->score > static_eval ? BOUND_LOWER : BOUND_UPPER)))
+        return hit->score;
+    return static_eval;
+}
+
 // --------------------------------------------------------------- quiescence
 
 static int qsearch(Searcher *s, int alpha, int beta, int ply) {
     Board *b = &s->board;
     StackEntry *ss = stack_at(s, ply);
     bool pv_node = beta - alpha > 1;
-    ss->pv_length = 0;
-    s->nodes++;
-    if (ply > s->seldepth)
-        s->seldepth = ply;
-    if (check_stop(s))
+    if (enter_node(s, ply))
         return 0;
     if (is_draw(s, ply))
         return draw_score(s, ply);
@@ -297,19 +319,14 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
     TTHit hit;
     bool tt_found = tt_probe(s->tt, b->key, ply, &hit);
     Move tt_move = tt_found ? hit.move : MOVE_NONE;
-    if (tt_found && !pv_node && hit.score != VALUE_NONE &&
-        (hit.bound == BOUND_EXACT || (hit.bound == BOUND_LOWER && hit.score >= beta) ||
-         (hit.bound == BOUND_UPPER && hit.score <= alpha)))
+    if (tt_found && !pv_node && tt_bound_decides(&hit, alpha, beta))
         return hit.score;
 
     // Step 2. Stand pat: outside check, the side to move may decline to capture.
     int best = -VALUE_INFINITE, static_eval = VALUE_NONE;
     if (!in_check) {
         static_eval = tt_found && hit.eval != VALUE_NONE ? hit.eval : eval_evaluate(b, s->pawns);
-        best = static_eval;
-        if (tt_found && hit.score != VALUE_NONE &&
-            (hit.bound & (hit.score > best ? BOUND_LOWER : BOUND_UPPER)))
-            best = hit.score;
+        best = refined_eval(static_eval, tt_found, &hit);
         if (best >= beta) {
             if (!tt_found)
                 tt_store(s->tt, b->key, ply, MOVE_NONE, best, static_eval, -1, BOUND_LOWER);
@@ -370,11 +387,7 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool cut
     Board *b = &s->board;
     StackEntry *ss = stack_at(s, ply);
     bool pv_node = beta - alpha > 1;
-    ss->pv_length = 0;
-    s->nodes++;
-    if (ply > s->seldepth)
-        s->seldepth = ply;
-    if (check_stop(s))
+    if (enter_node(s, ply))
         return 0;
 
     // Step 1. Draws, the horizon of the stack, and mate distance pruning.
@@ -392,9 +405,7 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool cut
     TTHit hit;
     bool tt_found = tt_probe(s->tt, b->key, ply, &hit);
     Move tt_move = tt_found ? hit.move : MOVE_NONE;
-    if (tt_found && !pv_node && hit.depth >= depth && hit.score != VALUE_NONE &&
-        (hit.bound == BOUND_EXACT || (hit.bound == BOUND_LOWER && hit.score >= beta) ||
-         (hit.bound == BOUND_UPPER && hit.score <= alpha))) {
+    if (tt_found && !pv_node && hit.depth >= depth && tt_bound_decides(&hit, alpha, beta)) {
         if (tt_move && hit.score >= beta && !board_is_capture(b, tt_move) &&
             !move_is_promotion(tt_move) && movegen_is_legal(b, tt_move) &&
             ss->killers[0] != tt_move) {
@@ -410,10 +421,7 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool cut
         static_eval = eval = VALUE_NONE;
     } else {
         static_eval = tt_found && hit.eval != VALUE_NONE ? hit.eval : eval_evaluate(b, s->pawns);
-        eval = static_eval;
-        if (tt_found && hit.score != VALUE_NONE &&
-            (hit.bound & (hit.score > eval ? BOUND_LOWER : BOUND_UPPER)))
-            eval = hit.score;
+        eval = refined_eval(static_eval, tt_found, &hit);
         if (!tt_found)
             tt_store(s->tt, b->key, ply, MOVE_NONE, VALUE_NONE, static_eval, -7, BOUND_NONE);
     }
