@@ -14,7 +14,7 @@
 
 enum {
     HASH_DEFAULT_MB = 16,
-    OVERHEAD_DEFAULT_MS = 30,
+    OVERHEAD_DEFAULT_MS = 50,
     CONTEMPT_DEFAULT_PERCENT = 100,
     BOOK_PATH_MAX = 1024,
     ELO_DEFAULT = 1500,
@@ -55,7 +55,7 @@ static EngineOption options[] = {
     {"Threads", OPTION_SPIN, "1", 1, 1},
     {"MultiPV", OPTION_SPIN, "1", 1, MAX_MULTIPV},
     {"Contempt", OPTION_SPIN, "100", 0, 200},
-    {"Move Overhead", OPTION_SPIN, "30", 0, 5000},
+    {"Move Overhead", OPTION_SPIN, "50", 0, 5000},
     {"Ponder", OPTION_CHECK, "false", 0, 0},
     {"OwnBook", OPTION_CHECK, "false", 0, 0},
     {"BookFile", OPTION_STRING, "", 0, 0},

@@ -11,6 +11,9 @@ static const double HARD_SHARE_OF_CLOCK = 0.4;
 // An iteration is not started after this share of the soft limit: the next
 // one usually costs more than all before it together.
 static const double START_SHARE = 0.55;
+// Below this much time on the clock a stall of the machine (another process,
+// the GUI) costs more than depth gains: moves get at most an eighth of it.
+enum { LOW_TIME_MS = 1000, LOW_TIME_DIVISOR = 8 };
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -45,6 +48,11 @@ void timeman_init(TimeManager *tm, const SearchLimits *limits, Color us, int64_t
     int64_t hard = (int64_t)((double)base * HARD_FACTOR);
     hard = min64(hard, max64((int64_t)((double)left * HARD_SHARE_OF_CLOCK), base));
     hard = min64(hard, usable);
+    if (left < LOW_TIME_MS) {
+        hard = min64(hard, left / LOW_TIME_DIVISOR);
+        base = min64(base, hard);
+    }
+    base = max64(base, TIME_MIN_MS);
     tm->base_soft_ms = tm->soft_ms = base;
     tm->hard_ms = max64(hard, TIME_MIN_MS);
 }
