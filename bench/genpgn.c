@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "engine/movegen.h"
-#include "src/pgn.h"
+#include "src/pgn/pgn.h"
 
 enum {
     DEFAULT_GAMES = 20000,

@@ -9,10 +9,10 @@
 #include <unistd.h>
 
 #include "engine/board.h"
-#include "src/cli.h"
-#include "src/frontend.h"
-#include "src/paths.h"
-#include "src/protocol.h"
+#include "src/cli/cli.h"
+#include "src/term/frontend.h"
+#include "src/util/paths.h"
+#include "src/protocol/protocol.h"
 
 static void usage(FILE *out) {
     fputs("usage: patzer [OPTIONS]                 play the computer (terminal game;\n"

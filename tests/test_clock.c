@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Tests for src/clock.c: time-control parsing and printing, and the exact
+// Tests for src/game/clock.c: time-control parsing and printing, and the exact
 // millisecond arithmetic of increments, delays, periods and flag falls.
 #include <criterion/criterion.h>
 #include <string.h>
 
 #include "engine/board.h"
-#include "src/clock.h"
+#include "src/game/clock.h"
 
 static void setup(void) {
     board_init_tables();

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Tests for src/command.c: every command and alias, argument errors with their
+// Tests for src/session/command.c: every command and alias, argument errors with their
 // messages, moves passed through, new's options, time controls, and help.
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "src/command.h"
+#include "src/session/command.h"
 
 #define ARRAY_LEN(a) ((int)(sizeof(a) / sizeof((a)[0])))
 

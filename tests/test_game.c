@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Tests for src/game.c: moves from text and from the engine, input errors that
+// Tests for src/game/game.c: moves from text and from the engine, input errors that
 // change nothing, every game ending, undo/redo with exact clocks, and limits.
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "engine/movegen.h"
-#include "src/game.h"
+#include "src/game/game.h"
 
 static Game *game;
 

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "engine/notation.h"
-#include "src/openings.h"
+#include "src/game/openings.h"
 
 #ifndef TEST_OPENINGS
 #define TEST_OPENINGS "data/openings.txt"

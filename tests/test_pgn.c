@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "engine/movegen.h"
-#include "src/pgn.h"
+#include "src/pgn/pgn.h"
 
 #ifndef TEST_DATADIR
 #define TEST_DATADIR "tests/data"

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "engine/engine.h"
-#include "src/pgn.h"
-#include "src/review.h"
+#include "src/pgn/pgn.h"
+#include "src/game/review.h"
 
 #ifndef TEST_DATADIR
 #define TEST_DATADIR "tests/data"

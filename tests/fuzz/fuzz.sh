@@ -89,9 +89,9 @@ fi
 
 engine_srcs=$(cd "$top_srcdir" && ls engine/*.c)
 declare -A extra=(
-    [fen]="" [san]="" [pgn]="src/pgn.c src/paths.c"
-    [command]="src/command.c src/clock.c"
-    [uci]="src/uci.c src/paths.c src/text.c" [xboard]="src/xboard.c src/paths.c src/text.c"
+    [fen]="" [san]="" [pgn]="src/pgn/pgn.c src/util/paths.c"
+    [command]="src/session/command.c src/game/clock.c"
+    [uci]="src/protocol/uci.c src/util/paths.c src/util/text.c" [xboard]="src/protocol/xboard.c src/util/paths.c src/util/text.c"
 )
 
 newest_header=$(cd "$top_srcdir" && ls -t engine/*.h src/*.h tests/fuzz/*.h | head -n 1)

@@ -3,7 +3,7 @@
 // help lookup (command_help). Each input line is parsed on its own.
 // Checked: a refusal has a message; texts handed back are NUL-terminated
 // within their buffer; numbers are in the ranges the commands promise.
-#include "src/command.h"
+#include "src/session/command.h"
 #include "tests/fuzz/fuzz.h"
 
 enum { MAX_LINES = 64 };

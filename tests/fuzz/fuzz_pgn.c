@@ -5,7 +5,7 @@
 // agrees with the tree reader game by game (status, main-line length); a
 // game written out reads back as one game with the same main line, and
 // writing that again gives the same text.
-#include "src/pgn.h"
+#include "src/pgn/pgn.h"
 #include "tests/fuzz/fuzz.h"
 
 enum { MAX_GAMES = 256 };

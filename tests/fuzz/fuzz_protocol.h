@@ -20,7 +20,7 @@
 #include <stdbool.h>
 
 #include "engine/board.h"
-#include "src/protocol.h"
+#include "src/protocol/protocol.h"
 #include "tests/fuzz/fuzz.h"
 
 static bool fuzz_line_names(const char *line, size_t len, const char *word) {

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `patzer epd FILE [--movetime MS]`: searches each position of an EPD test
+// suite for a fixed time and checks the move against its bm/am operations.
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+#include "engine/notation.h"
+#include "src/protocol/protocol.h"
+#include "src/util/text.h"
+
+enum {
+    EPD_DEFAULT_MOVETIME_MS = 1000,
+    EPD_MOVES_MAX = 16, // moves in one bm or am operation
+    EPD_ID_MAX = 128,
+    EPD_FEN_MAX = 160,
+};
+
+// One test position and what the search made of it.
+typedef struct EpdRun {
+    const char *file;
+    long line_no;
+    Board board;
+    char id[EPD_ID_MAX];
+    Move bm[EPD_MOVES_MAX], am[EPD_MOVES_MAX];
+    int bm_count, am_count;
+    // Filled by the search callbacks; read only after engine_wait.
+    SearchInfo info;
+    bool have_info;
+    Move best;
+} EpdRun;
+
+static void on_info(const SearchInfo *info, void *ctx) {
+    EpdRun *run = ctx;
+    if (info->multipv == 1 && info->bound == BOUND_EXACT) {
+        run->info = *info;
+        run->have_info = true;
+    }
+}
+
+static void on_bestmove(Move best, Move ponder, void *ctx) {
+    (void)ponder;
+    EpdRun *run = ctx;
+    run->best = best;
+}
+
+// Parses the SAN moves of a bm or am operation into moves[]. Returns false
+// with a message on stderr for a move that is not legal here.
+static bool parse_moves(EpdRun *run, const char *op, char *operands, Move *moves, int *count) {
+    char *save = NULL;
+    for (char *w = strtok_r(operands, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+        char err[256];
+        Move m;
+        if (notation_parse_move(&run->board, w, &m, err, sizeof err) != NOTATION_OK) {
+            fprintf(stderr, "%s:%ld: bad move '%s' in %s: %s\n", run->file, run->line_no, w, op,
+                    err);
+            return false;
+        }
+        if (*count < EPD_MOVES_MAX)
+            moves[(*count)++] = m;
+    }
+    if (*count == 0) {
+        fprintf(stderr, "%s:%ld: %s without moves\n", run->file, run->line_no, op);
+        return false;
+    }
+    return true;
+}
+
+// Parses one EPD line: four FEN fields, then `opcode operands;` operations.
+// Returns false (with the reason on stderr) for a line that cannot be used.
+static bool parse_epd(EpdRun *run, char *line) {
+    char fen[EPD_FEN_MAX] = "";
+    size_t len = 0;
+    char *p = line;
+    for (int field = 0; field < 4; field++) {
+        while (*p && text_is_blank(*p))
+            p++;
+        char *start = p;
+        while (*p && !text_is_blank(*p))
+            p++;
+        size_t n = (size_t)(p - start);
+        if (n == 0 || len + n + 2 > sizeof fen) {
+            fprintf(stderr, "%s:%ld: expected four FEN fields\n", run->file, run->line_no);
+            return false;
+        }
+        if (len)
+            fen[len++] = ' ';
+        memcpy(fen + len, start, n);
+        len += n;
+        fen[len] = '\0';
+    }
+    char err[160];
+    if (!board_set_fen(&run->board, fen, err, sizeof err)) {
+        fprintf(stderr, "%s:%ld: bad FEN: %s\n", run->file, run->line_no, err);
+        return false;
+    }
+
+    // Operations end at ';' (outside quotes).
+    while (*p) {
+        while (*p && (text_is_blank(*p) || *p == ';'))
+            p++;
+        if (!*p)
+            break;
+        char *op = p;
+        while (*p && !text_is_blank(*p) && *p != ';')
+            p++;
+        char *op_end = p;
+        bool has_operands = text_is_blank(*p);
+        bool quoted = false;
+        while (*p && (quoted || *p != ';')) {
+            if (*p == '"')
+                quoted = !quoted;
+            p++;
+        }
+        if (*p)
+            *p++ = '\0';
+        char *operands = has_operands ? op_end + 1 : op_end;
+        *op_end = '\0';
+
+        if (strcmp(op, "bm") == 0) {
+            if (!parse_moves(run, "bm", operands, run->bm, &run->bm_count))
+                return false;
+        } else if (strcmp(op, "am") == 0) {
+            if (!parse_moves(run, "am", operands, run->am, &run->am_count))
+                return false;
+        } else if (strcmp(op, "id") == 0) {
+            char *s = operands;
+            while (*s && (text_is_blank(*s) || *s == '"'))
+                s++;
+            size_t n = strlen(s);
+            while (n > 0 && (text_is_blank(s[n - 1]) || s[n - 1] == '"'))
+                n--;
+            snprintf(run->id, sizeof run->id, "%.*s", (int)n, s);
+        }
+        // Other operations (c0, hmvc, ...) do not matter here.
+    }
+    if (run->bm_count == 0 && run->am_count == 0) {
+        fprintf(stderr, "%s:%ld: no bm or am operation\n", run->file, run->line_no);
+        return false;
+    }
+    return true;
+}
+
+static bool contains(const Move *moves, int count, Move m) {
+    for (int i = 0; i < count; i++)
+        if (moves[i] == m)
+            return true;
+    return false;
+}
+
+// Writes the moves of an operation in SAN, space-separated.
+static void format_moves(EpdRun *run, const Move *moves, int count, char *buf, size_t bufsz) {
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < count && len < bufsz; i++) {
+        char san[MOVE_TEXT_MAX];
+        notation_to_san(&run->board, moves[i], san);
+        int n = snprintf(buf + len, bufsz - len, "%s%s", i ? " " : "", san);
+        if (n < 0)
+            return;
+        len += (size_t)n;
+    }
+}
+
+// Searches one parsed position and prints its line; returns true if solved.
+static bool solve(Engine *engine, EpdRun *run, int number, int64_t movetime) {
+    SearchLimits limits;
+    search_limits_init(&limits);
+    limits.movetime = movetime;
+    run->have_info = false;
+    run->best = MOVE_NONE;
+    engine_new_game(engine); // each position on its own, not helped by the last
+    engine_set_position(engine, &run->board);
+    EngineCallbacks cb = { .on_info = on_info, .on_bestmove = on_bestmove, .ctx = run };
+    engine_go(engine, &limits, &cb);
+    engine_wait(engine);
+
+    bool ok = run->best != MOVE_NONE &&
+              (!run->bm_count || contains(run->bm, run->bm_count, run->best)) &&
+              !contains(run->am, run->am_count, run->best);
+    char expected[EPD_MOVES_MAX * MOVE_TEXT_MAX + 8] = "";
+    if (run->bm_count) {
+        format_moves(run, run->bm, run->bm_count, expected, sizeof expected);
+    } else {
+        format_moves(run, run->am, run->am_count, expected, sizeof expected);
+    }
+    char found[MOVE_TEXT_MAX] = "none";
+    if (run->best != MOVE_NONE)
+        notation_to_san(&run->board, run->best, found);
+    char score[32] = "?";
+    int depth = 0;
+    if (run->have_info) {
+        const SearchInfo *i = &run->info;
+        depth = i->depth;
+        if (i->score >= VALUE_MATE_IN_MAX || i->score <= VALUE_MATED_IN_MAX)
+            snprintf(score, sizeof score, "mate %d", i->mate);
+        else
+            snprintf(score, sizeof score, "%+.2f", i->score / 100.0);
+    }
+    printf("%d %s %s %s %s found %s (depth %d, score %s)\n", number, run->id, ok ? "ok" : "FAIL",
+           run->bm_count ? "bm" : "am", expected, found, depth, score);
+    if (fflush(stdout) == EOF)
+        perror("patzer epd: stdout");
+    return ok;
+}
+
+static int usage_error(const char *why) {
+    fprintf(stderr, "patzer epd: %s\nusage: patzer epd FILE [--movetime MS]\n", why);
+    return 2;
+}
+
+int cli_epd(int argc, char **argv) {
+    const char *path = NULL;
+    int64_t movetime = EPD_DEFAULT_MOVETIME_MS;
+    for (int i = 0; i < argc; i++) {
+        const char *value = NULL;
+        if (strcmp(argv[i], "--movetime") == 0) {
+            if (i + 1 >= argc)
+                return usage_error("--movetime needs a value");
+            value = argv[++i];
+        } else if (strncmp(argv[i], "--movetime=", 11) == 0) {
+            value = argv[i] + 11;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "patzer epd: unknown option '%s'\n", argv[i]);
+            return usage_error("bad arguments");
+        } else if (!path) {
+            path = argv[i];
+            continue;
+        } else {
+            return usage_error("only one FILE, please");
+        }
+        char *end;
+        errno = 0;
+        long long ms = strtoll(value, &end, 10);
+        if (errno || end == value || *end || ms < 1 || ms > 86400000)
+            return usage_error("--movetime takes milliseconds, 1 or more");
+        movetime = ms;
+    }
+    if (!path)
+        return usage_error("missing FILE");
+
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "patzer epd: cannot open %s: %s\n", path, strerror(errno));
+        return 2;
+    }
+    Engine *engine = engine_new();
+    EpdRun *run = malloc(sizeof *run);
+    if (!engine || !run) {
+        fputs("patzer epd: out of memory\n", stderr);
+        engine_free(engine);
+        free(run);
+        if (f != stdin && fclose(f) != 0)
+            perror(path);
+        return 2;
+    }
+
+    char *line = NULL;
+    size_t cap = 0;
+    long line_no = 0;
+    int total = 0, solved = 0;
+    while (getline(&line, &cap, f) != -1) {
+        line_no++;
+        char *s = line;
+        while (*s && text_is_blank(*s))
+            s++;
+        if (!*s || *s == '#')
+            continue;
+        total++;
+        memset(run, 0, sizeof *run);
+        run->file = path;
+        run->line_no = line_no;
+        snprintf(run->id, sizeof run->id, "line%ld", line_no);
+        if (!parse_epd(run, s)) {
+            printf("%d %s FAIL (unusable line, see the message)\n", total, run->id);
+            if (fflush(stdout) == EOF)
+                break;
+            continue;
+        }
+        if (solve(engine, run, total, movetime))
+            solved++;
+    }
+    bool read_error = ferror(f) != 0;
+    free(line);
+    free(run);
+    engine_free(engine);
+    if (f != stdin && fclose(f) != 0)
+        read_error = true;
+    if (read_error) {
+        fprintf(stderr, "patzer epd: error reading %s\n", path);
+        return 2;
+    }
+    printf("solved %d of %d\n", solved, total);
+    return fflush(stdout) == EOF ? 2 : 0;
+}

@@ -1,0 +1,665 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The game controller: the record with undo/redo, the clocks, the players, and
+// every way a game ends, as a state machine over the engine's board.
+#include "src/game/game.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/movegen.h"
+
+enum {
+    DEFAULT_LEVEL = 10,
+    DEFAULT_BASE_MS = 5 * 60 * 1000,
+    DEFAULT_INC_MS = 3 * 1000,
+    // Untimed games: a fixed time per engine move that grows with the level.
+    UNTIMED_MOVETIME_BASE_MS = 1000,
+    UNTIMED_MOVETIME_PER_LEVEL_MS = 100,
+    FIVEFOLD_EARLIER = 4, // board_repetitions counts earlier occurrences
+    THREEFOLD_EARLIER = 2,
+    SEVENTY_FIVE_MOVE_PLIES = 150,
+    FIFTY_MOVE_PLIES = 100,
+    END_TEXT_MAX = 64,
+    MESSAGE_MAX = 256,
+};
+
+// The clocks as they stood after a ply (or at the start of the record).
+typedef struct ClockSnapshot {
+    int64_t ms[COLOR_NB];
+    int period[COLOR_NB];
+    int moves_in_period[COLOR_NB];
+} ClockSnapshot;
+
+struct Game {
+    GameSettings settings;
+    Board start;                     // the start position, to replay from
+    Board board;                     // the current position with its history
+    GameMove record[GAME_MAX_PLIES]; // played plies, then the redo tail
+    int ply;                         // plies played
+    int top;                         // plies recorded, redo tail included
+    ClockSnapshot start_clock;       // the clocks at ply 0
+    Clock clock;
+    bool clock_started; // the game has begun (the clocks ran)
+    bool paused;
+    GameResult result;
+    GameEnd end;
+    Color end_side; // who mated, resigned or lost on time
+    char end_text[END_TEXT_MAX];
+    unsigned generation;
+};
+
+static const char *const color_names[COLOR_NB] = { "White", "Black" };
+
+static void message(char *err, size_t errsz, const char *fmt, ...) {
+    if (!err || errsz == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errsz, fmt, ap);
+    va_end(ap);
+}
+
+static Color opponent(Color c) {
+    return (Color)!c;
+}
+
+static int clamp_level(int level) {
+    return level < LEVEL_MIN ? LEVEL_MIN : level > LEVEL_MAX ? LEVEL_MAX : level;
+}
+
+void game_settings_default(GameSettings *s) {
+    memset(s, 0, sizeof *s);
+    s->players[WHITE] = PLAYER_HUMAN;
+    s->players[BLACK] = PLAYER_ENGINE;
+    s->level = DEFAULT_LEVEL;
+    s->tc.untimed = false;
+    s->tc.count = 1;
+    s->tc.periods[0] = (TimePeriod){
+        .moves = 0, .base_ms = DEFAULT_BASE_MS, .inc_ms = DEFAULT_INC_MS, .delay = DELAY_NONE
+    };
+}
+
+// ------------------------------------------------------------------ clocks
+
+static void snapshot_take(const Clock *c, ClockSnapshot *s) {
+    for (int side = WHITE; side < COLOR_NB; side++) {
+        s->ms[side] = c->remaining_ms[side];
+        s->period[side] = c->period[side];
+        s->moves_in_period[side] = c->moves_in_period[side];
+    }
+}
+
+static void snapshot_to_move(const ClockSnapshot *s, GameMove *gm) {
+    memcpy(gm->clock_ms, s->ms, sizeof gm->clock_ms);
+    memcpy(gm->period, s->period, sizeof gm->period);
+    memcpy(gm->moves_in_period, s->moves_in_period, sizeof gm->moves_in_period);
+}
+
+// The clocks after `ply` plies: the record's or the start's.
+static ClockSnapshot snapshot_at(const Game *g, int ply) {
+    ClockSnapshot s = g->start_clock;
+    if (ply > 0) {
+        const GameMove *gm = &g->record[ply - 1];
+        memcpy(s.ms, gm->clock_ms, sizeof s.ms);
+        memcpy(s.period, gm->period, sizeof s.period);
+        memcpy(s.moves_in_period, gm->moves_in_period, sizeof s.moves_in_period);
+    }
+    return s;
+}
+
+// Whether the side to move's clock should be running now.
+static bool clock_should_run(const Game *g) {
+    return g->clock_started && !g->paused && g->result == RESULT_NONE;
+}
+
+// Puts the clocks back to the values after `ply` plies, the side to move's
+// clock running from now if the game is under way.
+static void restore_clock(Game *g, int ply, int64_t now) {
+    ClockSnapshot s = snapshot_at(g, ply);
+    g->clock.running = false;
+    clock_set(&g->clock, s.ms, s.period, s.moves_in_period);
+    g->clock.turn = g->board.side;
+    if (clock_should_run(g))
+        clock_start(&g->clock, g->board.side, now);
+}
+
+// ------------------------------------------------------------------ endings
+
+// The words for an ending; side is who mated, resigned or ran out of time.
+static void describe_end(GameEnd end, Color side, char *t, size_t n) {
+    const char *who = color_names[side];
+    const char *other = color_names[opponent(side)];
+    switch (end) {
+    case END_NONE: snprintf(t, n, "%s", ""); break;
+    case END_CHECKMATE: snprintf(t, n, "%s mates", who); break;
+    case END_STALEMATE: snprintf(t, n, "Draw by stalemate"); break;
+    case END_INSUFFICIENT_MATERIAL: snprintf(t, n, "Draw by insufficient material"); break;
+    case END_FIVEFOLD_REPETITION: snprintf(t, n, "Draw by fivefold repetition"); break;
+    case END_SEVENTY_FIVE_MOVES: snprintf(t, n, "Draw by the seventy-five-move rule"); break;
+    case END_THREEFOLD_REPETITION: snprintf(t, n, "Draw by threefold repetition (claimed)"); break;
+    case END_FIFTY_MOVES: snprintf(t, n, "Draw by the fifty-move rule (claimed)"); break;
+    case END_RESIGNATION: snprintf(t, n, "%s resigns", who); break;
+    case END_AGREEMENT: snprintf(t, n, "Draw agreed"); break;
+    case END_TIME_FORFEIT: snprintf(t, n, "%s wins on time", other); break;
+    case END_TIME_DRAW:
+        snprintf(t, n, "Draw: %s's flag fell but %s cannot mate", who, other);
+        break;
+    }
+}
+
+static void finish(Game *g, GameResult result, GameEnd end, Color side, int64_t now) {
+    g->result = result;
+    g->end = end;
+    g->end_side = side;
+    describe_end(end, side, g->end_text, sizeof g->end_text);
+    clock_stop(&g->clock, now);
+}
+
+static void clear_result(Game *g) {
+    g->result = RESULT_NONE;
+    g->end = END_NONE;
+    g->end_text[0] = '\0';
+}
+
+// The endings that follow from the position alone; checkmate comes first so
+// that a mate on the 75th move stands.
+static void check_position_end(Game *g, int64_t now) {
+    const Board *b = &g->board;
+    Color mover = opponent(b->side);
+    if (board_is_checkmate(b))
+        finish(g, mover == WHITE ? RESULT_WHITE_WINS : RESULT_BLACK_WINS, END_CHECKMATE, mover,
+               now);
+    else if (board_is_stalemate(b))
+        finish(g, RESULT_DRAW, END_STALEMATE, mover, now);
+    else if (board_insufficient_material(b))
+        finish(g, RESULT_DRAW, END_INSUFFICIENT_MATERIAL, mover, now);
+    else if (board_repetitions(b) >= FIVEFOLD_EARLIER)
+        finish(g, RESULT_DRAW, END_FIVEFOLD_REPETITION, mover, now);
+    else if (b->halfmove >= SEVENTY_FIVE_MOVE_PLIES)
+        finish(g, RESULT_DRAW, END_SEVENTY_FIVE_MOVES, mover, now);
+}
+
+// Approximates "cannot mate by any legal sequence": a lone king, or king and
+// one knight or bishop.
+static bool cannot_mate(const Board *b, Color c) {
+    Bitboard others = b->colors[c] & ~b->pieces[KING];
+    if (!others)
+        return true;
+    Bitboard minors = b->pieces[KNIGHT] | b->pieces[BISHOP];
+    return !bb_several(others) && (others & minors);
+}
+
+static void flag_fell(Game *g, Color fallen, int64_t now) {
+    Color other = opponent(fallen);
+    if (cannot_mate(&g->board, other))
+        finish(g, RESULT_DRAW, END_TIME_DRAW, fallen, now);
+    else
+        finish(g, other == WHITE ? RESULT_WHITE_WINS : RESULT_BLACK_WINS, END_TIME_FORFEIT, fallen,
+               now);
+}
+
+// ------------------------------------------------------------------ lifecycle
+
+// Sets up g from s; on a bad FEN leaves g untouched.
+static bool setup(Game *g, const GameSettings *s, char *err, size_t errsz) {
+    // The start board is built aside so that a bad FEN changes nothing.
+    Board *start = malloc(sizeof *start);
+    if (!start) {
+        message(err, errsz, "out of memory");
+        return false;
+    }
+    if (s->start_fen[0]) {
+        if (!board_set_fen(start, s->start_fen, err, errsz)) {
+            free(start);
+            return false;
+        }
+    } else {
+        board_set_start(start);
+    }
+    unsigned generation = g->generation;
+    memset(g, 0, sizeof *g);
+    g->settings = *s;
+    g->settings.level = clamp_level(s->level);
+    g->start = *start;
+    g->board = *start;
+    free(start);
+    clock_init(&g->clock, &g->settings.tc);
+    g->clock.turn = g->board.side;
+    snapshot_take(&g->clock, &g->start_clock);
+    g->generation = generation + 1;
+    check_position_end(g, 0);
+    return true;
+}
+
+Game *game_new(const GameSettings *s, char *err, size_t errsz) {
+    Game *g = calloc(1, sizeof *g);
+    if (!g) {
+        message(err, errsz, "out of memory");
+        return NULL;
+    }
+    if (!setup(g, s, err, errsz)) {
+        free(g);
+        return NULL;
+    }
+    return g;
+}
+
+void game_free(Game *g) {
+    free(g);
+}
+
+bool game_reset(Game *g, const GameSettings *s, char *err, size_t errsz) {
+    return setup(g, s, err, errsz);
+}
+
+const GameSettings *game_settings(const Game *g) {
+    return &g->settings;
+}
+
+// ------------------------------------------------------------------ state
+
+const Board *game_board(const Game *g) {
+    return &g->board;
+}
+
+int game_ply_count(const Game *g) {
+    return g->ply;
+}
+
+const GameMove *game_move(const Game *g, int ply) {
+    return ply >= 0 && ply < g->ply ? &g->record[ply] : NULL;
+}
+
+int game_start_fullmove(const Game *g) {
+    return g->start.fullmove;
+}
+
+Color game_start_side(const Game *g) {
+    return g->start.side;
+}
+
+Color game_turn(const Game *g) {
+    return g->board.side;
+}
+
+PlayerKind game_player(const Game *g, Color c) {
+    return g->settings.players[c];
+}
+
+GameResult game_result(const Game *g) {
+    return g->result;
+}
+
+GameEnd game_end(const Game *g) {
+    return g->end;
+}
+
+bool game_is_over(const Game *g) {
+    return g->result != RESULT_NONE;
+}
+
+const char *game_end_text(const Game *g) {
+    return g->end_text;
+}
+
+const char *game_result_text(const Game *g) {
+    switch (g->result) {
+    case RESULT_WHITE_WINS: return "1-0";
+    case RESULT_BLACK_WINS: return "0-1";
+    case RESULT_DRAW: return "1/2-1/2";
+    case RESULT_NONE: break;
+    }
+    return "*";
+}
+
+const Clock *game_clock(const Game *g) {
+    return &g->clock;
+}
+
+int game_redo_available(const Game *g) {
+    return g->top - g->ply;
+}
+
+// ------------------------------------------------------------------ moves
+
+// Plays a legal move: clock, record, board, endings. The move is not played
+// when the mover's flag fell before it was completed.
+static GameStatus apply_move(Game *g, Move m, int score, int depth, int64_t now, char *err,
+                             size_t errsz) {
+    if (g->ply >= GAME_MAX_PLIES) {
+        message(err, errsz, "the game record is full (%d plies)", GAME_MAX_PLIES);
+        return GAME_ERR_GAME_OVER;
+    }
+    Color mover = g->board.side;
+    if (!g->clock.running) {
+        g->clock_started = true;
+        g->paused = false;
+        clock_start(&g->clock, mover, now);
+    }
+    if (!clock_press(&g->clock, now)) {
+        flag_fell(g, mover, now);
+        message(err, errsz, "%s's flag fell before the move was completed", color_names[mover]);
+        return GAME_ERR_GAME_OVER;
+    }
+    GameMove *gm = &g->record[g->ply];
+    memset(gm, 0, sizeof *gm);
+    gm->move = m;
+    notation_to_san(&g->board, m, gm->san);
+    ClockSnapshot s;
+    snapshot_take(&g->clock, &s);
+    snapshot_to_move(&s, gm);
+    gm->score = score;
+    gm->depth = depth;
+    board_make_move(&g->board, m);
+    g->ply++;
+    g->top = g->ply; // a new move drops the redo tail
+    g->generation++;
+    check_position_end(g, now);
+    return GAME_OK;
+}
+
+GameStatus game_play_text(Game *g, const char *text, int64_t now, char *err, size_t errsz) {
+    if (game_is_over(g)) {
+        message(err, errsz, "the game is over (%s)", game_end_text(g));
+        return GAME_ERR_GAME_OVER;
+    }
+    if (g->settings.players[g->board.side] != PLAYER_HUMAN) {
+        message(err, errsz, "it is not your turn: the engine plays %s", color_names[g->board.side]);
+        return GAME_ERR_NOT_YOUR_TURN;
+    }
+    char why[MESSAGE_MAX] = "";
+    Move m = MOVE_NONE;
+    switch (notation_parse_move(&g->board, text, &m, why, sizeof why)) {
+    case NOTATION_OK: return apply_move(g, m, VALUE_NONE, 0, now, err, errsz);
+    case NOTATION_UNPARSEABLE: message(err, errsz, "%s", why); return GAME_ERR_PARSE;
+    case NOTATION_ILLEGAL: message(err, errsz, "%s", why); return GAME_ERR_ILLEGAL;
+    case NOTATION_AMBIGUOUS: message(err, errsz, "%s", why); return GAME_ERR_AMBIGUOUS;
+    }
+    message(err, errsz, "%s", why);
+    return GAME_ERR_PARSE;
+}
+
+GameStatus game_play_move(Game *g, Move m, int score, int depth, int64_t now) {
+    if (game_is_over(g))
+        return GAME_ERR_GAME_OVER;
+    if (!movegen_is_legal(&g->board, m))
+        return GAME_ERR_ILLEGAL;
+    return apply_move(g, m, score, depth, now, NULL, 0);
+}
+
+// The colour of the single human player, or COLOR_NB when there are zero or two.
+static Color lone_human(const Game *g) {
+    const PlayerKind *p = g->settings.players;
+    if (p[WHITE] == PLAYER_HUMAN && p[BLACK] == PLAYER_ENGINE)
+        return WHITE;
+    if (p[BLACK] == PLAYER_HUMAN && p[WHITE] == PLAYER_ENGINE)
+        return BLACK;
+    return COLOR_NB;
+}
+
+static Color mover_of(const Game *g, int ply) {
+    return (ply & 1) ? opponent(g->start.side) : g->start.side;
+}
+
+// Rebuilds the board from the start position; replaying keeps its history
+// right for repetitions.
+static void replay(Game *g) {
+    g->board = g->start;
+    for (int i = 0; i < g->ply; i++)
+        board_make_move(&g->board, g->record[i].move);
+}
+
+GameStatus game_undo(Game *g, int64_t now) {
+    if (g->ply == 0)
+        return GAME_ERR_NOTHING;
+    int target = g->ply - 1;
+    Color human = lone_human(g);
+    if (human != COLOR_NB) {
+        // Back to the human's turn, with at least one of their moves undone.
+        while (target > 0 && mover_of(g, target) != human)
+            target--;
+        if (mover_of(g, target) != human)
+            return GAME_ERR_NOTHING;
+    }
+    g->ply = target;
+    replay(g);
+    clear_result(g);
+    g->generation++;
+    restore_clock(g, g->ply, now);
+    return GAME_OK;
+}
+
+GameStatus game_redo(Game *g, int64_t now) {
+    if (g->ply == g->top)
+        return GAME_ERR_NOTHING;
+    if (game_is_over(g))
+        return GAME_ERR_GAME_OVER;
+    Color human = lone_human(g);
+    bool human_moved = false;
+    do {
+        if (mover_of(g, g->ply) == human)
+            human_moved = true;
+        board_make_move(&g->board, g->record[g->ply].move);
+        g->ply++;
+    } while (human != COLOR_NB && g->ply < g->top && !(human_moved && g->board.side == human));
+    g->generation++;
+    restore_clock(g, g->ply, now);
+    check_position_end(g, now);
+    return GAME_OK;
+}
+
+// ------------------------------------------------------------------ endings on request
+
+GameStatus game_resign(Game *g, Color who, int64_t now) {
+    if (game_is_over(g))
+        return GAME_ERR_GAME_OVER;
+    finish(g, who == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, END_RESIGNATION, who, now);
+    return GAME_OK;
+}
+
+// The draw a claim in b would establish, END_NONE if none.
+static GameEnd claimable(const Board *b) {
+    if (board_repetitions(b) >= THREEFOLD_EARLIER)
+        return END_THREEFOLD_REPETITION;
+    if (b->halfmove >= FIFTY_MOVE_PLIES)
+        return END_FIFTY_MOVES;
+    return END_NONE;
+}
+
+static void explain_no_claim(const Board *b, const char *after_san, char *err, size_t errsz) {
+    int times = board_repetitions(b) + 1;
+    int moves = b->halfmove / 2;
+    message(err, errsz,
+            "no draw to claim: %s%s%sthe position %s occurred %d time%s and %d move%s passed "
+            "without a capture or pawn move",
+            after_san ? "after " : "", after_san ? after_san : "", after_san ? " " : "",
+            after_san ? "will have" : "has", times, times == 1 ? "" : "s", moves,
+            moves == 1 ? " has" : "s have");
+}
+
+GameStatus game_claim_draw(Game *g, Move move, int64_t now, char *err, size_t errsz) {
+    if (game_is_over(g)) {
+        message(err, errsz, "the game is over (%s)", game_end_text(g));
+        return GAME_ERR_GAME_OVER;
+    }
+    GameEnd now_end = claimable(&g->board);
+    if (now_end != END_NONE) {
+        finish(g, RESULT_DRAW, now_end, g->board.side, now);
+        return GAME_OK;
+    }
+    if (move == MOVE_NONE) {
+        explain_no_claim(&g->board, NULL, err, errsz);
+        return GAME_ERR_NOTHING;
+    }
+    if (!movegen_is_legal(&g->board, move)) {
+        message(err, errsz, "no draw to claim: the move is illegal");
+        return GAME_ERR_ILLEGAL;
+    }
+    // The claim is checked on a scratch board; the move is then played for real.
+    Board *scratch = malloc(sizeof *scratch);
+    if (!scratch) {
+        message(err, errsz, "out of memory");
+        return GAME_ERR_NOTHING;
+    }
+    *scratch = g->board;
+    char san[MOVE_TEXT_MAX];
+    notation_to_san(scratch, move, san);
+    board_make_move(scratch, move);
+    GameEnd after = claimable(scratch);
+    if (after == END_NONE)
+        explain_no_claim(scratch, san, err, errsz);
+    free(scratch);
+    if (after == END_NONE)
+        return GAME_ERR_NOTHING;
+    Color claimant = g->board.side;
+    GameStatus st = apply_move(g, move, VALUE_NONE, 0, now, err, errsz);
+    if (st != GAME_OK)
+        return st;
+    // An ending the move brings by itself (mate, fivefold) stands.
+    if (!game_is_over(g))
+        finish(g, RESULT_DRAW, after, claimant, now);
+    return GAME_OK;
+}
+
+bool game_offer_draw(Game *g, int engine_score, int contempt_cp, int64_t now) {
+    if (game_is_over(g))
+        return false;
+    if (g->settings.players[WHITE] != PLAYER_ENGINE && g->settings.players[BLACK] != PLAYER_ENGINE)
+        return false;
+    if (engine_score >= -contempt_cp)
+        return false;
+    finish(g, RESULT_DRAW, END_AGREEMENT, g->board.side, now);
+    return true;
+}
+
+void game_agree_draw(Game *g, int64_t now) {
+    if (!game_is_over(g))
+        finish(g, RESULT_DRAW, END_AGREEMENT, g->board.side, now);
+}
+
+bool game_tick(Game *g, int64_t now) {
+    if (game_is_over(g) || !clock_check_flag(&g->clock, now))
+        return false;
+    flag_fell(g, g->clock.turn, now);
+    return true;
+}
+
+// ------------------------------------------------------------------ settings
+
+void game_set_players(Game *g, PlayerKind white, PlayerKind black) {
+    g->settings.players[WHITE] = white;
+    g->settings.players[BLACK] = black;
+}
+
+void game_set_level(Game *g, int level) {
+    g->settings.level = clamp_level(level);
+}
+
+void game_set_time_control(Game *g, const TimeControl *tc, int64_t now) {
+    g->settings.tc = *tc;
+    clock_init(&g->clock, tc);
+    g->clock.turn = g->board.side;
+    // Fresh clocks everywhere: undo under the new control must not bring
+    // back times (or periods) of the old one.
+    snapshot_take(&g->clock, &g->start_clock);
+    for (int i = 0; i < g->top; i++)
+        snapshot_to_move(&g->start_clock, &g->record[i]);
+    if (clock_should_run(g))
+        clock_start(&g->clock, g->board.side, now);
+}
+
+void game_set_clocks(Game *g, const int64_t remaining[COLOR_NB], int64_t now) {
+    bool running = g->clock.running;
+    if (running)
+        clock_stop(&g->clock, now);
+    clock_set(&g->clock, remaining, g->clock.period, g->clock.moves_in_period);
+    // The restored values are those after the current ply, for undo too.
+    ClockSnapshot snap;
+    snapshot_take(&g->clock, &snap);
+    if (g->ply > 0)
+        snapshot_to_move(&snap, &g->record[g->ply - 1]);
+    else
+        g->start_clock = snap;
+    if (running)
+        clock_start(&g->clock, g->board.side, now);
+}
+
+void game_start_clock(Game *g, int64_t now) {
+    if (game_is_over(g) || g->clock.running)
+        return;
+    g->clock_started = true;
+    g->paused = false;
+    clock_start(&g->clock, g->board.side, now);
+}
+
+void game_pause(Game *g, int64_t now) {
+    if (!g->clock.running)
+        return;
+    clock_stop(&g->clock, now);
+    g->paused = true;
+}
+
+// ------------------------------------------------------------------ engine
+
+bool game_engine_to_move(const Game *g) {
+    return !game_is_over(g) && g->settings.players[g->board.side] == PLAYER_ENGINE;
+}
+
+void game_search_limits(const Game *g, int64_t now, SearchLimits *limits) {
+    search_limits_init(limits);
+    if (g->clock.tc.untimed) {
+        limits->movetime =
+            UNTIMED_MOVETIME_BASE_MS + UNTIMED_MOVETIME_PER_LEVEL_MS * g->settings.level;
+        return;
+    }
+    for (int side = WHITE; side < COLOR_NB; side++) {
+        int64_t left = clock_remaining(&g->clock, (Color)side, now);
+        limits->time[side] = left > 0 ? left : 1; // -1 would mean "no clock"
+        limits->inc[side] = clock_increment(&g->clock, (Color)side);
+    }
+    limits->movestogo = clock_moves_to_go(&g->clock, g->board.side);
+}
+
+bool game_engine_should_claim(const Game *g, int score, int contempt_cp) {
+    return game_engine_to_move(g) && claimable(&g->board) != END_NONE && score < -contempt_cp;
+}
+
+unsigned game_generation(const Game *g) {
+    return g->generation;
+}
+
+// ------------------------------------------------------------------ FEN
+
+void game_fen(const Game *g, char *buf, size_t bufsz) {
+    board_to_fen(&g->board, buf, bufsz);
+}
+
+bool game_set_fen(Game *g, const char *fen, int64_t now, char *err, size_t errsz) {
+    Board *b = malloc(sizeof *b);
+    if (!b) {
+        message(err, errsz, "out of memory");
+        return false;
+    }
+    if (!board_set_fen(b, fen, err, errsz)) {
+        free(b);
+        return false;
+    }
+    g->start = *b;
+    g->board = *b;
+    free(b);
+    board_to_fen(&g->start, g->settings.start_fen, sizeof g->settings.start_fen);
+    g->ply = g->top = 0;
+    clear_result(g);
+    g->generation++;
+    // The clocks keep their times; the side to move's runs if the game is on.
+    bool running = g->clock.running;
+    clock_stop(&g->clock, now);
+    snapshot_take(&g->clock, &g->start_clock);
+    g->clock.turn = g->board.side;
+    if (running)
+        clock_start(&g->clock, g->board.side, now);
+    check_position_end(g, now);
+    return true;
+}

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The game controller: a state machine with no I/O that owns the game record,
+// the clocks, who plays which side, and the result. A driver (the terminal
+// game, the line mode, tests) feeds it human input and engine replies and asks
+// it when the engine should think and with which limits; it never talks to
+// the engine itself. Time comes in as "now" in milliseconds.
+#ifndef SRC_GAME_H
+#define SRC_GAME_H
+
+#include "engine/board.h"
+#include "engine/notation.h"
+#include "engine/search.h"
+#include "src/game/clock.h"
+
+typedef enum { PLAYER_HUMAN, PLAYER_ENGINE } PlayerKind;
+
+typedef enum { RESULT_NONE, RESULT_WHITE_WINS, RESULT_BLACK_WINS, RESULT_DRAW } GameResult;
+
+typedef enum {
+    END_NONE,
+    END_CHECKMATE,
+    END_STALEMATE,
+    END_INSUFFICIENT_MATERIAL,
+    END_FIVEFOLD_REPETITION,
+    END_SEVENTY_FIVE_MOVES,
+    END_THREEFOLD_REPETITION, // claimed
+    END_FIFTY_MOVES,          // claimed
+    END_RESIGNATION,
+    END_AGREEMENT,
+    END_TIME_FORFEIT,         // the flag fell and the opponent can mate
+    END_TIME_DRAW,            // the flag fell but the opponent cannot mate
+} GameEnd;
+
+enum { GAME_NAME_MAX = 48, GAME_MAX_PLIES = 2048, LEVEL_MIN = 1, LEVEL_MAX = 20 };
+
+typedef struct GameSettings {
+    char start_fen[FEN_MAX];      // empty: the standard start position
+    PlayerKind players[COLOR_NB];
+    int level;                    // engine level 1..20 (20 = full strength)
+    TimeControl tc;
+    char names[COLOR_NB][GAME_NAME_MAX]; // empty: "You" / "patzer (level N)"
+} GameSettings;
+
+// One ply of the record, with the clocks as they stood after it.
+typedef struct GameMove {
+    Move move;
+    char san[MOVE_TEXT_MAX];
+    int64_t clock_ms[COLOR_NB];
+    int period[COLOR_NB];
+    int moves_in_period[COLOR_NB];
+    int score;      // the engine's score for its own moves (mover's view), VALUE_NONE if none
+    int depth;
+} GameMove;
+
+typedef struct Game Game;
+
+// Defaults: human White, engine Black at level 10, 5+3.
+void game_settings_default(GameSettings *s);
+
+// A new game from the settings. NULL when out of memory. On a bad start FEN,
+// returns NULL and writes the FEN error into err.
+Game *game_new(const GameSettings *s, char *err, size_t errsz);
+void game_free(Game *g);
+// Starts over from new settings (same error rules); on error the game is unchanged.
+bool game_reset(Game *g, const GameSettings *s, char *err, size_t errsz);
+const GameSettings *game_settings(const Game *g);
+
+// ----------------------------------------------------------------- state
+const Board *game_board(const Game *g);      // current position, history included
+int game_ply_count(const Game *g);           // plies played (not counting redo)
+const GameMove *game_move(const Game *g, int ply); // 0-based
+int game_start_fullmove(const Game *g);      // move number of the first ply
+Color game_start_side(const Game *g);
+Color game_turn(const Game *g);
+PlayerKind game_player(const Game *g, Color c);
+GameResult game_result(const Game *g);
+GameEnd game_end(const Game *g);
+bool game_is_over(const Game *g);
+// "White mates", "Draw by stalemate", "Black wins on time" ...
+const char *game_end_text(const Game *g);
+// "1-0", "0-1", "1/2-1/2", "*"
+const char *game_result_text(const Game *g);
+const Clock *game_clock(const Game *g);
+int game_redo_available(const Game *g);       // plies that redo can replay
+
+// ----------------------------------------------------------------- input
+typedef enum {
+    GAME_OK = 0,
+    GAME_ERR_PARSE,       // not a move
+    GAME_ERR_ILLEGAL,
+    GAME_ERR_AMBIGUOUS,
+    GAME_ERR_NOT_YOUR_TURN, // the engine is to move
+    GAME_ERR_GAME_OVER,
+    GAME_ERR_NOTHING,     // nothing to undo / redo / claim
+} GameStatus;
+
+// A human move in SAN or coordinates. On error nothing changes and err
+// says why (for an ambiguous move, the candidates).
+GameStatus game_play_text(Game *g, const char *text, int64_t now, char *err, size_t errsz);
+// Plays a move for whoever is to move (engine replies, scripted moves).
+// score/depth are recorded for engine moves (VALUE_NONE/0 otherwise).
+GameStatus game_play_move(Game *g, Move m, int score, int depth, int64_t now);
+
+// Takes back the last full move of the human (their move and the engine's
+// reply), or one ply when both sides are human or both engine. Clocks go back
+// to their values at that point. Undone plies can be redone until a new move.
+GameStatus game_undo(Game *g, int64_t now);
+GameStatus game_redo(Game *g, int64_t now);
+
+GameStatus game_resign(Game *g, Color who, int64_t now);
+// Claims a draw for the side to move by threefold repetition or the fifty-move
+// rule (either one that holds now, or holds after `move` when it is not
+// MOVE_NONE). GAME_ERR_NOTHING with a reason when no claim is valid.
+GameStatus game_claim_draw(Game *g, Move move, int64_t now, char *err, size_t errsz);
+// A draw offer from the human: accepted when the engine's last score, from
+// the engine's side, is below -contempt_cp. Returns true when accepted.
+bool game_offer_draw(Game *g, int engine_score, int contempt_cp, int64_t now);
+// Ends the game by agreement (both human, or a driver's own decision).
+void game_agree_draw(Game *g, int64_t now);
+
+// Checks the clocks: a fallen flag ends the game. Returns true if it did now.
+bool game_tick(Game *g, int64_t now);
+// Who plays which side; the clock keeps running.
+void game_set_players(Game *g, PlayerKind white, PlayerKind black);
+void game_set_level(Game *g, int level);
+// Changes the time control for the rest of the game (fresh clocks).
+void game_set_time_control(Game *g, const TimeControl *tc, int64_t now);
+// Sets both clocks' remaining times (restoring a saved game); the running
+// clock, if any, restarts from now.
+void game_set_clocks(Game *g, const int64_t remaining[COLOR_NB], int64_t now);
+// Starts the clocks (at the first move, or when the driver starts the game).
+void game_start_clock(Game *g, int64_t now);
+// Stops and restarts the clock around pauses (e.g. a dialog).
+void game_pause(Game *g, int64_t now);
+
+// ----------------------------------------------------------------- engine
+// True when the side to move is played by the engine and the game goes on.
+bool game_engine_to_move(const Game *g);
+// Search limits for the side to move from its clock (remaining, increment,
+// moves to go) — or a fixed move time when the game is untimed.
+void game_search_limits(const Game *g, int64_t now, SearchLimits *limits);
+// Whether the engine, to move with `score` (its own view) and the given
+// contempt, should claim an available draw instead of playing on.
+bool game_engine_should_claim(const Game *g, int score, int contempt_cp);
+// A counter that changes whenever the position changes (move, undo, redo,
+// new game, setboard), so that a driver can drop a stale engine reply.
+unsigned game_generation(const Game *g);
+
+// The current position as FEN, and setting up a new one (the record
+// restarts from it; players and clocks are kept).
+void game_fen(const Game *g, char *buf, size_t bufsz);
+bool game_set_fen(Game *g, const char *fen, int64_t now, char *err, size_t errsz);
+
+#endif

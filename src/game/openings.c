@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Opening names: every line of the openings file is played from the start position, and the
+// key of its final position maps to its "ECO Name" in a sorted array searched by bisection.
+#include "src/game/openings.h"
+
+#include <ctype.h>
+#include <libgen.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/notation.h"
+#include "src/util/paths.h"
+
+// The lichess data is about 400 KB; anything far larger is not an openings file.
+enum { OPENINGS_FILE_MAX = 16 << 20, FIRST_ERROR_MAX = 256 };
+
+typedef struct Entry {
+    Key key;
+    uint32_t off;  // "ECO Name" in the arena
+    uint32_t line; // order in the file: the first line reaching a position wins
+    uint8_t eco_len;
+} Entry;
+
+struct Openings {
+    Entry *entries;
+    int count, cap;
+    char *arena;
+    size_t arena_len, arena_cap;
+    int errors;
+    char first_error[FIRST_ERROR_MAX];
+};
+
+static bool reserve_entry(Openings *o) {
+    if (o->count < o->cap)
+        return true;
+    int cap = o->cap ? o->cap * 2 : 4096;
+    Entry *e = realloc(o->entries, (size_t)cap * sizeof *e);
+    if (!e)
+        return false;
+    o->entries = e;
+    o->cap = cap;
+    return true;
+}
+
+// Appends eco, a space when both parts are there, and name, NUL-terminated; offsets rather
+// than pointers keep the entries valid across reallocations.
+static bool arena_add(Openings *o, const char *eco, size_t eco_len, const char *name,
+                      size_t name_len, uint32_t *off) {
+    size_t need = eco_len + 1 + name_len + 1;
+    if (o->arena_len + need > UINT32_MAX)
+        return false;
+    if (o->arena_len + need > o->arena_cap) {
+        size_t cap = o->arena_cap ? o->arena_cap * 2 : 64 * 1024;
+        while (cap < o->arena_len + need)
+            cap *= 2;
+        char *a = realloc(o->arena, cap);
+        if (!a)
+            return false;
+        o->arena = a;
+        o->arena_cap = cap;
+    }
+    char *p = o->arena + o->arena_len;
+    *off = (uint32_t)o->arena_len;
+    memcpy(p, eco, eco_len);
+    p += eco_len;
+    if (eco_len && name_len)
+        *p++ = ' ';
+    memcpy(p, name, name_len);
+    p[name_len] = '\0';
+    o->arena_len = (size_t)(p + name_len + 1 - o->arena);
+    return true;
+}
+
+// Counts a skipped line and keeps a message for the first one. move is NULL when the line
+// itself is at fault rather than one of its moves.
+static void line_error(Openings *o, long lineno, int ply, const char *move, const char *why) {
+    if (o->errors++ > 0)
+        return;
+    if (move)
+        snprintf(o->first_error, sizeof o->first_error, "line %ld: move %d '%s': %s", lineno,
+                 ply / 2 + 1, move, why);
+    else
+        snprintf(o->first_error, sizeof o->first_error, "line %ld: %s", lineno, why);
+}
+
+// The comment: from a '#' that starts a word ("Qh4#" is a move, not a comment). Cuts the line
+// there and returns the text after the '#', or NULL when there is none.
+static char *split_comment(char *line) {
+    for (char *p = line; *p; p++) {
+        if (*p == '#' && (p == line || isspace((unsigned char)p[-1]))) {
+            *p = '\0';
+            return p + 1;
+        }
+    }
+    return NULL;
+}
+
+// The move in a token past its move number ("12." / "12..." / "1.e4"); NULL when the token
+// is only a move number or dots.
+static const char *skip_move_number(const char *tok) {
+    const char *p = tok;
+    while (isdigit((unsigned char)*p))
+        p++;
+    if (*p != '.')
+        return tok;
+    while (*p == '.')
+        p++;
+    return *p ? p : NULL;
+}
+
+static bool is_result(const char *tok) {
+    return strcmp(tok, "1-0") == 0 || strcmp(tok, "0-1") == 0 || strcmp(tok, "1/2-1/2") == 0 ||
+           strcmp(tok, "*") == 0;
+}
+
+static bool is_eco(const char *s, size_t len) {
+    return len == 3 && s[0] >= 'A' && s[0] <= 'E' && isdigit((unsigned char)s[1]) &&
+           isdigit((unsigned char)s[2]);
+}
+
+// Plays the moves of one line on board. Returns 1 when they were all played, 0 when the
+// line has no moves, -1 after recording an error.
+static int play_line(Openings *o, Board *board, char *moves, long lineno) {
+    board_set_start(board);
+    int plies = 0;
+    char *p = moves;
+    for (;;) {
+        while (isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            break;
+        char *tok = p;
+        while (*p && !isspace((unsigned char)*p))
+            p++;
+        if (*p)
+            *p++ = '\0';
+        const char *text = skip_move_number(tok);
+        if (!text)
+            continue;
+        if (is_result(text))
+            break;
+        Move m = MOVE_NONE;
+        char err[160] = "";
+        if (notation_parse_move(board, text, &m, err, sizeof err) != NOTATION_OK) {
+            line_error(o, lineno, plies, text, err);
+            return -1;
+        }
+        board_make_move(board, m);
+        plies++;
+    }
+    return plies > 0;
+}
+
+// One line of the file (already cut at its end). False only when out of memory.
+static bool add_line(Openings *o, Board *board, char *line, long lineno) {
+    char *comment = split_comment(line);
+    int played = play_line(o, board, line, lineno);
+    if (played <= 0)
+        return true; // no moves (blank or comment only), or an error already counted
+
+    // "ECO Name", trimmed; the code is optional.
+    const char *c = comment ? comment : "";
+    while (isspace((unsigned char)*c))
+        c++;
+    size_t len = strlen(c);
+    while (len && isspace((unsigned char)c[len - 1]))
+        len--;
+    size_t word = 0;
+    while (word < len && !isspace((unsigned char)c[word]))
+        word++;
+    size_t eco_len = is_eco(c, word) ? word : 0;
+    const char *name = c + eco_len;
+    size_t name_len = len - eco_len;
+    while (name_len && isspace((unsigned char)*name)) {
+        name++;
+        name_len--;
+    }
+    if (!name_len) {
+        line_error(o, lineno, 0, NULL, "moves without a \"# ECO Name\" comment");
+        return true;
+    }
+
+    if (!reserve_entry(o))
+        return false;
+    Entry *e = &o->entries[o->count];
+    if (!arena_add(o, c, eco_len, name, name_len, &e->off))
+        return false;
+    e->key = board->key;
+    e->line = (uint32_t)lineno;
+    e->eco_len = (uint8_t)eco_len;
+    o->count++;
+    return true;
+}
+
+static int cmp_entry(const void *pa, const void *pb) {
+    const Entry *a = pa, *b = pb;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return (a->line > b->line) - (a->line < b->line);
+}
+
+// Sorts by key and keeps the first-listed line of each position.
+static void sort_entries(Openings *o) {
+    if (o->count == 0)
+        return; // no array at all: qsort must not see NULL
+    qsort(o->entries, (size_t)o->count, sizeof *o->entries, cmp_entry);
+    int n = 0;
+    for (int i = 0; i < o->count; i++) {
+        if (n == 0 || o->entries[n - 1].key != o->entries[i].key)
+            o->entries[n++] = o->entries[i];
+    }
+    o->count = n;
+}
+
+static bool parse_text(Openings *o, char *text) {
+    Board *board = malloc(sizeof *board); // large (the undo stack): kept off the C stack
+    if (!board)
+        return false;
+    char *p = text;
+    if ((unsigned char)p[0] == 0xEF && (unsigned char)p[1] == 0xBB && (unsigned char)p[2] == 0xBF)
+        p += 3; // a UTF-8 byte order mark
+    bool ok = true;
+    for (long lineno = 1; ok && *p; lineno++) {
+        char *line = p;
+        char *end = strchr(p, '\n');
+        if (end) {
+            *end = '\0';
+            p = end + 1;
+        } else {
+            p += strlen(p);
+        }
+        ok = add_line(o, board, line, lineno);
+    }
+    free(board);
+    return ok;
+}
+
+Openings *openings_load(const char *path, char *err, size_t errsz) {
+    board_init_tables();
+    char *text = paths_read_file(path, OPENINGS_FILE_MAX, NULL, err, errsz);
+    if (!text)
+        return NULL;
+    Openings *o = calloc(1, sizeof *o);
+    bool ok = o && parse_text(o, text);
+    free(text);
+    if (!ok) {
+        openings_free(o);
+        if (err && errsz)
+            snprintf(err, errsz, "out of memory reading %s", path);
+        return NULL;
+    }
+    sort_entries(o);
+    return o;
+}
+
+void openings_free(Openings *o) {
+    if (!o)
+        return;
+    free(o->entries);
+    free(o->arena);
+    free(o);
+}
+
+int openings_count(const Openings *o) {
+    return o ? o->count : 0;
+}
+
+int openings_errors(const Openings *o) {
+    return o ? o->errors : 0;
+}
+
+const char *openings_first_error(const Openings *o) {
+    return o ? o->first_error : "";
+}
+
+static const Entry *find(const Openings *o, Key key) {
+    int lo = 0, hi = o->count;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (o->entries[mid].key < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < o->count && o->entries[lo].key == key ? &o->entries[lo] : NULL;
+}
+
+static void copy_out(char *buf, size_t bufsz, const char *s, size_t len) {
+    if (buf && bufsz)
+        snprintf(buf, bufsz, "%.*s", (int)len, s);
+}
+
+const char *openings_lookup(const Openings *o, const Board *b, char *eco, size_t ecosz, char *name,
+                            size_t namesz) {
+    copy_out(eco, ecosz, "", 0);
+    copy_out(name, namesz, "", 0);
+    if (!o || !b)
+        return NULL;
+    const Entry *e = find(o, b->key);
+    for (int i = b->ply - 1; !e && i >= 0; i--)
+        e = find(o, b->history[i].key);
+    if (!e)
+        return NULL;
+    const char *s = o->arena + e->off;
+    const char *n = s + e->eco_len + (e->eco_len ? 1 : 0);
+    copy_out(eco, ecosz, s, e->eco_len);
+    copy_out(name, namesz, n, strlen(n));
+    return s;
+}
+
+static bool set_path(char *buf, size_t bufsz, const char *path) {
+    int n = snprintf(buf, bufsz, "%s", path);
+    if (n < 0 || (size_t)n >= bufsz) {
+        if (bufsz)
+            buf[0] = '\0';
+        return false;
+    }
+    return true;
+}
+
+bool openings_find_path(const char *argv0, char *buf, size_t bufsz) {
+    if (!buf || !bufsz)
+        return false;
+    buf[0] = '\0';
+    const char *env = getenv("PATZER_OPENINGS");
+    if (env && *env)
+        return set_path(buf, bufsz, env);
+    if (argv0 && strchr(argv0, '/')) {
+        char copy[PATH_MAX_LEN];
+        char candidate[PATH_MAX_LEN];
+        snprintf(copy, sizeof copy, "%s", argv0);
+        int n = snprintf(candidate, sizeof candidate, "%s/../data/openings.txt", dirname(copy));
+        if (n > 0 && (size_t)n < sizeof candidate && access(candidate, R_OK) == 0)
+            return set_path(buf, bufsz, candidate);
+    }
+    if (access(PKGDATADIR "/openings.txt", R_OK) == 0)
+        return set_path(buf, bufsz, PKGDATADIR "/openings.txt");
+    return false;
+}

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Game review: the engine analyses every position of a game's main line and
+// judges each move by how much of the evaluation it gave away, then the
+// result is written into the game as evaluation comments, the NAGs ?! ? ??
+// and the engine's better line as a variation. No I/O: the batch command
+// (`patzer annotate`) and the terminal UI both drive it.
+//
+// Scores
+// - Every score is from White's view, in centipawns, on one mate-aware scale:
+//   evaluations are clamped to +-REVIEW_EVAL_MAX, "mate in N moves" is
+//   +-(REVIEW_MATE - N) and a checkmate on the board is +-REVIEW_MATE. So
+//   scores order correctly (a quicker mate is bigger) and an evaluation graph
+//   can clamp them to any range it draws. The mate distance is also kept
+//   apart in mate_white (0 when there is no forced mate).
+// - Each position is searched once: the position after move k is the one
+//   before move k+1, so a game of n plies costs n + 1 searches (fewer when
+//   the game ends in checkmate or a draw the rules see, which is not searched).
+//
+// Judging a move (review_judge), with both scores from the mover's view
+// - best: the engine's score of the position before the move (its best move);
+//   played: its score of the position after the move. The engine's own best
+//   move always gets loss 0 and no mark, whatever the second search said.
+// - loss = best - played, at least 0, with scores clamped to
+//   +-REVIEW_LOSS_CAP (mates count as the cap).
+// - Mates: giving up a forced mate is ?? when the move leaves less than
+//   REVIEW_DECIDED_CP, ? below 2 * REVIEW_DECIDED_CP, else ?!. Walking into a
+//   forced mate is ?? when the position was better than -REVIEW_DECIDED_CP,
+//   ? when better than -2 * REVIEW_DECIDED_CP, else ?!. A slower mate, or
+//   being mated sooner in a lost position, is not marked.
+// - Otherwise a position that was decided (REVIEW_DECIDED_CP or more for one
+//   side) and stays decided for the same side is not marked; else loss of
+//   REVIEW_BLUNDER_CP is ??, REVIEW_MISTAKE_CP ?, REVIEW_INACCURACY_CP ?!.
+#ifndef SRC_REVIEW_H
+#define SRC_REVIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/engine.h"
+#include "src/pgn/pgn.h"
+
+enum {
+    REVIEW_LINE_MAX = 16,   // moves kept of the engine's line
+    REVIEW_MATE = 10000,    // a checkmate on the board; mate in N is REVIEW_MATE - N
+    REVIEW_EVAL_MAX = 9000, // evaluations are clamped to this
+    REVIEW_LOSS_CAP = 2000, // scores are clamped to this to measure a loss
+    REVIEW_INACCURACY_CP = 50,
+    REVIEW_MISTAKE_CP = 100,
+    REVIEW_BLUNDER_CP = 250,
+    REVIEW_DECIDED_CP = 500,
+};
+
+// The NAGs a review gives (PGN standard numbers).
+enum { REVIEW_NAG_MISTAKE = 2, REVIEW_NAG_BLUNDER = 4, REVIEW_NAG_INACCURACY = 6 };
+
+typedef struct ReviewPly {
+    Move played;
+    int score_white;      // the position AFTER the move (see Scores above)
+    int mate_white;       // its mate distance in moves: > 0 White mates, < 0 Black mates
+    Move best;            // the engine's move in the position BEFORE the move (MOVE_NONE: none)
+    int best_score_white; // the score of the position before the move
+    int best_mate_white;
+    Move best_line[REVIEW_LINE_MAX]; // starts with best
+    int best_line_len;
+    int depth; // of the search of the position after the move (0: not searched)
+    int loss;  // centipawns the mover lost against best, >= 0
+    int nag;   // 0, REVIEW_NAG_INACCURACY, REVIEW_NAG_MISTAKE or REVIEW_NAG_BLUNDER
+} ReviewPly;
+
+typedef struct ReviewOptions {
+    int64_t movetime_ms; // per position; 0: no time limit (then set depth)
+    int depth;           // per position; 0: no depth limit
+    // Called (on the caller's thread) once before the first search with done
+    // 0 and after each move reviewed; returning false stops the review.
+    // NULL for none.
+    bool (*progress)(int done, int total, void *ctx);
+    void *ctx;
+} ReviewOptions;
+
+// Reviews the main line of g with engine e (which must not be searching):
+// fills out[0..pgn_mainline_length(g)) and returns how many plies were
+// reviewed (fewer when progress stopped it), or -1 when out of memory or the
+// options set no limit. Starts a new game in the engine and searches in
+// analysis mode at full strength; the engine's strength and analysis options
+// are restored afterwards. Blocks until done.
+int review_game(Engine *e, const PgnGame *g, const ReviewOptions *opt, ReviewPly *out);
+
+// The mark for a move (0 or a REVIEW_NAG_*) from the best score and the
+// played move's score, both from the mover's view on the review scale; the
+// loss in centipawns goes to *loss when loss is not NULL.
+int review_judge(int best, int played, int *loss);
+
+// A score from White's view as text: "+0.35", "-1.20", "0.00", "#3" (White
+// mates in 3), "#-2" (Black mates in 2), "#0" for a checkmate on the board.
+void review_format_score(int score_white, char *buf, size_t bufsz);
+
+// "Inaccuracy", "Mistake", "Blunder" for the review NAGs, else NULL.
+const char *review_nag_word(int nag);
+
+// Writes a review into g (the game it was made of): every move gets its
+// evaluation appended to its comment ("+0.35"; none after a checkmate); a
+// marked move gets its NAG (unless it already has a move assessment, $1-$6),
+// "Blunder. Nf3 was best." after the evaluation, and the engine's line as a
+// variation commented with its evaluation. A ply whose move is not the
+// game's is skipped. False when out of memory.
+bool review_annotate(PgnGame *g, const ReviewPly *plies, int n);
+
+#endif

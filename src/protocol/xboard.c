@@ -1,0 +1,620 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The xboard (CECP, protocol 2) front end: keeps the game, the clocks and
+// whose side the engine plays, and makes the engine's moves when it is on move.
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "src/util/paths.h"
+#include "src/protocol/protocol.h"
+#include "src/util/text.h"
+
+enum {
+    PONG_QUEUE = 16,            // pings held back until the engine has moved
+    DEFAULT_MOVETIME_MS = 5000, // when the GUI gave neither clock nor st nor sd
+    DRAW_ACCEPT_CP = -200,      // accept a draw offer at this score or worse
+    XB_MATE_SCORE = 100000,     // xboard's way of writing "mate in N": 100000 + N
+    FEN_TEXT_MAX = 256,
+    ECHO_MAX = 60,
+};
+
+typedef enum { SEARCH_NONE, SEARCH_THINK, SEARCH_ANALYZE } SearchKind;
+
+typedef struct Xboard {
+    FILE *out;
+    Engine *engine;
+    atomic_bool out_broken;
+
+    // The search thread's callbacks touch the fields below under the lock.
+    // The main thread may skip the lock only while no search runs (after
+    // settle), since the callbacks are the only other writers.
+    pthread_mutex_t lock; // also serialises all output
+    Board board;          // the game, with its history for undo and repetitions
+    SearchKind kind;      // what the current search is for
+    bool discard;         // the current search's move must not be played
+    bool thinking;        // a SEARCH_THINK that has not reported its move yet
+    bool post;            // thinking output on
+    bool game_over;       // a result has been announced
+    bool have_score;
+    int last_score; // the engine's last reported score, its own view
+    Move hint;      // a move to suggest to the user
+    int pongs[PONG_QUEUE];
+    int pong_count;
+
+    // Main thread only.
+    bool force; // play neither side
+    bool analyzing;
+    bool ponder; // hard/easy; recorded, pondering is not used
+    Color engine_side;
+    int mps; // moves per session, 0: whole game
+    int64_t base_ms, inc_ms;
+    int64_t st_ms; // exact time per move, 0 when unset
+    int sd;        // depth limit, 0 when unset
+    bool have_clock;
+    int64_t my_cs, opp_cs; // clocks in centiseconds
+    int start_fullmove;    // for moves-to-go in a session
+    Board scratch;
+} Xboard;
+
+// ------------------------------------------------------------------ output
+
+// Prints one whole line; the caller holds the lock.
+__attribute__((format(printf, 2, 3))) static void emit(Xboard *x, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    if (vfprintf(x->out, fmt, ap) < 0 || fputc('\n', x->out) == EOF || fflush(x->out) == EOF)
+        atomic_store(&x->out_broken, true);
+    va_end(ap);
+}
+
+// Prints one whole line, taking the lock.
+__attribute__((format(printf, 2, 3))) static void say(Xboard *x, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    pthread_mutex_lock(&x->lock);
+    if (vfprintf(x->out, fmt, ap) < 0 || fputc('\n', x->out) == EOF || fflush(x->out) == EOF)
+        atomic_store(&x->out_broken, true);
+    pthread_mutex_unlock(&x->lock);
+    va_end(ap);
+}
+
+// ------------------------------------------------------------------ words
+
+// Seconds, possibly fractional, as milliseconds.
+static bool parse_seconds(const char *text, int64_t *ms) {
+    if (!text)
+        return false;
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno || end == text || *end || v < 0 || v > 1e9)
+        return false;
+    *ms = (int64_t)(v * 1000.0 + 0.5);
+    return true;
+}
+
+// `level`'s base time: minutes, or minutes:seconds.
+static bool parse_base(const char *text, int64_t *ms) {
+    if (!text)
+        return false;
+    const char *colon = strchr(text, ':');
+    if (!colon) {
+        int64_t s;
+        if (!parse_seconds(text, &s))
+            return false;
+        *ms = s * 60;
+        return true;
+    }
+    char minutes[32];
+    size_t n = (size_t)(colon - text);
+    if (n == 0 || n >= sizeof minutes)
+        return false;
+    memcpy(minutes, text, n);
+    minutes[n] = '\0';
+    int64_t m, s;
+    if (!text_parse_i64(minutes, 0, 1000000, &m) || !text_parse_i64(colon + 1, 0, 59, &s))
+        return false;
+    *ms = (m * 60 + s) * 1000;
+    return true;
+}
+
+// ------------------------------------------------------------------ game state
+
+// The result line when the game in b is over, else NULL.
+static const char *game_result(const Board *b) {
+    if (board_is_checkmate(b))
+        return b->side == WHITE ? "0-1 {Black mates}" : "1-0 {White mates}";
+    if (board_is_stalemate(b))
+        return "1/2-1/2 {Stalemate}";
+    if (board_insufficient_material(b))
+        return "1/2-1/2 {Insufficient material}";
+    if (b->halfmove >= 100)
+        return "1/2-1/2 {50 move rule}";
+    if (board_repetitions(b) >= 2)
+        return "1/2-1/2 {Draw by repetition}";
+    return NULL;
+}
+
+// Announces the result if the game is over; the caller holds the lock or no
+// search runs. Returns true when it is over.
+static bool check_game_end(Xboard *x, bool locked) {
+    const char *result = game_result(&x->board);
+    if (!result)
+        return false;
+    x->game_over = true;
+    if (locked)
+        emit(x, "%s", result);
+    else
+        say(x, "%s", result);
+    return true;
+}
+
+// ------------------------------------------------------------------ search reports
+
+static void on_info(const SearchInfo *info, void *ctx) {
+    Xboard *x = ctx;
+    pthread_mutex_lock(&x->lock);
+    bool mate = info->score >= VALUE_MATE_IN_MAX || info->score <= VALUE_MATED_IN_MAX;
+    int score = !mate            ? info->score
+                : info->mate > 0 ? XB_MATE_SCORE + info->mate
+                                 : -XB_MATE_SCORE + info->mate;
+    if (info->multipv == 1 && info->bound == BOUND_EXACT) {
+        if (x->kind == SEARCH_THINK) {
+            x->last_score = info->score;
+            x->have_score = true;
+        } else if (info->pv_length > 0) {
+            x->hint = info->pv[0];
+        }
+    }
+    // Bound reports have no form in xboard's thinking output; skip them.
+    if ((x->post || x->kind == SEARCH_ANALYZE) && info->bound == BOUND_EXACT && !x->discard) {
+        fprintf(x->out, "%d %d %" PRId64 " %" PRIu64, info->depth, score, info->time_ms / 10,
+                info->nodes);
+        for (int i = 0; i < info->pv_length; i++) {
+            char move[MOVE_TEXT_MAX];
+            notation_to_uci(info->pv[i], move);
+            fprintf(x->out, " %s", move);
+        }
+        if (fputc('\n', x->out) == EOF || fflush(x->out) == EOF)
+            atomic_store(&x->out_broken, true);
+    }
+    pthread_mutex_unlock(&x->lock);
+}
+
+static void on_bestmove(Move best, Move ponder, void *ctx) {
+    Xboard *x = ctx;
+    pthread_mutex_lock(&x->lock);
+    if (x->kind == SEARCH_THINK && x->thinking && !x->discard) {
+        if (best == MOVE_NONE) {
+            (void)check_game_end(x, true);
+        } else {
+            char text[MOVE_TEXT_MAX];
+            notation_to_uci(best, text);
+            emit(x, "move %s", text);
+            board_make_move(&x->board, best);
+            x->hint = ponder;
+            (void)check_game_end(x, true);
+        }
+    }
+    x->thinking = false;
+    // Pings sent while the engine thought are answered after its move.
+    for (int i = 0; i < x->pong_count; i++)
+        emit(x, "pong %d", x->pongs[i]);
+    x->pong_count = 0;
+    pthread_mutex_unlock(&x->lock);
+}
+
+// Ends the running search, if any, without playing its move. Afterwards the
+// main thread owns every field until it starts the next search.
+static void settle(Xboard *x) {
+    if (!engine_is_searching(x->engine))
+        return;
+    pthread_mutex_lock(&x->lock);
+    x->discard = true;
+    pthread_mutex_unlock(&x->lock);
+    engine_stop(x->engine);
+    engine_wait(x->engine);
+    x->kind = SEARCH_NONE;
+}
+
+static void start_search(Xboard *x, SearchKind kind, const SearchLimits *limits) {
+    settle(x);
+    x->kind = kind;
+    x->discard = false;
+    x->thinking = kind == SEARCH_THINK;
+    engine_set_position(x->engine, &x->board);
+    EngineCallbacks cb = { .on_info = on_info, .on_bestmove = on_bestmove, .ctx = x };
+    engine_go(x->engine, limits, &cb);
+}
+
+// Thinks about the engine's move in the current position, within the time
+// control the GUI set.
+static void start_thinking(Xboard *x) {
+    SearchLimits limits;
+    search_limits_init(&limits);
+    Color us = x->board.side;
+    if (x->st_ms > 0) {
+        limits.movetime = x->st_ms;
+    } else if (x->have_clock) {
+        limits.time[us] = x->my_cs > 0 ? x->my_cs * 10 : 0;
+        limits.time[!us] = x->opp_cs > 0 ? x->opp_cs * 10 : 0;
+        limits.inc[WHITE] = limits.inc[BLACK] = x->inc_ms;
+        if (x->mps > 0) {
+            int played = x->board.fullmove - x->start_fullmove;
+            limits.movestogo = x->mps - (played > 0 ? played : 0) % x->mps;
+        }
+    } else if (x->sd == 0) {
+        limits.movetime = DEFAULT_MOVETIME_MS;
+    }
+    if (x->sd > 0)
+        limits.depth = x->sd;
+    x->have_score = false;
+    start_search(x, SEARCH_THINK, &limits);
+}
+
+static void start_analysis(Xboard *x) {
+    SearchLimits limits;
+    search_limits_init(&limits);
+    limits.infinite = true;
+    x->hint = MOVE_NONE;
+    start_search(x, SEARCH_ANALYZE, &limits);
+}
+
+// After the game changed: analysis follows it; otherwise nothing runs.
+static void after_change(Xboard *x) {
+    if (x->analyzing)
+        start_analysis(x);
+}
+
+static void reset_clocks(Xboard *x) {
+    x->my_cs = x->opp_cs = x->base_ms / 10;
+    x->have_clock = x->base_ms > 0 || x->inc_ms > 0;
+}
+
+// ------------------------------------------------------------------ commands
+
+static void cmd_protover(Xboard *x) {
+    say(x,
+        "feature ping=1 setboard=1 playother=1 san=0 usermove=1 time=1 draw=1 sigint=0 "
+        "sigterm=0 reuse=1 analyze=1 colors=0 memory=1 variants=\"normal\" "
+        "myname=\"patzer %s\"",
+        PACKAGE_VERSION);
+    say(x, "feature done=1");
+}
+
+static void cmd_new(Xboard *x) {
+    settle(x);
+    board_set_start(&x->board);
+    x->force = false;
+    x->engine_side = BLACK;
+    x->game_over = false;
+    x->sd = 0; // `new` removes the depth limit, the spec says
+    x->hint = MOVE_NONE;
+    x->have_score = false;
+    x->start_fullmove = 1;
+    reset_clocks(x);
+    engine_new_game(x->engine);
+    after_change(x);
+}
+
+// A move from the user, in coordinates or SAN.
+static void cmd_usermove(Xboard *x, const char *text) {
+    settle(x);
+    Move m;
+    char err[160];
+    if (!text) {
+        say(x, "Error (missing move): usermove");
+        after_change(x);
+        return;
+    }
+    if (notation_parse_uci(&x->board, text, &m) != NOTATION_OK &&
+        notation_parse_move(&x->board, text, &m, err, sizeof err) != NOTATION_OK) {
+        say(x, "Illegal move: %.*s", ECHO_MAX, text);
+        after_change(x);
+        return;
+    }
+    board_make_move(&x->board, m);
+    x->hint = MOVE_NONE;
+    if (check_game_end(x, false)) {
+        after_change(x);
+        return;
+    }
+    if (x->analyzing)
+        start_analysis(x);
+    else if (!x->force && x->board.side == x->engine_side)
+        start_thinking(x);
+}
+
+static void cmd_go(Xboard *x) {
+    settle(x);
+    x->force = false;
+    x->analyzing = false;
+    x->engine_side = x->board.side;
+    if (movegen_count(&x->board) == 0) {
+        (void)check_game_end(x, false);
+        return;
+    }
+    start_thinking(x);
+}
+
+static void cmd_level(Xboard *x, char *rest) {
+    int64_t mps, base, inc;
+    char *a = text_next_word(&rest), *b = text_next_word(&rest), *c = text_next_word(&rest);
+    if (!text_parse_i64(a, 0, 100000, &mps) || !parse_base(b, &base) || !parse_seconds(c, &inc)) {
+        say(x, "Error (bad arguments): level");
+        return;
+    }
+    x->mps = (int)mps;
+    x->base_ms = base;
+    x->inc_ms = inc;
+    x->st_ms = 0;
+    reset_clocks(x);
+}
+
+static void cmd_setboard(Xboard *x, char *rest) {
+    settle(x);
+    char *fen = text_trim(rest);
+    char err[160];
+    if (strlen(fen) >= FEN_TEXT_MAX || !board_set_fen(&x->scratch, fen, err, sizeof err)) {
+        say(x, "tellusererror Illegal position: %s",
+            strlen(fen) >= FEN_TEXT_MAX ? "FEN too long" : err);
+        after_change(x);
+        return;
+    }
+    memcpy(&x->board, &x->scratch, sizeof x->board);
+    x->game_over = false;
+    x->hint = MOVE_NONE;
+    x->start_fullmove = x->board.fullmove;
+    after_change(x);
+}
+
+static void cmd_undo(Xboard *x, int plies, const char *name) {
+    settle(x);
+    if (x->board.ply < plies) {
+        say(x, "Error (no moves to take back): %s", name);
+    } else {
+        for (int i = 0; i < plies; i++)
+            board_unmake_move(&x->board);
+        x->game_over = false;
+        x->hint = MOVE_NONE;
+    }
+    after_change(x);
+}
+
+static void cmd_ping(Xboard *x, const char *arg) {
+    int64_t n;
+    if (!text_parse_i64(arg, INT32_MIN, INT32_MAX, &n)) {
+        say(x, "Error (bad argument): ping");
+        return;
+    }
+    pthread_mutex_lock(&x->lock);
+    if (x->thinking && x->kind == SEARCH_THINK && x->pong_count < PONG_QUEUE)
+        x->pongs[x->pong_count++] = (int)n;
+    else
+        emit(x, "pong %d", (int)n);
+    pthread_mutex_unlock(&x->lock);
+}
+
+static void cmd_draw(Xboard *x) {
+    pthread_mutex_lock(&x->lock);
+    if (!x->force && !x->analyzing && x->have_score && x->last_score <= DRAW_ACCEPT_CP)
+        emit(x, "offer draw");
+    pthread_mutex_unlock(&x->lock);
+}
+
+static void cmd_hint(Xboard *x) {
+    pthread_mutex_lock(&x->lock);
+    // The board is stable under the lock: only the move callback changes it.
+    if (x->hint != MOVE_NONE && movegen_is_legal(&x->board, x->hint)) {
+        char text[MOVE_TEXT_MAX];
+        notation_to_uci(x->hint, text);
+        emit(x, "Hint: %s", text);
+    }
+    pthread_mutex_unlock(&x->lock);
+}
+
+static void set_option(Xboard *x, const char *name, const char *value, const char *cmd) {
+    char err[256];
+    settle(x);
+    if (!engine_set_option(x->engine, name, value, err, sizeof err))
+        say(x, "Error (%s): %s", err, cmd);
+    after_change(x);
+}
+
+static void cmd_memory(Xboard *x, const char *arg) {
+    int64_t mb;
+    if (!text_parse_i64(arg, 1, INT32_MAX, &mb)) {
+        say(x, "Error (bad argument): memory");
+        return;
+    }
+    for (int i = 0; i < engine_option_count(); i++) {
+        const EngineOption *o = engine_option(i);
+        if (strcmp(o->name, "Hash") == 0) {
+            // The GUI's budget may be outside what the table takes: clamp.
+            if (mb > o->max)
+                mb = o->max;
+            if (mb < o->min)
+                mb = o->min;
+        }
+    }
+    char value[32];
+    snprintf(value, sizeof value, "%" PRId64, mb);
+    set_option(x, "Hash", value, "memory");
+}
+
+// `option NAME=VALUE` or `option NAME` (a button).
+static void cmd_option(Xboard *x, char *rest) {
+    char *text = text_trim(rest);
+    char *eq = strchr(text, '=');
+    if (eq)
+        *eq = '\0';
+    set_option(x, text_trim(text), eq ? text_trim(eq + 1) : NULL, "option");
+}
+
+// Runs one command line (modified in place); returns true on `quit`.
+static bool xboard_command(Xboard *x, char *line) {
+    char *rest = line;
+    char *cmd = text_next_word(&rest);
+    if (!cmd)
+        return false;
+    int64_t n;
+
+    if (strcmp(cmd, "quit") == 0)
+        return true;
+    if (strcmp(cmd, "xboard") == 0 || strcmp(cmd, "accepted") == 0 ||
+        strcmp(cmd, "rejected") == 0 || strcmp(cmd, "random") == 0 ||
+        strcmp(cmd, "computer") == 0 || strcmp(cmd, "name") == 0 || strcmp(cmd, "rating") == 0 ||
+        strcmp(cmd, "ics") == 0 || strcmp(cmd, "cores") == 0 || strcmp(cmd, "egtpath") == 0 ||
+        strcmp(cmd, ".") == 0)
+        return false; // nothing to do for these
+    if (strcmp(cmd, "protover") == 0) {
+        cmd_protover(x);
+    } else if (strcmp(cmd, "new") == 0) {
+        cmd_new(x);
+    } else if (strcmp(cmd, "variant") == 0) {
+        char *v = text_next_word(&rest);
+        if (!v || strcmp(v, "normal") != 0)
+            say(x, "Error (unsupported variant): %.*s", ECHO_MAX, v ? v : "");
+    } else if (strcmp(cmd, "force") == 0) {
+        settle(x);
+        x->force = true;
+        after_change(x);
+    } else if (strcmp(cmd, "go") == 0) {
+        cmd_go(x);
+    } else if (strcmp(cmd, "playother") == 0) {
+        settle(x);
+        x->force = false;
+        x->engine_side = !x->board.side;
+        after_change(x);
+    } else if (strcmp(cmd, "level") == 0) {
+        cmd_level(x, rest);
+    } else if (strcmp(cmd, "st") == 0) {
+        int64_t ms;
+        if (parse_seconds(text_next_word(&rest), &ms) && ms > 0)
+            x->st_ms = ms;
+        else
+            say(x, "Error (bad argument): st");
+    } else if (strcmp(cmd, "sd") == 0) {
+        if (text_parse_i64(text_next_word(&rest), 1, MAX_PLY - 1, &n))
+            x->sd = (int)n;
+        else
+            say(x, "Error (bad argument): sd");
+    } else if (strcmp(cmd, "time") == 0 || strcmp(cmd, "otim") == 0) {
+        if (!text_parse_i64(text_next_word(&rest), INT32_MIN, INT32_MAX, &n)) {
+            say(x, "Error (bad argument): %s", cmd);
+        } else {
+            *(cmd[0] == 't' ? &x->my_cs : &x->opp_cs) = n;
+            x->have_clock = true;
+        }
+    } else if (strcmp(cmd, "usermove") == 0) {
+        cmd_usermove(x, text_next_word(&rest));
+    } else if (strcmp(cmd, "?") == 0) {
+        if (x->kind == SEARCH_THINK)
+            engine_stop(x->engine); // the move is still made, just sooner
+    } else if (strcmp(cmd, "ping") == 0) {
+        cmd_ping(x, text_next_word(&rest));
+    } else if (strcmp(cmd, "draw") == 0) {
+        cmd_draw(x);
+    } else if (strcmp(cmd, "result") == 0) {
+        settle(x);
+        x->force = true;
+        x->analyzing = false;
+    } else if (strcmp(cmd, "setboard") == 0) {
+        cmd_setboard(x, rest);
+    } else if (strcmp(cmd, "undo") == 0) {
+        cmd_undo(x, 1, "undo");
+    } else if (strcmp(cmd, "remove") == 0) {
+        cmd_undo(x, 2, "remove");
+    } else if (strcmp(cmd, "hard") == 0 || strcmp(cmd, "easy") == 0) {
+        x->ponder = cmd[0] == 'h';
+    } else if (strcmp(cmd, "post") == 0 || strcmp(cmd, "nopost") == 0) {
+        pthread_mutex_lock(&x->lock);
+        x->post = cmd[0] == 'p';
+        pthread_mutex_unlock(&x->lock);
+    } else if (strcmp(cmd, "analyze") == 0) {
+        settle(x);
+        x->analyzing = true;
+        start_analysis(x);
+    } else if (strcmp(cmd, "exit") == 0) {
+        settle(x);
+        x->analyzing = false;
+    } else if (strcmp(cmd, "hint") == 0) {
+        cmd_hint(x);
+    } else if (strcmp(cmd, "bk") == 0) {
+        say(x, " patzer has no book moves to show\n");
+    } else if (strcmp(cmd, "memory") == 0) {
+        cmd_memory(x, text_next_word(&rest));
+    } else if (strcmp(cmd, "option") == 0) {
+        cmd_option(x, rest);
+    } else {
+        // A bare move (protocol 1 style, or a GUI without usermove).
+        settle(x);
+        Move m;
+        char err[160];
+        NotationStatus st = notation_parse_uci(&x->board, cmd, &m);
+        if (st != NOTATION_OK)
+            st = notation_parse_move(&x->board, cmd, &m, err, sizeof err);
+        if (st == NOTATION_UNPARSEABLE) {
+            say(x, "Error (unknown command): %.*s", ECHO_MAX, cmd);
+            after_change(x);
+        } else {
+            cmd_usermove(x, cmd);
+        }
+    }
+    return false;
+}
+
+int xboard_run(FILE *in, FILE *out, const char *first_line) {
+    Xboard *x = calloc(1, sizeof *x);
+    if (!x) {
+        fputs("patzer: out of memory\n", stderr);
+        return 1;
+    }
+    x->out = out;
+    x->engine = engine_new();
+    if (!x->engine) {
+        fputs("patzer: out of memory for the engine\n", stderr);
+        free(x);
+        return 1;
+    }
+    paths_set_default_book(x->engine);
+    if (pthread_mutex_init(&x->lock, NULL) != 0) {
+        fputs("patzer: cannot create a mutex\n", stderr);
+        engine_free(x->engine);
+        free(x);
+        return 1;
+    }
+    atomic_init(&x->out_broken, false);
+    board_set_start(&x->board);
+    x->engine_side = BLACK;
+    x->start_fullmove = 1;
+    x->hint = MOVE_NONE;
+
+    bool quit = false;
+    if (first_line) {
+        char *copy = strdup(first_line);
+        if (copy) {
+            quit = xboard_command(x, copy);
+            free(copy);
+        }
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    // End of input counts as quit: the GUI has gone away.
+    while (!quit && !atomic_load(&x->out_broken) && getline(&line, &cap, in) != -1)
+        quit = xboard_command(x, line);
+    free(line);
+
+    settle(x);
+    engine_free(x->engine);
+    pthread_mutex_destroy(&x->lock);
+    free(x);
+    return 0;
+}

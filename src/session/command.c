@@ -1,0 +1,685 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The command language: one table of commands (name, aliases, argument kind,
+// usage and help) drives the parser, the help texts and completion.
+#include "src/session/command.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef enum {
+    ARG_NONE,     // no arguments
+    ARG_NEW,      // new's options, in any order
+    ARG_PLAY,     // white|black|both|none
+    ARG_NUMBER,   // one whole number in [min, max]
+    ARG_TIME,     // a time control: the rest of the line
+    ARG_OPT_MOVE, // at most one word
+    ARG_REST,     // the rest of the line, required
+    ARG_HELP,     // an optional command name
+    ARG_OPT_REST, // the rest of the line, may be empty
+} ArgKind;
+
+enum {
+    MAX_ALIASES = 3,
+    ECHO_MAX = 40,     // how much of a bad word we quote back
+    USAGE_COLUMN = 28, // where the summaries start in the list
+};
+
+typedef struct CommandSpec {
+    CommandKind kind;
+    const char *name;
+    const char *aliases[MAX_ALIASES]; // unused slots are NULL
+    ArgKind arg;
+    int min, max;     // ARG_NUMBER
+    const char *what; // ARG_REST: what the argument is, for errors
+    const char *usage;
+    const char *summary; // one line in the list
+    const char *help;    // a sentence or two
+} CommandSpec;
+
+// No alias may ever read as a move: aliases are letters only, never a lone
+// pair of file letters (a lenient pawn capture such as "ed"), and single
+// letters only where the letter alone cannot be a move.
+static const CommandSpec specs[] = {
+    { .kind = CMD_NEW,
+      .name = "new",
+      .arg = ARG_NEW,
+      .usage = "new [white|black] [level N] [elo N] [time TC]",
+      .summary = "start a new game",
+      .help = "Starts a new game. You play White unless you say black (or b); the options, in "
+              "any order, set the engine's level or Elo and the time control, e.g. new black "
+              "level 5 time 10+5." },
+    { .kind = CMD_PLAY,
+      .name = "play",
+      .arg = ARG_PLAY,
+      .usage = "play white|black|both|none",
+      .summary = "choose the sides you play",
+      .help = "Chooses the sides you move yourself; the engine plays the others. With both you "
+              "move for both sides, with none the engine plays itself." },
+    { .kind = CMD_UNDO,
+      .name = "undo",
+      .aliases = { "u", "takeback" },
+      .arg = ARG_NONE,
+      .usage = "undo",
+      .summary = "take back the last move",
+      .help = "Takes back the last move. redo plays it again." },
+    { .kind = CMD_REDO,
+      .name = "redo",
+      .aliases = { "r" },
+      .arg = ARG_NONE,
+      .usage = "redo",
+      .summary = "replay a move taken back",
+      .help = "Plays again a move that undo took back." },
+    { .kind = CMD_FLIP,
+      .name = "flip",
+      .aliases = { "f" },
+      .arg = ARG_NONE,
+      .usage = "flip",
+      .summary = "turn the board around",
+      .help = "Turns the board around, so the other side is at the bottom." },
+    { .kind = CMD_HINT,
+      .name = "hint",
+      .arg = ARG_NONE,
+      .usage = "hint",
+      .summary = "suggest a move",
+      .help = "Asks the engine for a good move in the current position." },
+    { .kind = CMD_LEVEL,
+      .name = "level",
+      .aliases = { "lv", "lvl" },
+      .arg = ARG_NUMBER,
+      .min = 1,
+      .max = 20,
+      .usage = "level N",
+      .summary = "set the engine's strength (1-20)",
+      .help = "Sets the engine's strength from 1 (weakest) to 20 (full strength)." },
+    { .kind = CMD_ELO,
+      .name = "elo",
+      .arg = ARG_NUMBER,
+      .min = 600,
+      .max = 3000,
+      .usage = "elo N",
+      .summary = "set the engine's strength as an Elo rating",
+      .help = "Makes the engine play at about the given Elo rating, from 600 to 3000." },
+    { .kind = CMD_TIME,
+      .name = "time",
+      .aliases = { "tc" },
+      .arg = ARG_TIME,
+      .usage = "time TC",
+      .summary = "set the time control",
+      .help = "Sets the time control: minutes + increment in seconds (5+3), moves/minutes "
+              "(40/90+30), periods separated by commas (40/90+30, 30+30), a simple or "
+              "Bronstein delay (5d3, 5b3), or none for no clock." },
+    { .kind = CMD_RESIGN,
+      .name = "resign",
+      .arg = ARG_NONE,
+      .usage = "resign",
+      .summary = "resign the game",
+      .help = "Resigns the game; the other side wins." },
+    { .kind = CMD_DRAW,
+      .name = "draw",
+      .arg = ARG_NONE,
+      .usage = "draw",
+      .summary = "offer a draw",
+      .help = "Offers a draw to the engine, which accepts or declines." },
+    { .kind = CMD_CLAIM,
+      .name = "claim",
+      .arg = ARG_OPT_MOVE,
+      .usage = "claim [MOVE]",
+      .summary = "claim a draw",
+      .help = "Claims a draw by threefold repetition or the fifty-move rule, in the current "
+              "position or after MOVE, which is then played." },
+    { .kind = CMD_FEN,
+      .name = "fen",
+      .arg = ARG_NONE,
+      .usage = "fen",
+      .summary = "show the position as FEN",
+      .help = "Shows the current position in Forsyth-Edwards Notation." },
+    { .kind = CMD_SETBOARD,
+      .name = "setboard",
+      .aliases = { "setfen" },
+      .arg = ARG_REST,
+      .what = "a FEN",
+      .usage = "setboard FEN",
+      .summary = "set up a position",
+      .help = "Sets up the position given in Forsyth-Edwards Notation." },
+    { .kind = CMD_SAVE,
+      .name = "save",
+      .arg = ARG_REST,
+      .what = "a file name",
+      .usage = "save FILE",
+      .summary = "save the game to a file",
+      .help = "Saves the game so far to FILE." },
+    { .kind = CMD_LOAD,
+      .name = "load",
+      .aliases = { "open" },
+      .arg = ARG_REST,
+      .what = "a file name",
+      .usage = "load FILE",
+      .summary = "load a game from a file",
+      .help = "Loads the game saved in FILE." },
+    { .kind = CMD_GO,
+      .name = "go",
+      .arg = ARG_NONE,
+      .usage = "go",
+      .summary = "let the engine play the side to move",
+      .help = "The engine takes over the side to move and plays now." },
+    { .kind = CMD_STOP,
+      .name = "stop",
+      .arg = ARG_NONE,
+      .usage = "stop",
+      .summary = "make the engine move now",
+      .help = "Stops the engine's thinking; it plays the best move found so far." },
+    { .kind = CMD_QUIT,
+      .name = "quit",
+      .aliases = { "q", "exit" },
+      .arg = ARG_NONE,
+      .usage = "quit",
+      .summary = "leave patzer",
+      .help = "Leaves patzer." },
+    { .kind = CMD_ANALYZE,
+      .name = "analyze",
+      .aliases = { "analyse", "an" },
+      .arg = ARG_NONE,
+      .usage = "analyze",
+      .summary = "analyse the position until stop",
+      .help = "Starts the engine analysing the current position without end (no contempt); "
+              "it follows you as you step through a game or make moves. stop ends it." },
+    { .kind = CMD_LINES,
+      .name = "lines",
+      .arg = ARG_NUMBER,
+      .min = 1,
+      .max = 5,
+      .usage = "lines N",
+      .summary = "analyse N lines at once (1-5)",
+      .help = "Sets how many best lines the analysis shows, from 1 to 5." },
+    { .kind = CMD_NEXT,
+      .name = "next",
+      .aliases = { "n" },
+      .arg = ARG_NONE,
+      .usage = "next",
+      .summary = "one move forward in the game",
+      .help = "Steps one move forward in the game or line being shown (also the right arrow "
+              "on an empty command line)." },
+    { .kind = CMD_PREV,
+      .name = "prev",
+      .aliases = { "p", "back" },
+      .arg = ARG_NONE,
+      .usage = "prev",
+      .summary = "one move back",
+      .help = "Steps one move back (also the left arrow on an empty command line)." },
+    { .kind = CMD_FIRST,
+      .name = "first",
+      .aliases = { "start" },
+      .arg = ARG_NONE,
+      .usage = "first",
+      .summary = "to the start of the game",
+      .help = "Goes to the start position of the game (also Home on an empty command line)." },
+    { .kind = CMD_LAST,
+      .name = "last",
+      .aliases = { "end" },
+      .arg = ARG_NONE,
+      .usage = "last",
+      .summary = "to the end of the line",
+      .help = "Goes to the last move of the line being shown (also End on an empty command "
+              "line)." },
+    { .kind = CMD_GOTO,
+      .name = "goto",
+      .aliases = { "jump" },
+      .arg = ARG_NUMBER,
+      .min = 0,
+      .max = 9999,
+      .usage = "goto N",
+      .summary = "to move N",
+      .help = "Goes to the position after White's move N (goto 0 is the start)." },
+    { .kind = CMD_VAR,
+      .name = "var",
+      .aliases = { "variation" },
+      .arg = ARG_NUMBER,
+      .min = 1,
+      .max = 99,
+      .usage = "var N",
+      .summary = "into the Nth variation of the next move",
+      .help = "Enters the Nth alternative to the next move of the line shown (also Page Down "
+              "for the first one on an empty command line); up leaves it." },
+    { .kind = CMD_UP,
+      .name = "up",
+      .aliases = { "mainline" },
+      .arg = ARG_NONE,
+      .usage = "up",
+      .summary = "out of the variation",
+      .help = "Leaves the variation, back to the line it branches from (also Page Up on an "
+              "empty command line)." },
+    { .kind = CMD_REVIEW,
+      .name = "review",
+      .arg = ARG_NONE,
+      .usage = "review",
+      .summary = "analyse every move of the game",
+      .help = "Analyses every move of the game, marks inaccuracies (?!), mistakes (?) and "
+              "blunders (?\?), adds the better lines as variations and draws the evaluation "
+              "graph. save writes the annotated game." },
+    { .kind = CMD_GAMES,
+      .name = "games",
+      .aliases = { "list" },
+      .arg = ARG_OPT_REST,
+      .usage = "games [TEXT]",
+      .summary = "list the games of the loaded file",
+      .help = "Lists the games of the last loaded file (White, Black, result, event, date, "
+              "ECO), or those whose players or event contain TEXT. game N shows one." },
+    { .kind = CMD_GAME,
+      .name = "game",
+      .arg = ARG_NUMBER,
+      .min = 1,
+      .max = 1000000,
+      .usage = "game N",
+      .summary = "show game N of the loaded file",
+      .help = "Shows game N of the last loaded file." },
+    { .kind = CMD_EDIT,
+      .name = "edit",
+      .arg = ARG_NONE,
+      .usage = "edit",
+      .summary = "edit the position",
+      .help = "Starts the position editor on the current position: put, remove, clear, side, "
+              "castling and ep change it, done uses it (if it is legal), cancel leaves it." },
+    { .kind = CMD_PUT,
+      .name = "put",
+      .arg = ARG_REST,
+      .what = "a piece and a square",
+      .usage = "put PIECE SQUARE",
+      .summary = "editor: put a piece on a square",
+      .help = "In the editor, puts a piece on a square: Qd4 for a white queen, qd4 for a "
+              "black one (letters KQRBNP)." },
+    { .kind = CMD_REMOVE,
+      .name = "remove",
+      .aliases = { "rm" },
+      .arg = ARG_REST,
+      .what = "a square",
+      .usage = "remove SQUARE",
+      .summary = "editor: empty a square",
+      .help = "In the editor, takes the piece off a square." },
+    { .kind = CMD_SIDE,
+      .name = "side",
+      .arg = ARG_REST,
+      .what = "white or black",
+      .usage = "side white|black",
+      .summary = "editor: the side to move",
+      .help = "In the editor, sets the side to move." },
+    { .kind = CMD_CASTLING,
+      .name = "castling",
+      .arg = ARG_REST,
+      .what = "castling rights",
+      .usage = "castling KQkq|-",
+      .summary = "editor: castling rights",
+      .help = "In the editor, sets the castling rights as in FEN (KQkq, Kq, -)." },
+    { .kind = CMD_EP,
+      .name = "ep",
+      .arg = ARG_REST,
+      .what = "a square or -",
+      .usage = "ep SQUARE|-",
+      .summary = "editor: en-passant square",
+      .help = "In the editor, sets the en-passant target square (e3, d6) or none (-)." },
+    { .kind = CMD_CLEAR,
+      .name = "clear",
+      .arg = ARG_NONE,
+      .usage = "clear",
+      .summary = "editor: empty the board",
+      .help = "In the editor, takes every piece off the board." },
+    { .kind = CMD_DONE,
+      .name = "done",
+      .arg = ARG_NONE,
+      .usage = "done",
+      .summary = "editor: use the position",
+      .help = "Leaves the editor and sets up the edited position, or says why it is illegal "
+              "and stays in the editor." },
+    { .kind = CMD_CANCEL,
+      .name = "cancel",
+      .arg = ARG_NONE,
+      .usage = "cancel",
+      .summary = "editor: leave without changes",
+      .help = "Leaves the editor; the position stays as it was." },
+    { .kind = CMD_HELP,
+      .name = "help",
+      .aliases = { "h", "?" },
+      .arg = ARG_HELP,
+      .usage = "help [COMMAND]",
+      .summary = "list the commands, or explain one",
+      .help = "Lists the commands, or explains COMMAND. Anything that is not a command is "
+              "taken as a move, e.g. e4, Nf3, O-O or e7e8q." },
+};
+
+#define N_SPECS (sizeof specs / sizeof specs[0])
+
+// A word of the line: not NUL-terminated.
+typedef struct Word {
+    const char *s;
+    size_t len;
+} Word;
+
+__attribute__((format(printf, 3, 4))) static bool fail(char *err, size_t errsz, const char *fmt,
+                                                       ...) {
+    if (err && errsz > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errsz, fmt, ap);
+        va_end(ap);
+    }
+    return false;
+}
+
+static bool is_space(char c) {
+    return isspace((unsigned char)c) != 0;
+}
+
+// Reads the next whitespace-separated word at *p; false at the end of line.
+static bool next_word(const char **p, Word *w) {
+    const char *s = *p;
+    while (is_space(*s))
+        s++;
+    if (*s == '\0') {
+        *p = s;
+        return false;
+    }
+    w->s = s;
+    while (*s != '\0' && !is_space(*s))
+        s++;
+    w->len = (size_t)(s - w->s);
+    *p = s;
+    return true;
+}
+
+// The rest of the line from p, without surrounding whitespace (may be empty).
+static Word rest_of(const char *p) {
+    while (is_space(*p))
+        p++;
+    size_t len = strlen(p);
+    while (len > 0 && is_space(p[len - 1]))
+        len--;
+    return (Word){ p, len };
+}
+
+static bool word_is(Word w, const char *lit) {
+    size_t n = strlen(lit);
+    if (w.len != n)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (tolower((unsigned char)w.s[i]) != tolower((unsigned char)lit[i]))
+            return false;
+    return true;
+}
+
+static int echo_len(Word w) {
+    return (int)(w.len < ECHO_MAX ? w.len : ECHO_MAX);
+}
+
+static const CommandSpec *find_spec(Word w) {
+    for (size_t i = 0; i < N_SPECS; i++) {
+        if (word_is(w, specs[i].name))
+            return &specs[i];
+        for (int a = 0; a < MAX_ALIASES && specs[i].aliases[a]; a++)
+            if (word_is(w, specs[i].aliases[a]))
+                return &specs[i];
+    }
+    return NULL;
+}
+
+static bool copy_text(char *dst, Word w, const char *what, char *err, size_t errsz) {
+    if (w.len >= COMMAND_TEXT_MAX)
+        return fail(err, errsz, "%s is too long (at most %d characters)", what,
+                    COMMAND_TEXT_MAX - 1);
+    memcpy(dst, w.s, w.len);
+    dst[w.len] = '\0';
+    return true;
+}
+
+// A whole number in the spec's range; the messages name the command and range.
+static bool parse_number(const CommandSpec *spec, Word w, int *out, char *err, size_t errsz) {
+    size_t i = (w.len > 0 && w.s[0] == '-') ? 1 : 0;
+    bool digits = i < w.len && w.len - i <= 9; // longer would not fit, and is out of range
+    for (size_t k = i; digits && k < w.len; k++)
+        digits = isdigit((unsigned char)w.s[k]) != 0;
+    long v = 0;
+    for (size_t k = i; digits && k < w.len; k++)
+        v = v * 10 + (w.s[k] - '0');
+    if (i)
+        v = -v;
+    if (!digits || v < spec->min || v > spec->max)
+        return fail(err, errsz, "%s must be a whole number from %d to %d, not '%.*s'", spec->name,
+                    spec->min, spec->max, echo_len(w), w.s);
+    *out = (int)v;
+    return true;
+}
+
+// Reads the number after a level or elo word (a command or a new option).
+static bool number_after(const CommandSpec *spec, const char **p, int *out, char *err,
+                         size_t errsz) {
+    Word w;
+    if (!next_word(p, &w))
+        return fail(err, errsz, "%s needs a number from %d to %d", spec->name, spec->min,
+                    spec->max);
+    return parse_number(spec, w, out, err, errsz);
+}
+
+static bool time_text(Word w, Command *cmd, char *err, size_t errsz) {
+    if (w.len == 0)
+        return fail(err, errsz, "time needs a time control, such as 5+3, 40/90+30 or none");
+    if (!copy_text(cmd->text, w, "the time control", err, errsz))
+        return false;
+    // timecontrol_parse's messages already name the part at fault.
+    if (!timecontrol_parse(cmd->text, &cmd->tc, err, errsz))
+        return false;
+    cmd->has_time = true;
+    return true;
+}
+
+static bool side_word(Word w, Color *c) {
+    if (word_is(w, "white") || word_is(w, "w")) {
+        *c = WHITE;
+        return true;
+    }
+    if (word_is(w, "black") || word_is(w, "b")) {
+        *c = BLACK;
+        return true;
+    }
+    return false;
+}
+
+// The option words of new: a side, or the level, elo and time commands.
+static const CommandSpec *new_option(Word w) {
+    const CommandSpec *spec = find_spec(w);
+    if (spec && (spec->kind == CMD_LEVEL || spec->kind == CMD_ELO || spec->kind == CMD_TIME))
+        return spec;
+    return NULL;
+}
+
+static bool parse_new(const char *p, Command *cmd, char *err, size_t errsz) {
+    cmd->side = WHITE;
+    Word w;
+    while (next_word(&p, &w)) {
+        Color c;
+        if (side_word(w, &c)) {
+            if (cmd->has_side)
+                return fail(err, errsz, "new: the side is given twice");
+            cmd->has_side = true;
+            cmd->side = c;
+            continue;
+        }
+        const CommandSpec *opt = new_option(w);
+        if (!opt)
+            return fail(err, errsz,
+                        "new: unknown option '%.*s' (expected white, black, level N, elo N "
+                        "or time TC)",
+                        echo_len(w), w.s);
+        bool *has = opt->kind == CMD_LEVEL ? &cmd->has_level
+                    : opt->kind == CMD_ELO ? &cmd->has_elo
+                                           : &cmd->has_time;
+        if (*has)
+            return fail(err, errsz, "new: %s is given twice", opt->name);
+        if (opt->kind == CMD_LEVEL || opt->kind == CMD_ELO) {
+            int *dst = opt->kind == CMD_LEVEL ? &cmd->level : &cmd->elo;
+            if (!number_after(opt, &p, dst, err, errsz))
+                return false;
+            *has = true;
+            continue;
+        }
+        // A time control may hold spaces ("40/90+30, 30+30"), so it runs up
+        // to the next option word or the end of the line.
+        Word tc = { p, 0 }, t;
+        const char *q = p;
+        while (next_word(&q, &t) && !side_word(t, &c) && !new_option(t)) {
+            if (tc.len == 0)
+                tc.s = t.s;
+            tc.len = (size_t)(t.s + t.len - tc.s);
+            p = q;
+        }
+        if (!time_text(tc, cmd, err, errsz))
+            return false;
+    }
+    return true;
+}
+
+static bool parse_play(const char *p, Command *cmd, char *err, size_t errsz) {
+    Word w, extra;
+    if (!next_word(&p, &w))
+        return fail(err, errsz, "play needs white, black, both or none");
+    Color c;
+    if (side_word(w, &c)) {
+        cmd->human[c] = true;
+    } else if (word_is(w, "both")) {
+        cmd->human[WHITE] = cmd->human[BLACK] = true;
+    } else if (!word_is(w, "none")) {
+        return fail(err, errsz, "play needs white, black, both or none, not '%.*s'", echo_len(w),
+                    w.s);
+    }
+    if (next_word(&p, &extra))
+        return fail(err, errsz, "'play' takes just one of white, black, both or none");
+    return true;
+}
+
+bool command_parse(const char *line, Command *cmd, char *err, size_t errsz) {
+    memset(cmd, 0, sizeof *cmd);
+    if (err && errsz > 0)
+        err[0] = '\0';
+    const char *p = line ? line : "";
+    Word first, w, extra;
+    if (!next_word(&p, &first)) {
+        cmd->kind = CMD_EMPTY;
+        return true;
+    }
+    const CommandSpec *spec = find_spec(first);
+    if (!spec) {
+        // Not a command word: the game decides whether it is a move.
+        cmd->kind = CMD_MOVE;
+        return copy_text(cmd->text, rest_of(line), "the line", err, errsz);
+    }
+    cmd->kind = spec->kind;
+    switch (spec->arg) {
+    case ARG_NONE:
+        if (next_word(&p, &extra))
+            return fail(err, errsz, "'%s' takes no arguments", spec->name);
+        return true;
+    case ARG_NEW: return parse_new(p, cmd, err, errsz);
+    case ARG_PLAY: return parse_play(p, cmd, err, errsz);
+    case ARG_NUMBER:
+        if (!number_after(spec, &p, &cmd->number, err, errsz))
+            return false;
+        if (next_word(&p, &extra))
+            return fail(err, errsz, "'%s' takes just one number", spec->name);
+        return true;
+    case ARG_TIME: return time_text(rest_of(p), cmd, err, errsz);
+    case ARG_OPT_MOVE:
+        if (!next_word(&p, &w))
+            return true;
+        if (next_word(&p, &extra))
+            return fail(err, errsz, "'%s' takes at most one move", spec->name);
+        return copy_text(cmd->text, w, "the move", err, errsz);
+    case ARG_REST:
+        w = rest_of(p);
+        if (w.len == 0)
+            return fail(err, errsz, "%s needs %s", spec->name, spec->what);
+        return copy_text(cmd->text, w, spec->what, err, errsz);
+    case ARG_OPT_REST:
+        w = rest_of(p);
+        return w.len == 0 || copy_text(cmd->text, w, "the text", err, errsz);
+    case ARG_HELP: {
+        if (!next_word(&p, &w))
+            return true;
+        const CommandSpec *about = find_spec(w);
+        if (!about)
+            return fail(err, errsz, "help: there is no command '%.*s'", echo_len(w), w.s);
+        if (next_word(&p, &extra))
+            return fail(err, errsz, "'%s' takes at most one command name", spec->name);
+        // The full name, so command_help finds it whatever alias was typed.
+        snprintf(cmd->text, sizeof cmd->text, "%s", about->name);
+        return true;
+    }
+    }
+    return fail(err, errsz, "internal error: bad argument kind");
+}
+
+int command_names(const char **out, int max) {
+    // With no array, the count (so a caller can size one).
+    if (!out)
+        return (int)N_SPECS;
+    int n = 0;
+    for (size_t i = 0; i < N_SPECS && n < max; i++)
+        out[n++] = specs[i].name;
+    return n;
+}
+
+// ------------------------------------------------------------------ help
+
+enum { HELP_LIST_MAX = 4096, HELP_ENTRY_MAX = 640 };
+
+// Built once from the table on first use; the strings stay valid for good.
+// (The first call must not race another: the UI calls it from one thread.)
+static char help_list[HELP_LIST_MAX];
+static char help_entry[N_SPECS][HELP_ENTRY_MAX];
+static bool help_built;
+
+__attribute__((format(printf, 4, 5))) static size_t append(char *buf, size_t size, size_t used,
+                                                           const char *fmt, ...) {
+    if (used >= size)
+        return used;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + used, size - used, fmt, ap);
+    va_end(ap);
+    return n < 0 ? used : used + (size_t)n;
+}
+
+static size_t append_aliases(char *buf, size_t size, size_t used, const CommandSpec *spec) {
+    for (int a = 0; a < MAX_ALIASES && spec->aliases[a]; a++)
+        used = append(buf, size, used, "%s%s", a ? ", " : " (also: ", spec->aliases[a]);
+    if (spec->aliases[0])
+        used = append(buf, size, used, ")");
+    return used;
+}
+
+static void build_help(void) {
+    size_t used = 0;
+    for (size_t i = 0; i < N_SPECS; i++) {
+        const CommandSpec *s = &specs[i];
+        int pad = USAGE_COLUMN - (int)strlen(s->usage);
+        used = append(help_list, sizeof help_list, used, "%s%*s%s", s->usage, pad > 2 ? pad : 2, "",
+                      s->summary);
+        used = append_aliases(help_list, sizeof help_list, used, s);
+        used = append(help_list, sizeof help_list, used, "\n");
+
+        size_t n = append(help_entry[i], HELP_ENTRY_MAX, 0, "%s", s->usage);
+        n = append_aliases(help_entry[i], HELP_ENTRY_MAX, n, s);
+        append(help_entry[i], HELP_ENTRY_MAX, n, "\n%s", s->help);
+    }
+    append(help_list, sizeof help_list, used,
+           "Anything else is taken as a move, e.g. e4, Nf3, O-O or e7e8q.");
+    help_built = true;
+}
+
+const char *command_help(const char *name) {
+    if (!help_built)
+        build_help();
+    Word w = rest_of(name ? name : "");
+    if (w.len == 0)
+        return help_list;
+    const CommandSpec *spec = find_spec(w);
+    return spec ? help_entry[spec - specs] : NULL;
+}

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The command language of the game (command bar and line mode): a pure
+// parser from one line of text to a Command. A line that is not a command
+// word is taken as a move. Errors come back as messages, nothing is printed.
+#ifndef SRC_COMMAND_H
+#define SRC_COMMAND_H
+
+#include "src/game/clock.h"
+
+typedef enum {
+    CMD_EMPTY,    // blank line
+    CMD_MOVE,     // text: the move as typed
+    CMD_NEW,      // new [white|black] [level N] [elo N] [time TC]
+    CMD_PLAY,     // play white|black|both|none: which sides the human plays
+    CMD_UNDO,
+    CMD_REDO,
+    CMD_FLIP,
+    CMD_HINT,
+    CMD_LEVEL,    // number: 1..20
+    CMD_ELO,      // number: Elo
+    CMD_TIME,     // tc
+    CMD_RESIGN,
+    CMD_DRAW,     // offer a draw
+    CMD_CLAIM,    // claim a draw (text: an optional move to claim with)
+    CMD_FEN,      // print the FEN
+    CMD_SETBOARD, // text: the FEN
+    CMD_SAVE,     // text: file name
+    CMD_LOAD,     // text: file name
+    CMD_GO,       // the engine moves now / takes over the side to move
+    CMD_STOP,     // the engine moves now
+    CMD_QUIT,
+    CMD_HELP,     // text: the command asked about, may be empty
+    // Analysis and replay of loaded games.
+    CMD_ANALYZE,  // infinite analysis of the current position
+    CMD_LINES,    // number: analysis lines 1..5
+    CMD_NEXT,     // one move forward in the game
+    CMD_PREV,     // one move back
+    CMD_FIRST,    // to the start
+    CMD_LAST,     // to the end of the line
+    CMD_GOTO,     // number: to the position after White's move N (0 = start)
+    CMD_VAR,      // number: into the Nth alternative to the next move
+    CMD_UP,       // out of the variation, back to the line it branches from
+    CMD_REVIEW,   // analyse every move of the game
+    CMD_GAMES,    // text: list the games of the loaded file (matching the text)
+    CMD_GAME,     // number: show game N of the loaded file
+    // The position editor.
+    CMD_EDIT,     // start editing the current position
+    CMD_PUT,      // text: a piece and a square, "Qd4" or "pe5" (lower case: Black)
+    CMD_REMOVE,   // text: a square
+    CMD_SIDE,     // text: "white" or "black" to move
+    CMD_CASTLING, // text: "KQkq", "-"...
+    CMD_EP,       // text: a square or "-"
+    CMD_CLEAR,    // empty board (kings must be put back)
+    CMD_DONE,     // use the edited position
+    CMD_CANCEL,   // leave the editor, nothing changes
+} CommandKind;
+
+enum { COMMAND_TEXT_MAX = 512 };
+
+typedef struct Command {
+    CommandKind kind;
+    char text[COMMAND_TEXT_MAX];
+    int number;
+    // CMD_PLAY: which sides the human plays.
+    bool human[COLOR_NB];
+    // CMD_NEW options; each only when its has_ flag is set.
+    bool has_side, has_level, has_elo, has_time;
+    Color side;     // the side the human plays in the new game
+    int level, elo;
+    TimeControl tc; // also CMD_TIME
+} Command;
+
+// Parses one line. Command words are case-insensitive and have short aliases
+// (see command_help). False with a message naming the problem (unknown
+// option, missing or bad argument).
+bool command_parse(const char *line, Command *cmd, char *err, size_t errsz);
+
+// Command names for completion (the full names, not aliases).
+int command_names(const char **out, int max);
+// Help: with name NULL or empty, the list of commands with one line each;
+// otherwise the usage and description of that command (NULL if unknown).
+const char *command_help(const char *name);
+
+#endif

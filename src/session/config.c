@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Reading patzer.conf.
+#include "src/session/config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "src/util/paths.h"
+#include "src/util/text.h"
+
+enum { CONFIG_MAX_BYTES = 1 << 20, LINE_MAX_LEN = 1024 };
+
+void config_defaults(Config *c) {
+    memset(c, 0, sizeof *c);
+    game_settings_default(&c->session.settings);
+    c->session.own_book = true;
+    c->session.hash_mb = 64;
+}
+
+static bool parse_bool(const char *v, bool *out) {
+    if (!strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcasecmp(v, "on") || !strcmp(v, "1"))
+        *out = true;
+    else if (!strcasecmp(v, "false") || !strcasecmp(v, "no") || !strcasecmp(v, "off") ||
+             !strcmp(v, "0"))
+        *out = false;
+    else
+        return false;
+    return true;
+}
+
+static bool parse_int(const char *v, long min, long max, long *out) {
+    char *end;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (errno || end == v || *end || n < min || n > max)
+        return false;
+    *out = n;
+    return true;
+}
+
+bool config_set(Config *c, const char *key, const char *value, char *err, size_t errsz) {
+    GameSettings *s = &c->session.settings;
+    long n;
+    bool b;
+    if (!strcmp(key, "side")) {
+        if (!strcasecmp(value, "white") || !strcasecmp(value, "black")) {
+            Color human = tolower((unsigned char)value[0]) == 'w' ? WHITE : BLACK;
+            s->players[human] = PLAYER_HUMAN;
+            s->players[!human] = PLAYER_ENGINE;
+            return true;
+        }
+        snprintf(err, errsz, "side must be white or black, not '%s'", value);
+        return false;
+    }
+    if (!strcmp(key, "level")) {
+        if (parse_int(value, LEVEL_MIN, LEVEL_MAX, &n)) {
+            s->level = (int)n;
+            return true;
+        }
+        snprintf(err, errsz, "level must be a number from %d to %d, not '%s'", LEVEL_MIN,
+                 LEVEL_MAX, value);
+        return false;
+    }
+    if (!strcmp(key, "elo")) {
+        if (parse_int(value, ENGINE_ELO_MIN, 4000, &n)) {
+            s->level = engine_level_for_elo((int)n);
+            return true;
+        }
+        snprintf(err, errsz, "elo must be a number from %d to 4000, not '%s'", ENGINE_ELO_MIN,
+                 value);
+        return false;
+    }
+    if (!strcmp(key, "time")) {
+        char why[256];
+        if (timecontrol_parse(value, &s->tc, why, sizeof why))
+            return true;
+        snprintf(err, errsz, "%s", why);
+        return false;
+    }
+    if (!strcmp(key, "hash")) {
+        if (parse_int(value, 1, 65536, &n)) {
+            c->session.hash_mb = (int)n;
+            return true;
+        }
+        snprintf(err, errsz, "hash must be a size in MB from 1 to 65536, not '%s'", value);
+        return false;
+    }
+    if (!strcmp(key, "book")) {
+        snprintf(c->session.book_path, sizeof c->session.book_path, "%s", value);
+        return true;
+    }
+    bool *flag = !strcmp(key, "own-book") ? &c->session.own_book
+                 : !strcmp(key, "ascii")  ? &c->ascii
+                 : !strcmp(key, "no-color") ? &c->no_color
+                                            : NULL;
+    if (flag) {
+        if (parse_bool(value, &b)) {
+            *flag = b;
+            return true;
+        }
+        snprintf(err, errsz, "%s must be true or false, not '%s'", key, value);
+        return false;
+    }
+    if (!strcmp(key, "name")) {
+        snprintf(c->name, sizeof c->name, "%s", value);
+        return true;
+    }
+    snprintf(err, errsz, "unknown key '%s'", key);
+    return false;
+}
+
+int config_load(Config *c, const char *path, void (*report)(const char *text, void *ctx),
+                void *ctx) {
+    char err[512];
+    size_t len;
+    FILE *probe = fopen(path, "r");
+    if (!probe)
+        return 0; // no file: the defaults stand
+    fclose(probe);
+    char *text = paths_read_file(path, CONFIG_MAX_BYTES, &len, err, sizeof err);
+    if (!text) {
+        if (report)
+            report(err, ctx);
+        return 1;
+    }
+    int problems = 0, lineno = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        lineno++;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        char *l = text_trim(line);
+        if (!*l)
+            continue;
+        char *eq = strchr(l, '=');
+        char msg[1024];
+        if (!eq) {
+            snprintf(msg, sizeof msg, "%s:%d: expected 'key = value', got '%.60s'", path, lineno, l);
+        } else {
+            *eq = '\0';
+            char *key = text_trim(l), *value = text_trim(eq + 1);
+            if (config_set(c, key, value, err, sizeof err))
+                continue;
+            snprintf(msg, sizeof msg, "%s:%d: %s", path, lineno, err);
+        }
+        problems++;
+        if (report)
+            report(msg, ctx);
+    }
+    free(text);
+    return problems;
+}
+
+const char *config_example(void) {
+    return "# patzer.conf: defaults for new games. Lines are 'key = value'; '#' starts a comment.\n"
+           "# side = white          # the side you play: white or black\n"
+           "# level = 10            # engine level 1..20 (20 is full strength)\n"
+           "# elo = 1500            # or an Elo rating; the nearest level is used\n"
+           "# time = 5+3            # 5+3, 40/90+30, \"40/90+30, 30+30\", 5d3, none\n"
+           "# book = /path/to.bin   # a Polyglot opening book (default: the shipped one)\n"
+           "# own-book = true       # whether the engine plays book moves\n"
+           "# hash = 64             # hash table size in MB\n"
+           "# ascii = false         # ASCII board instead of Unicode pieces\n"
+           "# no-color = false      # monochrome even when the terminal has colours\n"
+           "# name = Anna           # your name in saved games\n";
+}

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The loaded game tree and the line through it being shown.
+#include "src/session/replay.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct Replay {
+    PgnGame *game;
+    char path[PATH_MAX_LEN];
+    int number;
+    const PgnNode *line[GAME_MAX_PLIES];
+    int length, cursor;
+};
+
+// The move that continues the line after ply `ply` plies: the first move of
+// the game, or the next move of the node before.
+static const PgnNode *continuation(const Replay *r, int ply) {
+    return ply == 0 ? pgn_first(r->game) : r->line[ply - 1]->next;
+}
+
+// Keeps line[0..keep) and follows the continuations from there to the end.
+static void extend(Replay *r, int keep) {
+    r->length = keep;
+    for (const PgnNode *n = continuation(r, keep); n && r->length < GAME_MAX_PLIES; n = n->next)
+        r->line[r->length++] = n;
+    if (r->cursor > r->length)
+        r->cursor = r->length;
+}
+
+Replay *replay_open(const char *path, int number, char *err, size_t errsz) {
+    PgnReader *reader = pgn_reader_open(path, err, errsz);
+    if (!reader)
+        return NULL;
+    Replay *r = calloc(1, sizeof *r);
+    PgnGame *g = pgn_game_new();
+    if (!r || !g) {
+        snprintf(err, errsz, "out of memory");
+        free(r);
+        pgn_game_free(g);
+        pgn_reader_close(reader);
+        return NULL;
+    }
+    PgnError perr;
+    int got = 0;
+    for (int i = 1; i <= number; i++) {
+        got = pgn_reader_next(reader, g, &perr);
+        if (got <= 0)
+            break;
+    }
+    pgn_reader_close(reader);
+    if (got <= 0) {
+        if (got == 0)
+            snprintf(err, errsz, "%s has no game %d", path, number);
+        else
+            snprintf(err, errsz, "%s:%d:%d: %s", perr.file, perr.line, perr.column, perr.message);
+        free(r);
+        pgn_game_free(g);
+        return NULL;
+    }
+    r->game = g;
+    snprintf(r->path, sizeof r->path, "%s", path);
+    r->number = number;
+    extend(r, 0);
+    r->cursor = r->length;
+    return r;
+}
+
+Replay *replay_adopt(PgnGame *g, const char *name) {
+    Replay *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->game = g;
+    snprintf(r->path, sizeof r->path, "%s", name);
+    r->number = 1;
+    extend(r, 0);
+    r->cursor = r->length;
+    return r;
+}
+
+void replay_free(Replay *r) {
+    if (!r)
+        return;
+    pgn_game_free(r->game);
+    free(r);
+}
+
+PgnGame *replay_game(Replay *r) { return r->game; }
+const char *replay_path(const Replay *r) { return r->path; }
+int replay_number(const Replay *r) { return r->number; }
+int replay_line_length(const Replay *r) { return r->length; }
+int replay_cursor(const Replay *r) { return r->cursor; }
+
+const PgnNode *replay_line_node(const Replay *r, int ply) {
+    return ply >= 0 && ply < r->length ? r->line[ply] : NULL;
+}
+
+bool replay_set_cursor(Replay *r, int ply) {
+    if (ply < 0 || ply > r->length)
+        return false;
+    r->cursor = ply;
+    return true;
+}
+
+int replay_variation_count(const Replay *r) {
+    if (r->cursor >= r->length)
+        return 0;
+    int n = 0;
+    for (const PgnNode *v = r->line[r->cursor]->variation; v; v = v->next_variation)
+        n++;
+    return n;
+}
+
+bool replay_enter_variation(Replay *r, int n) {
+    if (r->cursor >= r->length || n < 1)
+        return false;
+    const PgnNode *v = r->line[r->cursor]->variation;
+    for (int i = 1; v && i < n; i++)
+        v = v->next_variation;
+    if (!v)
+        return false;
+    r->line[r->cursor] = v;
+    extend(r, r->cursor + 1);
+    r->cursor++;
+    return true;
+}
+
+bool replay_leave_variation(Replay *r) {
+    // The deepest ply of the line that is not the plain continuation of the
+    // ply before it is where the current variation starts.
+    for (int ply = (r->cursor < r->length ? r->cursor : r->length - 1); ply >= 0; ply--) {
+        const PgnNode *main = continuation(r, ply);
+        if (ply < r->length && r->line[ply] != main) {
+            r->line[ply] = main;
+            extend(r, ply + 1);
+            r->cursor = ply;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool replay_follow(Replay *r, const Move *moves, int n) {
+    Board *b = malloc(sizeof *b);
+    const char *fen = pgn_start_fen(r->game);
+    if (!b || !board_set_fen(b, fen ? fen : BOARD_START_FEN, NULL, 0)) {
+        free(b);
+        return false;
+    }
+    const PgnNode *after = NULL;
+    for (int i = 0; i < n && i < GAME_MAX_PLIES; i++) {
+        const PgnNode *node = pgn_add_move_after(r->game, after, moves[i], b);
+        if (!node) {
+            free(b);
+            return false;
+        }
+        r->line[i] = node;
+        after = node;
+        board_make_move(b, moves[i]);
+    }
+    free(b);
+    extend(r, n < GAME_MAX_PLIES ? n : GAME_MAX_PLIES);
+    r->cursor = r->length < n ? r->length : n;
+    return true;
+}
+
+void replay_settings(const Replay *r, const GameSettings *base, GameSettings *out) {
+    *out = *base;
+    out->players[WHITE] = out->players[BLACK] = PLAYER_HUMAN;
+    out->tc.untimed = true;
+    out->tc.count = 0;
+    const char *fen = pgn_start_fen(r->game);
+    snprintf(out->start_fen, sizeof out->start_fen, "%s",
+             fen && strcmp(fen, BOARD_START_FEN) != 0 ? fen : "");
+    for (Color c = WHITE; c <= BLACK; c++) {
+        const char *name = pgn_tag(r->game, c == WHITE ? "White" : "Black");
+        snprintf(out->names[c], sizeof out->names[c], "%s", name ? name : "");
+    }
+}
+
+// Case-insensitive substring test.
+static bool contains(const char *haystack, const char *needle) {
+    if (!haystack)
+        return false;
+    size_t n = strlen(needle);
+    for (const char *h = haystack; *h; h++) {
+        size_t i = 0;
+        while (i < n && h[i] && tolower((unsigned char)h[i]) == tolower((unsigned char)needle[i]))
+            i++;
+        if (i == n)
+            return true;
+    }
+    return false;
+}
+
+static void copy_tag(const PgnGame *g, const char *name, char *out, size_t outsz) {
+    const char *v = pgn_tag(g, name);
+    snprintf(out, outsz, "%s", v ? v : "?");
+}
+
+int replay_list(const char *path, const char *filter, GameListEntry *out, int max, int *matches,
+                int *total, char *err, size_t errsz) {
+    PgnReader *reader = pgn_reader_open(path, err, errsz);
+    if (!reader)
+        return -1;
+    PgnGame *g = pgn_game_new();
+    if (!g) {
+        pgn_reader_close(reader);
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
+    int n = 0, found = 0, number = 0, got;
+    PgnError perr;
+    while ((got = pgn_reader_next(reader, g, &perr)) != 0) {
+        number++;
+        if (filter && *filter &&
+            !(contains(pgn_tag(g, "White"), filter) || contains(pgn_tag(g, "Black"), filter) ||
+              contains(pgn_tag(g, "Event"), filter)))
+            continue;
+        found++;
+        if (n >= max)
+            continue;
+        GameListEntry *e = &out[n++];
+        e->number = number;
+        copy_tag(g, "White", e->white, sizeof e->white);
+        copy_tag(g, "Black", e->black, sizeof e->black);
+        copy_tag(g, "Event", e->event, sizeof e->event);
+        copy_tag(g, "Date", e->date, sizeof e->date);
+        copy_tag(g, "ECO", e->eco, sizeof e->eco);
+        snprintf(e->result, sizeof e->result, "%s", got < 0 ? "?" : pgn_result(g));
+    }
+    pgn_game_free(g);
+    pgn_reader_close(reader);
+    *matches = found;
+    *total = number;
+    return n;
+}

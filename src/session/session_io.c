@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Converting between the game record and PGN.
+#include "src/session/session_io.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/engine.h"
+#include "src/pgn/pgn.h"
+
+// Tags of patzer's own that let a saved game be resumed as it was.
+#define TAG_WHITE_PLAYER "PatzerWhite"
+#define TAG_BLACK_PLAYER "PatzerBlack"
+#define TAG_LEVEL "PatzerLevel"
+#define TAG_TIME "PatzerTime"
+#define TAG_CLOCKS "PatzerClocks"
+
+static const char *termination(const Game *g) {
+    switch (game_end(g)) {
+    case END_NONE:
+        return "unterminated";
+    case END_TIME_FORFEIT:
+    case END_TIME_DRAW:
+        return "time forfeit";
+    default:
+        return "normal";
+    }
+}
+
+static void player_name(const Game *g, Color c, char *buf, size_t bufsz) {
+    const GameSettings *s = game_settings(g);
+    if (s->names[c][0])
+        snprintf(buf, bufsz, "%s", s->names[c]);
+    else if (game_player(g, c) == PLAYER_ENGINE)
+        snprintf(buf, bufsz, "patzer level %d", s->level);
+    else
+        snprintf(buf, bufsz, "Human");
+}
+
+PgnGame *session_to_pgn(const Game *g, const Openings *o, int64_t now) {
+    PgnGame *p = pgn_game_new();
+    if (!p)
+        return NULL;
+    char buf[256];
+    time_t t = time(NULL);
+    struct tm tm;
+    localtime_r(&t, &tm);
+    strftime(buf, sizeof buf, "%Y.%m.%d", &tm);
+    bool ok = pgn_set_tag(p, "Event", "patzer game") && pgn_set_tag(p, "Site", "patzer") &&
+              pgn_set_tag(p, "Date", buf) && pgn_set_tag(p, "Round", "-");
+    player_name(g, WHITE, buf, sizeof buf);
+    ok = ok && pgn_set_tag(p, "White", buf);
+    player_name(g, BLACK, buf, sizeof buf);
+    ok = ok && pgn_set_tag(p, "Black", buf);
+    const GameSettings *s = game_settings(g);
+    if (s->start_fen[0]) {
+        char err[160];
+        ok = ok && pgn_set_start_fen(p, s->start_fen, err, sizeof err);
+    }
+    for (int i = 0; ok && i < game_ply_count(g); i++) {
+        const GameMove *m = game_move(g, i);
+        Color mover = (Color)((game_start_side(g) + i) & 1);
+        char comment[64] = "";
+        if (m->score != VALUE_NONE && m->depth > 0) {
+            if (m->score >= VALUE_MATE_IN_MAX || m->score <= VALUE_MATED_IN_MAX)
+                snprintf(comment, sizeof comment, "%s/%d",
+                         m->score > 0 ? "+M" : "-M", m->depth);
+            else
+                snprintf(comment, sizeof comment, "%+.2f/%d", m->score / 100.0, m->depth);
+        }
+        long long clock = game_clock(g)->tc.untimed ? -1 : (long long)m->clock_ms[mover];
+        ok = pgn_append_move(p, m->move, m->san, clock, comment[0] ? comment : NULL);
+    }
+    pgn_set_result(p, game_result_text(g));
+    char eco[8], name[160];
+    if (o && openings_lookup(o, game_board(g), eco, sizeof eco, name, sizeof name)) {
+        if (eco[0])
+            ok = ok && pgn_set_tag(p, "ECO", eco);
+        ok = ok && pgn_set_tag(p, "Opening", name);
+    }
+    timecontrol_format_pgn(&game_clock(g)->tc, buf, sizeof buf);
+    ok = ok && pgn_set_tag(p, "TimeControl", buf);
+    ok = ok && pgn_set_tag(p, "Termination", termination(g));
+    snprintf(buf, sizeof buf, "%d", game_ply_count(g));
+    ok = ok && pgn_set_tag(p, "PlyCount", buf);
+    ok = ok && pgn_set_tag(p, TAG_WHITE_PLAYER,
+                           game_player(g, WHITE) == PLAYER_ENGINE ? "engine" : "human");
+    ok = ok && pgn_set_tag(p, TAG_BLACK_PLAYER,
+                           game_player(g, BLACK) == PLAYER_ENGINE ? "engine" : "human");
+    snprintf(buf, sizeof buf, "%d", s->level);
+    ok = ok && pgn_set_tag(p, TAG_LEVEL, buf);
+    timecontrol_format(&game_clock(g)->tc, buf, sizeof buf);
+    ok = ok && pgn_set_tag(p, TAG_TIME, buf);
+    snprintf(buf, sizeof buf, "%lld %lld", (long long)clock_remaining(game_clock(g), WHITE, now),
+             (long long)clock_remaining(game_clock(g), BLACK, now));
+    ok = ok && pgn_set_tag(p, TAG_CLOCKS, buf);
+    if (!ok) {
+        pgn_game_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+bool session_save(const Game *g, const Openings *o, const char *path, int64_t now, char *err,
+                  size_t errsz) {
+    PgnGame *p = session_to_pgn(g, o, now);
+    if (!p) {
+        snprintf(err, errsz, "out of memory saving the game");
+        return false;
+    }
+    const PgnGame *games[1] = {p};
+    bool ok = pgn_save(path, games, 1, err, errsz);
+    pgn_game_free(p);
+    return ok;
+}
+
+bool session_autosave(const Game *g, const Openings *o, const char *path, int64_t now) {
+    if (!path || !path[0])
+        return true;
+    char err[512];
+    return session_save(g, o, path, now, err, sizeof err);
+}
+
+// Settings from patzer's own tags, where present.
+static void settings_from_tags(const PgnGame *p, GameSettings *s) {
+    const char *v;
+    if ((v = pgn_tag(p, TAG_WHITE_PLAYER)))
+        s->players[WHITE] = strcmp(v, "engine") == 0 ? PLAYER_ENGINE : PLAYER_HUMAN;
+    if ((v = pgn_tag(p, TAG_BLACK_PLAYER)))
+        s->players[BLACK] = strcmp(v, "engine") == 0 ? PLAYER_ENGINE : PLAYER_HUMAN;
+    if ((v = pgn_tag(p, TAG_LEVEL))) {
+        int level = atoi(v);
+        if (level >= LEVEL_MIN && level <= LEVEL_MAX)
+            s->level = level;
+    }
+    if ((v = pgn_tag(p, TAG_TIME))) {
+        TimeControl tc;
+        char err[160];
+        if (timecontrol_parse(v, &tc, err, sizeof err))
+            s->tc = tc;
+    }
+}
+
+bool session_load(Game *g, const char *path, int64_t now, char *err, size_t errsz) {
+    if (!path || !path[0]) {
+        snprintf(err, errsz, "no file name");
+        return false;
+    }
+    PgnReader *r = pgn_reader_open(path, err, errsz);
+    if (!r)
+        return false;
+    PgnGame *p = pgn_game_new();
+    if (!p) {
+        pgn_reader_close(r);
+        snprintf(err, errsz, "out of memory");
+        return false;
+    }
+    PgnError perr;
+    int got = pgn_reader_next(r, p, &perr);
+    pgn_reader_close(r);
+    if (got <= 0) {
+        if (got == 0)
+            snprintf(err, errsz, "%s: no game in the file", path);
+        else
+            snprintf(err, errsz, "%s:%d:%d: %s", perr.file, perr.line, perr.column, perr.message);
+        pgn_game_free(p);
+        return false;
+    }
+
+    // Build the new game aside, so that a failure leaves the current one.
+    GameSettings settings = *game_settings(g);
+    settings_from_tags(p, &settings);
+    static const char standard[] = BOARD_START_FEN;
+    const char *fen = pgn_start_fen(p);
+    snprintf(settings.start_fen, sizeof settings.start_fen, "%s",
+             fen && strcmp(fen, standard) != 0 ? fen : "");
+    Game *fresh = game_new(&settings, err, errsz);
+    bool ok = fresh != NULL;
+    int64_t clocks[COLOR_NB] = {-1, -1};
+    for (int i = 0; ok && i < pgn_mainline_length(p); i++) {
+        if (game_play_move(fresh, pgn_mainline_move(p, i), VALUE_NONE, 0, now) != GAME_OK) {
+            snprintf(err, errsz, "%s: move %d (%s) cannot be played", path, i + 1,
+                     pgn_mainline_san(p, i));
+            ok = false;
+        }
+        long long clk = pgn_mainline_clock(p, i);
+        if (clk >= 0)
+            clocks[(game_start_side(fresh) + i) & 1] = clk;
+    }
+    const char *saved = pgn_tag(p, TAG_CLOCKS);
+    long long w, b;
+    if (saved && sscanf(saved, "%lld %lld", &w, &b) == 2) {
+        clocks[WHITE] = w;
+        clocks[BLACK] = b;
+    }
+    if (ok && clocks[WHITE] >= 0 && clocks[BLACK] >= 0)
+        game_set_clocks(fresh, clocks, now);
+    if (ok) {
+        // Swap the loaded game into place: the caller keeps its pointer.
+        ok = game_reset(g, &settings, err, errsz);
+        for (int i = 0; ok && i < game_ply_count(fresh); i++)
+            ok = game_play_move(g, game_move(fresh, i)->move, game_move(fresh, i)->score,
+                                game_move(fresh, i)->depth, now) == GAME_OK;
+        if (ok && clocks[WHITE] >= 0 && clocks[BLACK] >= 0)
+            game_set_clocks(g, clocks, now);
+    }
+    game_free(fresh);
+    pgn_game_free(p);
+    return ok;
+}

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The two faces of the game over a session: the terminal game (curses and
+// readline) and the plain line mode for pipes and scripts.
+#ifndef SRC_FRONTEND_H
+#define SRC_FRONTEND_H
+
+#include <stdio.h>
+
+#include "engine/search.h"
+#include "src/session/config.h"
+
+// Milliseconds of a monotonic clock (the session's notion of "now").
+static inline int64_t frontend_now_ms(void) { return search_now_ms(); }
+
+// Runs the line mode over in/out; first_line is a line main already read
+// (or NULL). Returns the exit status.
+int linemode_run(const Config *cfg, FILE *in, FILE *out, const char *first_line);
+
+// Runs the terminal game. Returns the exit status.
+int tui_run(const Config *cfg);
+
+#endif

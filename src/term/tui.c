@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The terminal game: the main loop sleeps in poll() on the keyboard and the
+// engine's event pipe, feeds keys to the command bar and lines to the session,
+// and redraws the screen from the session's state.
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/eval.h"
+#include "src/term/frontend.h"
+#include "src/util/paths.h"
+#include "ui/cmdbar.h"
+#include "ui/screen.h"
+#include "ui/view.h"
+
+enum {
+    TICK_MS = 100,        // redraw period while a clock runs
+    FAST_TICK_MS = 50,    // when a running clock shows tenths
+    COMPLETION_MAX = 320,
+    KEY_CTRL_L = 12,
+};
+
+typedef struct Tui {
+    Session *session;
+    bool dirty;
+    bool eof;
+    char status[UI_STATUS_MAX];
+    bool status_error;
+    bool status_sticky; // a message stays until the next line is entered
+    char overlay[4096]; // help text shown over the board until the next key
+    const char *dump_path; // PATZER_SCREEN_DUMP: written after every redraw (tests)
+} Tui;
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig) { stop_signal = sig; }
+
+// A crash must not leave the terminal in raw mode: restore it, then die as
+// the signal intended.
+static void on_fatal_signal(int sig) {
+    ui_screen_close();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void install_signals(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    sa.sa_handler = on_fatal_signal;
+    sa.sa_flags = SA_RESETHAND;
+    sigaction(SIGSEGV, &sa, NULL);
+    sigaction(SIGBUS, &sa, NULL);
+    sigaction(SIGFPE, &sa, NULL);
+    sigaction(SIGABRT, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+static void on_message(MessageKind kind, const char *text, void *ctx) {
+    Tui *t = ctx;
+    if (kind == MSG_HELP) {
+        snprintf(t->overlay, sizeof t->overlay, "%s\n\n(press any key)", text);
+        t->dirty = true;
+        return;
+    }
+    snprintf(t->status, sizeof t->status, "%s", text);
+    char *nl = strchr(t->status, '\n');
+    if (nl)
+        *nl = '\0';
+    t->status_error = kind == MSG_ERROR;
+    t->status_sticky = true;
+    t->dirty = true;
+}
+
+static void on_changed(void *ctx) {
+    Tui *t = ctx;
+    t->dirty = true;
+}
+
+static void on_line(const char *line, void *ctx) {
+    Tui *t = ctx;
+    if (!line) {
+        t->eof = true;
+        return;
+    }
+    t->status_sticky = false;
+    t->status[0] = '\0';
+    session_handle_line(t->session, line, frontend_now_ms());
+    t->dirty = true;
+}
+
+static int completion_words(const char **words, int max, void *ctx) {
+    Tui *t = ctx;
+    return session_completion_words(t->session, words, max);
+}
+
+static int material_white(const Board *b) {
+    int total = 0;
+    for (PieceType pt = PAWN; pt < KING; pt++)
+        total += eval_piece_value(pt) *
+                 (bb_count(board_pieces(b, WHITE, pt)) - bb_count(board_pieces(b, BLACK, pt)));
+    return total;
+}
+
+static void draw(Tui *t, int64_t now) {
+    Session *s = t->session;
+    const Game *g = session_game(s);
+    UiView v;
+    memset(&v, 0, sizeof v);
+    v.board = session_display_board(s);
+    v.flipped = session_flipped(s);
+    v.last_move = board_last_move(v.board);
+    v.hint = session_hint(s);
+    const Clock *clock = game_clock(g);
+    for (Color c = WHITE; c <= BLACK; c++) {
+        UiPlayerView *p = &v.players[c];
+        session_player_label(s, c, p->name, sizeof p->name, p->detail, sizeof p->detail);
+        p->has_clock = !clock->tc.untimed;
+        p->clock_ms = clock_remaining(clock, c, now);
+        p->running = clock->running && clock->turn == c && !game_is_over(g);
+        p->flagged = clock->flagged[c];
+    }
+    session_move_list(s, &v.sans, &v.ply_count, &v.current_ply);
+    v.variations = session_move_variations(s);
+    v.start_fullmove = game_start_fullmove(g);
+    v.start_side = game_start_side(g);
+    const SessionThinking *th = session_thinking(s);
+    v.thinking.shown = th->shown;
+    v.thinking.active = th->active;
+    v.thinking.depth = th->depth;
+    v.thinking.seldepth = th->seldepth;
+    v.thinking.score_white = th->score_white;
+    v.thinking.mate_white = th->mate_white;
+    v.thinking.nodes = th->nodes;
+    v.thinking.nps = th->nps;
+    v.thinking.analysing = th->analysing;
+    v.thinking.line_count = th->line_count < UI_MAX_LINES ? th->line_count : UI_MAX_LINES;
+    for (int i = 0; i < v.thinking.line_count; i++) {
+        v.thinking.lines[i].depth = th->lines[i].depth;
+        v.thinking.lines[i].score_white = th->lines[i].score_white;
+        v.thinking.lines[i].mate_white = th->lines[i].mate_white;
+        snprintf(v.thinking.lines[i].pv_san, sizeof v.thinking.lines[i].pv_san, "%s",
+                 th->lines[i].pv_san);
+    }
+    snprintf(v.thinking.pv_san, sizeof v.thinking.pv_san, "%s", th->pv_san);
+    v.material_white = material_white(v.board);
+    const char *opening = session_opening(s);
+    snprintf(v.opening, sizeof v.opening, "%s", opening ? opening : "");
+    if (t->status_sticky && t->status[0]) {
+        snprintf(v.status, sizeof v.status, "%s", t->status);
+        v.status_is_error = t->status_error;
+    } else {
+        session_status(s, v.status, sizeof v.status);
+    }
+    v.overlay = t->overlay[0] ? t->overlay : NULL;
+    session_graph(s, &v.graph, &v.graph_count);
+    int done, total;
+    if (session_review_progress(s, &done, &total) && !(t->status_sticky && t->status_error))
+        snprintf(v.status, sizeof v.status, "Reviewing: %d of %d moves...", done, total);
+    ui_view_draw(&v);
+    ui_cmdbar_redraw();
+    ui_screen_update();
+    if (t->dump_path)
+        ui_screen_dump(t->dump_path);
+}
+
+// On an empty command line, the arrow and page keys step through a game.
+static const char *navigation_command(int key) {
+    static const char *const commands[] = {
+        [UI_NAV_PREV] = "prev", [UI_NAV_NEXT] = "next", [UI_NAV_FIRST] = "first",
+        [UI_NAV_LAST] = "last", [UI_NAV_INTO] = "var 1", [UI_NAV_OUT] = "up",
+    };
+    UiNav nav = ui_screen_nav_key(key);
+    return nav == UI_NAV_NONE ? NULL : commands[nav];
+}
+
+// Sleep time until the next redraw is due for the clocks.
+static int tick_ms(const Session *s, int64_t now) {
+    const Game *g = session_game(s);
+    const Clock *c = game_clock(g);
+    if (!c->running || game_is_over(g))
+        return 1000;
+    return clock_remaining(c, c->turn, now) < 10000 ? FAST_TICK_MS : TICK_MS;
+}
+
+int tui_run(const Config *cfg) {
+    Tui t;
+    memset(&t, 0, sizeof t);
+    t.dump_path = getenv("PATZER_SCREEN_DUMP");
+    SessionHooks hooks = {on_message, on_changed, &t};
+    char err[512];
+    t.session = session_new(&cfg->session, &hooks, frontend_now_ms(), err, sizeof err);
+    if (!t.session) {
+        fprintf(stderr, "patzer: %s\n", err);
+        return 1;
+    }
+    UiOptions uo = {.ascii = cfg->ascii, .no_color = cfg->no_color};
+    if (!ui_screen_open(&uo, err, sizeof err)) {
+        fprintf(stderr, "patzer: cannot start the screen: %s\n", err);
+        session_free(t.session, frontend_now_ms());
+        return 1;
+    }
+    atexit(ui_screen_close);
+    install_signals();
+    char history[PATH_MAX_LEN];
+    const char *history_path =
+        paths_state_file("history", history, sizeof history, true) ? history : NULL;
+    static const char *const file_commands[] = {"save", "load", NULL};
+    if (!ui_cmdbar_open("> ", history_path, on_line, completion_words, file_commands, &t)) {
+        ui_screen_close();
+        fprintf(stderr, "patzer: cannot start the command bar\n");
+        session_free(t.session, frontend_now_ms());
+        return 1;
+    }
+
+    t.dirty = true;
+    while (!stop_signal && !t.eof && !session_quit_requested(t.session)) {
+        int64_t now = frontend_now_ms();
+        session_poll(t.session, now);
+        draw(&t, now);
+        t.dirty = false;
+
+        struct pollfd fds[2] = {{.fd = STDIN_FILENO, .events = POLLIN},
+                                {.fd = session_event_fd(t.session), .events = POLLIN}};
+        int ready = poll(fds, 2, tick_ms(t.session, now));
+        if (ready < 0 && errno != EINTR)
+            break;
+        // After EINTR (a resize) or input, read every waiting key.
+        for (int key; (key = ui_screen_getch()) != UI_KEY_NONE;) {
+            if (t.overlay[0] && key != UI_KEY_RESIZE) {
+                t.overlay[0] = '\0'; // any key closes the help box
+                ui_screen_resize();  // and everything under it is drawn again
+                continue;
+            }
+            const char *step = ui_cmdbar_is_empty() ? navigation_command(key) : NULL;
+            if (step) {
+                t.status_sticky = false; // the status line follows the position again
+                session_handle_line(t.session, step, frontend_now_ms());
+            } else if (key == UI_KEY_RESIZE) {
+                ui_screen_resize();
+            } else if (key == KEY_CTRL_L) {
+                ui_screen_resize();
+            } else {
+                ui_cmdbar_feed(key);
+            }
+            if (t.eof || session_quit_requested(t.session))
+                break;
+        }
+    }
+    ui_cmdbar_close();
+    ui_screen_close();
+    session_free(t.session, frontend_now_ms());
+    if (stop_signal && stop_signal != SIGINT) {
+        signal(stop_signal, SIG_DFL);
+        raise(stop_signal);
+    }
+    return 0;
+}

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// XDG directories, the book's location, and atomic writes.
+#include "src/util/paths.h"
+
+#include "engine/engine.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef PKGDATADIR
+#define PKGDATADIR "/usr/local/share/patzer"
+#endif
+
+static char saved_argv0[PATH_MAX_LEN];
+
+void paths_set_argv0(const char *argv0) {
+    snprintf(saved_argv0, sizeof saved_argv0, "%s", argv0 ? argv0 : "");
+}
+
+const char *paths_argv0(void) { return saved_argv0; }
+
+// mkdir -p for the directory itself (not its last component being a file).
+static bool make_dirs(const char *dir) {
+    char tmp[PATH_MAX_LEN];
+    if (snprintf(tmp, sizeof tmp, "%s", dir) >= (int)sizeof tmp)
+        return false;
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(tmp, 0700) != 0 && errno != EEXIST)
+            return false;
+        *p = '/';
+    }
+    return mkdir(tmp, 0700) == 0 || errno == EEXIST;
+}
+
+static bool xdg_dir(const char *env, const char *fallback, char *buf, size_t bufsz, bool create) {
+    const char *base = getenv(env);
+    int n;
+    if (base && base[0] == '/') {
+        n = snprintf(buf, bufsz, "%s/patzer", base);
+    } else {
+        const char *home = getenv("HOME");
+        if (!home || !*home)
+            return false;
+        n = snprintf(buf, bufsz, "%s/%s/patzer", home, fallback);
+    }
+    if (n < 0 || (size_t)n >= bufsz)
+        return false;
+    return !create || make_dirs(buf);
+}
+
+bool paths_config_dir(char *buf, size_t bufsz, bool create) {
+    return xdg_dir("XDG_CONFIG_HOME", ".config", buf, bufsz, create);
+}
+
+bool paths_state_dir(char *buf, size_t bufsz, bool create) {
+    return xdg_dir("XDG_STATE_HOME", ".local/state", buf, bufsz, create);
+}
+
+static bool in_dir(bool (*dir_fn)(char *, size_t, bool), const char *name, char *buf,
+                   size_t bufsz, bool create_dir) {
+    char dir[PATH_MAX_LEN];
+    if (!dir_fn(dir, sizeof dir, create_dir))
+        return false;
+    int n = snprintf(buf, bufsz, "%s/%s", dir, name);
+    return n >= 0 && (size_t)n < bufsz;
+}
+
+bool paths_config_file(const char *name, char *buf, size_t bufsz, bool create_dir) {
+    return in_dir(paths_config_dir, name, buf, bufsz, create_dir);
+}
+
+bool paths_state_file(const char *name, char *buf, size_t bufsz, bool create_dir) {
+    return in_dir(paths_state_dir, name, buf, bufsz, create_dir);
+}
+
+static bool readable(const char *path) { return access(path, R_OK) == 0; }
+
+void paths_find_book(const char *argv0, char *buf, size_t bufsz) {
+    buf[0] = '\0';
+    const char *env = getenv("PATZER_BOOK");
+    if (env && *env) {
+        snprintf(buf, bufsz, "%s", env);
+        return;
+    }
+    if (argv0 && strchr(argv0, '/')) {
+        char copy[PATH_MAX_LEN];
+        snprintf(copy, sizeof copy, "%s", argv0);
+        char candidate[PATH_MAX_LEN];
+        int n = snprintf(candidate, sizeof candidate, "%s/../data/patzer.bin", dirname(copy));
+        if (n > 0 && (size_t)n < sizeof candidate && (size_t)n < bufsz && readable(candidate)) {
+            memcpy(buf, candidate, (size_t)n + 1);
+            return;
+        }
+    }
+    if (readable(PKGDATADIR "/patzer.bin"))
+        snprintf(buf, bufsz, "%s", PKGDATADIR "/patzer.bin");
+}
+
+void paths_set_default_book(Engine *engine) {
+    char book[PATH_MAX_LEN];
+    paths_find_book(saved_argv0, book, sizeof book);
+    if (book[0])
+        engine_set_option(engine, "BookFile", book, NULL, 0);
+}
+
+static bool fail(char *err, size_t errsz, const char *what, const char *path) {
+    if (err && errsz)
+        snprintf(err, errsz, "%s %s: %s", what, path, strerror(errno));
+    return false;
+}
+
+bool paths_write_atomic(const char *path, const char *data, size_t len, char *err, size_t errsz) {
+    char tmp[PATH_MAX_LEN + 16];
+    if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path) >= (int)sizeof tmp) {
+        errno = ENAMETOOLONG;
+        return fail(err, errsz, "cannot write", path);
+    }
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return fail(err, errsz, "cannot create a temporary file for", path);
+    size_t done = 0;
+    while (done < len) {
+        ssize_t n = write(fd, data + done, len - done);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            int saved = errno;
+            close(fd);
+            unlink(tmp);
+            errno = saved;
+            return fail(err, errsz, "cannot write", path);
+        }
+        done += (size_t)n;
+    }
+    if (fsync(fd) != 0 || fchmod(fd, 0644) != 0) {
+        int saved = errno;
+        close(fd);
+        unlink(tmp);
+        errno = saved;
+        return fail(err, errsz, "cannot write", path);
+    }
+    if (close(fd) != 0) {
+        int saved = errno;
+        unlink(tmp);
+        errno = saved;
+        return fail(err, errsz, "cannot write", path);
+    }
+    if (rename(tmp, path) != 0) {
+        int saved = errno;
+        unlink(tmp);
+        errno = saved;
+        return fail(err, errsz, "cannot replace", path);
+    }
+    return true;
+}
+
+char *paths_read_file(const char *path, size_t max_bytes, size_t *len, char *err, size_t errsz) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fail(err, errsz, "cannot open", path);
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        if (err && errsz)
+            snprintf(err, errsz, "%s is a directory", path);
+        return NULL;
+    }
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size > max_bytes) {
+        fclose(f);
+        if (err && errsz)
+            snprintf(err, errsz, "%s is too large (%lld bytes, the limit is %zu)", path,
+                     (long long)st.st_size, max_bytes);
+        return NULL;
+    }
+    char *buf = malloc(max_bytes + 1);
+    if (!buf) {
+        fclose(f);
+        if (err && errsz)
+            snprintf(err, errsz, "out of memory reading %s", path);
+        return NULL;
+    }
+    size_t n = fread(buf, 1, max_bytes + 1, f);
+    bool read_error = ferror(f);
+    fclose(f);
+    if (read_error || n > max_bytes) {
+        free(buf);
+        if (err && errsz)
+            snprintf(err, errsz, read_error ? "cannot read %s" : "%s is too large", path);
+        return NULL;
+    }
+    if (memchr(buf, '\0', n)) {
+        free(buf);
+        if (err && errsz)
+            snprintf(err, errsz, "%s is a binary file, not text", path);
+        return NULL;
+    }
+    buf[n] = '\0';
+    if (len)
+        *len = n;
+    return buf;
+}

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Words, trimming and numbers.
+#include "src/util/text.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool text_is_blank(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
+
+char *text_next_word(char **cursor) {
+    char *p = *cursor;
+    while (*p && text_is_blank(*p))
+        p++;
+    if (!*p) {
+        *cursor = p;
+        return NULL;
+    }
+    char *start = p;
+    while (*p && !text_is_blank(*p))
+        p++;
+    if (*p)
+        *p++ = '\0';
+    *cursor = p;
+    return start;
+}
+
+char *text_trim(char *s) {
+    while (*s && text_is_blank(*s))
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && text_is_blank(s[n - 1]))
+        s[--n] = '\0';
+    return s;
+}
+
+bool text_parse_i64(const char *text, int64_t min, int64_t max, int64_t *out) {
+    if (!text)
+        return false;
+    char *end;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (errno || end == text || *end || v < min || v > max)
+        return false;
+    *out = v;
+    return true;
+}
