@@ -94,7 +94,7 @@ declare -A extra=(
     [uci]="src/protocol/uci.c src/util/paths.c src/util/text.c" [xboard]="src/protocol/xboard.c src/util/paths.c src/util/text.c"
 )
 
-newest_header=$(cd "$top_srcdir" && ls -t engine/*.h src/*.h tests/fuzz/*.h | head -n 1)
+newest_header=$(cd "$top_srcdir" && ls -t engine/*.h src/*/*.h tests/fuzz/*.h | head -n 1)
 needed=()
 for t in "${targets[@]}"; do needed+=(${extra[$t]}); done
 srcs=$(printf '%s\n' $engine_srcs "${needed[@]}" | sort -u)
