@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // FEN parsing with strict validation, and FEN output.
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,8 +62,15 @@ static int split_fields(const char *fen, char fields[][FIELD_MAX], int max, bool
 
 static bool parse_placement(Board *b, const char *field, char *err, size_t errsz) {
     int rank = 7, file = 0;
+    bool after_digit = false;
     for (const char *p = field; *p; p++) {
         char c = *p;
+        // "17" or "44" would still add up to 8 squares; FEN writes one digit
+        // per run of empty squares, so two in a row are malformed.
+        bool digit = c >= '0' && c <= '9';
+        if (digit && after_digit)
+            return reject(err, errsz, "board: rank %d: two digits in a row", rank + 1);
+        after_digit = digit;
         if (c == '/') {
             if (file != 8)
                 return reject(err, errsz, "board: rank %d has %d squares, expected 8", rank + 1, file);
@@ -96,11 +104,13 @@ static bool parse_counter(const char *field, const char *name, long min, long ma
     char *end;
     if (!isdigit((unsigned char)field[0]))
         return reject(err, errsz, "%s '%s' is not a number", name, field);
+    errno = 0;
     long v = strtol(field, &end, 10);
     if (*end)
         return reject(err, errsz, "%s '%s' is not a number", name, field);
-    if (v < min || v > max)
-        return reject(err, errsz, "%s %ld out of range %ld..%ld", name, v, min, max);
+    // The text, not v, goes into the message: strtol saturates on overflow.
+    if (errno == ERANGE || v < min || v > max)
+        return reject(err, errsz, "%s %s out of range %ld..%ld", name, field, min, max);
     *out = v;
     return true;
 }
@@ -173,8 +183,13 @@ static bool parse_ep(Board *b, const char *field, char *err, size_t errsz) {
     Color us = b->side, them = !us;
     int push = them == WHITE ? 8 : -8;
     Square pawn_sq = ep + push, origin = ep - push;
-    if (square_rank(ep) != (us == WHITE ? 5 : 2) || b->squares[pawn_sq] != make_piece(them, PAWN) ||
-        b->squares[ep] != NO_PIECE || b->squares[origin] != NO_PIECE)
+    if (square_rank(ep) != 2 && square_rank(ep) != 5)
+        return reject(err, errsz, "en passant square %s impossible: not on rank 3 or 6", field);
+    if (square_rank(ep) != (us == WHITE ? 5 : 2))
+        return reject(err, errsz, "en passant square %s impossible with %s to move", field,
+                      color_names[us]);
+    if (b->squares[pawn_sq] != make_piece(them, PAWN) || b->squares[ep] != NO_PIECE ||
+        b->squares[origin] != NO_PIECE)
         return reject(err, errsz, "en passant square %s impossible", field);
     b->ep = (uint8_t)ep;
     return true;

@@ -239,6 +239,26 @@ Test(fen, four_fields_default_counters, .init = setup) {
     cr_expect_str_eq(out, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
 }
 
+// What the parser accepts on purpose although the FEN grammar is stricter;
+// man/patzer.6 (FEN) lists the same cases.
+Test(fen, lenient_on_purpose, .init = setup) {
+    char out[FEN_MAX];
+    // Runs of blanks or tabs between fields, and blanks around the FEN.
+    set_fen_or_fail(&board, "\t4k3/8/8/8/8/8/8/4K3 \t w - -  7 40 \n");
+    board_to_fen(&board, out, sizeof out);
+    cr_expect_str_eq(out, "4k3/8/8/8/8/8/8/4K3 w - - 7 40");
+    // Leading zeros in the clocks.
+    set_fen_or_fail(&board, "4k3/8/8/8/8/8/8/4K3 w - - 007 012");
+    cr_expect_eq(board.halfmove, 7);
+    cr_expect_eq(board.fullmove, 12);
+    // An en-passant square after a double push that no pawn can take on is
+    // dropped, as is one given with a non-zero halfmove clock.
+    set_fen_or_fail(&board, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 3 1");
+    cr_expect_eq(board.ep, SQ_NONE);
+    set_fen_or_fail(&board, "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 5 3");
+    cr_expect_eq(board.ep, square_from_name("d6"));
+}
+
 Test(fen, start_position, .init = setup) {
     char out[FEN_MAX];
     board_set_start(&board);
@@ -275,8 +295,17 @@ static const BadFen bad_fens[] = {
     { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1", "more than 8 ranks" },
     { "rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
       "rank 7 has more than 8 squares" },
-    { "rnbqkbnr/pppppppp/8/8/8/54/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    { "rnbqkbnr/pppppppp/8/8/8/5P3/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
       "rank 3 has more than 8 squares" },
+    // Digits: 1 to 8, one per run of empty squares.
+    { "rnbqkbnr/pppppppp/17/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "rank 6: two digits in a row" },
+    { "rnbqkbnr/pppppppp/8/8/8/44/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "rank 3: two digits in a row" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN11 w KQkq - 0 1", "rank 1: two digits in a row" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKB1R1 w KQkq - 0 1",
+      "rank 1 has more than 8 squares" },
+    { "rnbqkbnr/pppppppp/08/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "unexpected character '0'" },
+    { "rnbqkbnr/pppppppp/8//8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+      "rank 5 has 0 squares, expected 8" },
     { "rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
       "rank 7 has 7 squares, expected 8" },
     { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1",
@@ -312,6 +341,19 @@ static const BadFen bad_fens[] = {
       "en passant square e3 impossible" },
     { "rnbqkbnr/pppppppp/8/8/4P3/8/PPPPBPPP/RNBQK1NR b KQkq e3 0 1",
       "en passant square e3 impossible" },
+    // The en-passant square: "-" or a square on rank 3 (Black to move) or 6.
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e5 0 1",
+      "en passant square e5 impossible: not on rank 3 or 6" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq a1 0 1",
+      "en passant square a1 impossible: not on rank 3 or 6" },
+    { "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR b KQkq d6 0 1",
+      "en passant square d6 impossible with black to move" },
+    { "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1",
+      "en passant square e3 impossible with white to move" },
+    { "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq E3 0 1",
+      "en passant: 'E3' is not a square" },
+    { "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -- 0 1",
+      "en passant: '--' is not a square" },
     { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq z9 0 1",
       "en passant: 'z9' is not a square" },
     { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e33 0 1",
@@ -328,6 +370,24 @@ static const BadFen bad_fens[] = {
       "fullmove number 'one' is not a number" },
     { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -5",
       "fullmove number '-5' is not a number" },
+    // Clocks: non-negative decimal integers, nothing else.
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - +1 1",
+      "halfmove clock '+1' is not a number" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 1.5 1",
+      "halfmove clock '1.5' is not a number" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0x10",
+      "fullmove number '0x10' is not a number" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 99999999999999999999999 1",
+      "halfmove clock 99999999999999999999999 out of range" },
+    // Castling: "-" alone, or letters from KQkq.
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w K- - 0 1",
+      "castling: unexpected character '-'" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1",
+      "castling: unexpected character 'H'" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w -- - 0 1",
+      "castling: unexpected character '-'" },
+    // Nothing after the sixth field (an EPD operation makes a seventh).
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 bm e4;", "expected 6 fields, got 8" },
     { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0",
       "fullmove number 0 out of range" },
     { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 10001 1",
