@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/fen.h"
 #include "engine/movegen.h"
 #include "src/pgn/pgn.h"
 
@@ -131,9 +132,9 @@ static bool make_game(PgnGame *g, int number) {
         if (!pgn_append_move(g, m, NULL, clock_ms[side] / 1000 * 1000, remark))
             return false;
         board_make_move(&board, m);
-        if (board_is_checkmate(&board))
+        if (movegen_is_checkmate(&board))
             result = board.side == WHITE ? "0-1" : "1-0";
-        else if (board_is_stalemate(&board) || board_insufficient_material(&board) ||
+        else if (movegen_is_stalemate(&board) || board_insufficient_material(&board) ||
                  board.halfmove >= 100 || board_repetitions(&board) >= 2)
             result = "1/2-1/2";
     }

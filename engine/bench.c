@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include "engine/fen.h"
 #include "engine/search.h"
 #include "engine/tt.h"
 

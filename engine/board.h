@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The position: bitboards by piece type and colour with a square-indexed
 // mailbox alongside, the incremental Zobrist key, and an undo stack with one
-// record per ply made. Also FEN parse and print, make/unmake, attack queries,
-// draw and game-end queries, and the full consistency check.
+// record per ply made. Also make/unmake (makemove.c), attack and check
+// queries, draw queries and the full consistency check. The board layer knows
+// squares and pieces only: FEN text is in fen.h, move generation (and so mate
+// and stalemate) in movegen.h.
 //
 // The undo stack doubles as the game history for repetition detection: it
 // holds the key of every earlier position. When it fills up, the oldest half is
@@ -46,24 +48,9 @@ typedef struct Board {
     Undo history[BOARD_HISTORY_MAX];
 } Board;
 
-#define BOARD_START_FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-// Longest FEN board_to_fen can write, with its terminating NUL.
-enum { FEN_MAX = 96 };
-
 // Fills the static tables (attacks, Zobrist). Idempotent and thread-safe;
 // every other board_ function assumes it has run.
 void board_init_tables(void);
-
-// Sets up the standard starting position with an empty history.
-void board_set_start(Board *b);
-
-// Parses a FEN with strict validation. Four fields (EPD style) are accepted,
-// the counters then default to "0 1". On error returns false, leaves b
-// unchanged and writes a message naming the field and the reason into err.
-bool board_set_fen(Board *b, const char *fen, char *err, size_t errsz);
-
-// Writes the position as FEN into buf (at least FEN_MAX bytes).
-void board_to_fen(const Board *b, char *buf, size_t bufsz);
 
 // Makes a legal move. The move must be legal in b (see movegen_is_legal).
 void board_make_move(Board *b, Move m);
@@ -110,10 +97,6 @@ bool board_is_repetition_draw(const Board *b, int plies_since_root);
 // Neither side can mate by any sequence of legal moves: K v K, K+minor v K,
 // and positions whose only other pieces are bishops on one square colour.
 bool board_insufficient_material(const Board *b);
-// True when the side to move has no legal move and is in check / not in check.
-bool board_is_checkmate(const Board *b);
-bool board_is_stalemate(const Board *b);
-
 // Full consistency check of every redundant field (mailbox against bitboards,
 // kings, keys, checkers, counters). Returns false and writes the reason.
 bool board_check(const Board *b, char *err, size_t errsz);

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "engine/book.h"
+#include "engine/fen.h"
 #include "engine/movegen.h"
 #include "engine/skill.h"
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // FEN parsing with strict validation, and FEN output.
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -7,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/board.h"
+#include "engine/fen.h"
 #include "engine/movegen.h"
 #include "engine/zobrist.h"
 
@@ -316,4 +317,10 @@ void board_to_fen(const Board *b, char *buf, size_t bufsz) {
     square_name(b->ep == SQ_NONE ? -1 : b->ep, ep);
     snprintf(tmp + n, sizeof tmp - n, " %s %u %u", ep, (unsigned)b->halfmove, (unsigned)b->fullmove);
     snprintf(buf, bufsz, "%s", tmp);
+}
+
+void board_set_start(Board *b) {
+    bool ok = board_set_fen(b, BOARD_START_FEN, NULL, 0);
+    assert(ok);
+    (void)ok;
 }

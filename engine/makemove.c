@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Making and unmaking moves: incremental bitboards, mailbox and keys, with one
-// undo record pushed per ply.
+// undo record pushed per ply. Also board_gives_check, which answers the rare
+// move kinds by making the move.
 #include <assert.h>
 #include <string.h>
 
@@ -248,4 +249,29 @@ void board_compact_history(Board *b) {
         return;
     memmove(b->history, b->history + (b->ply - keep), (size_t)keep * sizeof(Undo));
     b->ply = keep;
+}
+
+bool board_gives_check(Board *b, Move m) {
+    // Rare kinds are answered by making the move; the common case by looking
+    // at direct attacks from the destination and discovered lines.
+    int kind = move_kind(m);
+    if (kind != MOVE_NORMAL) {
+        board_make_move(b, m);
+        bool check = b->checkers != 0;
+        board_unmake_move(b);
+        return check;
+    }
+    Color us = b->side;
+    Square from = move_from(m), to = move_to(m);
+    Square ksq = board_king(b, !us);
+    PieceType pt = piece_type(b->squares[from]);
+    Bitboard occ = (board_occupied(b) ^ bb_square(from)) | bb_square(to);
+    if (pt == PAWN ? bb_has(attacks_pawn(us, to), ksq)
+                   : pt != KING && bb_has(attacks_piece(pt, to, occ), ksq))
+        return true;
+    Bitboard own = b->colors[us] ^ bb_square(from);
+    Bitboard sliders = ((attacks_bishop(ksq, occ) & (b->pieces[BISHOP] | b->pieces[QUEEN])) |
+                        (attacks_rook(ksq, occ) & (b->pieces[ROOK] | b->pieces[QUEEN]))) &
+                       own;
+    return sliders != 0;
 }

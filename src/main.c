@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "engine/board.h"
+#include "engine/fen.h"
 #include "src/cli/cli.h"
 #include "src/term/frontend.h"
 #include "src/util/paths.h"

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/fen.h"
 #include "engine/movegen.h"
 
 #ifndef TEST_DATADIR
@@ -753,28 +754,28 @@ Test(draw, insufficient_material, .init = setup) {
 
 Test(draw, mate_and_stalemate, .init = setup) {
     set_fen_or_fail(&board, BOARD_START_FEN);
-    cr_expect_not(board_is_checkmate(&board));
-    cr_expect_not(board_is_stalemate(&board));
+    cr_expect_not(movegen_is_checkmate(&board));
+    cr_expect_not(movegen_is_stalemate(&board));
     play(&board, "f2f3 e7e5 g2g4");
-    cr_expect_not(board_is_checkmate(&board));
+    cr_expect_not(movegen_is_checkmate(&board));
     play(&board, "d8h4");
     cr_expect(board_in_check(&board));
-    cr_expect(board_is_checkmate(&board));
-    cr_expect_not(board_is_stalemate(&board));
+    cr_expect(movegen_is_checkmate(&board));
+    cr_expect_not(movegen_is_stalemate(&board));
 
     set_fen_or_fail(&board, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
-    cr_expect(board_is_stalemate(&board));
-    cr_expect_not(board_is_checkmate(&board));
+    cr_expect(movegen_is_stalemate(&board));
+    cr_expect_not(movegen_is_checkmate(&board));
     // Check with an escape is neither.
     set_fen_or_fail(&board, "7k/8/6K1/8/8/8/8/7R b - - 0 1");
     cr_expect(board_in_check(&board));
-    cr_expect_not(board_is_checkmate(&board));
-    cr_expect_not(board_is_stalemate(&board));
+    cr_expect_not(movegen_is_checkmate(&board));
+    cr_expect_not(movegen_is_stalemate(&board));
     // Back-rank mate, and a king and pawn stalemate.
     set_fen_or_fail(&board, "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1");
-    cr_expect(board_is_checkmate(&board));
+    cr_expect(movegen_is_checkmate(&board));
     set_fen_or_fail(&board, "k7/P7/1K6/8/8/8/8/8 b - - 0 1");
-    cr_expect(board_is_stalemate(&board));
+    cr_expect(movegen_is_stalemate(&board));
 }
 
 // ------------------------------------------------------------------ attacks, checks

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine/fen.h"
 #include "engine/book.h"
 #include "engine/movegen.h"
 #include "engine/polyglot_keys.h"

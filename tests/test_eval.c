@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/fen.h"
 #include "engine/eval.h"
 #include "engine/movegen.h"
 

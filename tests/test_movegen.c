@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/fen.h"
 #include "engine/movegen.h"
 
 #ifndef TEST_DATADIR

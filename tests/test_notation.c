@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/fen.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 
@@ -119,8 +120,8 @@ static void round_trip_position(Board *b, Tally *t) {
         // restore the ply; the suffix is checked on the ordinary boards.
         if (ply < BOARD_HISTORY_MAX) {
             board_make_move(b, m);
-            cr_assert_eq(last == '#', board_is_checkmate(b), "%s", san);
-            cr_assert_eq(last == '+', board_in_check(b) && !board_is_checkmate(b), "%s", san);
+            cr_assert_eq(last == '#', movegen_is_checkmate(b), "%s", san);
+            cr_assert_eq(last == '+', board_in_check(b) && !movegen_is_checkmate(b), "%s", san);
             board_unmake_move(b);
             cr_assert_eq(b->key, key);
             cr_assert_eq(b->ply, ply);
@@ -259,7 +260,7 @@ Test(notation, san_check_mate_stalemate) {
     b = load("7k/5K2/8/6Q1/8/8/8/8 w - - 0 1");
     expect_san(b, "g5g6", "Qg6");
     board_make_move(b, find_move(b, "g5g6"));
-    cr_assert(board_is_stalemate(b));
+    cr_assert(movegen_is_stalemate(b));
 }
 
 Test(notation, uci_output) {

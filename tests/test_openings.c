@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine/fen.h"
 #include "engine/notation.h"
 #include "src/game/openings.h"
 

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine/fen.h"
 #include "engine/movegen.h"
 #include "src/pgn/pgn.h"
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/fen.h"
 #include "engine/engine.h"
 #include "src/pgn/pgn.h"
 #include "src/game/review.h"

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "engine/fen.h"
 #include "engine/bench.h"
 #include "engine/engine.h"
 #include "engine/movegen.h"
@@ -115,10 +116,10 @@ Test(search, stalemate_is_a_draw) {
     Capture c = search_depth(e, 6);
     cr_expect_geq(c.last.score, VALUE_MATE_IN_MAX, "white should mate, not stalemate");
     board_make_move(&board, c.best);
-    cr_expect(!board_is_stalemate(&board));
+    cr_expect(!movegen_is_stalemate(&board));
     // A stalemated side has no move to report.
     setup("7k/8/6QK/8/8/8/8/8 b - - 0 1", NULL);
-    cr_assert(board_is_stalemate(&board));
+    cr_assert(movegen_is_stalemate(&board));
     c = search_depth(e, 4);
     cr_expect_eq(c.best, MOVE_NONE);
     // The only move stalemates the opponent: scored as a draw, 0 without contempt.

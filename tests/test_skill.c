@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/fen.h"
 #include "engine/bench.h"
 #include "engine/engine.h"
 #include "engine/movegen.h"

@@ -12,6 +12,7 @@
 
 #include <curses.h>
 
+#include "engine/fen.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "ui/cmdbar.h"

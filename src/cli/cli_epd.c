@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "engine/fen.h"
 #include "engine/notation.h"
 #include "src/protocol/protocol.h"
 #include "src/util/text.h"

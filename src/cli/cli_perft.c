@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/fen.h"
 #include "engine/notation.h"
 #include "engine/perft.h"
 #include "src/cli/cli.h"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/book.h"
+#include "engine/fen.h"
 #include "engine/notation.h"
 
 typedef struct Entries {

@@ -168,10 +168,10 @@ static void clear_result(Game *g) {
 static void check_position_end(Game *g, int64_t now) {
     const Board *b = &g->board;
     Color mover = opponent(b->side);
-    if (board_is_checkmate(b))
+    if (movegen_is_checkmate(b))
         finish(g, mover == WHITE ? RESULT_WHITE_WINS : RESULT_BLACK_WINS, END_CHECKMATE, mover,
                now);
-    else if (board_is_stalemate(b))
+    else if (movegen_is_stalemate(b))
         finish(g, RESULT_DRAW, END_STALEMATE, mover, now);
     else if (board_insufficient_material(b))
         finish(g, RESULT_DRAW, END_INSUFFICIENT_MATERIAL, mover, now);

@@ -8,6 +8,7 @@
 #define SRC_GAME_H
 
 #include "engine/board.h"
+#include "engine/fen.h"
 #include "engine/notation.h"
 #include "engine/search.h"
 #include "src/game/clock.h"

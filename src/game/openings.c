@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/fen.h"
 #include "engine/notation.h"
 #include "src/util/paths.h"
 

@@ -57,11 +57,11 @@ static int clamp(int v, int lo, int hi) {
 // at the end of the game (the draw was claimed) the fifty-move rule or a
 // threefold repetition. Fills ev and returns true.
 static bool rules_eval(const Board *b, bool last, PositionEval *ev) {
-    if (board_is_checkmate(b)) {
+    if (movegen_is_checkmate(b)) {
         ev->score_white = b->side == WHITE ? -REVIEW_MATE : REVIEW_MATE;
         return true;
     }
-    if (board_is_stalemate(b) || board_insufficient_material(b) ||
+    if (movegen_is_stalemate(b) || board_insufficient_material(b) ||
         (last && (b->halfmove >= 100 || board_repetitions(b) >= 2))) {
         ev->score_white = 0;
         return true;

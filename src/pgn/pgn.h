@@ -41,6 +41,7 @@
 #include <stddef.h>
 
 #include "engine/board.h"
+#include "engine/fen.h"
 #include "engine/notation.h"
 #include "src/util/paths.h"
 

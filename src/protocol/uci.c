@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "engine/fen.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/perft.h"

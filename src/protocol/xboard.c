@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "engine/fen.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "src/util/paths.h"
@@ -129,9 +130,9 @@ static bool parse_base(const char *text, int64_t *ms) {
 
 // The result line when the game in b is over, else NULL.
 static const char *game_result(const Board *b) {
-    if (board_is_checkmate(b))
+    if (movegen_is_checkmate(b))
         return b->side == WHITE ? "0-1 {Black mates}" : "1-0 {White mates}";
-    if (board_is_stalemate(b))
+    if (movegen_is_stalemate(b))
         return "1/2-1/2 {Stalemate}";
     if (board_insufficient_material(b))
         return "1/2-1/2 {Insufficient material}";

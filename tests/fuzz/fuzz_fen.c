@@ -4,6 +4,7 @@
 // consistent board whose own FEN reads back to the same FEN, and every legal
 // move of it can be made and unmade keeping the board consistent.
 #include "engine/board.h"
+#include "engine/fen.h"
 #include "engine/movegen.h"
 #include "tests/fuzz/fuzz.h"
 
@@ -41,8 +42,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (b.key != key)
             fuzz_fail("\"%s\": unmaking move %d does not restore the key", fen, i);
     }
-    (void)board_is_checkmate(&b);
-    (void)board_is_stalemate(&b);
+    (void)movegen_is_checkmate(&b);
+    (void)movegen_is_stalemate(&b);
     (void)board_insufficient_material(&b);
     free(text);
     return 0;

@@ -7,6 +7,7 @@
 // canonical SAN and coordinate forms of it parse back to the same move;
 // every refusal has a message.
 #include "engine/board.h"
+#include "engine/fen.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "tests/fuzz/fuzz.h"
