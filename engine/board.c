@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Board queries: attacks, keys, repetitions, material draws, and the
-// consistency check used by debug builds. Nothing here generates moves or
-// reads text.
+// consistency check used by debug builds. Nothing here makes moves,
+// generates them or reads text.
 #include "engine/board.h"
 
 #include <stdarg.h>
@@ -66,22 +66,22 @@ Key board_compute_pawn_key(const Board *b) {
 
 // Earlier positions that can equal the current one: same side to move, and
 // no irreversible move in between (the halfmove clock bounds the window).
-static int repetition_window(const Board *b) {
-    return b->halfmove < b->ply ? b->halfmove : b->ply;
+static int repetition_window(const Board *b, int n) {
+    return b->halfmove < n ? b->halfmove : n;
 }
 
-int board_repetitions(const Board *b) {
-    int count = 0, window = repetition_window(b);
+int board_repetitions(const Board *b, const Key *keys, int n) {
+    int count = 0, window = repetition_window(b, n);
     for (int back = 4; back <= window; back += 2)
-        if (b->history[b->ply - back].key == b->key)
+        if (keys[n - back] == b->key)
             count++;
     return count;
 }
 
-bool board_is_repetition_draw(const Board *b, int plies_since_root) {
-    int count = 0, window = repetition_window(b);
+bool board_is_repetition_draw(const Board *b, const Key *keys, int n, int plies_since_root) {
+    int count = 0, window = repetition_window(b, n);
     for (int back = 4; back <= window; back += 2) {
-        if (b->history[b->ply - back].key == b->key) {
+        if (keys[n - back] == b->key) {
             // A repetition inside the search tree is enough: the side that
             // could avoid it would have; one before the root must be the
             // second to make a threefold.
@@ -178,7 +178,5 @@ bool board_check(const Board *b, char *err, size_t errsz) {
             return fail(err, errsz, "castling right without king and rook in place");
     if (b->ep != SQ_NONE && square_rank(b->ep) != (b->side == WHITE ? 5 : 2))
         return fail(err, errsz, "en-passant square on the wrong rank");
-    if (b->ply < 0 || b->ply > BOARD_HISTORY_MAX)
-        return fail(err, errsz, "history depth out of range");
     return true;
 }

@@ -10,6 +10,7 @@
 
 #include "engine/book.h"
 #include "engine/fen.h"
+#include "engine/line.h"
 #include "engine/movegen.h"
 #include "engine/skill.h"
 
@@ -23,6 +24,8 @@ enum {
 
 struct Engine {
     Board board;
+    Key keys[LINE_MAX]; // of the positions before board, for repetitions
+    int nkeys;
     TTable *tt;
     Searcher *searcher;
     Book *book;
@@ -148,7 +151,15 @@ void engine_free(Engine *e) {
     free(e);
 }
 
-void engine_set_position(Engine *e, const Board *b) { memcpy(&e->board, b, sizeof *b); }
+void engine_set_position(Engine *e, const Board *b, const Key *keys, int nkeys) {
+    e->board = *b;
+    // Only positions since the last irreversible move can repeat.
+    int n = nkeys < b->halfmove ? nkeys : b->halfmove;
+    n = n < LINE_MAX ? n : LINE_MAX;
+    if (n > 0)
+        memcpy(e->keys, keys + nkeys - n, (size_t)n * sizeof *keys);
+    e->nkeys = n > 0 ? n : 0;
+}
 
 const Board *engine_position(const Engine *e) { return &e->board; }
 
@@ -174,7 +185,7 @@ static void *search_thread(void *arg) {
             .rng = &e->rng,
         };
         SearchResult result;
-        search_run(e->searcher, &e->board, &e->limits, &params, e->cb.on_info, e->cb.ctx,
+        search_run(e->searcher, &e->board, e->keys, e->nkeys, &e->limits, &params, e->cb.on_info, e->cb.ctx,
                    &result);
         best = result.best;
         ponder = result.ponder;

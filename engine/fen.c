@@ -209,11 +209,12 @@ bool board_set_fen(Board *out, const char *fen, char *err, size_t errsz) {
         return reject(err, errsz, "a field is too long");
 
     // Build into a scratch board so that a rejected FEN changes nothing.
-    static _Thread_local Board scratch;
+    Board scratch;
     Board *b = &scratch;
-    memset(b, 0, offsetof(Board, history));
+    memset(b, 0, sizeof *b);
     memset(b->squares, NO_PIECE, sizeof b->squares);
     b->ep = SQ_NONE;
+    b->last_move = MOVE_NONE;
 
     if (!parse_placement(b, fields[0], err, errsz))
         return false;
@@ -277,10 +278,14 @@ bool board_set_fen(Board *out, const char *fen, char *err, size_t errsz) {
     }
     b->key = board_compute_key(b);
     b->pawn_key = board_compute_pawn_key(b);
-    b->ply = 0;
-    memcpy(out, b, offsetof(Board, history));
-    out->ply = 0;
+    *out = *b;
     return true;
+}
+
+void board_set_start(Board *b) {
+    bool ok = board_set_fen(b, BOARD_START_FEN, NULL, 0);
+    assert(ok);
+    (void)ok;
 }
 
 void board_to_fen(const Board *b, char *buf, size_t bufsz) {
@@ -317,10 +322,4 @@ void board_to_fen(const Board *b, char *buf, size_t bufsz) {
     square_name(b->ep == SQ_NONE ? -1 : b->ep, ep);
     snprintf(tmp + n, sizeof tmp - n, " %s %u %u", ep, (unsigned)b->halfmove, (unsigned)b->fullmove);
     snprintf(buf, bufsz, "%s", tmp);
-}
-
-void board_set_start(Board *b) {
-    bool ok = board_set_fen(b, BOARD_START_FEN, NULL, 0);
-    assert(ok);
-    (void)ok;
 }

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The position: FEN parsing and printing, make/unmake, null moves, Zobrist keys,
-// history compaction, draw and game-end queries, and board_gives_check.
+// the Line history and its compaction, draw and game-end queries, and
+// board_gives_check.
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/fen.h"
+#include "engine/line.h"
 #include "engine/movegen.h"
 
 #ifndef TEST_DATADIR
@@ -15,15 +17,14 @@
 
 enum { SUITE_MAX = 160, LINE_MAX_LEN = 512, FEN_LEN = 128 };
 
-// Everything in a Board before the undo stack, and the position alone (the
-// same but for the stack depth).
-#define BOARD_STATE_SIZE offsetof(Board, history)
-#define POSITION_SIZE    offsetof(Board, ply)
+// The position alone: a Board but for the move that led to it.
+#define POSITION_SIZE offsetof(Board, last_move)
 
 static char suite_fens[SUITE_MAX][FEN_LEN];
 static int suite_size;
-// Boards are ~40 KB: kept off the stack.
 static Board board, other, saved;
+// A game with its history, for repetitions and taking moves back.
+static Line game;
 
 static const char *data_dir(void) {
     const char *env = getenv("TEST_DATADIR");
@@ -62,7 +63,7 @@ static void set_fen_or_fail(Board *b, const char *fen) {
 }
 
 static bool same_state(const Board *a, const Board *b) {
-    return memcmp(a, b, BOARD_STATE_SIZE) == 0 && a->ply == b->ply;
+    return memcmp(a, b, sizeof *a) == 0;
 }
 
 // splitmix64 with a fixed seed, so that every run plays the same games.
@@ -74,14 +75,20 @@ static uint64_t rng_next(void) {
     return z ^ (z >> 31);
 }
 
-// Plays a random legal move; false when there is none.
-static bool play_random(Board *b) {
+// Makes a random legal move, filling *u; false when there is none.
+static bool make_random(Board *b, Undo *u) {
     static MoveList list;
     movegen_legal(b, &list);
     if (list.count == 0)
         return false;
-    board_make_move(b, list.moves[rng_next() % (uint64_t)list.count]);
+    board_make_move(b, list.moves[rng_next() % (uint64_t)list.count], u);
     return true;
+}
+
+// Plays a random legal move for good; false when there is none.
+static bool play_random(Board *b) {
+    Undo u;
+    return make_random(b, &u);
 }
 
 // Finds the legal move written in coordinates ("e2e4", "e7e8q").
@@ -101,19 +108,46 @@ static Move find_move(const Board *b, const char *text) {
     return MOVE_NONE;
 }
 
+// The legal move written in coordinates, or a failed test.
+static Move legal_move(const Board *b, const char *text) {
+    Move m = find_move(b, text);
+    char fen[FEN_MAX];
+    board_to_fen(b, fen, sizeof fen);
+    cr_assert_neq(m, MOVE_NONE, "%s is not legal in \"%s\"", text, fen);
+    return m;
+}
+
 // Plays space-separated coordinate moves.
 static void play(Board *b, const char *moves) {
     char text[8];
     const char *p = moves;
     int n;
     while (sscanf(p, "%7s%n", text, &n) == 1) {
-        Move m = find_move(b, text);
-        char fen[FEN_MAX];
-        board_to_fen(b, fen, sizeof fen);
-        cr_assert_neq(m, MOVE_NONE, "%s is not legal in \"%s\"", text, fen);
-        board_make_move(b, m);
+        board_play(b, legal_move(b, text));
         p += n;
     }
+}
+
+// Starts the global game at fen.
+static void set_game(const char *fen) {
+    Board start;
+    set_fen_or_fail(&start, fen);
+    line_init(&game, &start);
+}
+
+// Plays space-separated coordinate moves in the global game.
+static void play_game(const char *moves) {
+    char text[8];
+    const char *p = moves;
+    int n;
+    while (sscanf(p, "%7s%n", text, &n) == 1) {
+        line_play(&game, legal_move(&game.board, text));
+        p += n;
+    }
+}
+
+static bool repetition_draw(int plies_since_root) {
+    return board_is_repetition_draw(&game.board, game.keys, game.ply, plies_since_root);
 }
 
 static void expect_consistent(const Board *b, const char *context) {
@@ -265,7 +299,7 @@ Test(fen, start_position, .init = setup) {
     board_set_start(&board);
     board_to_fen(&board, out, sizeof out);
     cr_expect_str_eq(out, BOARD_START_FEN);
-    cr_expect_eq(board.ply, 0);
+    cr_expect_eq(board_last_move(&board), MOVE_NONE);
     cr_expect_eq(board.side, WHITE);
     cr_expect_eq(board.castling, CASTLE_ALL);
     cr_expect_eq(board_king(&board, WHITE), SQ_E1);
@@ -437,11 +471,9 @@ Test(fen, rejected_fen_leaves_board_unchanged, .init = setup) {
         cr_expect(memcmp(&board, &saved, sizeof board) == 0, "\"%s\" changed the board",
                   bad_fens[i].fen);
     }
-    // And the board still works: unmake back to the start.
-    for (int i = 0; i < 3; i++)
-        board_unmake_move(&board);
-    set_fen_or_fail(&other, BOARD_START_FEN);
-    cr_expect(same_state(&board, &other));
+    // And the board still works.
+    expect_consistent(&board, "after rejected FENs");
+    play(&board, "b8c6");
 }
 
 // ------------------------------------------------------------------ make / unmake
@@ -456,16 +488,15 @@ Test(makemove, every_move_of_suite_positions_unmakes, .init = setup) {
             Move m = list.moves[j];
             Piece captured = board_captured_piece(&board, m);
             cr_expect_eq(board_is_capture(&board, m), captured != NO_PIECE);
-            board_make_move(&board, m);
-            cr_expect_eq(board.ply, 1);
+            Undo u;
+            board_make_move(&board, m, &u);
             cr_expect_eq(board_last_move(&board), m);
-            cr_expect_eq(board.history[0].captured, captured, "\"%s\" move %#06x", suite_fens[i],
-                         m);
-            cr_expect_eq(board.history[0].key, saved.key);
+            cr_expect_eq(u.captured, captured, "\"%s\" move %#06x", suite_fens[i], m);
+            cr_expect_eq(u.key, saved.key);
             cr_expect_neq(board.key, saved.key, "\"%s\" move %#06x: key unchanged", suite_fens[i],
                           m);
             expect_consistent(&board, suite_fens[i]);
-            board_unmake_move(&board);
+            board_unmake_move(&board, &u);
             cr_expect(same_state(&board, &saved), "\"%s\": move %#06x not undone", suite_fens[i],
                       m);
         }
@@ -476,23 +507,21 @@ Test(makemove, every_move_of_suite_positions_unmakes, .init = setup) {
 // at every ply must come back exactly.
 Test(makemove, long_playouts_unmake_to_the_start, .init = setup) {
     enum { PLIES = 200 };
-    static unsigned char states[PLIES + 1][BOARD_STATE_SIZE];
+    static Board states[PLIES + 1];
+    static Undo undo[PLIES];
     rng_state = 7;
     for (int g = 0; g < 40; g++) {
         set_fen_or_fail(&board, g % 3 ? suite_fens[(g * 13) % suite_size] : BOARD_START_FEN);
         int plies = 0;
-        memcpy(states[0], &board, BOARD_STATE_SIZE);
-        while (plies < PLIES && play_random(&board)) {
+        states[0] = board;
+        while (plies < PLIES && make_random(&board, &undo[plies])) {
             plies++;
-            memcpy(states[plies], &board, BOARD_STATE_SIZE);
+            states[plies] = board;
         }
-        cr_expect_eq(board.ply, plies);
         while (plies > 0) {
-            board_unmake_move(&board);
-            plies--;
-            cr_expect_eq(board.ply, plies);
-            cr_expect(memcmp(&board, states[plies], BOARD_STATE_SIZE) == 0,
-                      "game %d: state at ply %d not restored", g, plies);
+            board_unmake_move(&board, &undo[--plies]);
+            cr_expect(same_state(&board, &states[plies]), "game %d: state at ply %d not restored",
+                      g, plies);
         }
     }
 }
@@ -583,149 +612,188 @@ Test(nullmove, make_unmake_restores, .init = setup) {
     for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
         set_fen_or_fail(&board, fens[i]);
         saved = board;
-        board_make_null(&board);
+        Undo null, u;
+        board_make_null(&board, &null);
         cr_expect_eq(board.side, !saved.side);
         cr_expect_eq(board.ep, SQ_NONE);
-        cr_expect_eq(board.ply, 1);
         cr_expect_eq(board_last_move(&board), MOVE_NULL);
         cr_expect_eq(board.halfmove, saved.halfmove + 1);
         cr_expect_eq(board.key, board_compute_key(&board));
         cr_expect_eq(board.pawn_key, saved.pawn_key);
         expect_consistent(&board, fens[i]);
         // Moves can be made and unmade on top of it.
-        cr_expect(play_random(&board));
-        board_unmake_move(&board);
-        board_unmake_null(&board);
+        cr_expect(make_random(&board, &u));
+        board_unmake_move(&board, &u);
+        board_unmake_null(&board, &null);
         cr_expect(same_state(&board, &saved), "\"%s\": null move not undone", fens[i]);
     }
     // Interleaved with real moves in a playout.
+    enum { PLIES = 100 };
+    static Undo undo[PLIES];
     rng_state = 5;
     set_fen_or_fail(&board, BOARD_START_FEN);
     saved = board;
-    int nulls = 0;
-    for (int ply = 0; ply < 100; ply++) {
-        if (!board_in_check(&board) && ply % 3 == 0) {
-            board_make_null(&board);
+    int nulls = 0, plies = 0;
+    for (; plies < PLIES; plies++) {
+        if (!board_in_check(&board) && plies % 3 == 0) {
+            board_make_null(&board, &undo[plies]);
             nulls++;
-        } else if (!play_random(&board)) {
+        } else if (!make_random(&board, &undo[plies])) {
             break;
         }
         cr_expect_eq(board.key, board_compute_key(&board));
     }
-    while (board.ply > 0) {
-        if (board_last_move(&board) == MOVE_NULL)
-            board_unmake_null(&board);
+    while (plies > 0) {
+        const Undo *u = &undo[--plies];
+        if (u->move == MOVE_NULL)
+            board_unmake_null(&board, u);
         else
-            board_unmake_move(&board);
+            board_unmake_move(&board, u);
     }
     cr_expect_gt(nulls, 10);
     cr_expect(same_state(&board, &saved));
 }
 
-Test(history, compaction_keeps_keys_and_repetitions, .init = setup) {
-    static const char *const cycle[4] = { "g1f3", "g8f6", "f3g1", "f6g8" };
+// The history lives with the caller: a Board is small and copied freely.
+Test(board, small_and_without_history, .init = setup) {
+    cr_expect_lt(sizeof(Board), 1024, "sizeof(Board) is %zu", sizeof(Board));
+    cr_expect_leq(sizeof(Undo), 48, "sizeof(Undo) is %zu", sizeof(Undo));
+    // A copy is a full, independent position.
     set_fen_or_fail(&board, BOARD_START_FEN);
-    Key start = board.key;
+    Board copy = board;
+    play(&copy, "e2e4 e7e5");
+    expect_consistent(&copy, "copy");
+    set_fen_or_fail(&other, BOARD_START_FEN);
+    cr_expect(same_state(&board, &other));
+}
+
+Test(line, compaction_keeps_keys_and_repetitions, .init = setup) {
+    static const char *const cycle[4] = { "g1f3", "g8f6", "f3g1", "f6g8" };
+    set_game(BOARD_START_FEN);
+    Key start = game.board.key;
     int max_ply = 0;
-    for (int ply = 1; ply <= 3 * BOARD_HISTORY_MAX + 2; ply++) {
-        play(&board, cycle[(ply - 1) % 4]);
-        cr_assert_leq(board.ply, BOARD_HISTORY_MAX);
-        cr_assert_gt(board.ply, 0);
-        max_ply = board.ply > max_ply ? board.ply : max_ply;
-        cr_expect_eq(board.key, board_compute_key(&board), "ply %d", ply);
-        cr_expect_eq(board.halfmove, ply);
+    for (int ply = 1; ply <= 3 * LINE_MAX + 2; ply++) {
+        play_game(cycle[(ply - 1) % 4]);
+        cr_assert_leq(game.ply, LINE_MAX);
+        cr_assert_gt(game.ply, 0);
+        max_ply = game.ply > max_ply ? game.ply : max_ply;
+        cr_expect_eq(game.board.key, board_compute_key(&game.board), "ply %d", ply);
+        cr_expect_eq(game.board.halfmove, ply);
         if (ply % 4 == 0) {
             // The start position again, seen every four plies back within
             // the history still held.
-            cr_expect_eq(board.key, start);
-            int window = board.ply < board.halfmove ? board.ply : board.halfmove;
-            cr_expect_eq(board_repetitions(&board), window / 4, "ply %d (stack %d)", ply,
-                         board.ply);
-            cr_expect(board_is_repetition_draw(&board, 0) == (window / 4 >= 2));
+            cr_expect_eq(game.board.key, start);
+            int window = game.ply < game.board.halfmove ? game.ply : game.board.halfmove;
+            cr_expect_eq(line_repetitions(&game), window / 4, "ply %d (held %d)", ply, game.ply);
+            cr_expect(repetition_draw(0) == (window / 4 >= 2));
         }
     }
-    cr_expect_eq(max_ply, BOARD_HISTORY_MAX);
-    cr_expect_eq(board.fullmove, 1 + (3 * BOARD_HISTORY_MAX + 2) / 2);
-    // The moves still on the stack can be unmade.
-    int keep = board.ply;
+    cr_expect_eq(max_ply, LINE_MAX);
+    cr_expect_eq(game.board.fullmove, 1 + (3 * LINE_MAX + 2) / 2);
+    // The start folded forward: replaying the held moves gives the position.
+    Board replayed = game.start;
+    for (int i = 0; i < game.ply; i++) {
+        cr_expect_eq(replayed.key, game.keys[i]);
+        board_play(&replayed, game.moves[i]);
+    }
+    cr_expect(same_state(&replayed, &game.board));
+    // The moves still held can be taken back, down to the folded start.
+    int keep = game.ply;
     for (int i = 0; i < keep; i++) {
-        board_unmake_move(&board);
-        cr_expect_eq(board.key, board_compute_key(&board));
+        cr_expect(line_undo(&game));
+        cr_expect_eq(game.board.key, board_compute_key(&game.board));
+        if (game.ply % 4 == 0)
+            cr_expect_eq(game.board.key, start);
     }
-    cr_expect_eq(board.ply, 0);
-    board_compact_history(&board); // nothing to drop
-    cr_expect_eq(board.ply, 0);
+    cr_expect_eq(game.ply, 0);
+    cr_expect(same_state(&game.board, &game.start));
+    cr_expect_not(line_undo(&game));
+}
 
-    // Null moves fill the stack too.
-    set_fen_or_fail(&board, "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
-    for (int i = 0; i < BOARD_HISTORY_MAX + 10; i++) {
-        board_make_null(&board);
-        cr_assert_leq(board.ply, BOARD_HISTORY_MAX);
+Test(line, undo_restores_each_position, .init = setup) {
+    enum { PLIES = 120 };
+    static Board states[PLIES + 1];
+    rng_state = 11;
+    set_game(suite_fens[3]);
+    states[0] = game.board;
+    int plies = 0;
+    static MoveList list;
+    for (; plies < PLIES; plies++) {
+        movegen_legal(&game.board, &list);
+        if (list.count == 0)
+            break;
+        line_play(&game, list.moves[rng_next() % (uint64_t)list.count]);
+        states[plies + 1] = game.board;
+        cr_expect_eq(game.keys[plies], states[plies].key);
     }
-    cr_expect_eq(board.key, board_compute_key(&board));
+    while (plies > 0) {
+        cr_assert(line_undo(&game));
+        plies--;
+        cr_expect(same_state(&game.board, &states[plies]), "ply %d not restored", plies);
+    }
 }
 
 // ------------------------------------------------------------------ draws and game end
 
 Test(draw, repetitions_count, .init = setup) {
-    set_fen_or_fail(&board, BOARD_START_FEN);
-    cr_expect_eq(board_repetitions(&board), 0);
-    play(&board, "g1f3");
-    cr_expect_eq(board_repetitions(&board), 0);
-    play(&board, "g8f6 f3g1 f6g8");
-    cr_expect_eq(board_repetitions(&board), 1);
-    play(&board, "g1f3");
-    cr_expect_eq(board_repetitions(&board), 1);
-    play(&board, "g8f6 f3g1");
-    cr_expect_eq(board_repetitions(&board), 1);
-    play(&board, "f6g8");
-    cr_expect_eq(board_repetitions(&board), 2);
+    set_game(BOARD_START_FEN);
+    cr_expect_eq(line_repetitions(&game), 0);
+    play_game("g1f3");
+    cr_expect_eq(line_repetitions(&game), 0);
+    play_game("g8f6 f3g1 f6g8");
+    cr_expect_eq(line_repetitions(&game), 1);
+    play_game("g1f3");
+    cr_expect_eq(line_repetitions(&game), 1);
+    play_game("g8f6 f3g1");
+    cr_expect_eq(line_repetitions(&game), 1);
+    play_game("f6g8");
+    cr_expect_eq(line_repetitions(&game), 2);
 
     // An irreversible move closes the window.
-    play(&board, "e2e4 e7e5");
-    cr_expect_eq(board_repetitions(&board), 0);
-    play(&board, "g1f3 g8f6 f3g1 f6g8");
-    cr_expect_eq(board_repetitions(&board), 1);
+    play_game("e2e4 e7e5");
+    cr_expect_eq(line_repetitions(&game), 0);
+    play_game("g1f3 g8f6 f3g1 f6g8");
+    cr_expect_eq(line_repetitions(&game), 1);
 }
 
 Test(draw, repetition_draw_semantics, .init = setup) {
-    set_fen_or_fail(&board, BOARD_START_FEN);
-    play(&board, "g1f3 g8f6 f3g1 f6g8");
+    set_game(BOARD_START_FEN);
+    play_game("g1f3 g8f6 f3g1 f6g8");
     // Once before, 4 plies back: a draw only when that was inside the search.
-    cr_expect_not(board_is_repetition_draw(&board, 0));
-    cr_expect_not(board_is_repetition_draw(&board, 3));
-    cr_expect(board_is_repetition_draw(&board, 4));
-    cr_expect(board_is_repetition_draw(&board, 100));
-    play(&board, "g1f3 g8f6 f3g1 f6g8");
+    cr_expect_not(repetition_draw(0));
+    cr_expect_not(repetition_draw(3));
+    cr_expect(repetition_draw(4));
+    cr_expect(repetition_draw(100));
+    play_game("g1f3 g8f6 f3g1 f6g8");
     // Twice before: a draw whatever the root.
-    cr_expect(board_is_repetition_draw(&board, 0));
-    cr_expect(board_is_repetition_draw(&board, 1));
+    cr_expect(repetition_draw(0));
+    cr_expect(repetition_draw(1));
     // Not a repetition at all: never a draw.
-    play(&board, "b1c3");
-    cr_expect_eq(board_repetitions(&board), 0);
-    cr_expect_not(board_is_repetition_draw(&board, 0));
-    cr_expect_not(board_is_repetition_draw(&board, 100));
+    play_game("b1c3");
+    cr_expect_eq(line_repetitions(&game), 0);
+    cr_expect_not(repetition_draw(0));
+    cr_expect_not(repetition_draw(100));
     // Positions reached with the other side to move (2 plies back) never count.
-    set_fen_or_fail(&board, "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
-    play(&board, "e1d1 e8d8");
-    cr_expect_eq(board_repetitions(&board), 0);
-    cr_expect_not(board_is_repetition_draw(&board, 100));
+    set_game("4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    play_game("e1d1 e8d8");
+    cr_expect_eq(line_repetitions(&game), 0);
+    cr_expect_not(repetition_draw(100));
 }
 
 Test(draw, en_passant_square_and_repetition, .init = setup) {
     // 1.e4 leaves no capturable en-passant square: the position after it
     // repeats with the same position reached by knight moves.
-    set_fen_or_fail(&board, BOARD_START_FEN);
-    play(&board, "e2e4 b8c6 g1f3 c6b8 f3g1");
-    cr_expect_eq(board_repetitions(&board), 1);
+    set_game(BOARD_START_FEN);
+    play_game("e2e4 b8c6 g1f3 c6b8 f3g1");
+    cr_expect_eq(line_repetitions(&game), 1);
     // A capturable en-passant square makes a different position.
-    set_fen_or_fail(&board, BOARD_START_FEN);
-    play(&board, "e2e4 g8f6 e4e5 d7d5");
-    cr_expect_neq(board.ep, SQ_NONE);
-    play(&board, "g1f3 b8c6 f3g1 c6b8");
-    cr_expect_eq(board_repetitions(&board), 0);
-    play(&board, "g1f3 b8c6 f3g1 c6b8");
-    cr_expect_eq(board_repetitions(&board), 1);
+    set_game(BOARD_START_FEN);
+    play_game("e2e4 g8f6 e4e5 d7d5");
+    cr_expect_neq(game.board.ep, SQ_NONE);
+    play_game("g1f3 b8c6 f3g1 c6b8");
+    cr_expect_eq(line_repetitions(&game), 0);
+    play_game("g1f3 b8c6 f3g1 c6b8");
+    cr_expect_eq(line_repetitions(&game), 1);
 }
 
 static bool insufficient(const char *fen) {
@@ -781,17 +849,15 @@ Test(draw, mate_and_stalemate, .init = setup) {
 // ------------------------------------------------------------------ attacks, checks
 
 static void check_gives_check(Board *b, const char *fen) {
-    static MoveList lists[2];
-    MoveList *list = &lists[b->ply & 1];
-    movegen_legal(b, list);
-    for (int i = 0; i < list->count; i++) {
-        Move m = list->moves[i];
-        memcpy(&saved, b, BOARD_STATE_SIZE);
+    MoveList list;
+    movegen_legal(b, &list);
+    for (int i = 0; i < list.count; i++) {
+        Move m = list.moves[i];
         bool predicted = board_gives_check(b, m);
-        cr_expect(memcmp(&saved, b, BOARD_STATE_SIZE) == 0, "gives_check changed the board");
-        board_make_move(b, m);
+        Undo u;
+        board_make_move(b, m, &u);
         bool actual = board_in_check(b);
-        board_unmake_move(b);
+        board_unmake_move(b, &u);
         if (predicted != actual) {
             char now[FEN_MAX];
             board_to_fen(b, now, sizeof now);
@@ -808,9 +874,10 @@ Test(attacks, gives_check_agrees_with_making_the_move, .init = setup) {
         check_gives_check(&board, suite_fens[i]);
         movegen_legal(&board, &root);
         for (int j = 0; j < root.count; j++) {
-            board_make_move(&board, root.moves[j]);
+            Undo u;
+            board_make_move(&board, root.moves[j], &u);
             check_gives_check(&board, suite_fens[i]);
-            board_unmake_move(&board);
+            board_unmake_move(&board, &u);
         }
     }
 }
@@ -857,7 +924,7 @@ Test(attacks, gives_check_special_cases, .init = setup) {
         cr_assert_neq(m, MOVE_NONE, "%s not legal in \"%s\"", cases[i].move, cases[i].fen);
         cr_expect_eq(board_gives_check(&board, m), cases[i].check, "\"%s\" %s", cases[i].fen,
                      cases[i].move);
-        board_make_move(&board, m);
+        board_play(&board, m);
         cr_expect_eq(board_in_check(&board), cases[i].check, "\"%s\" %s (made)", cases[i].fen,
                      cases[i].move);
     }

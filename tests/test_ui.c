@@ -79,7 +79,7 @@ static void play(const char *const *sans, int n) {
         Move m;
         cr_assert_eq(notation_parse_move(&board, sans[i], &m, err, sizeof err), NOTATION_OK, "%s",
                      err);
-        board_make_move(&board, m);
+        board_play(&board, m);
     }
 }
 

@@ -48,7 +48,7 @@ int cli_perft(int argc, char **argv, bool divide) {
         return 2;
     }
 
-    static Board board;
+    Board board;
     char fen[512], err[160];
     if (argc > 1) {
         if (!cli_join_args(argc - 1, argv + 1, fen, sizeof fen)) {

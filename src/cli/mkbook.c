@@ -21,8 +21,6 @@ typedef struct Stats {
     long bad_lines; // lines cut short at a move that could not be played
 } Stats;
 
-static Board board; // large (the undo stack): kept off the stack
-
 static void usage(FILE *out) {
     fputs("usage: mkbook [--lenient] OUT.bin IN.txt...\n"
           "\n"
@@ -82,6 +80,7 @@ static bool is_result(const char *tok) {
 static bool do_line(char *line, const char *file, long lineno, bool lenient, Entries *e,
                     Stats *st) {
     strip_comment(line);
+    Board board;
     board_set_start(&board);
     int plies = 0;
     bool any = false;
@@ -102,7 +101,7 @@ static bool do_line(char *line, const char *file, long lineno, bool lenient, Ent
         }
         if (!add_entry(e, book_key(&board), book_encode_move(&board, m)))
             return false;
-        board_make_move(&board, m);
+        board_play(&board, m);
         plies++;
     }
     st->lines += any;

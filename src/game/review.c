@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/line.h"
 #include "engine/movegen.h"
 
 enum {
@@ -56,24 +57,26 @@ static int clamp(int v, int lo, int hi) {
 // A game over by the rules: checkmate, stalemate, too little material, and
 // at the end of the game (the draw was claimed) the fifty-move rule or a
 // threefold repetition. Fills ev and returns true.
-static bool rules_eval(const Board *b, bool last, PositionEval *ev) {
+static bool rules_eval(const Line *l, bool last, PositionEval *ev) {
+    const Board *b = &l->board;
     if (movegen_is_checkmate(b)) {
         ev->score_white = b->side == WHITE ? -REVIEW_MATE : REVIEW_MATE;
         return true;
     }
     if (movegen_is_stalemate(b) || board_insufficient_material(b) ||
-        (last && (b->halfmove >= 100 || board_repetitions(b) >= 2))) {
+        (last && (b->halfmove >= 100 || line_repetitions(l) >= 2))) {
         ev->score_white = 0;
         return true;
     }
     return false;
 }
 
-// Searches b (with its history) and fills ev.
-static void analyse(Engine *e, const Board *b, bool last, const ReviewOptions *opt, Capture *cap,
+// Searches the line's position (with its history) and fills ev.
+static void analyse(Engine *e, const Line *l, bool last, const ReviewOptions *opt, Capture *cap,
                     PositionEval *ev) {
+    const Board *b = &l->board;
     memset(ev, 0, sizeof *ev);
-    if (rules_eval(b, last, ev))
+    if (rules_eval(l, last, ev))
         return;
     SearchLimits limits;
     search_limits_init(&limits);
@@ -81,7 +84,7 @@ static void analyse(Engine *e, const Board *b, bool last, const ReviewOptions *o
     limits.depth = opt->depth;
     memset(cap, 0, sizeof *cap);
     EngineCallbacks cb = { .on_info = on_info, .on_bestmove = on_bestmove, .ctx = cap };
-    engine_set_position(e, b);
+    engine_set_position(e, b, l->keys, l->ply);
     engine_go(e, &limits, &cb);
     engine_wait(e);
 
@@ -108,22 +111,13 @@ static void analyse(Engine *e, const Board *b, bool last, const ReviewOptions *o
 
     // The line, as far as its moves are legal (it comes from the hash table
     // in part, so check it).
-    Board *scratch = malloc(sizeof *scratch);
-    if (!scratch) {
-        if (movegen_is_legal(b, info->pv[0])) {
-            ev->line[0] = info->pv[0];
-            ev->line_len = 1;
-        }
-        return;
-    }
-    memcpy(scratch, b, sizeof *scratch);
+    Board scratch = *b;
     for (int i = 0; i < info->pv_length && i < REVIEW_LINE_MAX; i++) {
-        if (!movegen_is_legal(scratch, info->pv[i]))
+        if (!movegen_is_legal(&scratch, info->pv[i]))
             break;
         ev->line[ev->line_len++] = info->pv[i];
-        board_make_move(scratch, info->pv[i]);
+        board_play(&scratch, info->pv[i]);
     }
-    free(scratch);
 }
 
 int review_judge(int best, int played, int *loss) {
@@ -196,15 +190,17 @@ int review_game(Engine *e, const PgnGame *g, const ReviewOptions *opt, ReviewPly
     if (opt->movetime_ms <= 0 && opt->depth <= 0)
         return -1;
     int total = pgn_mainline_length(g);
-    Board *b = malloc(sizeof *b);
+    Line *b = malloc(sizeof *b); // the game so far, for repetitions
     Capture *cap = malloc(sizeof *cap);
     PositionEval *evs = malloc(2 * sizeof *evs);
-    if (!b || !cap || !evs || !pgn_position_at(g, 0, b)) {
+    Board start;
+    if (!b || !cap || !evs || !pgn_position_at(g, 0, &start)) {
         free(b);
         free(cap);
         free(evs);
         return -1;
     }
+    line_init(b, &start);
 
     char analyse_mode[OPTION_TEXT_MAX], limit[OPTION_TEXT_MAX], elo[OPTION_TEXT_MAX];
     save_option(e, "UCI_AnalyseMode", analyse_mode);
@@ -222,8 +218,8 @@ int review_game(Engine *e, const PgnGame *g, const ReviewOptions *opt, ReviewPly
         analyse(e, b, total == 0, opt, cap, before);
     for (; go_on && done < total; done++) {
         Move m = pgn_mainline_move(g, done);
-        Color mover = b->side;
-        board_make_move(b, m);
+        Color mover = b->board.side;
+        line_play(b, m);
         analyse(e, b, done + 1 == total, opt, cap, after);
         judge_ply(&out[done], m, mover, before, after);
         PositionEval *t = before;

@@ -342,7 +342,7 @@ bool pgn_append_move(PgnGame *g, Move m, const char *san, long long clock_ms, co
     } else {
         g->main[n->ply - 1]->next = n;
     }
-    board_make_move(g->tail, m);
+    board_play(g->tail, m);
     return true;
 }
 
@@ -369,12 +369,7 @@ const PgnNode *pgn_add_move_after(PgnGame *g, const PgnNode *after, Move m, cons
     n->move = m;
     n->ply = prev ? prev->ply + 1 : 0;
     n->clock_ms = -1;
-    Board *scratch = malloc(sizeof *scratch);
-    if (!scratch)
-        return NULL;
-    memcpy(scratch, before, sizeof *scratch);
-    notation_to_san(scratch, m, n->san);
-    free(scratch);
+    notation_to_san(before, m, n->san);
     if (!cont) {
         prev->next = n; // the end of a variation goes on
         return n;
@@ -425,7 +420,7 @@ bool pgn_position_at(const PgnGame *g, int ply, Board *out) {
     if (ply < 0 || ply > g->main_len || !board_set_fen(out, g->start_fen, NULL, 0))
         return false;
     for (int i = 0; i < ply; i++)
-        board_make_move(out, g->main[i]->move);
+        board_play(out, g->main[i]->move);
     return true;
 }
 
@@ -476,7 +471,7 @@ bool pgn_mainline_add_variation(PgnGame *g, int ply, const Move *moves, int n,
         node->move = moves[i];
         node->ply = ply + i;
         notation_to_san(b, moves[i], node->san);
-        board_make_move(b, moves[i]);
+        board_play(b, moves[i]);
         if (last)
             last->next = node;
         else
@@ -769,8 +764,8 @@ typedef enum { SKIP_NONE, SKIP_TAGS, SKIP_MOVES } SkipMode;
 
 // One line of play: the main line (level 0) or an open variation.
 typedef struct Level {
-    Board board;                                  // position after the last move of this line
-    unsigned char prev[offsetof(Board, history)]; // position before it
+    Board board;             // position after the last move of this line
+    Board prev;              // position before it
     bool has_move;
     bool var_since_last; // a variation was closed after the last move
     int next_ply;
@@ -1418,8 +1413,8 @@ static int play_move(PgnReader *r, const char *s, size_t n, int col) {
         if (r->depth == 0 && !push_main(g, node))
             return fail_at(r, r->line_no, col, SKIP_MOVES, "out of memory");
     }
-    memcpy(l->prev, &l->board, sizeof l->prev);
-    board_make_move(&l->board, m);
+    l->prev = l->board;
+    board_play(&l->board, m);
     l->last = node;
     l->has_move = true;
     l->var_since_last = false;
@@ -1462,8 +1457,7 @@ static int open_variation(PgnReader *r) {
         return fail_here(r, "%s", "out of memory");
     l = level(r); // the array may have moved
     Level *v = &r->levels[r->depth + 1];
-    memcpy(&v->board, l->prev, sizeof l->prev);
-    v->board.ply = 0; // no history is copied; variations need none
+    v->board = l->prev;
     v->has_move = v->var_since_last = false;
     v->next_ply = l->next_ply - 1;
     v->open_line = r->line_no;
@@ -1518,8 +1512,7 @@ static int finish_game(PgnReader *r, const char *result) {
                 g->lead = l->pending;
         }
         strcpy(g->result, r->result);
-        memcpy(g->tail, &l->board, offsetof(Board, history));
-        g->tail->ply = 0;
+        *g->tail = l->board;
     }
     return 1;
 }

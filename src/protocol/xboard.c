@@ -11,6 +11,7 @@
 
 #include "engine/engine.h"
 #include "engine/fen.h"
+#include "engine/line.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "src/util/paths.h"
@@ -37,7 +38,7 @@ typedef struct Xboard {
     // The main thread may skip the lock only while no search runs (after
     // settle), since the callbacks are the only other writers.
     pthread_mutex_t lock; // also serialises all output
-    Board board;          // the game, with its history for undo and repetitions
+    Line line;            // the game, with its history for undo and repetitions
     SearchKind kind;      // what the current search is for
     bool discard;         // the current search's move must not be played
     bool thinking;        // a SEARCH_THINK that has not reported its move yet
@@ -61,7 +62,6 @@ typedef struct Xboard {
     bool have_clock;
     int64_t my_cs, opp_cs; // clocks in centiseconds
     int start_fullmove;    // for moves-to-go in a session
-    Board scratch;
 } Xboard;
 
 // ------------------------------------------------------------------ output
@@ -128,8 +128,15 @@ static bool parse_base(const char *text, int64_t *ms) {
 
 // ------------------------------------------------------------------ game state
 
-// The result line when the game in b is over, else NULL.
-static const char *game_result(const Board *b) {
+static void start_position(Xboard *x) {
+    Board b;
+    board_set_start(&b);
+    line_init(&x->line, &b);
+}
+
+// The result line when the game in l is over, else NULL.
+static const char *game_result(const Line *l) {
+    const Board *b = &l->board;
     if (movegen_is_checkmate(b))
         return b->side == WHITE ? "0-1 {Black mates}" : "1-0 {White mates}";
     if (movegen_is_stalemate(b))
@@ -138,7 +145,7 @@ static const char *game_result(const Board *b) {
         return "1/2-1/2 {Insufficient material}";
     if (b->halfmove >= 100)
         return "1/2-1/2 {50 move rule}";
-    if (board_repetitions(b) >= 2)
+    if (line_repetitions(l) >= 2)
         return "1/2-1/2 {Draw by repetition}";
     return NULL;
 }
@@ -146,7 +153,7 @@ static const char *game_result(const Board *b) {
 // Announces the result if the game is over; the caller holds the lock or no
 // search runs. Returns true when it is over.
 static bool check_game_end(Xboard *x, bool locked) {
-    const char *result = game_result(&x->board);
+    const char *result = game_result(&x->line);
     if (!result)
         return false;
     x->game_over = true;
@@ -199,7 +206,7 @@ static void on_bestmove(Move best, Move ponder, void *ctx) {
             char text[MOVE_TEXT_MAX];
             notation_to_uci(best, text);
             emit(x, "move %s", text);
-            board_make_move(&x->board, best);
+            line_play(&x->line, best);
             x->hint = ponder;
             (void)check_game_end(x, true);
         }
@@ -230,7 +237,7 @@ static void start_search(Xboard *x, SearchKind kind, const SearchLimits *limits)
     x->kind = kind;
     x->discard = false;
     x->thinking = kind == SEARCH_THINK;
-    engine_set_position(x->engine, &x->board);
+    engine_set_position(x->engine, &x->line.board, x->line.keys, x->line.ply);
     EngineCallbacks cb = { .on_info = on_info, .on_bestmove = on_bestmove, .ctx = x };
     engine_go(x->engine, limits, &cb);
 }
@@ -240,7 +247,7 @@ static void start_search(Xboard *x, SearchKind kind, const SearchLimits *limits)
 static void start_thinking(Xboard *x) {
     SearchLimits limits;
     search_limits_init(&limits);
-    Color us = x->board.side;
+    Color us = x->line.board.side;
     if (x->st_ms > 0) {
         limits.movetime = x->st_ms;
     } else if (x->have_clock) {
@@ -248,7 +255,7 @@ static void start_thinking(Xboard *x) {
         limits.time[!us] = x->opp_cs > 0 ? x->opp_cs * 10 : 0;
         limits.inc[WHITE] = limits.inc[BLACK] = x->inc_ms;
         if (x->mps > 0) {
-            int played = x->board.fullmove - x->start_fullmove;
+            int played = x->line.board.fullmove - x->start_fullmove;
             limits.movestogo = x->mps - (played > 0 ? played : 0) % x->mps;
         }
     } else if (x->sd == 0) {
@@ -292,7 +299,7 @@ static void cmd_protover(Xboard *x) {
 
 static void cmd_new(Xboard *x) {
     settle(x);
-    board_set_start(&x->board);
+    start_position(x);
     x->force = false;
     x->engine_side = BLACK;
     x->game_over = false;
@@ -315,13 +322,13 @@ static void cmd_usermove(Xboard *x, const char *text) {
         after_change(x);
         return;
     }
-    if (notation_parse_uci(&x->board, text, &m) != NOTATION_OK &&
-        notation_parse_move(&x->board, text, &m, err, sizeof err) != NOTATION_OK) {
+    if (notation_parse_uci(&x->line.board, text, &m) != NOTATION_OK &&
+        notation_parse_move(&x->line.board, text, &m, err, sizeof err) != NOTATION_OK) {
         say(x, "Illegal move: %.*s", ECHO_MAX, text);
         after_change(x);
         return;
     }
-    board_make_move(&x->board, m);
+    line_play(&x->line, m);
     x->hint = MOVE_NONE;
     if (check_game_end(x, false)) {
         after_change(x);
@@ -329,7 +336,7 @@ static void cmd_usermove(Xboard *x, const char *text) {
     }
     if (x->analyzing)
         start_analysis(x);
-    else if (!x->force && x->board.side == x->engine_side)
+    else if (!x->force && x->line.board.side == x->engine_side)
         start_thinking(x);
 }
 
@@ -337,8 +344,8 @@ static void cmd_go(Xboard *x) {
     settle(x);
     x->force = false;
     x->analyzing = false;
-    x->engine_side = x->board.side;
-    if (movegen_count(&x->board) == 0) {
+    x->engine_side = x->line.board.side;
+    if (movegen_count(&x->line.board) == 0) {
         (void)check_game_end(x, false);
         return;
     }
@@ -363,26 +370,27 @@ static void cmd_setboard(Xboard *x, char *rest) {
     settle(x);
     char *fen = text_trim(rest);
     char err[160];
-    if (strlen(fen) >= FEN_TEXT_MAX || !board_set_fen(&x->scratch, fen, err, sizeof err)) {
+    Board b;
+    if (strlen(fen) >= FEN_TEXT_MAX || !board_set_fen(&b, fen, err, sizeof err)) {
         say(x, "tellusererror Illegal position: %s",
             strlen(fen) >= FEN_TEXT_MAX ? "FEN too long" : err);
         after_change(x);
         return;
     }
-    memcpy(&x->board, &x->scratch, sizeof x->board);
+    line_init(&x->line, &b);
     x->game_over = false;
     x->hint = MOVE_NONE;
-    x->start_fullmove = x->board.fullmove;
+    x->start_fullmove = x->line.board.fullmove;
     after_change(x);
 }
 
 static void cmd_undo(Xboard *x, int plies, const char *name) {
     settle(x);
-    if (x->board.ply < plies) {
+    if (x->line.ply < plies) {
         say(x, "Error (no moves to take back): %s", name);
     } else {
         for (int i = 0; i < plies; i++)
-            board_unmake_move(&x->board);
+            (void)line_undo(&x->line);
         x->game_over = false;
         x->hint = MOVE_NONE;
     }
@@ -413,7 +421,7 @@ static void cmd_draw(Xboard *x) {
 static void cmd_hint(Xboard *x) {
     pthread_mutex_lock(&x->lock);
     // The board is stable under the lock: only the move callback changes it.
-    if (x->hint != MOVE_NONE && movegen_is_legal(&x->board, x->hint)) {
+    if (x->hint != MOVE_NONE && movegen_is_legal(&x->line.board, x->hint)) {
         char text[MOVE_TEXT_MAX];
         notation_to_uci(x->hint, text);
         emit(x, "Hint: %s", text);
@@ -492,7 +500,7 @@ static bool xboard_command(Xboard *x, char *line) {
     } else if (strcmp(cmd, "playother") == 0) {
         settle(x);
         x->force = false;
-        x->engine_side = !x->board.side;
+        x->engine_side = !x->line.board.side;
         after_change(x);
     } else if (strcmp(cmd, "level") == 0) {
         cmd_level(x, rest);
@@ -559,9 +567,9 @@ static bool xboard_command(Xboard *x, char *line) {
         settle(x);
         Move m;
         char err[160];
-        NotationStatus st = notation_parse_uci(&x->board, cmd, &m);
+        NotationStatus st = notation_parse_uci(&x->line.board, cmd, &m);
         if (st != NOTATION_OK)
-            st = notation_parse_move(&x->board, cmd, &m, err, sizeof err);
+            st = notation_parse_move(&x->line.board, cmd, &m, err, sizeof err);
         if (st == NOTATION_UNPARSEABLE) {
             say(x, "Error (unknown command): %.*s", ECHO_MAX, cmd);
             after_change(x);
@@ -593,7 +601,7 @@ int xboard_run(FILE *in, FILE *out, const char *first_line) {
         return 1;
     }
     atomic_init(&x->out_broken, false);
-    board_set_start(&x->board);
+    start_position(x);
     x->engine_side = BLACK;
     x->start_fullmove = 1;
     x->hint = MOVE_NONE;

@@ -143,24 +143,19 @@ bool replay_leave_variation(Replay *r) {
 }
 
 bool replay_follow(Replay *r, const Move *moves, int n) {
-    Board *b = malloc(sizeof *b);
+    Board board, *b = &board;
     const char *fen = pgn_start_fen(r->game);
-    if (!b || !board_set_fen(b, fen ? fen : BOARD_START_FEN, NULL, 0)) {
-        free(b);
+    if (!board_set_fen(b, fen ? fen : BOARD_START_FEN, NULL, 0))
         return false;
-    }
     const PgnNode *after = NULL;
     for (int i = 0; i < n && i < GAME_MAX_PLIES; i++) {
         const PgnNode *node = pgn_add_move_after(r->game, after, moves[i], b);
-        if (!node) {
-            free(b);
+        if (!node)
             return false;
-        }
         r->line[i] = node;
         after = node;
-        board_make_move(b, moves[i]);
+        board_play(b, moves[i]);
     }
-    free(b);
     extend(r, n < GAME_MAX_PLIES ? n : GAME_MAX_PLIES);
     r->cursor = r->length < n ? r->length : n;
     return true;

@@ -67,7 +67,6 @@ struct Session {
     const char *line_sans[GAME_MAX_PLIES];
     unsigned char line_variations[GAME_MAX_PLIES];
 
-    Board scratch;             // for turning PVs into SAN
     const char *sans[GAME_MAX_PLIES];
     MoveList completion_moves;
     char completion_san[MAX_MOVES][MOVE_TEXT_MAX];
@@ -123,7 +122,8 @@ static void start_search(Session *s, RequestKind kind, const SearchLimits *limit
     engine_set_option(s->engine, "MultiPV", lines, NULL, 0);
     engine_set_option(s->engine, "UCI_AnalyseMode", kind == REQ_ANALYSIS ? "true" : "false",
                       NULL, 0);
-    engine_set_position(s->engine, game_board(s->game));
+    engine_set_position(s->engine, game_board(s->game), game_keys(s->game),
+                        game_ply_count(s->game));
     s->request++;
     s->request_kind = kind;
     s->request_gen = game_generation(s->game);
@@ -139,8 +139,8 @@ static void start_search(Session *s, RequestKind kind, const SearchLimits *limit
 
 // The PV as numbered SAN from the position the search started from.
 static void pv_to_san(Session *s, const SearchInfo *info, char *out, size_t outsz) {
-    memcpy(&s->scratch, game_board(s->game), sizeof s->scratch);
-    Board *b = &s->scratch;
+    Board scratch = *game_board(s->game);
+    Board *b = &scratch;
     size_t len = 0;
     out[0] = '\0';
     for (int i = 0; i < info->pv_length; i++) {
@@ -157,7 +157,7 @@ static void pv_to_san(Session *s, const SearchInfo *info, char *out, size_t outs
         if (n < 0 || (size_t)n >= outsz - len)
             break;
         len += (size_t)n;
-        board_make_move(b, m);
+        board_play(b, m);
     }
 }
 
@@ -248,8 +248,7 @@ static void handle_bestmove(Session *s, const Event *ev, int64_t now) {
         ev->best == MOVE_NONE)
         return;
     char san[MOVE_TEXT_MAX];
-    memcpy(&s->scratch, game_board(s->game), sizeof s->scratch);
-    notation_to_san(&s->scratch, ev->best, san);
+    notation_to_san(game_board(s->game), ev->best, san);
     if (kind == REQ_HINT) {
         s->hint = ev->best;
         say(s, MSG_INFO, "Hint: %s", san);
@@ -628,7 +627,8 @@ static void finish_review(Session *s) {
 }
 
 const char *session_opening(const Session *s) {
-    return s->openings ? openings_lookup(s->openings, game_board(s->game), NULL, 0, NULL, 0)
+    return s->openings ? openings_lookup(s->openings, game_board(s->game), game_keys(s->game),
+                                         game_ply_count(s->game), NULL, 0, NULL, 0)
                        : NULL;
 }
 
@@ -660,7 +660,7 @@ static void edit_put(Board *b, Square sq, Piece p) {
 
 static void edit_start(Session *s) {
     const Board *b = game_board(s->game);
-    memset(&s->edit, 0, offsetof(Board, history));
+    memset(&s->edit, 0, sizeof s->edit);
     memset(s->edit.squares, NO_PIECE, sizeof s->edit.squares);
     for (Square sq = 0; sq < SQ_NB; sq++)
         edit_put(&s->edit, sq, (Piece)b->squares[sq]);
@@ -994,8 +994,7 @@ static void run_command(Session *s, const Command *cmd, int64_t now) {
     case CMD_CLAIM: {
         Move m = MOVE_NONE;
         if (cmd->text[0]) {
-            memcpy(&s->scratch, game_board(s->game), sizeof s->scratch);
-            if (notation_parse_move(&s->scratch, cmd->text, &m, err, sizeof err) != NOTATION_OK) {
+            if (notation_parse_move(game_board(s->game), cmd->text, &m, err, sizeof err) != NOTATION_OK) {
                 say(s, MSG_ERROR, "%s", err);
                 break;
             }
@@ -1241,10 +1240,10 @@ int session_completion_words(Session *s, const char **words, int max) {
     int n = command_names(words, max);
     if (game_is_over(s->game) || game_engine_to_move(s->game))
         return n;
-    memcpy(&s->scratch, game_board(s->game), sizeof s->scratch);
-    movegen_legal(&s->scratch, &s->completion_moves);
+    const Board *now = game_board(s->game);
+    movegen_legal(now, &s->completion_moves);
     for (int i = 0; i < s->completion_moves.count && n < max; i++) {
-        notation_to_san(&s->scratch, s->completion_moves.moves[i], s->completion_san[i]);
+        notation_to_san(now, s->completion_moves.moves[i], s->completion_san[i]);
         words[n++] = s->completion_san[i];
     }
     return n;
