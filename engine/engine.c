@@ -185,8 +185,8 @@ static void *search_thread(void *arg) {
             .rng = &e->rng,
         };
         SearchResult result;
-        search_run(e->searcher, &e->board, e->keys, e->nkeys, &e->limits, &params, e->cb.on_info, e->cb.ctx,
-                   &result);
+        search_run(e->searcher, &e->board, e->keys, e->nkeys, &e->limits, &params,
+                   e->cb.on_info, e->cb.ctx, &result);
         best = result.best;
         ponder = result.ponder;
     }

@@ -380,7 +380,8 @@ static NotationStatus report_ambiguous(const Board *b, const MoveList *legal, co
     return NOTATION_AMBIGUOUS;
 }
 
-NotationStatus notation_parse_move(const Board *b, const char *text, Move *out, char *err, size_t errsz) {
+NotationStatus notation_parse_move(const Board *b, const char *text, Move *out, char *err,
+                                  size_t errsz) {
     if (!text)
         return fail(NOTATION_UNPARSEABLE, err, errsz, "no move given");
     while (isspace((unsigned char)*text))

@@ -31,7 +31,8 @@ void notation_to_san(const Board *b, Move m, char *buf);
 // On success stores the move. Otherwise writes a message into err (at least
 // 160 bytes are useful); for NOTATION_AMBIGUOUS the message lists the
 // candidates in SAN. b is restored before returning.
-NotationStatus notation_parse_move(const Board *b, const char *text, Move *out, char *err, size_t errsz);
+NotationStatus notation_parse_move(const Board *b, const char *text, Move *out, char *err,
+                                  size_t errsz);
 
 // Parses coordinate notation only ("e2e4", "e7e8q"; also the king-takes-rook
 // form is not accepted). Used by the protocols.

@@ -105,8 +105,8 @@ static bool is_mate_score(int score) {
     return score >= VALUE_MATE_IN_MAX || score <= VALUE_MATED_IN_MAX;
 }
 
-int skill_pick(const SkillLevel *lvl, const Board *b, const SkillLine *lines, int n, const Move *others,
-               int nothers, uint64_t *rng) {
+int skill_pick(const SkillLevel *lvl, const Board *b, const SkillLine *lines, int n,
+               const Move *others, int nothers, uint64_t *rng) {
     // A mate of our own is always played the quickest way; a lost position is
     // defended as long as possible.
     if (!lvl || n <= 1 || lines[0].score >= VALUE_MATE_IN_MAX ||

@@ -422,7 +422,8 @@ static const BadFen bad_fens[] = {
     { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w -- - 0 1",
       "castling: unexpected character '-'" },
     // Nothing after the sixth field (an EPD operation makes a seventh).
-    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 bm e4;", "expected 6 fields, got 8" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 bm e4;",
+      "expected 6 fields, got 8" },
     { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0",
       "fullmove number 0 out of range" },
     { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 10001 1",

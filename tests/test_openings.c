@@ -116,7 +116,8 @@ Test(openings, positions_without_a_name) {
     Openings *o = load_shipped();
     Line *b = play((const char *[]){ NULL });
     char eco[8] = "x", name[64] = "x";
-    cr_expect_null(openings_lookup(o, &b->board, b->keys, b->ply, eco, sizeof eco, name, sizeof name));
+    cr_expect_null(
+        openings_lookup(o, &b->board, b->keys, b->ply, eco, sizeof eco, name, sizeof name));
     cr_expect_str_eq(eco, "");
     cr_expect_str_eq(name, "");
 
@@ -134,7 +135,8 @@ Test(openings, fen_of_a_named_position) {
     Openings *o = load_shipped();
     Line *b = play((const char *[]){ NULL });
     char err[128];
-    cr_assert(board_set_fen(&b->board, "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3",
+    cr_assert(board_set_fen(&b->board,
+                            "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3",
                             err, sizeof err),
               "%s", err);
     expect(o, b, "C50", "Italian Game");
@@ -145,7 +147,8 @@ Test(openings, fen_of_a_named_position) {
 Test(openings, outputs_are_optional_and_truncated) {
     Openings *o = load_shipped();
     Line *b = play((const char *[]){ "e4", "e5", "Nf3", "Nc6", "Bc4", NULL });
-    cr_expect_str_eq(openings_lookup(o, &b->board, b->keys, b->ply, NULL, 0, NULL, 0), "C50 Italian Game");
+    cr_expect_str_eq(openings_lookup(o, &b->board, b->keys, b->ply, NULL, 0, NULL, 0),
+                     "C50 Italian Game");
     char eco[3], name[8];
     openings_lookup(o, &b->board, b->keys, b->ply, eco, sizeof eco, name, sizeof name);
     cr_expect_str_eq(eco, "C5");

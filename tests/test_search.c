@@ -48,8 +48,8 @@ static void setup(const char *fen, const char *moves) {
     snprintf(buf, sizeof buf, "%s", moves ? moves : "");
     for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
         Move m;
-        cr_assert_eq(notation_parse_move(&line.board, tok, &m, err, sizeof err), NOTATION_OK, "%s: %s",
-                     tok, err);
+        cr_assert_eq(notation_parse_move(&line.board, tok, &m, err, sizeof err), NOTATION_OK,
+                     "%s: %s", tok, err);
         line_play(&line, m);
     }
 }

@@ -35,10 +35,10 @@ const char *openings_first_error(const Openings *o);
 
 // The name of the deepest named position of the game so far: the current position b, then the
 // nkeys earlier ones (keys, oldest first, as game_keys gives them) back to the start of the
-// game, the first match wins. Returns "ECO Name" (owned by o, valid until openings_free) or NULL when no
-// position matches. eco and name, when not NULL, receive the two parts separately ("C50" and
-// "Italian Game"; eco is "" when the line had no code), or "" when NULL is returned; they are
-// truncated to their sizes. With no keys, b is looked up alone.
+// game, the first match wins. Returns "ECO Name" (owned by o, valid until openings_free) or
+// NULL when no position matches. eco and name, when not NULL, receive the two parts
+// separately ("C50" and "Italian Game"; eco is "" when the line had no code), or "" when NULL
+// is returned; they are truncated to their sizes. With no keys, b is looked up alone.
 const char *openings_lookup(const Openings *o, const Board *b, const Key *keys, int nkeys,
                             char *eco, size_t ecosz, char *name, size_t namesz);
 

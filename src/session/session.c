@@ -994,7 +994,8 @@ static void run_command(Session *s, const Command *cmd, int64_t now) {
     case CMD_CLAIM: {
         Move m = MOVE_NONE;
         if (cmd->text[0]) {
-            if (notation_parse_move(game_board(s->game), cmd->text, &m, err, sizeof err) != NOTATION_OK) {
+            if (notation_parse_move(game_board(s->game), cmd->text, &m, err, sizeof err) !=
+                NOTATION_OK) {
                 say(s, MSG_ERROR, "%s", err);
                 break;
             }
