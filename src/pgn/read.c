@@ -1,766 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// PGN games: the game model (tags, move tree in a per-game arena), the export
-// writer with atomic saves, and the streaming import reader.
-#include "src/pgn/pgn.h"
+// The streaming PGN reader: lexer, tag pairs, move text with variations,
+// comments and NAGs, error positions and recovery.
+#include "src/pgn/read.h"
 
 #include <errno.h>
-#include <stdalign.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/movegen.h"
-
-// ===========================================================================
-// Arena: bump allocation in blocks that are kept across resets.
-
-enum { ARENA_BLOCK = 64 * 1024 };
-
-typedef struct ArenaBlock {
-    struct ArenaBlock *next;
-    size_t cap, used;
-    alignas(max_align_t) unsigned char data[];
-} ArenaBlock;
-
-typedef struct Arena {
-    ArenaBlock *first, *cur;
-} Arena;
-
-static void *arena_alloc(Arena *a, size_t n) {
-    n = (n + alignof(max_align_t) - 1) & ~(alignof(max_align_t) - 1);
-    for (;;) {
-        ArenaBlock *b = a->cur;
-        if (b && b->cap - b->used >= n) {
-            void *p = b->data + b->used;
-            b->used += n;
-            return p;
-        }
-        // Reuse a kept block after a reset before allocating a new one.
-        if (b && b->next && b->next->cap >= n) {
-            a->cur = b->next;
-            a->cur->used = 0;
-            continue;
-        }
-        size_t cap = n > ARENA_BLOCK ? n : ARENA_BLOCK;
-        ArenaBlock *nb = malloc(sizeof *nb + cap);
-        if (!nb)
-            return NULL;
-        nb->cap = cap;
-        nb->used = 0;
-        if (b) {
-            nb->next = b->next;
-            b->next = nb;
-        } else {
-            nb->next = a->first;
-            a->first = nb;
-        }
-        a->cur = nb;
-    }
-}
-
-static void arena_reset(Arena *a) {
-    a->cur = a->first;
-    if (a->cur)
-        a->cur->used = 0;
-}
-
-static void arena_free(Arena *a) {
-    ArenaBlock *b = a->first;
-    while (b) {
-        ArenaBlock *next = b->next;
-        free(b);
-        b = next;
-    }
-    a->first = a->cur = NULL;
-}
-
-static char *arena_strndup(Arena *a, const char *s, size_t n) {
-    char *p = arena_alloc(a, n + 1);
-    if (!p)
-        return NULL;
-    memcpy(p, s, n);
-    p[n] = '\0';
-    return p;
-}
-
-// "a b" from two comments met in a row (either may be NULL).
-static const char *arena_join(Arena *a, const char *x, const char *y) {
-    if (!x)
-        return y;
-    if (!y)
-        return x;
-    if (!*x)
-        return y;
-    if (!*y)
-        return x;
-    size_t nx = strlen(x), ny = strlen(y);
-    char *p = arena_alloc(a, nx + ny + 2);
-    if (!p)
-        return NULL;
-    memcpy(p, x, nx);
-    p[nx] = ' ';
-    memcpy(p + nx + 1, y, ny + 1);
-    return p;
-}
-
-// ===========================================================================
-// Games
-
-typedef struct Tag {
-    const char *name, *value; // in the arena
-} Tag;
-
-struct PgnGame {
-    Arena arena;
-    Tag *tags;
-    int ntags, tags_cap;
-    PgnNode *first;
-    const char *lead; // comment of a game without moves
-    PgnNode **main;   // main line by ply
-    int main_len, main_cap;
-    char result[8];
-    char start_fen[FEN_MAX];
-    Board *tail; // position at the end of the main line
-};
-
-static bool valid_result(const char *r) {
-    return r &&
-           (!strcmp(r, "1-0") || !strcmp(r, "0-1") || !strcmp(r, "1/2-1/2") || !strcmp(r, "*"));
-}
-
-PgnGame *pgn_game_new(void) {
-    board_init_tables();
-    PgnGame *g = calloc(1, sizeof *g);
-    if (!g)
-        return NULL;
-    g->tail = malloc(sizeof *g->tail);
-    if (!g->tail) {
-        free(g);
-        return NULL;
-    }
-    pgn_game_clear(g);
-    return g;
-}
-
-void pgn_game_free(PgnGame *g) {
-    if (!g)
-        return;
-    arena_free(&g->arena);
-    free(g->tags);
-    free(g->main);
-    free(g->tail);
-    free(g);
-}
-
-void pgn_game_clear(PgnGame *g) {
-    arena_reset(&g->arena);
-    g->ntags = 0;
-    g->first = NULL;
-    g->lead = NULL;
-    g->main_len = 0;
-    strcpy(g->result, "*");
-    strcpy(g->start_fen, BOARD_START_FEN);
-    board_set_start(g->tail);
-}
-
-static bool valid_tag_name(const char *s) {
-    if (!s || !*s)
-        return false;
-    for (; *s; s++) {
-        char c = *s;
-        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-              c == '_'))
-            return false;
-    }
-    return true;
-}
-
-static int find_tag(const PgnGame *g, const char *name) {
-    for (int i = 0; i < g->ntags; i++)
-        if (!strcmp(g->tags[i].name, name))
-            return i;
-    return -1;
-}
-
-bool pgn_set_tag(PgnGame *g, const char *name, const char *value) {
-    if (!valid_tag_name(name) || !value || strpbrk(value, "\r\n"))
-        return false;
-    const char *v = arena_strndup(&g->arena, value, strlen(value));
-    if (!v)
-        return false;
-    int i = find_tag(g, name);
-    if (i < 0) {
-        if (g->ntags == g->tags_cap) {
-            int cap = g->tags_cap ? g->tags_cap * 2 : 16;
-            Tag *t = realloc(g->tags, (size_t)cap * sizeof *t);
-            if (!t)
-                return false;
-            g->tags = t;
-            g->tags_cap = cap;
-        }
-        const char *n = arena_strndup(&g->arena, name, strlen(name));
-        if (!n)
-            return false;
-        i = g->ntags++;
-        g->tags[i].name = n;
-    }
-    g->tags[i].value = v;
-    if (!strcmp(name, "Result") && valid_result(value))
-        strcpy(g->result, value);
-    return true;
-}
-
-static void remove_tag(PgnGame *g, const char *name) {
-    int i = find_tag(g, name);
-    if (i < 0)
-        return;
-    memmove(&g->tags[i], &g->tags[i + 1], (size_t)(g->ntags - i - 1) * sizeof g->tags[0]);
-    g->ntags--;
-}
-
-const char *pgn_tag(const PgnGame *g, const char *name) {
-    int i = find_tag(g, name);
-    return i < 0 ? NULL : g->tags[i].value;
-}
-
-int pgn_tag_count(const PgnGame *g) {
-    return g->ntags;
-}
-
-const char *pgn_tag_name(const PgnGame *g, int i) {
-    return i >= 0 && i < g->ntags ? g->tags[i].name : NULL;
-}
-
-const char *pgn_tag_value(const PgnGame *g, int i) {
-    return i >= 0 && i < g->ntags ? g->tags[i].value : NULL;
-}
-
-bool pgn_set_start_fen(PgnGame *g, const char *fen, char *err, size_t errsz) {
-    if (g->first || g->lead) {
-        snprintf(err, errsz, "the start position cannot change once the game has moves");
-        return false;
-    }
-    if (!board_set_fen(g->tail, fen, err, errsz))
-        return false;
-    board_to_fen(g->tail, g->start_fen, sizeof g->start_fen);
-    if (!strcmp(g->start_fen, BOARD_START_FEN)) {
-        remove_tag(g, "SetUp");
-        remove_tag(g, "FEN");
-        return true;
-    }
-    if (!pgn_set_tag(g, "SetUp", "1") || !pgn_set_tag(g, "FEN", g->start_fen)) {
-        snprintf(err, errsz, "out of memory");
-        return false;
-    }
-    return true;
-}
-
-const char *pgn_start_fen(const PgnGame *g) {
-    return g->start_fen;
-}
-const char *pgn_result(const PgnGame *g) {
-    return g->result;
-}
-
-void pgn_set_result(PgnGame *g, const char *result) {
-    if (!valid_result(result))
-        return;
-    strcpy(g->result, result);
-    // Failing here only means the old Result tag stays; the marker is set.
-    (void)pgn_set_tag(g, "Result", result);
-}
-
-static PgnNode *new_node(PgnGame *g) {
-    PgnNode *n = arena_alloc(&g->arena, sizeof *n);
-    if (n) {
-        memset(n, 0, sizeof *n);
-        n->clock_ms = -1;
-    }
-    return n;
-}
-
-static bool push_main(PgnGame *g, PgnNode *n) {
-    if (g->main_len == g->main_cap) {
-        int cap = g->main_cap ? g->main_cap * 2 : 256;
-        PgnNode **m = realloc(g->main, (size_t)cap * sizeof *m);
-        if (!m)
-            return false;
-        g->main = m;
-        g->main_cap = cap;
-    }
-    g->main[g->main_len++] = n;
-    return true;
-}
-
-// A copy of s with blank runs (line ends too) folded into one space and
-// trimmed, as the reader stores comments. NULL when out of memory.
-static const char *normalised_comment(Arena *a, const char *s) {
-    char *out = arena_alloc(a, strlen(s) + 1);
-    if (!out)
-        return NULL;
-    size_t n = 0;
-    for (; *s; s++) {
-        bool blank =
-            *s == ' ' || *s == '\t' || *s == '\r' || *s == '\n' || *s == '\f' || *s == '\v';
-        if (!blank)
-            out[n++] = *s;
-        else if (n > 0 && out[n - 1] != ' ')
-            out[n++] = ' ';
-    }
-    while (n > 0 && out[n - 1] == ' ')
-        n--;
-    out[n] = '\0';
-    return out;
-}
-
-bool pgn_append_move(PgnGame *g, Move m, const char *san, long long clock_ms, const char *comment) {
-    if (!movegen_is_legal(g->tail, m))
-        return false;
-    PgnNode *n = new_node(g);
-    if (!n)
-        return false;
-    if (comment) {
-        const char *c = normalised_comment(&g->arena, comment);
-        if (!c)
-            return false;
-        n->comment = *c ? c : NULL; // a blank comment is none
-    }
-    n->move = m;
-    n->ply = g->main_len;
-    n->clock_ms = clock_ms < 0 ? -1 : clock_ms;
-    if (san && *san && strlen(san) < sizeof n->san)
-        strcpy(n->san, san);
-    else
-        notation_to_san(g->tail, m, n->san);
-    if (!push_main(g, n))
-        return false;
-    if (n->ply == 0) {
-        g->first = n;
-        n->pre = g->lead; // a lead comment becomes the first move's
-        g->lead = NULL;
-    } else {
-        g->main[n->ply - 1]->next = n;
-    }
-    board_make_move(g->tail, m);
-    return true;
-}
-
-const PgnNode *pgn_add_move_after(PgnGame *g, const PgnNode *after, Move m, const Board *before) {
-    // The nodes belong to g: the const of the caller's pointer is a view.
-    PgnNode *prev = (PgnNode *)after;
-    PgnNode *cont = prev ? prev->next : g->first;
-    if (cont) {
-        if (cont->move == m)
-            return cont;
-        for (PgnNode *v = cont->variation; v; v = v->next_variation)
-            if (v->move == m)
-                return v;
-    }
-    if (!movegen_is_legal(before, m))
-        return NULL;
-    bool main_tail = prev ? prev->ply == g->main_len - 1 && g->main[prev->ply] == prev
-                          : g->main_len == 0;
-    if (!cont && main_tail)
-        return pgn_append_move(g, m, NULL, -1, NULL) ? g->main[g->main_len - 1] : NULL;
-    PgnNode *n = new_node(g);
-    if (!n)
-        return NULL;
-    n->move = m;
-    n->ply = prev ? prev->ply + 1 : 0;
-    n->clock_ms = -1;
-    Board *scratch = malloc(sizeof *scratch);
-    if (!scratch)
-        return NULL;
-    memcpy(scratch, before, sizeof *scratch);
-    notation_to_san(scratch, m, n->san);
-    free(scratch);
-    if (!cont) {
-        prev->next = n; // the end of a variation goes on
-        return n;
-    }
-    PgnNode **slot = &cont->variation;
-    while (*slot)
-        slot = &(*slot)->next_variation;
-    *slot = n;
-    return n;
-}
-
-int pgn_mainline_length(const PgnGame *g) {
-    return g->main_len;
-}
-
-const PgnNode *pgn_mainline_node(const PgnGame *g, int ply) {
-    return ply >= 0 && ply < g->main_len ? g->main[ply] : NULL;
-}
-
-Move pgn_mainline_move(const PgnGame *g, int ply) {
-    const PgnNode *n = pgn_mainline_node(g, ply);
-    return n ? n->move : MOVE_NONE;
-}
-
-const char *pgn_mainline_san(const PgnGame *g, int ply) {
-    const PgnNode *n = pgn_mainline_node(g, ply);
-    return n ? n->san : NULL;
-}
-
-long long pgn_mainline_clock(const PgnGame *g, int ply) {
-    const PgnNode *n = pgn_mainline_node(g, ply);
-    return n ? n->clock_ms : -1;
-}
-
-const char *pgn_mainline_comment(const PgnGame *g, int ply) {
-    const PgnNode *n = pgn_mainline_node(g, ply);
-    return n ? n->comment : NULL;
-}
-
-const PgnNode *pgn_first(const PgnGame *g) {
-    return g->first;
-}
-const char *pgn_lead_comment(const PgnGame *g) {
-    return g->lead;
-}
-
-bool pgn_position_at(const PgnGame *g, int ply, Board *out) {
-    if (ply < 0 || ply > g->main_len || !board_set_fen(out, g->start_fen, NULL, 0))
-        return false;
-    for (int i = 0; i < ply; i++)
-        board_make_move(out, g->main[i]->move);
-    return true;
-}
-
-bool pgn_mainline_add_nag(PgnGame *g, int ply, int nag) {
-    if (ply < 0 || ply >= g->main_len || nag < 1 || nag > 255)
-        return false;
-    PgnNode *n = g->main[ply];
-    for (int i = 0; i < n->nag_count; i++)
-        if (n->nags[i] == nag)
-            return true;
-    if (n->nag_count >= PGN_MAX_NAGS)
-        return false;
-    n->nags[n->nag_count++] = (unsigned char)nag;
-    return true;
-}
-
-bool pgn_mainline_append_comment(PgnGame *g, int ply, const char *text) {
-    if (ply < 0 || ply >= g->main_len || !text)
-        return false;
-    const char *c = normalised_comment(&g->arena, text);
-    if (!c)
-        return false;
-    if (!*c)
-        return true;
-    PgnNode *n = g->main[ply];
-    const char *joined = arena_join(&g->arena, n->comment, c);
-    if (!joined)
-        return false;
-    n->comment = joined;
-    return true;
-}
-
-bool pgn_mainline_add_variation(PgnGame *g, int ply, const Move *moves, int n,
-                                const char *comment) {
-    if (ply < 0 || ply >= g->main_len || !moves || n < 1)
-        return false;
-    Board *b = malloc(sizeof *b);
-    if (!b)
-        return false;
-    bool ok = pgn_position_at(g, ply, b);
-    PgnNode *first = NULL, *last = NULL;
-    for (int i = 0; ok && i < n; i++) {
-        PgnNode *node = movegen_is_legal(b, moves[i]) ? new_node(g) : NULL;
-        if (!node) {
-            ok = false;
-            break;
-        }
-        node->move = moves[i];
-        node->ply = ply + i;
-        notation_to_san(b, moves[i], node->san);
-        board_make_move(b, moves[i]);
-        if (last)
-            last->next = node;
-        else
-            first = node;
-        last = node;
-    }
-    free(b);
-    if (ok && comment) {
-        const char *c = normalised_comment(&g->arena, comment);
-        if (!c)
-            ok = false;
-        else
-            first->comment = *c ? c : NULL;
-    }
-    if (!ok)
-        return false; // the nodes made stay unreachable in the arena
-    PgnNode **link = &g->main[ply]->variation;
-    while (*link)
-        link = &(*link)->next_variation;
-    *link = first;
-    return true;
-}
-
-// ===========================================================================
-// Writer
-
-enum { LINE_LIMIT = 79 }; // export lines stay under 80 columns
-
-typedef struct Out {
-    char *buf;
-    size_t len, cap;
-    bool failed;
-    int col;   // length of the current line
-    int opens; // "(" marks waiting for the next unit
-} Out;
-
-static void out_bytes(Out *o, const char *s, size_t n) {
-    if (o->failed)
-        return;
-    if (o->len + n + 1 > o->cap) {
-        size_t cap = o->cap ? o->cap : 4096;
-        while (o->len + n + 1 > cap)
-            cap *= 2;
-        char *b = realloc(o->buf, cap);
-        if (!b) {
-            o->failed = true;
-            return;
-        }
-        o->buf = b;
-        o->cap = cap;
-    }
-    memcpy(o->buf + o->len, s, n);
-    o->len += n;
-    o->buf[o->len] = '\0';
-}
-
-static void out_str(Out *o, const char *s) {
-    out_bytes(o, s, strlen(s));
-}
-
-static void out_newline(Out *o) {
-    out_bytes(o, "\n", 1);
-    o->col = 0;
-}
-
-// One unbreakable unit of move text: pending "(" marks, prefix (e.g. "{"),
-// word and suffix, preceded by a space or a line break.
-static void out_word(Out *o, const char *pre, const char *w, size_t wn, const char *suf) {
-    size_t np = strlen(pre), ns = strlen(suf), n = (size_t)o->opens + np + wn + ns;
-    if (o->col > 0 && (size_t)o->col + 1 + n > LINE_LIMIT)
-        out_newline(o);
-    char lead = o->opens ? '(' : np ? pre[0] : wn ? w[0] : '\0';
-    // A '%' in the first column would make the line an escape line.
-    if (o->col > 0 || lead == '%') {
-        out_bytes(o, " ", 1);
-        o->col++;
-    }
-    for (; o->opens > 0; o->opens--)
-        out_bytes(o, "(", 1);
-    out_bytes(o, pre, np);
-    out_bytes(o, w, wn);
-    out_bytes(o, suf, ns);
-    o->col += (int)n;
-}
-
-// Text glued to the previous unit (a closing parenthesis).
-static void out_glued(Out *o, const char *s) {
-    size_t n = strlen(s);
-    if ((size_t)o->col + n > LINE_LIMIT)
-        out_newline(o);
-    out_bytes(o, s, n);
-    o->col += (int)n;
-}
-
-static void format_clock(long long ms, char *buf, size_t bufsz) {
-    long long h = ms / 3600000, m = ms / 60000 % 60, s = ms / 1000 % 60, f = ms % 1000;
-    if (f == 0)
-        snprintf(buf, bufsz, "[%%clk %lld:%02lld:%02lld]", h, m, s);
-    else if (f % 100 == 0)
-        snprintf(buf, bufsz, "[%%clk %lld:%02lld:%02lld.%lld]", h, m, s, f / 100);
-    else if (f % 10 == 0)
-        snprintf(buf, bufsz, "[%%clk %lld:%02lld:%02lld.%02lld]", h, m, s, f / 10);
-    else
-        snprintf(buf, bufsz, "[%%clk %lld:%02lld:%02lld.%03lld]", h, m, s, f);
-}
-
-// A comment, with an optional clock command first. Brace comments wrap at
-// word boundaries; text containing '}' can only be a ';' comment, which
-// runs to the end of its line.
-static void out_comment(Out *o, const char *text, long long clock_ms) {
-    char clk[64] = "";
-    if (clock_ms >= 0)
-        format_clock(clock_ms, clk, sizeof clk);
-    if (!text)
-        text = "";
-    if (strchr(text, '}')) {
-        size_t n = strlen(text), nc = strlen(clk);
-        if (o->col > 0 && (size_t)o->col + 2 + (size_t)o->opens + nc + 1 + n > LINE_LIMIT)
-            out_newline(o);
-        out_word(o, nc ? "; " : ";", clk, nc, "");
-        if (n) {
-            out_bytes(o, " ", 1);
-            out_bytes(o, text, n);
-        }
-        out_newline(o);
-        return;
-    }
-    // Word by word; the first unit gets '{', the last '}'.
-    bool first = true;
-    if (*clk) {
-        // The clock is one unit so that it never breaks across lines.
-        out_word(o, "{", clk, strlen(clk), *text ? "" : "}");
-        first = false;
-    }
-    const char *p = text;
-    while (*p == ' ')
-        p++;
-    while (*p) {
-        const char *e = strchr(p, ' ');
-        if (!e)
-            e = p + strlen(p);
-        const char *q = e;
-        while (*q == ' ')
-            q++;
-        out_word(o, first ? "{" : "", p, (size_t)(e - p), *q ? "" : "}");
-        first = false;
-        p = q;
-    }
-    if (first)
-        out_word(o, "{", "", 0, "}"); // an empty comment
-}
-
-typedef struct MoveNumbering {
-    int fullmove;
-    int black; // 1 when the start position has Black to move
-} MoveNumbering;
-
-static void out_move_number(Out *o, const MoveNumbering *mn, int ply, bool force) {
-    int t = mn->black + ply;
-    char buf[32];
-    if (t % 2 == 0)
-        snprintf(buf, sizeof buf, "%d.", mn->fullmove + t / 2);
-    else if (force)
-        snprintf(buf, sizeof buf, "%d...", mn->fullmove + t / 2);
-    else
-        return;
-    out_word(o, "", buf, strlen(buf), "");
-}
-
-// A line of moves from n on, with its variations.
-static void out_line(Out *o, const MoveNumbering *mn, const PgnNode *n) {
-    bool need_number = true;
-    for (; n; n = n->next) {
-        if (n->pre) {
-            out_comment(o, n->pre, -1);
-            need_number = true;
-        }
-        out_move_number(o, mn, n->ply, need_number);
-        out_word(o, "", n->san, strlen(n->san), "");
-        for (int i = 0; i < n->nag_count; i++) {
-            char buf[8];
-            snprintf(buf, sizeof buf, "$%d", n->nags[i]);
-            out_word(o, "", buf, strlen(buf), "");
-        }
-        need_number = false;
-        if (n->comment || n->clock_ms >= 0) {
-            out_comment(o, n->comment, n->clock_ms);
-            need_number = true;
-        }
-        for (const PgnNode *v = n->variation; v; v = v->next_variation) {
-            o->opens++; // glued to the variation's first unit: "(1. d4"
-            out_line(o, mn, v);
-            out_glued(o, ")");
-            need_number = true;
-        }
-        if (n->trail && !n->next) {
-            out_comment(o, n->trail, -1);
-            need_number = true;
-        }
-    }
-}
-
-char *pgn_write_string(const PgnGame *g, size_t *len) {
-    static const char *const roster[7] = { "Event", "Site",  "Date",  "Round",
-                                           "White", "Black", "Result" };
-    static const char *const defaults[7] = { "?", "?", "????.??.??", "?", "?", "?", NULL };
-    Out o = { 0 };
-    for (int pass = 0; pass < 2; pass++) {
-        int count = pass == 0 ? 7 : g->ntags;
-        for (int i = 0; i < count; i++) {
-            const char *name, *value;
-            if (pass == 0) {
-                name = roster[i];
-                value = pgn_tag(g, name);
-                if (!value)
-                    value = defaults[i] ? defaults[i] : g->result;
-            } else {
-                name = g->tags[i].name;
-                value = g->tags[i].value;
-                bool in_roster = false;
-                for (int k = 0; k < 7; k++)
-                    in_roster |= !strcmp(name, roster[k]);
-                if (in_roster)
-                    continue;
-            }
-            out_str(&o, "[");
-            out_str(&o, name);
-            out_str(&o, " \"");
-            for (const char *p = value; *p; p++) {
-                if (*p == '"' || *p == '\\')
-                    out_bytes(&o, "\\", 1);
-                out_bytes(&o, p, 1);
-            }
-            out_str(&o, "\"]\n");
-        }
-    }
-    out_newline(&o);
-
-    Board start;
-    MoveNumbering mn = { 1, 0 };
-    if (board_set_fen(&start, g->start_fen, NULL, 0)) {
-        mn.fullmove = start.fullmove;
-        mn.black = start.side == BLACK;
-    }
-    if (g->lead)
-        out_comment(&o, g->lead, -1);
-    out_line(&o, &mn, g->first);
-    out_word(&o, "", g->result, strlen(g->result), "");
-    out_newline(&o);
-    out_newline(&o);
-    if (o.failed) {
-        free(o.buf);
-        return NULL;
-    }
-    if (len)
-        *len = o.len;
-    return o.buf;
-}
-
-bool pgn_save(const char *path, const PgnGame *const *games, int n, char *err, size_t errsz) {
-    Out all = { 0 };
-    out_str(&all, ""); // an empty file for zero games still gets a buffer
-    for (int i = 0; i < n && !all.failed; i++) {
-        size_t len;
-        char *s = pgn_write_string(games[i], &len);
-        if (!s) {
-            all.failed = true;
-            break;
-        }
-        out_bytes(&all, s, len);
-        free(s);
-    }
-    if (all.failed) {
-        free(all.buf);
-        snprintf(err, errsz, "cannot write %s: out of memory", path);
-        return false;
-    }
-    bool ok = paths_write_atomic(path, all.buf, all.len, err, errsz);
-    free(all.buf);
-    return ok;
-}
-
-// ===========================================================================
-// Reader
+#include "src/pgn/tree.h"
 
 enum { READ_CHUNK = 64 * 1024, LINE_MAX_BYTES = 64 * 1024 * 1024 };
 
@@ -1082,7 +332,7 @@ static int start_game_position(PgnReader *r) {
         board_set_start(&l->board);
     }
     if (r->build)
-        board_to_fen(&l->board, r->game->start_fen, sizeof r->game->start_fen);
+        pgn_tree_set_start(r->game, &l->board);
     return 0;
 }
 
@@ -1137,7 +387,7 @@ static void extract_clock(char *s, long long *ms) {
 static int attach_comment(PgnReader *r) {
     if (!r->build)
         return 0;
-    Arena *a = &r->game->arena;
+    PgnGame *g = r->game;
     Level *l = level(r);
     while (r->slen > 0 && r->scratch[r->slen - 1] == ' ')
         r->scratch[--r->slen] = '\0';
@@ -1149,13 +399,13 @@ static int attach_comment(PgnReader *r) {
         r->slen = strlen(r->scratch);
         if (had_text && r->slen == 0 && n->clock_ms >= 0)
             return 0; // the comment only carried the clock
-        const char *t = arena_strndup(a, r->scratch, r->slen);
-        if (!t || !(n->comment = arena_join(a, n->comment, t)))
+        const char *t = pgn_tree_text(g, r->scratch, r->slen);
+        if (!t || !(n->comment = pgn_tree_join(g, n->comment, t)))
             return fail_here(r, "%s", "out of memory");
         return 0;
     }
-    const char *t = arena_strndup(a, r->scratch, r->slen);
-    if (!t || !(l->pending = arena_join(a, l->pending, t)))
+    const char *t = pgn_tree_text(g, r->scratch, r->slen);
+    if (!t || !(l->pending = pgn_tree_join(g, l->pending, t)))
         return fail_here(r, "%s", "out of memory");
     return 0;
 }
@@ -1248,7 +498,7 @@ static int read_tag(PgnReader *r) {
         r->fen_col = tag_col;
     } else if (!strcmp(tag_name, "SetUp")) {
         r->setup_zero = !strcmp(r->scratch, "0");
-    } else if (!strcmp(tag_name, "Result") && valid_result(r->scratch)) {
+    } else if (!strcmp(tag_name, "Result") && pgn_is_result(r->scratch)) {
         strcpy(r->tag_result, r->scratch);
     }
     if (r->build && !pgn_set_tag(r->game, tag_name, r->scratch))
@@ -1396,7 +646,7 @@ static int play_move(PgnReader *r, const char *s, size_t n, int col) {
     PgnNode *node = NULL;
     if (r->build) {
         PgnGame *g = r->game;
-        node = new_node(g);
+        node = pgn_tree_node(g);
         if (!node)
             return fail_at(r, r->line_no, col, SKIP_MOVES, "out of memory");
         node->move = m;
@@ -1406,16 +656,14 @@ static int play_move(PgnReader *r, const char *s, size_t n, int col) {
         l->pending = NULL;
         if (l->last) {
             l->last->next = node;
-        } else if (r->depth == 0) {
-            g->first = node;
-        } else {
+        } else if (r->depth > 0) {
             // A new alternative goes after the ones already there.
             PgnNode **slot = &l->parent->variation;
             while (*slot)
                 slot = &(*slot)->next_variation;
             *slot = node;
         }
-        if (r->depth == 0 && !push_main(g, node))
+        if (r->depth == 0 && !pgn_tree_push_main(g, node))
             return fail_at(r, r->line_no, col, SKIP_MOVES, "out of memory");
     }
     memcpy(l->prev, &l->board, sizeof l->prev);
@@ -1486,7 +734,7 @@ static int close_variation(PgnReader *r) {
     if (!v->has_move)
         return fail_at(r, v->open_line, v->open_col, SKIP_MOVES, "empty variation");
     if (r->build && v->pending)
-        v->last->trail = arena_join(&r->game->arena, v->last->trail, v->pending);
+        v->last->trail = pgn_tree_join(r->game, v->last->trail, v->pending);
     r->depth--;
     level(r)->var_since_last = true;
     r->pos++;
@@ -1509,17 +757,15 @@ static int finish_game(PgnReader *r, const char *result) {
              : r->tag_result[0] ? r->tag_result
                                 : "*");
     if (r->build) {
-        PgnGame *g = r->game;
         Level *l = &r->levels[0];
+        const char *lead = NULL;
         if (l->pending) {
             if (l->last)
-                l->last->trail = arena_join(&g->arena, l->last->trail, l->pending);
+                l->last->trail = pgn_tree_join(r->game, l->last->trail, l->pending);
             else
-                g->lead = l->pending;
+                lead = l->pending;
         }
-        strcpy(g->result, r->result);
-        memcpy(g->tail, &l->board, offsetof(Board, history));
-        g->tail->ply = 0;
+        pgn_tree_finish(r->game, lead, r->result, &l->board);
     }
     return 1;
 }
