@@ -925,3 +925,73 @@ Test(pgn_game, clear_and_accessors) {
     pgn_game_free(g);
     pgn_game_free(NULL);
 }
+
+// ------------------------------------------------------------------ clone
+
+// Every node and string of a's tree lives somewhere else in b.
+static void assert_shares_nothing(const PgnNode *a, const PgnNode *b) {
+    for (; a && b; a = a->next, b = b->next) {
+        cr_assert_neq(a, b);
+        cr_assert(!a->pre || a->pre != b->pre);
+        cr_assert(!a->comment || a->comment != b->comment);
+        cr_assert(!a->trail || a->trail != b->trail);
+        for (const PgnNode *va = a->variation, *vb = b->variation; va && vb;
+             va = va->next_variation, vb = vb->next_variation)
+            assert_shares_nothing(va, vb);
+    }
+}
+
+Test(pgn_game, clone_is_deep_and_independent) {
+    static const char *files[] = { "annotated.pgn", "setup.pgn", "canonical.pgn" };
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        Games gs;
+        read_file(files[f], &gs);
+        cr_assert_eq(gs.errors, 0);
+        for (int i = 0; i < gs.n; i++) {
+            PgnGame *g = gs.g[i];
+            PgnGame *c = pgn_game_clone(g);
+            cr_assert_not_null(c);
+            assert_same_game(g, c);
+            assert_shares_nothing(pgn_first(g), pgn_first(c));
+            cr_assert_eq(pgn_mainline_length(c), pgn_mainline_length(g));
+            for (int p = 0; p < pgn_mainline_length(g); p++)
+                cr_assert_eq(pgn_mainline_move(c, p), pgn_mainline_move(g, p));
+            char *before = pgn_write_string(g, NULL);
+            char *copied = pgn_write_string(c, NULL);
+            cr_assert_str_eq(copied, before);
+            // Changing or freeing the original leaves the clone as it was.
+            if (pgn_mainline_length(g) > 0) {
+                cr_assert(pgn_mainline_append_comment(g, 0, "changed"));
+                cr_assert(pgn_mainline_add_nag(g, 0, 4));
+            }
+            cr_assert(pgn_set_tag(g, "Event", "changed"));
+            pgn_game_free(g);
+            gs.g[i] = NULL;
+            char *after = pgn_write_string(c, NULL);
+            cr_assert_str_eq(after, before);
+            // The clone goes on from the end of its main line.
+            Board end;
+            cr_assert(pgn_position_at(c, pgn_mainline_length(c), &end));
+            MoveList list;
+            movegen_legal(&end, &list);
+            if (list.count > 0)
+                cr_assert(pgn_append_move(c, list.moves[0], NULL, -1, NULL));
+            free(before);
+            free(copied);
+            free(after);
+            pgn_game_free(c);
+        }
+    }
+}
+
+Test(pgn_game, clone_of_an_empty_game) {
+    PgnGame *g = pgn_game_new();
+    cr_assert_not_null(g);
+    PgnGame *c = pgn_game_clone(g);
+    cr_assert_not_null(c);
+    cr_assert_eq(pgn_mainline_length(c), 0);
+    cr_assert_null(pgn_first(c));
+    cr_assert_str_eq(pgn_result(c), "*");
+    pgn_game_free(g);
+    pgn_game_free(c);
+}

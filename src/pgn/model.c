@@ -500,6 +500,69 @@ bool pgn_mainline_add_variation(PgnGame *g, int ply, const Move *moves, int n,
 }
 
 // ===========================================================================
+// Clone
+
+static bool copy_text(PgnGame *g, const char **dst, const char *src) {
+    *dst = src ? arena_strndup(&g->arena, src, strlen(src)) : NULL;
+    return !src || *dst;
+}
+
+static PgnNode *copy_line(PgnGame *g, const PgnNode *src, bool main, bool *ok);
+
+// Copies a chain of alternatives (linked by next_variation) with their lines.
+static PgnNode *copy_alternatives(PgnGame *g, const PgnNode *src, bool *ok) {
+    PgnNode *head = NULL, **link = &head;
+    for (; src && *ok; src = src->next_variation) {
+        *link = copy_line(g, src, false, ok);
+        if (*link)
+            link = &(*link)->next_variation;
+    }
+    return head;
+}
+
+// Copies the line from src on; its variations recursively (as deep as they
+// nest, never as long as a line). main: the nodes are the main line's.
+static PgnNode *copy_line(PgnGame *g, const PgnNode *src, bool main, bool *ok) {
+    PgnNode *head = NULL, **link = &head;
+    for (; src && *ok; src = src->next) {
+        PgnNode *n = new_node(g);
+        if (!n || (main && !push_main(g, n))) {
+            *ok = false;
+            break;
+        }
+        *n = *src;
+        n->next = n->variation = n->next_variation = NULL;
+        *ok = copy_text(g, &n->pre, src->pre) && copy_text(g, &n->comment, src->comment) &&
+              copy_text(g, &n->trail, src->trail);
+        if (*ok && src->variation)
+            n->variation = copy_alternatives(g, src->variation, ok);
+        *link = n;
+        link = &n->next;
+    }
+    return head;
+}
+
+PgnGame *pgn_game_clone(const PgnGame *g) {
+    PgnGame *c = pgn_game_new();
+    if (!c)
+        return NULL;
+    bool ok = true;
+    for (int i = 0; ok && i < g->ntags; i++)
+        ok = pgn_set_tag(c, g->tags[i].name, g->tags[i].value);
+    ok = ok && copy_text(c, &c->lead, g->lead);
+    if (ok)
+        c->first = copy_line(c, g->first, true, &ok);
+    if (!ok) {
+        pgn_game_free(c);
+        return NULL;
+    }
+    memcpy(c->result, g->result, sizeof c->result);
+    memcpy(c->start_fen, g->start_fen, sizeof c->start_fen);
+    *c->tail = *g->tail;
+    return c;
+}
+
+// ===========================================================================
 // Builder (src/pgn/tree.h)
 
 PgnNode *pgn_tree_node(PgnGame *g) {

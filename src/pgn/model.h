@@ -48,6 +48,9 @@ struct PgnNode {
 typedef struct PgnGame PgnGame;
 
 PgnGame *pgn_game_new(void); // NULL when out of memory
+// A deep copy of g (tags, start position, result, the whole tree with its
+// comments, NAGs and clocks) that shares nothing with it. NULL when out of memory.
+PgnGame *pgn_game_clone(const PgnGame *g);
 void pgn_game_free(PgnGame *g);
 // Back to an empty game from the standard position with result "*".
 void pgn_game_clear(PgnGame *g);

@@ -542,24 +542,6 @@ static void review_cancel(Session *s) {
     review_release(job);
 }
 
-// A deep copy through the PGN text, so the review thread owns what it reads.
-static PgnGame *copy_game(const PgnGame *g) {
-    size_t len;
-    char *text = pgn_write_string(g, &len);
-    if (!text)
-        return NULL;
-    PgnReader *r = pgn_reader_from_string(text, "review");
-    free(text);
-    PgnGame *copy = r ? pgn_game_new() : NULL;
-    PgnError err;
-    if (!copy || pgn_reader_next(r, copy, &err) != 1) {
-        pgn_game_free(copy);
-        copy = NULL;
-    }
-    pgn_reader_close(r);
-    return copy;
-}
-
 static void start_review(Session *s, int64_t now) {
     if (s->review.running) {
         say(s, MSG_ERROR, "A review is already running.");
@@ -567,7 +549,7 @@ static void start_review(Session *s, int64_t now) {
     }
     PgnGame *g = NULL;
     if (s->replay) {
-        g = copy_game(replay_game(s->replay));
+        g = pgn_game_clone(replay_game(s->replay)); // the review thread owns its copy
     } else {
         g = session_to_pgn(s->game, s->openings, now);
     }
