@@ -114,6 +114,30 @@ static void round_trip_position(Board *b, Tally *t) {
         cr_assert_eq(notation_parse_move(b, uci, &back, err, sizeof err), NOTATION_OK, "%s", err);
         cr_assert_eq(back, m, "coordinates %s parsed as a different move", uci);
 
+        // Over-specified ("Ng1f3", "Qd1xd8") and capture-mark-free ("Nd5"
+        // for "Nxd5") forms name the same move, and the text need not end
+        // where the move does.
+        Piece pc = board_piece_on(b, move_from(m));
+        if (piece_type(pc) != PAWN && move_kind(m) != MOVE_CASTLING) {
+            char full[16], from[3], to[3];
+            square_name(move_from(m), from);
+            square_name(move_to(m), to);
+            snprintf(full, sizeof full, "%c%s%s%s", "PNBRQK"[piece_type(pc)], from,
+                     board_is_capture(b, m) ? "x" : "", to);
+            cr_assert_eq(notation_parse_move(b, full, &back, err, sizeof err), NOTATION_OK,
+                         "'%s': %s", full, err);
+            cr_assert_eq(back, m, "'%s' parsed as a different move", full);
+            char bare[MOVE_TEXT_MAX + 8];
+            size_t k = 0;
+            for (const char *c = san; *c; c++)
+                if (*c != 'x')
+                    bare[k++] = *c;
+            memcpy(bare + k, " and more", 10);
+            cr_assert_eq(notation_parse_move_n(b, bare, k, &back, err, sizeof err), NOTATION_OK,
+                         "'%.*s': %s", (int)k, bare, err);
+            cr_assert_eq(back, m, "'%.*s' parsed as a different move", (int)k, bare);
+        }
+
         char last = san[strlen(san) - 1];
         // With a full undo stack, make would compact it and unmake could not
         // restore the ply; the suffix is checked on the ordinary boards.

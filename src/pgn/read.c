@@ -19,8 +19,7 @@ typedef enum { SKIP_NONE, SKIP_TAGS, SKIP_MOVES } SkipMode;
 
 // One line of play: the main line (level 0) or an open variation.
 typedef struct Level {
-    Board board;                                  // position after the last move of this line
-    unsigned char prev[offsetof(Board, history)]; // position before it
+    Board board; // position after the last move of this line
     bool has_move;
     bool var_since_last; // a variation was closed after the last move
     int next_ply;
@@ -45,7 +44,8 @@ struct PgnReader {
     SkipMode skip;
     int game_number;
 
-    char *scratch; // comment text and tag values
+    Board *standard; // the standard start position, copied for each game
+    char *scratch;   // comment text and tag values
     size_t slen, scap;
     Level *levels;
     int levels_cap;
@@ -71,6 +71,12 @@ static PgnReader *reader_new(const char *name) {
     PgnReader *r = calloc(1, sizeof *r);
     if (!r)
         return NULL;
+    r->standard = malloc(sizeof *r->standard);
+    if (!r->standard) {
+        free(r);
+        return NULL;
+    }
+    board_set_start(r->standard);
     snprintf(r->name, sizeof r->name, "%s", name ? name : "<string>");
     return r;
 }
@@ -84,15 +90,14 @@ PgnReader *pgn_reader_open(const char *path, char *err, size_t errsz) {
     r->cap = READ_CHUNK;
     r->buf = malloc(r->cap);
     if (!r->buf) {
-        free(r);
+        pgn_reader_close(r);
         snprintf(err, errsz, "out of memory");
         return NULL;
     }
     r->fp = fopen(path, "rb");
     if (!r->fp) {
         snprintf(err, errsz, "cannot open %s: %s", path, strerror(errno));
-        free(r->buf);
-        free(r);
+        pgn_reader_close(r);
         return NULL;
     }
     return r;
@@ -105,7 +110,7 @@ PgnReader *pgn_reader_from_string(const char *text, const char *name) {
     size_t n = strlen(text);
     r->buf = malloc(n + 1);
     if (!r->buf) {
-        free(r);
+        pgn_reader_close(r);
         return NULL;
     }
     memcpy(r->buf, text, n + 1);
@@ -121,6 +126,7 @@ void pgn_reader_close(PgnReader *r) {
     if (r->fp)
         fclose(r->fp); // read-only: nothing to lose on a failed close
     free(r->buf);
+    free(r->standard);
     free(r->scratch);
     free(r->levels);
     free(r);
@@ -201,6 +207,24 @@ static inline bool is_space(char c) {
 
 static inline bool is_name_char(char c) {
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+// What a symbol token (a move, a move number, a result) is made of:
+// letters, digits and _+#=:-/, by table as the lexer looks at every byte.
+static const bool symbol_chars[256] = {
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+    ['8'] = 1, ['9'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1,
+    ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1,
+    ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1,
+    ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1,
+    ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1,
+    ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1,
+    ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['_'] = 1, ['+'] = 1,
+    ['#'] = 1, ['='] = 1, [':'] = 1, ['-'] = 1, ['/'] = 1,
+};
+
+static inline bool is_symbol_char(char c) {
+    return symbol_chars[(unsigned char)c];
 }
 
 // A line of the form [Name "..."] (a tag pair starting in column 1).
@@ -329,7 +353,8 @@ static int start_game_position(PgnReader *r) {
         if (!board_set_fen(&l->board, r->fen, why, sizeof why))
             return fail_at(r, r->fen_line, r->fen_col, SKIP_MOVES, "bad FEN tag: %s", why);
     } else {
-        board_set_start(&l->board);
+        memcpy(&l->board, r->standard, offsetof(Board, history));
+        l->board.ply = 0;
     }
     if (r->build)
         pgn_tree_set_start(r->game, &l->board);
@@ -506,113 +531,6 @@ static int read_tag(PgnReader *r) {
     return 0;
 }
 
-static int piece_letter(char c) {
-    switch (c) {
-    case 'N': return KNIGHT;
-    case 'B': return BISHOP;
-    case 'R': return ROOK;
-    case 'Q': return QUEEN;
-    case 'K': return KING;
-    default: return -1;
-    }
-}
-
-// The common, well-formed SAN shapes matched directly against the board:
-// true when exactly one legal move fits. Anything else is left to
-// notation_parse_move, which is lenient and explains failures.
-static bool fast_san(const Board *b, const char *s, size_t n, Move *out) {
-    while (n > 0 && (s[n - 1] == '+' || s[n - 1] == '#'))
-        n--;
-    Color us = b->side;
-    if (n == 3 || n == 5) {
-        if ((s[0] == 'O' && !memcmp(s, n == 3 ? "O-O" : "O-O-O", n)) ||
-            (s[0] == '0' && !memcmp(s, n == 3 ? "0-0" : "0-0-0", n))) {
-            Square k = board_king(b, us);
-            Move m = move_make_kind(k, n == 3 ? k + 2 : k - 2, MOVE_CASTLING);
-            if (movegen_is_legal(b, m)) {
-                *out = m;
-                return true;
-            }
-            return false;
-        }
-    }
-    int promo = -1;
-    if (n >= 4 && s[n - 2] == '=') {
-        promo = piece_letter(s[n - 1]);
-        if (promo < KNIGHT || promo > QUEEN)
-            return false;
-        n -= 2;
-    }
-    if (n < 2 || s[n - 2] < 'a' || s[n - 2] > 'h' || s[n - 1] < '1' || s[n - 1] > '8')
-        return false;
-    Square to = make_square(s[n - 2] - 'a', s[n - 1] - '1');
-    n -= 2;
-    bool capture = n > 0 && s[n - 1] == 'x';
-    if (capture)
-        n--;
-    Move m = MOVE_NONE;
-    if (n > 0 && piece_letter(s[0]) >= 0) {
-        if (promo >= 0)
-            return false;
-        PieceType pt = (PieceType)piece_letter(s[0]);
-        Bitboard mask = ~0ULL;
-        size_t i = 1;
-        if (i < n && s[i] >= 'a' && s[i] <= 'h')
-            mask &= bb_file(s[i++] - 'a');
-        if (i < n && s[i] >= '1' && s[i] <= '8')
-            mask &= bb_rank(s[i++] - '1');
-        if (i != n)
-            return false;
-        Bitboard from = attacks_piece(pt, to, board_occupied(b)) & board_pieces(b, us, pt) & mask;
-        int found = 0;
-        while (from) {
-            Move c = move_make(bb_pop(&from), to);
-            if (movegen_is_legal(b, c)) {
-                m = c;
-                found++;
-            }
-        }
-        if (found != 1)
-            return false;
-    } else {
-        int fwd = us == WHITE ? 8 : -8;
-        Square from;
-        if (capture) {
-            if (n != 1 || s[0] < 'a' || s[0] > 'h')
-                return false;
-            int ff = s[0] - 'a', tf = square_file(to);
-            if (ff != tf - 1 && ff != tf + 1)
-                return false;
-            from = to - fwd + (ff - tf);
-        } else {
-            if (n != 0)
-                return false;
-            from = to - fwd;
-            if (from < 0 || from >= SQ_NB)
-                return false;
-            if (board_piece_on(b, from) == NO_PIECE && relative_rank(us, to) == 3)
-                from -= fwd;
-        }
-        if (from < 0 || from >= SQ_NB || board_piece_on(b, from) != make_piece(us, PAWN))
-            return false;
-        if (relative_rank(us, to) == 7) {
-            if (promo < 0)
-                return false;
-            m = move_make_promotion(from, to, (PieceType)promo);
-        } else if (promo >= 0) {
-            return false;
-        } else if (capture && to == b->ep && board_piece_on(b, to) == NO_PIECE) {
-            m = move_make_kind(from, to, MOVE_EN_PASSANT);
-        } else {
-            m = move_make(from, to);
-        }
-        if (!movegen_is_legal(b, m))
-            return false;
-    }
-    *out = m;
-    return true;
-}
-
 // The part of a notation message after "'text': ".
 static const char *reason_of(const char *msg) {
     const char *p = strstr(msg, "': ");
@@ -626,22 +544,21 @@ static int play_move(PgnReader *r, const char *s, size_t n, int col) {
         return rc;
     Level *l = level(r);
     Move m;
-    if (!fast_san(&l->board, s, n, &m)) {
-        char text[64], why[256];
+    char why[256];
+    NotationStatus st = notation_parse_move_n(&l->board, s, n, &m, why, sizeof why);
+    if (st != NOTATION_OK) {
+        char text[64];
         snprintf(text, sizeof text, "%.*s", (int)(n < 60 ? n : 60), s);
-        NotationStatus st = notation_parse_move(&l->board, text, &m, why, sizeof why);
-        if (st != NOTATION_OK) {
-            char fen[FEN_MAX];
-            board_to_fen(&l->board, fen, sizeof fen);
-            const char *kind = st == NOTATION_AMBIGUOUS ? "ambiguous"
-                               : st == NOTATION_ILLEGAL ? "illegal"
-                                                        : "unreadable";
-            const char *detail = st == NOTATION_UNPARSEABLE ? "not a move" : reason_of(why);
-            return fail_at(r, r->line_no, col, SKIP_MOVES,
-                           "%s move '%s' at move %d (%s), position: %s: %s%s", kind, text,
-                           l->board.fullmove, l->board.side == WHITE ? "White" : "Black", fen,
-                           st == NOTATION_AMBIGUOUS ? "could be " : "", detail);
-        }
+        char fen[FEN_MAX];
+        board_to_fen(&l->board, fen, sizeof fen);
+        const char *kind = st == NOTATION_AMBIGUOUS ? "ambiguous"
+                           : st == NOTATION_ILLEGAL ? "illegal"
+                                                    : "unreadable";
+        const char *detail = st == NOTATION_UNPARSEABLE ? "not a move" : reason_of(why);
+        return fail_at(r, r->line_no, col, SKIP_MOVES,
+                       "%s move '%s' at move %d (%s), position: %s: %s%s", kind, text,
+                       l->board.fullmove, l->board.side == WHITE ? "White" : "Black", fen,
+                       st == NOTATION_AMBIGUOUS ? "could be " : "", detail);
     }
     PgnNode *node = NULL;
     if (r->build) {
@@ -666,7 +583,6 @@ static int play_move(PgnReader *r, const char *s, size_t n, int col) {
         if (r->depth == 0 && !pgn_tree_push_main(g, node))
             return fail_at(r, r->line_no, col, SKIP_MOVES, "out of memory");
     }
-    memcpy(l->prev, &l->board, sizeof l->prev);
     board_make_move(&l->board, m);
     l->last = node;
     l->has_move = true;
@@ -710,8 +626,13 @@ static int open_variation(PgnReader *r) {
         return fail_here(r, "%s", "out of memory");
     l = level(r); // the array may have moved
     Level *v = &r->levels[r->depth + 1];
-    memcpy(&v->board, l->prev, sizeof l->prev);
-    v->board.ply = 0; // no history is copied; variations need none
+    // The position before the line's last move: a copy of the line's board
+    // with only that move's undo record, taken back. Variations need no
+    // further history.
+    memcpy(&v->board, &l->board, offsetof(Board, history));
+    v->board.history[0] = l->board.history[l->board.ply - 1];
+    v->board.ply = 1;
+    board_unmake_move(&v->board);
     v->has_move = v->var_since_last = false;
     v->next_ply = l->next_ply - 1;
     v->open_line = r->line_no;
@@ -775,13 +696,8 @@ static int read_symbol(PgnReader *r) {
     const char *s = r->line + r->pos;
     size_t n = r->len - r->pos, i = 0;
     int col = (int)r->pos + 1;
-    while (i < n) {
-        char c = s[i];
-        if (is_name_char(c) || c == '+' || c == '#' || c == '=' || c == ':' || c == '-' || c == '/')
-            i++;
-        else
-            break;
-    }
+    while (i < n && is_symbol_char(s[i]))
+        i++;
     size_t tok = i;
     r->in_tags = false;
     // Move number: digits, then any dots.

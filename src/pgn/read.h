@@ -3,11 +3,10 @@
 // variations, comments, NAGs), with errors at FILE:LINE:COL.
 //
 // - It works line by line over a 64 KB buffer (grown only for a longer line)
-//   with a hand-written lexer. Moves are matched by a fast path
-//   (candidate pieces from attack tables, checked with movegen_is_legal) and,
-//   when that does not find exactly one move, by notation_parse_move, whose
-//   lenient parse and explanation decide. Variations are played on copies of the board at
-//   their branch point, so they are validated too. A comment with a
+//   with a hand-written lexer. Moves are matched by notation_parse_move_n,
+//   the engine's one SAN parser (lenient, and it explains a failure), where
+//   they stand in the buffer. Variations are played on copies of the board
+//   at their branch point, so they are validated too. A comment with a
 //   [%clk h:mm:ss(.f)] command after a move gives the node's clock_ms.
 // - It builds the tree through the model's builder (src/pgn/tree.h); the
 //   validation-only mode builds nothing and only plays the moves.
