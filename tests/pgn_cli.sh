@@ -3,7 +3,7 @@
 # tests/pgn_cli.sh: end-to-end tests of `patzer pgn FILE...`: one line per
 # valid game (N<TAB>RESULT<TAB>PLIES<TAB>FINAL-FEN), numbering across files,
 # invalid games only on stderr as FILE:LINE:COL, standard input, BOM and CRLF,
-# and the exit statuses 0 / 1 / 2.
+# null moves, and the exit statuses 0 / 1 / 2.
 #
 # The expected FENs were computed independently of patzer: the fixtures'
 # moves were turned into UCI moves by pgn-extract -Wuci and replayed by
@@ -127,6 +127,18 @@ run cli_bom_crlf.pgn
 printf '%s\n' "${bom[@]}" >"$tmp/want"
 check "BOM and CRLF" 0
 stderr_empty "BOM and CRLF: nothing on stderr"
+
+# Null moves ("--" and "Z0", in the main line and in variations) pass the
+# turn; one in check is an error. The final positions agree with
+# pgn-extract --allownullmoves -F but for its en-passant field, which names
+# every double step.
+run null_moves.pgn
+printf '%s\n' \
+    "1${T}*${T}10${T}r1bqkb1r/1pp2ppp/p1n2n2/1B1pp3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 6" \
+    "2${T}1-0${T}7${T}r1bqkbnr/ppp1p1pp/2n5/3pPp2/3P4/8/PPP2PPP/RNBQKBNR b KQkq - 0 4" >"$tmp/want"
+check "null moves: games 1 and 2, exit 1" 1
+stderr_has "null move in check: FILE:LINE:COL and reason" \
+    "null_moves.pgn:31:18: game 3: null move '--' at move 2 (Black) while in check"
 
 # "-" is standard input, and errors there are named <stdin>.
 cp "$data/cli_more.pgn" "$tmp/in"

@@ -252,6 +252,21 @@ Test(review, progress_and_stop) {
     engine_free(e);
 }
 
+Test(review, passes_null_moves) {
+    Engine *e = new_engine();
+    PgnGame *g = read_game("1. e4 d5 2. e5 f5 3. -- Nc6 (3... Kf7) 4. d4 1-0");
+    ReviewOptions opt = { .depth = 2 };
+    ReviewPly *p = review(e, g, &opt);
+    cr_expect_eq(p[4].played, MOVE_NULL);
+    cr_expect_eq(p[4].nag, 0, "a null move is not judged");
+    cr_expect_eq(p[5].played, pgn_mainline_move(g, 5));
+    cr_assert(review_annotate(g, p, pgn_mainline_length(g)));
+    cr_expect_str_eq(pgn_mainline_san(g, 4), "--");
+    free(p);
+    pgn_game_free(g);
+    engine_free(e);
+}
+
 Test(review, engine_options_restored) {
     Engine *e = new_engine();
     char err[128], buf[32];

@@ -173,8 +173,8 @@ static void judge_ply(ReviewPly *p, Move played, Color mover, const PositionEval
     p->best_mate_white = before->mate_white;
     memcpy(p->best_line, before->line, (size_t)before->line_len * sizeof before->line[0]);
     p->best_line_len = before->line_len;
-    if (p->best == MOVE_NONE || p->best == played)
-        return; // the engine's own choice (or nothing to compare with)
+    if (p->best == MOVE_NONE || p->best == played || played == MOVE_NULL)
+        return; // the engine's own choice (or nothing to compare with, or no move)
     int sign = mover == WHITE ? 1 : -1;
     p->nag = review_judge(sign * before->score_white, sign * after->score_white, &p->loss);
 }
@@ -223,7 +223,7 @@ int review_game(Engine *e, const PgnGame *g, const ReviewOptions *opt, ReviewPly
     for (; go_on && done < total; done++) {
         Move m = pgn_mainline_move(g, done);
         Color mover = b->side;
-        board_make_move(b, m);
+        pgn_node_play(b, pgn_mainline_node(g, done)); // a null move passes the turn
         analyse(e, b, done + 1 == total, opt, cap, after);
         judge_ply(&out[done], m, mover, before, after);
         PositionEval *t = before;

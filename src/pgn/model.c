@@ -347,6 +347,8 @@ bool pgn_append_move(PgnGame *g, Move m, const char *san, long long clock_ms, co
 
 const PgnNode *pgn_add_move_after(PgnGame *g, const PgnNode *after, Move m, const Board *before) {
     // The nodes belong to g: the const of the caller's pointer is a view.
+    if (m == MOVE_NULL || m == MOVE_NONE)
+        return NULL;
     PgnNode *prev = (PgnNode *)after;
     PgnNode *cont = prev ? prev->next : g->first;
     if (cont) {
@@ -424,8 +426,15 @@ bool pgn_position_at(const PgnGame *g, int ply, Board *out) {
     if (ply < 0 || ply > g->main_len || !board_set_fen(out, g->start_fen, NULL, 0))
         return false;
     for (int i = 0; i < ply; i++)
-        board_make_move(out, g->main[i]->move);
+        pgn_node_play(out, g->main[i]);
     return true;
+}
+
+void pgn_node_play(Board *b, const PgnNode *n) {
+    if (n->move == MOVE_NULL)
+        board_make_null(b);
+    else
+        board_make_move(b, n->move);
 }
 
 bool pgn_mainline_add_nag(PgnGame *g, int ply, int nag) {

@@ -18,6 +18,10 @@
 //   variations), `trail` follows the variations of the last move of a line.
 // - SAN is stored as the canonical SAN of the move (notation_to_san), so the
 //   writer always writes export-format SAN whatever the input looked like.
+// - A null move (PGN "--", also read as "Z0") is a node with move MOVE_NULL
+//   and SAN "--": it passes the turn (side to move flipped, no en passant).
+//   It is kept, cloned and written back, but never added by pgn_append_move
+//   or pgn_add_move_after: no one plays a null move on the board.
 #ifndef SRC_PGN_MODEL_H
 #define SRC_PGN_MODEL_H
 
@@ -86,7 +90,8 @@ bool pgn_append_move(PgnGame *g, Move m, const char *san, long long clock_ms, co
 // with m (as its next move or one of its variations) that node is returned;
 // at the end of a line m becomes its continuation (extending the main line
 // when that is the main line); otherwise m starts a new variation, the last
-// alternative. NULL for an illegal move or when out of memory.
+// alternative. NULL for an illegal move (MOVE_NULL included) or when out of
+// memory.
 const PgnNode *pgn_add_move_after(PgnGame *g, const PgnNode *after, Move m, const Board *before);
 
 // The main line by ply (0-based). Out-of-range plies give MOVE_NONE / NULL / -1.
@@ -100,8 +105,8 @@ const PgnNode *pgn_mainline_node(const PgnGame *g, int ply);
 // comment before it when the game has no moves (else it is first->pre).
 const PgnNode *pgn_first(const PgnGame *g);
 const char *pgn_lead_comment(const PgnGame *g);
-// The position after the main line's first `ply` moves (0 = start position).
-// False when ply is out of range.
+// The position after the main line's first `ply` moves (0 = start position),
+// null moves passed. False when ply is out of range.
 bool pgn_position_at(const PgnGame *g, int ply, Board *out);
 
 // Annotating the main line (e.g. a review): ply is 0-based as above; all are
@@ -117,5 +122,9 @@ bool pgn_mainline_append_comment(PgnGame *g, int ply, const char *text);
 // first move. False also when n < 1 or a move is illegal (nothing is added).
 bool pgn_mainline_add_variation(PgnGame *g, int ply, const Move *moves, int n,
                                 const char *comment);
+
+// Plays node n's move on b, the position before it (a null move passes
+// the turn).
+void pgn_node_play(Board *b, const PgnNode *n);
 
 #endif

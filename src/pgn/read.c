@@ -537,15 +537,30 @@ static const char *reason_of(const char *msg) {
     return p ? p + 3 : msg;
 }
 
-// Plays the move text s (n bytes, suffix annotations already split off).
+// "--" (ChessBase, Scid, pgn-extract) or "Z0": a null move.
+static bool is_null_move(const char *s, size_t n) {
+    return n == 2 && ((s[0] == '-' && s[1] == '-') || (s[0] == 'Z' && s[1] == '0'));
+}
+
+// Plays the move text s (n bytes, suffix annotations already split off): a
+// move or a null move.
 static int play_move(PgnReader *r, const char *s, size_t n, int col) {
     int rc = start_game_position(r);
     if (rc)
         return rc;
     Level *l = level(r);
-    Move m;
+    Move m = MOVE_NULL;
     char why[256];
-    NotationStatus st = notation_parse_move_n(&l->board, s, n, &m, why, sizeof why);
+    NotationStatus st = NOTATION_OK;
+    if (is_null_move(s, n)) {
+        // Passing the turn in check would leave a king en prise.
+        if (board_in_check(&l->board))
+            return fail_at(r, r->line_no, col, SKIP_MOVES,
+                           "null move '%.*s' at move %d (%s) while in check", (int)n, s,
+                           l->board.fullmove, l->board.side == WHITE ? "White" : "Black");
+    } else {
+        st = notation_parse_move_n(&l->board, s, n, &m, why, sizeof why);
+    }
     if (st != NOTATION_OK) {
         char text[64];
         snprintf(text, sizeof text, "%.*s", (int)(n < 60 ? n : 60), s);
@@ -583,7 +598,10 @@ static int play_move(PgnReader *r, const char *s, size_t n, int col) {
         if (r->depth == 0 && !pgn_tree_push_main(g, node))
             return fail_at(r, r->line_no, col, SKIP_MOVES, "out of memory");
     }
-    board_make_move(&l->board, m);
+    if (m == MOVE_NULL)
+        board_make_null(&l->board);
+    else
+        board_make_move(&l->board, m);
     l->last = node;
     l->has_move = true;
     l->var_since_last = false;
@@ -632,7 +650,10 @@ static int open_variation(PgnReader *r) {
     memcpy(&v->board, &l->board, offsetof(Board, history));
     v->board.history[0] = l->board.history[l->board.ply - 1];
     v->board.ply = 1;
-    board_unmake_move(&v->board);
+    if (board_last_move(&v->board) == MOVE_NULL)
+        board_unmake_null(&v->board);
+    else
+        board_unmake_move(&v->board);
     v->has_move = v->var_since_last = false;
     v->next_ply = l->next_ply - 1;
     v->open_line = r->line_no;
@@ -858,7 +879,7 @@ static int read_game(PgnReader *r) {
             return finish_game(r, "*");
         case '.': r->pos++; break;
         default:
-            if (is_name_char(c))
+            if (is_name_char(c) || c == '-') // '-': a null move "--"
                 rc = read_symbol(r);
             else
                 rc = fail_at(r, r->line_no, (int)r->pos + 1, r->in_tags ? SKIP_TAGS : SKIP_MOVES,

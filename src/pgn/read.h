@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // PGN import: a streaming reader of the import format (many games per file,
-// variations, comments, NAGs), with errors at FILE:LINE:COL.
+// variations, comments, NAGs, null moves), with errors at FILE:LINE:COL.
 //
 // - It works line by line over a 64 KB buffer (grown only for a longer line)
 //   with a hand-written lexer. Moves are matched by notation_parse_move_n,
 //   the engine's one SAN parser (lenient, and it explains a failure), where
 //   they stand in the buffer. Variations are played on copies of the board
-//   at their branch point, so they are validated too. A comment with a
+//   at their branch point, so they are validated too. A null move, "--" or
+//   "Z0", passes the turn (in the main line too, unlike pgn-extract without
+//   --allownullmoves); one in check is an error. A comment with a
 //   [%clk h:mm:ss(.f)] command after a move gives the node's clock_ms.
 // - It builds the tree through the model's builder (src/pgn/tree.h); the
 //   validation-only mode builds nothing and only plays the moves.

@@ -130,8 +130,7 @@ static void draw(Tui *t, int64_t now) {
     }
     session_move_list(s, &v.sans, &v.ply_count, &v.current_ply);
     v.variations = session_move_variations(s);
-    v.start_fullmove = game_start_fullmove(g);
-    v.start_side = game_start_side(g);
+    session_move_list_start(s, &v.start_fullmove, &v.start_side);
     const SessionThinking *th = session_thinking(s);
     v.thinking.shown = th->shown;
     v.thinking.active = th->active;
