@@ -1251,3 +1251,34 @@ Test(pgn_replay, navigation_across_null_moves) {
     cr_assert_str_eq(replay_line_node(r, 5)->san, "Nc6");
     replay_free(r);
 }
+
+// Long UTF-8 names from the tags are cut between characters, never inside
+// one, when the game list and the game's settings take them.
+Test(pgn_replay, long_utf8_names_are_cut_between_characters) {
+    char path[] = "/tmp/test_pgn_namesXXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    cr_assert_not_null(f);
+    fputs("[White \"", f);
+    for (int i = 0; i < 40; i++)
+        fputs("\xC2\xBD", f); // "½": the 47-byte limit falls inside one
+    fputs("\"]\n[Black \"J\xC3\xBCrgen\"]\n\n1. e4 *\n", f);
+    cr_assert_eq(fclose(f), 0);
+
+    GameListEntry e;
+    int matches, total;
+    char err[256];
+    cr_assert_eq(replay_list(path, NULL, &e, 1, &matches, &total, err, sizeof err), 1, "%s", err);
+    cr_assert_eq(strlen(e.white), 46);
+    cr_assert_str_eq(e.black, "J\xC3\xBCrgen");
+    Replay *r = replay_open(path, 1, err, sizeof err);
+    cr_assert_not_null(r, "%s", err);
+    GameSettings base, shown;
+    game_settings_default(&base);
+    replay_settings(r, &base, &shown);
+    cr_assert_eq(strlen(shown.names[WHITE]), 46);
+    cr_assert_eq(memcmp(shown.names[WHITE], e.white, 46), 0);
+    replay_free(r);
+    unlink(path);
+}

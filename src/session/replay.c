@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/util/text.h"
+
 struct Replay {
     PgnGame *game;
     char path[PATH_MAX_LEN];
@@ -222,7 +224,7 @@ void replay_settings(const Replay *r, const GameSettings *base, GameSettings *ou
     free(b);
     for (Color c = WHITE; c <= BLACK; c++) {
         const char *name = pgn_tag(r->game, c == WHITE ? "White" : "Black");
-        snprintf(out->names[c], sizeof out->names[c], "%s", name ? name : "");
+        text_copy(out->names[c], sizeof out->names[c], name ? name : "");
     }
 }
 
@@ -243,7 +245,7 @@ static bool contains(const char *haystack, const char *needle) {
 
 static void copy_tag(const PgnGame *g, const char *name, char *out, size_t outsz) {
     const char *v = pgn_tag(g, name);
-    snprintf(out, outsz, "%s", v ? v : "?");
+    text_copy(out, outsz, v ? v : "?");
 }
 
 int replay_list(const char *path, const char *filter, GameListEntry *out, int max, int *matches,
