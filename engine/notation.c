@@ -244,6 +244,17 @@ static Bitboard pattern_sources(const Board *b, const Pattern *p) {
 static int collect(const Board *b, const Pattern *p, Move *out, int max) {
     int count = 0;
     Bitboard sources = pattern_sources(b, p);
+    if (p->piece > PAWN && (p->from_file < 0 || p->from_rank < 0)) {
+        // A piece named with at most a file or a rank ("Nf3", "Rae1"): our
+        // pieces of that type, one plain move each (no promotion, castling
+        // only with the full square).
+        while (sources && count < max && p->promo == NO_PIECE_TYPE) {
+            Move m = move_make(bb_pop(&sources), p->to);
+            if (movegen_is_legal(b, m))
+                out[count++] = m;
+        }
+        return count;
+    }
     while (sources) {
         Square from = bb_pop(&sources);
         Piece pc = board_piece_on(b, from);
@@ -414,8 +425,9 @@ static bool parse_disambiguation(const char *s, int n, Pattern *p) {
     return i == n;
 }
 
+// Space, or \t \n \v \f \r (9 to 13).
 static bool is_blank(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+    return c == ' ' || (unsigned char)(c - '\t') <= '\r' - '\t';
 }
 
 // The length of s[0..n) without trailing check marks, annotation glyphs,

@@ -549,17 +549,17 @@ static int play_move(PgnReader *r, const char *s, size_t n, int col) {
     if (rc)
         return rc;
     Level *l = level(r);
-    Move m = MOVE_NULL;
+    Move m = MOVE_NONE;
     char why[256];
-    NotationStatus st = NOTATION_OK;
-    if (is_null_move(s, n)) {
+    NotationStatus st = notation_parse_move_n(&l->board, s, n, &m, why, sizeof why);
+    if (st == NOTATION_UNPARSEABLE && is_null_move(s, n)) {
         // Passing the turn in check would leave a king en prise.
         if (board_in_check(&l->board))
             return fail_at(r, r->line_no, col, SKIP_MOVES,
                            "null move '%.*s' at move %d (%s) while in check", (int)n, s,
                            l->board.fullmove, l->board.side == WHITE ? "White" : "Black");
-    } else {
-        st = notation_parse_move_n(&l->board, s, n, &m, why, sizeof why);
+        m = MOVE_NULL;
+        st = NOTATION_OK;
     }
     if (st != NOTATION_OK) {
         char text[64];
