@@ -113,7 +113,53 @@ no_line "undo: mate move legal again" '^Illegal move'
 SEEN=""
 send setboard '7k/5Q2/6K1/8/8/8/8/8 b - - 0 1'
 send go
-check "stalemate: result line" '^1/2-1/2 \{Stalemate\}$' 5
+check "stalemate: result line" '^1/2-1/2 \{Draw by stalemate\}$' 5
+
+# The same rules as the terminal game: a draw the engine may claim is claimed
+# when it plays (not while the GUI replays moves in force mode).
+SEEN=""
+send new
+send force
+for m in g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8; do send usermove $m; done
+sync 8
+no_line "force mode: a threefold repetition is not claimed" '^1/2-1/2'
+send go
+check "go on a threefold repetition: the engine claims it" \
+    '^1/2-1/2 \{Draw by threefold repetition \(claimed\)\}$' 5
+
+SEEN=""
+send new
+send setboard 'k7/8/8/8/8/8/8/KR6 w - - 99 80'
+send usermove b1b2
+check "fifty moves: claimed after the user's move" \
+    '^1/2-1/2 \{Draw by the fifty-move rule \(claimed\)\}$' 5
+
+SEEN=""
+send new
+send force
+send setboard 'k7/8/8/8/8/2r5/8/KN6 w - - 0 1'
+send usermove a1a2
+send usermove a8b8
+sync 9
+no_line "force mode: moves that leave mating material end nothing" '^(1-0|0-1|1/2|Illegal)'
+send usermove b1c3
+check "insufficient material: result line" '^1/2-1/2 \{Draw by insufficient material\}$' 5
+send usermove b8c8
+check "a move after the end: refused" '^Illegal move \(the game is over\): b8c8$' 5
+
+# xboard keeps the time: a move made after the game's own clock ran out is
+# still played.
+SEEN=""
+send new
+send level 0 0:01 0
+send sd 2
+send usermove e2e4
+check "level 0 0:01 0: the engine answers" "$MOVE_RE" 10
+sleep 1.2
+SEEN=""
+send usermove d2d4
+check "a move after our clock ran out: still answered" "$MOVE_RE" 10
+no_line "a move after our clock ran out: no result" '^(1-0|0-1|1/2|Illegal)'
 
 # remove takes back two plies: e7e5 is legal again afterwards.
 SEEN=""

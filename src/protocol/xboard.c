@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The xboard (CECP, protocol 2) front end: keeps the game, the clocks and
-// whose side the engine plays, and makes the engine's moves when it is on move.
+// The xboard (CECP, protocol 2) front end: translates the GUI's commands to
+// the game controller (src/game/game.h), which keeps the game, the clocks,
+// who plays which side and the result, and runs the engine when it is to move.
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -12,8 +13,9 @@
 #include "engine/engine.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
-#include "src/util/paths.h"
+#include "src/game/game.h"
 #include "src/protocol/protocol.h"
+#include "src/util/paths.h"
 #include "src/util/text.h"
 
 enum {
@@ -36,32 +38,37 @@ typedef struct Xboard {
     // The main thread may skip the lock only while no search runs (after
     // settle), since the callbacks are the only other writers.
     pthread_mutex_t lock; // also serialises all output
-    Board board;          // the game, with its history for undo and repetitions
+    Game *game;           // the game; the engine plays the sides marked PLAYER_ENGINE
     SearchKind kind;      // what the current search is for
     bool discard;         // the current search's move must not be played
     bool thinking;        // a SEARCH_THINK that has not reported its move yet
     bool post;            // thinking output on
-    bool game_over;       // a result has been announced
     bool have_score;
     int last_score; // the engine's last reported score, its own view
+    int last_depth;
     Move hint;      // a move to suggest to the user
     int pongs[PONG_QUEUE];
     int pong_count;
 
     // Main thread only.
-    bool force; // play neither side
     bool analyzing;
-    bool ponder; // hard/easy; recorded, pondering is not used
-    Color engine_side;
-    int mps; // moves per session, 0: whole game
-    int64_t base_ms, inc_ms;
+    bool ponder;   // hard/easy; recorded, pondering is not used
     int64_t st_ms; // exact time per move, 0 when unset
     int sd;        // depth limit, 0 when unset
-    bool have_clock;
-    int64_t my_cs, opp_cs; // clocks in centiseconds
-    int start_fullmove;    // for moves-to-go in a session
-    Board scratch;
+    bool have_time;        // the GUI reported the clocks with time/otim
+    int64_t my_cs, opp_cs; // those clocks in centiseconds, applied when the engine thinks
+    Board scratch;         // the position, for the move parser (which needs its own board)
 } Xboard;
+
+// Parses a user move (coordinates or SAN) in the current position.
+static NotationStatus parse_move(Xboard *x, const char *text, Move *m) {
+    char err[160];
+    x->scratch = *game_board(x->game);
+    NotationStatus st = notation_parse_uci(&x->scratch, text, m);
+    if (st != NOTATION_OK)
+        st = notation_parse_move(&x->scratch, text, m, err, sizeof err);
+    return st;
+}
 
 // ------------------------------------------------------------------ output
 
@@ -127,32 +134,34 @@ static bool parse_base(const char *text, int64_t *ms) {
 
 // ------------------------------------------------------------------ game state
 
-// The result line when the game in b is over, else NULL.
-static const char *game_result(const Board *b) {
-    if (board_is_checkmate(b))
-        return b->side == WHITE ? "0-1 {Black mates}" : "1-0 {White mates}";
-    if (board_is_stalemate(b))
-        return "1/2-1/2 {Stalemate}";
-    if (board_insufficient_material(b))
-        return "1/2-1/2 {Insufficient material}";
-    if (b->halfmove >= 100)
-        return "1/2-1/2 {50 move rule}";
-    if (board_repetitions(b) >= 2)
-        return "1/2-1/2 {Draw by repetition}";
-    return NULL;
+// Who plays: the engine one side, or neither (force mode, analysis).
+static void set_engine_side(Xboard *x, Color engine) {
+    PlayerKind p[COLOR_NB] = { PLAYER_HUMAN, PLAYER_HUMAN };
+    if (engine != COLOR_NB)
+        p[engine] = PLAYER_ENGINE;
+    game_set_players(x->game, p[WHITE], p[BLACK]);
 }
 
-// Announces the result if the game is over; the caller holds the lock or no
-// search runs. Returns true when it is over.
+static bool force_mode(const Xboard *x) {
+    return game_player(x->game, WHITE) == PLAYER_HUMAN &&
+           game_player(x->game, BLACK) == PLAYER_HUMAN;
+}
+
+// Announces the result if the game is over. When the engine plays, it first
+// claims a draw the rules allow (at once: xboard checks the claim); in force
+// mode the GUI is only replaying moves, and a claimable draw is not an end.
+// The caller holds the lock or no search runs. Returns true when it is over.
 static bool check_game_end(Xboard *x, bool locked) {
-    const char *result = game_result(&x->board);
-    if (!result)
+    Game *g = x->game;
+    if (!game_is_over(g) && !force_mode(x) && outcome_claimable(game_board(g)) != END_NONE &&
+        game_claim_draw(g, MOVE_NONE, search_now_ms(), NULL, 0) != GAME_OK)
         return false;
-    x->game_over = true;
+    if (!game_is_over(g))
+        return false;
     if (locked)
-        emit(x, "%s", result);
+        emit(x, "%s {%s}", game_result_text(g), game_end_text(g));
     else
-        say(x, "%s", result);
+        say(x, "%s {%s}", game_result_text(g), game_end_text(g));
     return true;
 }
 
@@ -168,6 +177,7 @@ static void on_info(const SearchInfo *info, void *ctx) {
     if (info->multipv == 1 && info->bound == BOUND_EXACT) {
         if (x->kind == SEARCH_THINK) {
             x->last_score = info->score;
+            x->last_depth = info->depth;
             x->have_score = true;
         } else if (info->pv_length > 0) {
             x->hint = info->pv[0];
@@ -192,16 +202,16 @@ static void on_bestmove(Move best, Move ponder, void *ctx) {
     Xboard *x = ctx;
     pthread_mutex_lock(&x->lock);
     if (x->kind == SEARCH_THINK && x->thinking && !x->discard) {
-        if (best == MOVE_NONE) {
-            (void)check_game_end(x, true);
-        } else {
+        int score = x->have_score ? x->last_score : VALUE_NONE;
+        int depth = x->have_score ? x->last_depth : 0;
+        if (best != MOVE_NONE &&
+            game_play_move(x->game, best, score, depth, search_now_ms()) == GAME_OK) {
             char text[MOVE_TEXT_MAX];
             notation_to_uci(best, text);
             emit(x, "move %s", text);
-            board_make_move(&x->board, best);
             x->hint = ponder;
-            (void)check_game_end(x, true);
         }
+        (void)check_game_end(x, true);
     }
     x->thinking = false;
     // Pings sent while the engine thought are answered after its move.
@@ -229,33 +239,48 @@ static void start_search(Xboard *x, SearchKind kind, const SearchLimits *limits)
     x->kind = kind;
     x->discard = false;
     x->thinking = kind == SEARCH_THINK;
-    engine_set_position(x->engine, &x->board);
+    engine_set_position(x->engine, game_board(x->game));
     EngineCallbacks cb = { .on_info = on_info, .on_bestmove = on_bestmove, .ctx = x };
     engine_go(x->engine, limits, &cb);
 }
 
+// The GUI's last clock report (time/otim) becomes the game's clocks, the
+// engine's being the side to move's; an untimed game gets a clock from it.
+static void apply_gui_clocks(Xboard *x, int64_t now) {
+    if (!x->have_time)
+        return;
+    Color us = game_turn(x->game);
+    int64_t ms[COLOR_NB];
+    ms[us] = x->my_cs > 0 ? x->my_cs * 10 : 0;
+    ms[!us] = x->opp_cs > 0 ? x->opp_cs * 10 : 0;
+    if (game_settings(x->game)->tc.untimed) {
+        // The rest of the game in the time reported, as far as we know.
+        TimeControl tc = { .untimed = false, .count = 1 };
+        tc.periods[0].base_ms = ms[us];
+        game_set_time_control(x->game, &tc, now);
+    }
+    game_set_clocks(x->game, ms, now);
+}
+
 // Thinks about the engine's move in the current position, within the time
-// control the GUI set.
+// control the GUI set: st, else the game's clocks, else a fixed time (unless
+// sd alone limits the search).
 static void start_thinking(Xboard *x) {
+    int64_t now = search_now_ms();
+    apply_gui_clocks(x, now);
     SearchLimits limits;
-    search_limits_init(&limits);
-    Color us = x->board.side;
-    if (x->st_ms > 0) {
-        limits.movetime = x->st_ms;
-    } else if (x->have_clock) {
-        limits.time[us] = x->my_cs > 0 ? x->my_cs * 10 : 0;
-        limits.time[!us] = x->opp_cs > 0 ? x->opp_cs * 10 : 0;
-        limits.inc[WHITE] = limits.inc[BLACK] = x->inc_ms;
-        if (x->mps > 0) {
-            int played = x->board.fullmove - x->start_fullmove;
-            limits.movestogo = x->mps - (played > 0 ? played : 0) % x->mps;
-        }
-    } else if (x->sd == 0) {
-        limits.movetime = DEFAULT_MOVETIME_MS;
+    game_search_limits(x->game, now, &limits);
+    if (x->st_ms > 0 || game_settings(x->game)->tc.untimed) {
+        search_limits_init(&limits);
+        if (x->st_ms > 0)
+            limits.movetime = x->st_ms;
+        else if (x->sd == 0)
+            limits.movetime = DEFAULT_MOVETIME_MS;
     }
     if (x->sd > 0)
         limits.depth = x->sd;
     x->have_score = false;
+    game_start_clock(x->game, now);
     start_search(x, SEARCH_THINK, &limits);
 }
 
@@ -273,11 +298,6 @@ static void after_change(Xboard *x) {
         start_analysis(x);
 }
 
-static void reset_clocks(Xboard *x) {
-    x->my_cs = x->opp_cs = x->base_ms / 10;
-    x->have_clock = x->base_ms > 0 || x->inc_ms > 0;
-}
-
 // ------------------------------------------------------------------ commands
 
 static void cmd_protover(Xboard *x) {
@@ -291,36 +311,31 @@ static void cmd_protover(Xboard *x) {
 
 static void cmd_new(Xboard *x) {
     settle(x);
-    board_set_start(&x->board);
-    x->force = false;
-    x->engine_side = BLACK;
-    x->game_over = false;
+    // A fresh game from the start position under the same time control.
+    GameSettings st = *game_settings(x->game);
+    st.start_fen[0] = '\0';
+    st.players[WHITE] = PLAYER_HUMAN;
+    st.players[BLACK] = PLAYER_ENGINE;
+    char err[160];
+    if (!game_reset(x->game, &st, err, sizeof err))
+        say(x, "Error (%s): new", err);
     x->sd = 0; // `new` removes the depth limit, the spec says
     x->hint = MOVE_NONE;
     x->have_score = false;
-    x->start_fullmove = 1;
-    reset_clocks(x);
+    x->have_time = false;
     engine_new_game(x->engine);
     after_change(x);
 }
 
-// A move from the user, in coordinates or SAN.
-static void cmd_usermove(Xboard *x, const char *text) {
-    settle(x);
-    Move m;
-    char err[160];
-    if (!text) {
-        say(x, "Error (missing move): usermove");
+// Plays the user's move m for whichever side is to move.
+static void play_user_move(Xboard *x, Move m, const char *text) {
+    GameStatus st = game_play_move(x->game, m, VALUE_NONE, 0, search_now_ms());
+    if (st != GAME_OK) {
+        say(x, "Illegal move (%s): %.*s",
+            st == GAME_ERR_GAME_OVER ? "the game is over" : "not playable", ECHO_MAX, text);
         after_change(x);
         return;
     }
-    if (notation_parse_uci(&x->board, text, &m) != NOTATION_OK &&
-        notation_parse_move(&x->board, text, &m, err, sizeof err) != NOTATION_OK) {
-        say(x, "Illegal move: %.*s", ECHO_MAX, text);
-        after_change(x);
-        return;
-    }
-    board_make_move(&x->board, m);
     x->hint = MOVE_NONE;
     if (check_game_end(x, false)) {
         after_change(x);
@@ -328,19 +343,33 @@ static void cmd_usermove(Xboard *x, const char *text) {
     }
     if (x->analyzing)
         start_analysis(x);
-    else if (!x->force && x->board.side == x->engine_side)
+    else if (game_engine_to_move(x->game))
         start_thinking(x);
+}
+
+// A move from the user, in coordinates or SAN.
+static void cmd_usermove(Xboard *x, const char *text) {
+    settle(x);
+    Move m;
+    if (!text) {
+        say(x, "Error (missing move): usermove");
+        after_change(x);
+        return;
+    }
+    if (parse_move(x, text, &m) != NOTATION_OK) {
+        say(x, "Illegal move: %.*s", ECHO_MAX, text);
+        after_change(x);
+        return;
+    }
+    play_user_move(x, m, text);
 }
 
 static void cmd_go(Xboard *x) {
     settle(x);
-    x->force = false;
     x->analyzing = false;
-    x->engine_side = x->board.side;
-    if (movegen_count(&x->board) == 0) {
-        (void)check_game_end(x, false);
+    set_engine_side(x, game_turn(x->game));
+    if (check_game_end(x, false))
         return;
-    }
     start_thinking(x);
 }
 
@@ -351,38 +380,44 @@ static void cmd_level(Xboard *x, char *rest) {
         say(x, "Error (bad arguments): level");
         return;
     }
-    x->mps = (int)mps;
-    x->base_ms = base;
-    x->inc_ms = inc;
+    // MPS moves in BASE, repeating; no moves and no time at all: no clock.
+    TimeControl tc = { .untimed = base == 0 && inc == 0, .count = 1 };
+    tc.periods[0] = (TimePeriod){ .moves = (int)mps, .base_ms = base, .inc_ms = inc };
+    pthread_mutex_lock(&x->lock); // a running search's move may be played meanwhile
+    game_set_time_control(x->game, &tc, search_now_ms());
+    pthread_mutex_unlock(&x->lock);
     x->st_ms = 0;
-    reset_clocks(x);
+    x->have_time = false;
 }
 
 static void cmd_setboard(Xboard *x, char *rest) {
     settle(x);
     char *fen = text_trim(rest);
     char err[160];
-    if (strlen(fen) >= FEN_TEXT_MAX || !board_set_fen(&x->scratch, fen, err, sizeof err)) {
-        say(x, "tellusererror Illegal position: %s",
-            strlen(fen) >= FEN_TEXT_MAX ? "FEN too long" : err);
-        after_change(x);
-        return;
+    if (strlen(fen) >= FEN_TEXT_MAX) {
+        say(x, "tellusererror Illegal position: FEN too long");
+    } else if (!game_set_fen(x->game, fen, search_now_ms(), err, sizeof err)) {
+        say(x, "tellusererror Illegal position: %s", err);
+    } else {
+        x->hint = MOVE_NONE;
     }
-    memcpy(&x->board, &x->scratch, sizeof x->board);
-    x->game_over = false;
-    x->hint = MOVE_NONE;
-    x->start_fullmove = x->board.fullmove;
     after_change(x);
 }
 
+// Takes back exactly `plies` plies, whoever made them.
 static void cmd_undo(Xboard *x, int plies, const char *name) {
     settle(x);
-    if (x->board.ply < plies) {
+    Game *g = x->game;
+    if (game_ply_count(g) < plies) {
         say(x, "Error (no moves to take back): %s", name);
     } else {
+        // With both sides human, game_undo takes back one ply at a time.
+        PlayerKind white = game_player(g, WHITE), black = game_player(g, BLACK);
+        set_engine_side(x, COLOR_NB);
         for (int i = 0; i < plies; i++)
-            board_unmake_move(&x->board);
-        x->game_over = false;
+            if (game_undo(g, search_now_ms()) != GAME_OK)
+                say(x, "Error (cannot take back): %s", name);
+        game_set_players(g, white, black);
         x->hint = MOVE_NONE;
     }
     after_change(x);
@@ -404,7 +439,7 @@ static void cmd_ping(Xboard *x, const char *arg) {
 
 static void cmd_draw(Xboard *x) {
     pthread_mutex_lock(&x->lock);
-    if (!x->force && !x->analyzing && x->have_score && x->last_score <= DRAW_ACCEPT_CP)
+    if (!force_mode(x) && !x->analyzing && x->have_score && x->last_score <= DRAW_ACCEPT_CP)
         emit(x, "offer draw");
     pthread_mutex_unlock(&x->lock);
 }
@@ -412,7 +447,7 @@ static void cmd_draw(Xboard *x) {
 static void cmd_hint(Xboard *x) {
     pthread_mutex_lock(&x->lock);
     // The board is stable under the lock: only the move callback changes it.
-    if (x->hint != MOVE_NONE && movegen_is_legal(&x->board, x->hint)) {
+    if (x->hint != MOVE_NONE && movegen_is_legal(game_board(x->game), x->hint)) {
         char text[MOVE_TEXT_MAX];
         notation_to_uci(x->hint, text);
         emit(x, "Hint: %s", text);
@@ -484,14 +519,13 @@ static bool xboard_command(Xboard *x, char *line) {
             say(x, "Error (unsupported variant): %.*s", ECHO_MAX, v ? v : "");
     } else if (strcmp(cmd, "force") == 0) {
         settle(x);
-        x->force = true;
+        set_engine_side(x, COLOR_NB);
         after_change(x);
     } else if (strcmp(cmd, "go") == 0) {
         cmd_go(x);
     } else if (strcmp(cmd, "playother") == 0) {
         settle(x);
-        x->force = false;
-        x->engine_side = !x->board.side;
+        set_engine_side(x, (Color)!game_turn(x->game));
         after_change(x);
     } else if (strcmp(cmd, "level") == 0) {
         cmd_level(x, rest);
@@ -511,7 +545,7 @@ static bool xboard_command(Xboard *x, char *line) {
             say(x, "Error (bad argument): %s", cmd);
         } else {
             *(cmd[0] == 't' ? &x->my_cs : &x->opp_cs) = n;
-            x->have_clock = true;
+            x->have_time = true;
         }
     } else if (strcmp(cmd, "usermove") == 0) {
         cmd_usermove(x, text_next_word(&rest));
@@ -524,7 +558,7 @@ static bool xboard_command(Xboard *x, char *line) {
         cmd_draw(x);
     } else if (strcmp(cmd, "result") == 0) {
         settle(x);
-        x->force = true;
+        set_engine_side(x, COLOR_NB);
         x->analyzing = false;
     } else if (strcmp(cmd, "setboard") == 0) {
         cmd_setboard(x, rest);
@@ -557,11 +591,7 @@ static bool xboard_command(Xboard *x, char *line) {
         // A bare move (protocol 1 style, or a GUI without usermove).
         settle(x);
         Move m;
-        char err[160];
-        NotationStatus st = notation_parse_uci(&x->board, cmd, &m);
-        if (st != NOTATION_OK)
-            st = notation_parse_move(&x->board, cmd, &m, err, sizeof err);
-        if (st == NOTATION_UNPARSEABLE) {
+        if (parse_move(x, cmd, &m) == NOTATION_UNPARSEABLE) {
             say(x, "Error (unknown command): %.*s", ECHO_MAX, cmd);
             after_change(x);
         } else {
@@ -585,16 +615,22 @@ int xboard_run(FILE *in, FILE *out, const char *first_line) {
         return 1;
     }
     paths_set_default_book(x->engine);
-    if (pthread_mutex_init(&x->lock, NULL) != 0) {
-        fputs("patzer: cannot create a mutex\n", stderr);
+    // Human White, engine Black, no clock until the GUI sets one; xboard
+    // judges the flags.
+    GameSettings settings;
+    game_settings_default(&settings);
+    settings.tc = (TimeControl){ .untimed = true };
+    settings.gui_referees_time = true;
+    char err[160];
+    x->game = game_new(&settings, err, sizeof err);
+    if (!x->game || pthread_mutex_init(&x->lock, NULL) != 0) {
+        fprintf(stderr, "patzer: %s\n", x->game ? "cannot create a mutex" : err);
+        game_free(x->game);
         engine_free(x->engine);
         free(x);
         return 1;
     }
     atomic_init(&x->out_broken, false);
-    board_set_start(&x->board);
-    x->engine_side = BLACK;
-    x->start_fullmove = 1;
     x->hint = MOVE_NONE;
 
     bool quit = false;
@@ -614,6 +650,7 @@ int xboard_run(FILE *in, FILE *out, const char *first_line) {
 
     settle(x);
     engine_free(x->engine);
+    game_free(x->game);
     pthread_mutex_destroy(&x->lock);
     free(x);
     return 0;
