@@ -15,6 +15,7 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/skill.h"
+#include "tests/helpers.h"
 
 // ------------------------------------------------------------------ helpers
 
@@ -37,9 +38,8 @@ static void searcher_down(void) {
 }
 
 static void set_fen(Board *b, const char *fen) {
-    char err[160];
     board_init_tables();
-    cr_assert(board_set_fen(b, fen, err, sizeof err), "%s: %s", fen, err);
+    test_board_from_fen(b, fen);
 }
 
 static Move parse(Board *b, const char *text) {
@@ -321,20 +321,6 @@ static LevelStats level_stats(int level, int positions, int seeds) {
     st.nodes /= n;
     st.loss /= n;
     return st;
-}
-
-// Prints the table of the levels' costs and losses with
-// PATZER_SKILL_STATS=1 (slow; for tuning the level table).
-Test(skill, statistics, .init = searcher_up, .fini = searcher_down, .timeout = 1200) {
-    if (!getenv("PATZER_SKILL_STATS"))
-        cr_skip_test("set PATZER_SKILL_STATS=1 to print the level statistics");
-    int positions =
-        atoi(getenv("PATZER_SKILL_STATS")) > 1 ? atoi(getenv("PATZER_SKILL_STATS")) : POSITIONS;
-    for (int level = 1; level < ENGINE_LEVEL_MAX; level++) {
-        LevelStats st = level_stats(level, positions, 2);
-        fprintf(stderr, "level %2d  elo %4d  nodes %9.0f  loss %6.1f  worst %4d\n", level,
-                engine_level_elo(level), st.nodes, st.loss, st.worst);
-    }
 }
 
 static double average_nodes(int from, int to, int positions) {
