@@ -60,16 +60,6 @@ typedef struct Xboard {
     Board scratch;         // the position, for the move parser (which needs its own board)
 } Xboard;
 
-// Parses a user move (coordinates or SAN) in the current position.
-static NotationStatus parse_move(Xboard *x, const char *text, Move *m) {
-    char err[160];
-    x->scratch = *game_board(x->game);
-    NotationStatus st = notation_parse_uci(&x->scratch, text, m);
-    if (st != NOTATION_OK)
-        st = notation_parse_move(&x->scratch, text, m, err, sizeof err);
-    return st;
-}
-
 // ------------------------------------------------------------------ output
 
 // Prints one whole line; the caller holds the lock.
@@ -145,6 +135,16 @@ static void set_engine_side(Xboard *x, Color engine) {
 static bool force_mode(const Xboard *x) {
     return game_player(x->game, WHITE) == PLAYER_HUMAN &&
            game_player(x->game, BLACK) == PLAYER_HUMAN;
+}
+
+// Parses a user move (coordinates or SAN) in the current position.
+static NotationStatus parse_move(Xboard *x, const char *text, Move *m) {
+    char err[160];
+    x->scratch = *game_board(x->game);
+    NotationStatus st = notation_parse_uci(&x->scratch, text, m);
+    if (st != NOTATION_OK)
+        st = notation_parse_move(&x->scratch, text, m, err, sizeof err);
+    return st;
 }
 
 // Announces the result if the game is over. When the engine plays, it first
