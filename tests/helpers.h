@@ -60,6 +60,16 @@ static inline Move test_uci_move(const Board *b, const char *uci) {
     return m;
 }
 
+// The legal move written in SAN or coordinates ("Nf3", "e1g1"); a move that
+// is not legal and unique fails the test with the parser's reason.
+static inline Move test_san_move(Board *b, const char *text) {
+    Move m = MOVE_NONE;
+    char err[160] = "";
+    cr_assert_eq(notation_parse_move(b, text, &m, err, sizeof err), NOTATION_OK, "%s: %s", text,
+                 err);
+    return m;
+}
+
 // Whether en passant is among the legal moves of b.
 static inline bool test_has_ep_move(const Board *b) {
     MoveList list;

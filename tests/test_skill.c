@@ -42,14 +42,6 @@ static void set_fen(Board *b, const char *fen) {
     test_board_from_fen(b, fen);
 }
 
-static Move parse(Board *b, const char *text) {
-    char err[160];
-    Move m;
-    cr_assert_eq(notation_parse_move(b, text, &m, err, sizeof err), NOTATION_OK, "%s: %s", text,
-                 err);
-    return m;
-}
-
 // One search of b from a clean table and fresh statistics: level (0 or
 // ENGINE_LEVEL_MAX: full strength) with the generator seeded by seed; depth
 // 0 means the level's own depth. Only searchmove, when given, is searched.
@@ -236,7 +228,7 @@ Test(skill, never_allows_a_mate_in_one_when_avoidable, .init = searcher_up, .fin
      .timeout = 60) {
     Board b;
     set_fen(&b, BACK_RANK);
-    Move bait = parse(&b, "Rxa6");
+    Move bait = test_san_move(&b, "Rxa6");
     cr_assert(skill_allows_mate_in_one(&b, bait), "the bait must lose at once");
     for (int level = 1; level < ENGINE_LEVEL_MAX; level++) {
         for (uint64_t seed = 1; seed <= 12; seed++) {
@@ -260,7 +252,7 @@ Test(skill, takes_a_mate_in_one, .init = searcher_up, .fini = searcher_down) {
     for (size_t i = 0; i < sizeof mates / sizeof mates[0]; i++) {
         Board b;
         set_fen(&b, mates[i].fen);
-        Move mate = parse(&b, mates[i].mate);
+        Move mate = test_san_move(&b, mates[i].mate);
         for (int level = 1; level < ENGINE_LEVEL_MAX; level++)
             for (uint64_t seed = 1; seed <= 4; seed++)
                 cr_assert_eq(run(&b, level, seed, 0, MOVE_NONE).best, mate,
@@ -282,7 +274,7 @@ Test(skill, saves_a_hanging_queen, .init = searcher_up, .fini = searcher_down, .
             Move m = run(&b, level, seed, 0, MOVE_NONE).best;
             char text[8];
             notation_to_uci(m, text);
-            cr_assert_eq(move_from(m), move_from(parse(&b, "Qf3")),
+            cr_assert_eq(move_from(m), move_from(test_san_move(&b, "Qf3")),
                          "level %d seed %llu leaves the queen: %s", level, (unsigned long long)seed,
                          text);
         }
