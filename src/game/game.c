@@ -299,8 +299,7 @@ static GameStatus apply_move(Game *g, Move m, int score, int depth, int64_t now,
     if (!clock_press(&g->clock, now)) {
         if (!g->settings.gui_referees_time) {
             flag_fell(g, mover, now);
-            message(err, errsz, "%s's flag fell before the move was completed",
-                    color_names[mover]);
+            message(err, errsz, "%s's flag fell before the move was completed", color_names[mover]);
             return GAME_ERR_GAME_OVER;
         }
         clock_start(&g->clock, opponent(mover), now); // the GUI judges the flag

@@ -21,8 +21,8 @@ typedef enum {
     END_FIFTY_MOVES,          // claimed
     END_RESIGNATION,
     END_AGREEMENT,
-    END_TIME_FORFEIT,         // the flag fell and the opponent can mate
-    END_TIME_DRAW,            // the flag fell but the opponent cannot mate
+    END_TIME_FORFEIT, // the flag fell and the opponent can mate
+    END_TIME_DRAW,    // the flag fell but the opponent cannot mate
 } GameEnd;
 
 // How a game ended: end is END_NONE while it goes on; side is who mated,

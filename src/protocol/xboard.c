@@ -46,15 +46,15 @@ typedef struct Xboard {
     bool have_score;
     int last_score; // the engine's last reported score, its own view
     int last_depth;
-    Move hint;      // a move to suggest to the user
+    Move hint; // a move to suggest to the user
     int pongs[PONG_QUEUE];
     int pong_count;
 
     // Main thread only.
     bool analyzing;
-    bool ponder;   // hard/easy; recorded, pondering is not used
-    int64_t st_ms; // exact time per move, 0 when unset
-    int sd;        // depth limit, 0 when unset
+    bool ponder;           // hard/easy; recorded, pondering is not used
+    int64_t st_ms;         // exact time per move, 0 when unset
+    int sd;                // depth limit, 0 when unset
     bool have_time;        // the GUI reported the clocks with time/otim
     int64_t my_cs, opp_cs; // those clocks in centiseconds, applied when the engine thinks
     Board scratch;         // the position, for the move parser (which needs its own board)
@@ -299,8 +299,14 @@ static void after_change(Xboard *x) {
 }
 
 // ------------------------------------------------------------------ commands
+//
+// Every command is a CommandFn given its name and the rest of the line
+// (modified in place); the table at the end maps names to them.
 
-static void cmd_protover(Xboard *x) {
+typedef void CommandFn(Xboard *x, const char *cmd, char *rest);
+
+static void cmd_protover(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd, (void)rest;
     say(x,
         "feature ping=1 setboard=1 playother=1 san=0 usermove=1 time=1 draw=1 sigint=0 "
         "sigterm=0 reuse=1 analyze=1 colors=0 memory=1 variants=\"normal\" "
@@ -309,7 +315,8 @@ static void cmd_protover(Xboard *x) {
     say(x, "feature done=1");
 }
 
-static void cmd_new(Xboard *x) {
+static void cmd_new(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd, (void)rest;
     settle(x);
     // A fresh game from the start position under the same time control.
     GameSettings st = *game_settings(x->game);
@@ -348,7 +355,7 @@ static void play_user_move(Xboard *x, Move m, const char *text) {
 }
 
 // A move from the user, in coordinates or SAN.
-static void cmd_usermove(Xboard *x, const char *text) {
+static void user_move_text(Xboard *x, const char *text) {
     settle(x);
     Move m;
     if (!text) {
@@ -364,7 +371,13 @@ static void cmd_usermove(Xboard *x, const char *text) {
     play_user_move(x, m, text);
 }
 
-static void cmd_go(Xboard *x) {
+static void cmd_usermove(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd;
+    user_move_text(x, text_next_word(&rest));
+}
+
+static void cmd_go(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd, (void)rest;
     settle(x);
     x->analyzing = false;
     set_engine_side(x, game_turn(x->game));
@@ -373,7 +386,8 @@ static void cmd_go(Xboard *x) {
     start_thinking(x);
 }
 
-static void cmd_level(Xboard *x, char *rest) {
+static void cmd_level(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd;
     int64_t mps, base, inc;
     char *a = text_next_word(&rest), *b = text_next_word(&rest), *c = text_next_word(&rest);
     if (!text_parse_i64(a, 0, 100000, &mps) || !parse_base(b, &base) || !parse_seconds(c, &inc)) {
@@ -390,7 +404,8 @@ static void cmd_level(Xboard *x, char *rest) {
     x->have_time = false;
 }
 
-static void cmd_setboard(Xboard *x, char *rest) {
+static void cmd_setboard(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd;
     settle(x);
     char *fen = text_trim(rest);
     char err[160];
@@ -404,8 +419,10 @@ static void cmd_setboard(Xboard *x, char *rest) {
     after_change(x);
 }
 
-// Takes back exactly `plies` plies, whoever made them.
-static void cmd_undo(Xboard *x, int plies, const char *name) {
+// `undo` takes back one ply, `remove` two, whoever made them.
+static void cmd_undo(Xboard *x, const char *name, char *rest) {
+    (void)rest;
+    int plies = strcmp(name, "remove") == 0 ? 2 : 1;
     settle(x);
     Game *g = x->game;
     if (game_ply_count(g) < plies) {
@@ -423,9 +440,10 @@ static void cmd_undo(Xboard *x, int plies, const char *name) {
     after_change(x);
 }
 
-static void cmd_ping(Xboard *x, const char *arg) {
+static void cmd_ping(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd;
     int64_t n;
-    if (!text_parse_i64(arg, INT32_MIN, INT32_MAX, &n)) {
+    if (!text_parse_i64(text_next_word(&rest), INT32_MIN, INT32_MAX, &n)) {
         say(x, "Error (bad argument): ping");
         return;
     }
@@ -437,14 +455,16 @@ static void cmd_ping(Xboard *x, const char *arg) {
     pthread_mutex_unlock(&x->lock);
 }
 
-static void cmd_draw(Xboard *x) {
+static void cmd_draw(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd, (void)rest;
     pthread_mutex_lock(&x->lock);
     if (!force_mode(x) && !x->analyzing && x->have_score && x->last_score <= DRAW_ACCEPT_CP)
         emit(x, "offer draw");
     pthread_mutex_unlock(&x->lock);
 }
 
-static void cmd_hint(Xboard *x) {
+static void cmd_hint(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd, (void)rest;
     pthread_mutex_lock(&x->lock);
     // The board is stable under the lock: only the move callback changes it.
     if (x->hint != MOVE_NONE && movegen_is_legal(game_board(x->game), x->hint)) {
@@ -463,9 +483,10 @@ static void set_option(Xboard *x, const char *name, const char *value, const cha
     after_change(x);
 }
 
-static void cmd_memory(Xboard *x, const char *arg) {
+static void cmd_memory(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd;
     int64_t mb;
-    if (!text_parse_i64(arg, 1, INT32_MAX, &mb)) {
+    if (!text_parse_i64(text_next_word(&rest), 1, INT32_MAX, &mb)) {
         say(x, "Error (bad argument): memory");
         return;
     }
@@ -485,7 +506,8 @@ static void cmd_memory(Xboard *x, const char *arg) {
 }
 
 // `option NAME=VALUE` or `option NAME` (a button).
-static void cmd_option(Xboard *x, char *rest) {
+static void cmd_option(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd;
     char *text = text_trim(rest);
     char *eq = strchr(text, '=');
     if (eq)
@@ -493,110 +515,144 @@ static void cmd_option(Xboard *x, char *rest) {
     set_option(x, text_trim(text), eq ? text_trim(eq + 1) : NULL, "option");
 }
 
+// Commands with nothing to do here.
+static void cmd_ignore(Xboard *x, const char *cmd, char *rest) {
+    (void)x, (void)cmd, (void)rest;
+}
+
+static void cmd_variant(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd;
+    char *v = text_next_word(&rest);
+    if (!v || strcmp(v, "normal") != 0)
+        say(x, "Error (unsupported variant): %.*s", ECHO_MAX, v ? v : "");
+}
+
+// `force` and `result`: the engine plays neither side (and stops analysing).
+static void cmd_force(Xboard *x, const char *cmd, char *rest) {
+    (void)rest;
+    settle(x);
+    set_engine_side(x, COLOR_NB);
+    if (strcmp(cmd, "result") == 0)
+        x->analyzing = false;
+    else
+        after_change(x);
+}
+
+static void cmd_playother(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd, (void)rest;
+    settle(x);
+    set_engine_side(x, (Color)!game_turn(x->game));
+    after_change(x);
+}
+
+static void cmd_st(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd;
+    int64_t ms;
+    if (parse_seconds(text_next_word(&rest), &ms) && ms > 0)
+        x->st_ms = ms;
+    else
+        say(x, "Error (bad argument): st");
+}
+
+static void cmd_sd(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd;
+    int64_t n;
+    if (text_parse_i64(text_next_word(&rest), 1, MAX_PLY - 1, &n))
+        x->sd = (int)n;
+    else
+        say(x, "Error (bad argument): sd");
+}
+
+// `time N` and `otim N`: the engine's and the opponent's clocks.
+static void cmd_time(Xboard *x, const char *cmd, char *rest) {
+    int64_t n;
+    if (!text_parse_i64(text_next_word(&rest), INT32_MIN, INT32_MAX, &n)) {
+        say(x, "Error (bad argument): %s", cmd);
+        return;
+    }
+    *(cmd[0] == 't' ? &x->my_cs : &x->opp_cs) = n;
+    x->have_time = true;
+}
+
+// `?`: move now; the move is still made, just sooner.
+static void cmd_move_now(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd, (void)rest;
+    if (x->kind == SEARCH_THINK)
+        engine_stop(x->engine);
+}
+
+static void cmd_hard(Xboard *x, const char *cmd, char *rest) {
+    (void)rest;
+    x->ponder = cmd[0] == 'h';
+}
+
+static void cmd_post(Xboard *x, const char *cmd, char *rest) {
+    (void)rest;
+    pthread_mutex_lock(&x->lock);
+    x->post = cmd[0] == 'p';
+    pthread_mutex_unlock(&x->lock);
+}
+
+static void cmd_analyze(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd, (void)rest;
+    settle(x);
+    x->analyzing = true;
+    start_analysis(x);
+}
+
+static void cmd_exit(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd, (void)rest;
+    settle(x);
+    x->analyzing = false;
+}
+
+static void cmd_bk(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd, (void)rest;
+    say(x, " patzer has no book moves to show\n");
+}
+
+static const struct {
+    const char *name;
+    CommandFn *run;
+} COMMANDS[] = {
+    { "xboard", cmd_ignore },     { "accepted", cmd_ignore }, { "rejected", cmd_ignore },
+    { "random", cmd_ignore },     { "computer", cmd_ignore }, { "name", cmd_ignore },
+    { "rating", cmd_ignore },     { "ics", cmd_ignore },      { "cores", cmd_ignore },
+    { "egtpath", cmd_ignore },    { ".", cmd_ignore },        { "protover", cmd_protover },
+    { "new", cmd_new },           { "variant", cmd_variant }, { "force", cmd_force },
+    { "result", cmd_force },      { "go", cmd_go },           { "playother", cmd_playother },
+    { "level", cmd_level },       { "st", cmd_st },           { "sd", cmd_sd },
+    { "time", cmd_time },         { "otim", cmd_time },       { "usermove", cmd_usermove },
+    { "?", cmd_move_now },        { "ping", cmd_ping },       { "draw", cmd_draw },
+    { "setboard", cmd_setboard }, { "undo", cmd_undo },       { "remove", cmd_undo },
+    { "hard", cmd_hard },         { "easy", cmd_hard },       { "post", cmd_post },
+    { "nopost", cmd_post },       { "analyze", cmd_analyze }, { "exit", cmd_exit },
+    { "hint", cmd_hint },         { "bk", cmd_bk },           { "memory", cmd_memory },
+    { "option", cmd_option },
+};
+
 // Runs one command line (modified in place); returns true on `quit`.
 static bool xboard_command(Xboard *x, char *line) {
     char *rest = line;
     char *cmd = text_next_word(&rest);
     if (!cmd)
         return false;
-    int64_t n;
-
     if (strcmp(cmd, "quit") == 0)
         return true;
-    if (strcmp(cmd, "xboard") == 0 || strcmp(cmd, "accepted") == 0 ||
-        strcmp(cmd, "rejected") == 0 || strcmp(cmd, "random") == 0 ||
-        strcmp(cmd, "computer") == 0 || strcmp(cmd, "name") == 0 || strcmp(cmd, "rating") == 0 ||
-        strcmp(cmd, "ics") == 0 || strcmp(cmd, "cores") == 0 || strcmp(cmd, "egtpath") == 0 ||
-        strcmp(cmd, ".") == 0)
-        return false; // nothing to do for these
-    if (strcmp(cmd, "protover") == 0) {
-        cmd_protover(x);
-    } else if (strcmp(cmd, "new") == 0) {
-        cmd_new(x);
-    } else if (strcmp(cmd, "variant") == 0) {
-        char *v = text_next_word(&rest);
-        if (!v || strcmp(v, "normal") != 0)
-            say(x, "Error (unsupported variant): %.*s", ECHO_MAX, v ? v : "");
-    } else if (strcmp(cmd, "force") == 0) {
-        settle(x);
-        set_engine_side(x, COLOR_NB);
-        after_change(x);
-    } else if (strcmp(cmd, "go") == 0) {
-        cmd_go(x);
-    } else if (strcmp(cmd, "playother") == 0) {
-        settle(x);
-        set_engine_side(x, (Color)!game_turn(x->game));
-        after_change(x);
-    } else if (strcmp(cmd, "level") == 0) {
-        cmd_level(x, rest);
-    } else if (strcmp(cmd, "st") == 0) {
-        int64_t ms;
-        if (parse_seconds(text_next_word(&rest), &ms) && ms > 0)
-            x->st_ms = ms;
-        else
-            say(x, "Error (bad argument): st");
-    } else if (strcmp(cmd, "sd") == 0) {
-        if (text_parse_i64(text_next_word(&rest), 1, MAX_PLY - 1, &n))
-            x->sd = (int)n;
-        else
-            say(x, "Error (bad argument): sd");
-    } else if (strcmp(cmd, "time") == 0 || strcmp(cmd, "otim") == 0) {
-        if (!text_parse_i64(text_next_word(&rest), INT32_MIN, INT32_MAX, &n)) {
-            say(x, "Error (bad argument): %s", cmd);
-        } else {
-            *(cmd[0] == 't' ? &x->my_cs : &x->opp_cs) = n;
-            x->have_time = true;
+    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++) {
+        if (strcmp(cmd, COMMANDS[i].name) == 0) {
+            COMMANDS[i].run(x, cmd, rest);
+            return false;
         }
-    } else if (strcmp(cmd, "usermove") == 0) {
-        cmd_usermove(x, text_next_word(&rest));
-    } else if (strcmp(cmd, "?") == 0) {
-        if (x->kind == SEARCH_THINK)
-            engine_stop(x->engine); // the move is still made, just sooner
-    } else if (strcmp(cmd, "ping") == 0) {
-        cmd_ping(x, text_next_word(&rest));
-    } else if (strcmp(cmd, "draw") == 0) {
-        cmd_draw(x);
-    } else if (strcmp(cmd, "result") == 0) {
-        settle(x);
-        set_engine_side(x, COLOR_NB);
-        x->analyzing = false;
-    } else if (strcmp(cmd, "setboard") == 0) {
-        cmd_setboard(x, rest);
-    } else if (strcmp(cmd, "undo") == 0) {
-        cmd_undo(x, 1, "undo");
-    } else if (strcmp(cmd, "remove") == 0) {
-        cmd_undo(x, 2, "remove");
-    } else if (strcmp(cmd, "hard") == 0 || strcmp(cmd, "easy") == 0) {
-        x->ponder = cmd[0] == 'h';
-    } else if (strcmp(cmd, "post") == 0 || strcmp(cmd, "nopost") == 0) {
-        pthread_mutex_lock(&x->lock);
-        x->post = cmd[0] == 'p';
-        pthread_mutex_unlock(&x->lock);
-    } else if (strcmp(cmd, "analyze") == 0) {
-        settle(x);
-        x->analyzing = true;
-        start_analysis(x);
-    } else if (strcmp(cmd, "exit") == 0) {
-        settle(x);
-        x->analyzing = false;
-    } else if (strcmp(cmd, "hint") == 0) {
-        cmd_hint(x);
-    } else if (strcmp(cmd, "bk") == 0) {
-        say(x, " patzer has no book moves to show\n");
-    } else if (strcmp(cmd, "memory") == 0) {
-        cmd_memory(x, text_next_word(&rest));
-    } else if (strcmp(cmd, "option") == 0) {
-        cmd_option(x, rest);
+    }
+    // A bare move (protocol 1 style, or a GUI without usermove).
+    settle(x);
+    Move m;
+    if (parse_move(x, cmd, &m) == NOTATION_UNPARSEABLE) {
+        say(x, "Error (unknown command): %.*s", ECHO_MAX, cmd);
+        after_change(x);
     } else {
-        // A bare move (protocol 1 style, or a GUI without usermove).
-        settle(x);
-        Move m;
-        if (parse_move(x, cmd, &m) == NOTATION_UNPARSEABLE) {
-            say(x, "Error (unknown command): %.*s", ECHO_MAX, cmd);
-            after_change(x);
-        } else {
-            cmd_usermove(x, cmd);
-        }
+        user_move_text(x, cmd);
     }
     return false;
 }
