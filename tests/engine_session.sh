@@ -19,9 +19,10 @@ send() {
 }
 
 # expect REGEX [SECONDS]: reads lines until one matches (sets MATCH) or the
-# time is up. Every line read is kept in SEEN.
+# time is up (SECONDS may be a fraction: 0.3). Every line read is kept in SEEN.
 expect() {
-    local re=$1 limit_ms=$(( ${2:-10} * 1000 )) start_ms left line
+    local re=$1 limit_ms start_ms left line
+    limit_ms=$(awk -v s="${2:-10}" 'BEGIN { printf "%d", s * 1000 }')
     start_ms=$(now_ms)
     MATCH=""
     while :; do
