@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/movegen.h"
+#include "src/game/outcome.h"
 
 enum {
     VARIATION_PLIES = 10, // moves of the engine's line written as a variation
@@ -53,20 +54,17 @@ static int clamp(int v, int lo, int hi) {
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-// A game over by the rules: checkmate, stalemate, too little material, and
-// at the end of the game (the draw was claimed) the fifty-move rule or a
-// threefold repetition. Fills ev and returns true.
+// A game over by the rules (outcome.h): the endings they impose, and at the
+// end of the game (where a draw was claimed) the claimable ones. Fills ev and
+// returns true.
 static bool rules_eval(const Board *b, bool last, PositionEval *ev) {
-    if (board_is_checkmate(b)) {
-        ev->score_white = b->side == WHITE ? -REVIEW_MATE : REVIEW_MATE;
-        return true;
-    }
-    if (board_is_stalemate(b) || board_insufficient_material(b) ||
-        (last && (b->halfmove >= 100 || board_repetitions(b) >= 2))) {
-        ev->score_white = 0;
-        return true;
-    }
-    return false;
+    Outcome o = last ? outcome_with_claims(b) : outcome_forced(b);
+    if (o.end == END_NONE)
+        return false;
+    ev->score_white = o.result == RESULT_WHITE_WINS   ? REVIEW_MATE
+                      : o.result == RESULT_BLACK_WINS ? -REVIEW_MATE
+                                                      : 0;
+    return true;
 }
 
 // Searches b (with its history) and fills ev.
