@@ -4,6 +4,15 @@
 
 #include <string.h>
 
+// A move for good, or a pass for MOVE_NULL.
+static void play(Board *b, Move m) {
+    Undo u;
+    if (m == MOVE_NULL)
+        board_make_null(b, &u);
+    else
+        board_make_move(b, m, &u);
+}
+
 void line_init(Line *l, const Board *b) {
     l->start = *b;
     l->board = *b;
@@ -14,7 +23,7 @@ void line_init(Line *l, const Board *b) {
 static void compact(Line *l) {
     int drop = LINE_MAX / 2;
     for (int i = 0; i < drop; i++)
-        board_play(&l->start, l->moves[i]);
+        play(&l->start, l->moves[i]);
     l->ply -= drop;
     memmove(l->keys, l->keys + drop, (size_t)l->ply * sizeof l->keys[0]);
     memmove(l->moves, l->moves + drop, (size_t)l->ply * sizeof l->moves[0]);
@@ -25,7 +34,7 @@ void line_play(Line *l, Move m) {
         compact(l);
     l->keys[l->ply] = l->board.key;
     l->moves[l->ply++] = m;
-    board_play(&l->board, m);
+    play(&l->board, m);
 }
 
 bool line_undo(Line *l) {
@@ -34,6 +43,6 @@ bool line_undo(Line *l) {
     l->ply--;
     l->board = l->start;
     for (int i = 0; i < l->ply; i++)
-        board_play(&l->board, l->moves[i]);
+        play(&l->board, l->moves[i]);
     return true;
 }

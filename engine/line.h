@@ -23,7 +23,8 @@ typedef struct Line {
 
 // Starts a line at b with no moves.
 void line_init(Line *l, const Board *b);
-// Plays a legal move.
+// Plays a legal move, or passes for MOVE_NULL (a PGN null move; never while
+// in check).
 void line_play(Line *l, Move m);
 // Takes the last move back (by replaying from the start); false when none is held.
 bool line_undo(Line *l);

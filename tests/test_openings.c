@@ -8,10 +8,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "engine/fen.h"
 #include "engine/line.h"
 #include "engine/notation.h"
 #include "src/game/openings.h"
+#include "tests/helpers.h"
 
 #ifndef TEST_OPENINGS
 #define TEST_OPENINGS "data/openings.txt"
@@ -32,13 +32,8 @@ static Line *play(const char *const *moves) {
     Board start;
     board_set_start(&start);
     line_init(b, &start);
-    for (int i = 0; moves[i]; i++) {
-        Move m;
-        char err[160];
-        cr_assert_eq(notation_parse_move(&b->board, moves[i], &m, err, sizeof err), NOTATION_OK,
-                     "%s: %s", moves[i], err);
-        line_play(b, m);
-    }
+    for (int i = 0; moves[i]; i++)
+        line_play(b, test_san_move(&b->board, moves[i]));
     return b;
 }
 
@@ -121,11 +116,8 @@ Test(openings, positions_without_a_name) {
     cr_expect_str_eq(eco, "");
     cr_expect_str_eq(name, "");
 
-    char err[128];
-    cr_assert(board_set_fen(&b->board,
-                            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 4 9",
-                            err, sizeof err),
-              "%s", err);
+    test_board_from_fen(&b->board,
+                        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 4 9");
     cr_expect_null(openings_lookup(o, &b->board, b->keys, b->ply, NULL, 0, NULL, 0));
     free(b);
     openings_free(o);
@@ -134,11 +126,8 @@ Test(openings, positions_without_a_name) {
 Test(openings, fen_of_a_named_position) {
     Openings *o = load_shipped();
     Line *b = play((const char *[]){ NULL });
-    char err[128];
-    cr_assert(board_set_fen(&b->board,
-                            "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3",
-                            err, sizeof err),
-              "%s", err);
+    test_board_from_fen(&b->board,
+                        "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3");
     expect(o, b, "C50", "Italian Game");
     free(b);
     openings_free(o);

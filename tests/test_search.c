@@ -6,12 +6,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "engine/fen.h"
-#include "engine/line.h"
 #include "engine/bench.h"
 #include "engine/engine.h"
+#include "engine/line.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "tests/helpers.h"
 
 typedef struct Capture {
     SearchInfo last; // the last line of thinking
@@ -39,19 +39,14 @@ static Line line;
 
 // Sets up fen followed by the moves (SAN, space separated) on the global line.
 static void setup(const char *fen, const char *moves) {
-    char err[160];
     board_init_tables();
     Board start;
-    cr_assert(board_set_fen(&start, fen, err, sizeof err), "%s: %s", fen, err);
+    test_board_from_fen(&start, fen);
     line_init(&line, &start);
     char buf[512];
     snprintf(buf, sizeof buf, "%s", moves ? moves : "");
-    for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
-        Move m;
-        cr_assert_eq(notation_parse_move(&line.board, tok, &m, err, sizeof err), NOTATION_OK,
-                     "%s: %s", tok, err);
-        line_play(&line, m);
-    }
+    for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " "))
+        line_play(&line, test_san_move(&line.board, tok));
 }
 
 static Capture search_depth(Engine *e, int depth) {

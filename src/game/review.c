@@ -9,6 +9,7 @@
 
 #include "engine/line.h"
 #include "engine/movegen.h"
+#include "src/game/outcome.h"
 
 enum {
     VARIATION_PLIES = 10, // moves of the engine's line written as a variation
@@ -54,21 +55,19 @@ static int clamp(int v, int lo, int hi) {
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-// A game over by the rules: checkmate, stalemate, too little material, and
-// at the end of the game (the draw was claimed) the fifty-move rule or a
-// threefold repetition. Fills ev and returns true.
+// A game over by the rules (outcome.h): the endings they impose, and at the
+// end of the game (where a draw was claimed) the claimable ones. Fills ev and
+// returns true.
 static bool rules_eval(const Line *l, bool last, PositionEval *ev) {
     const Board *b = &l->board;
-    if (movegen_is_checkmate(b)) {
-        ev->score_white = b->side == WHITE ? -REVIEW_MATE : REVIEW_MATE;
-        return true;
-    }
-    if (movegen_is_stalemate(b) || board_insufficient_material(b) ||
-        (last && (b->halfmove >= 100 || line_repetitions(l) >= 2))) {
-        ev->score_white = 0;
-        return true;
-    }
-    return false;
+    Outcome o = last ? outcome_with_claims(b, l->keys, l->ply)
+                     : outcome_forced(b, l->keys, l->ply);
+    if (o.end == END_NONE)
+        return false;
+    ev->score_white = o.result == RESULT_WHITE_WINS   ? REVIEW_MATE
+                      : o.result == RESULT_BLACK_WINS ? -REVIEW_MATE
+                                                      : 0;
+    return true;
 }
 
 // Searches the line's position (with its history) and fills ev.
@@ -167,8 +166,8 @@ static void judge_ply(ReviewPly *p, Move played, Color mover, const PositionEval
     p->best_mate_white = before->mate_white;
     memcpy(p->best_line, before->line, (size_t)before->line_len * sizeof before->line[0]);
     p->best_line_len = before->line_len;
-    if (p->best == MOVE_NONE || p->best == played)
-        return; // the engine's own choice (or nothing to compare with)
+    if (p->best == MOVE_NONE || p->best == played || played == MOVE_NULL)
+        return; // the engine's own choice (or nothing to compare with, or no move)
     int sign = mover == WHITE ? 1 : -1;
     p->nag = review_judge(sign * before->score_white, sign * after->score_white, &p->loss);
 }
@@ -219,7 +218,7 @@ int review_game(Engine *e, const PgnGame *g, const ReviewOptions *opt, ReviewPly
     for (; go_on && done < total; done++) {
         Move m = pgn_mainline_move(g, done);
         Color mover = b->board.side;
-        line_play(b, m);
+        line_play(b, pgn_mainline_node(g, done)->move); // a null move passes the turn
         analyse(e, b, done + 1 == total, opt, cap, after);
         judge_ply(&out[done], m, mover, before, after);
         PositionEval *t = before;
@@ -274,13 +273,10 @@ static bool annotate_ply(PgnGame *g, int ply, const ReviewPly *p) {
     if (!word || p->best == MOVE_NONE || p->best_line_len < 1)
         return !*eval || pgn_mainline_append_comment(g, ply, eval);
 
-    Board *b = malloc(sizeof *b);
-    if (!b)
-        return false;
+    Board b;
     char san[MOVE_TEXT_MAX] = "?";
-    if (pgn_position_at(g, ply, b) && movegen_is_legal(b, p->best))
-        notation_to_san(b, p->best, san);
-    free(b);
+    if (pgn_position_at(g, ply, &b) && movegen_is_legal(&b, p->best))
+        notation_to_san(&b, p->best, san);
     snprintf(text, sizeof text, "%s%s%s. %s was best.", eval, *eval ? " " : "", word, san);
     const PgnNode *node = pgn_mainline_node(g, ply);
     if (!node || (!has_assessment(node) && !pgn_mainline_add_nag(g, ply, p->nag)))
