@@ -667,6 +667,27 @@ Test(line, compaction_keeps_keys_and_repetitions, .init = setup) {
     cr_expect_not(line_undo(&game));
 }
 
+// A PGN null move in a line is a pass: the side to move changes, the key
+// history goes on, and undo takes it back like a move.
+Test(line, null_move_is_a_pass, .init = setup) {
+    set_game(BOARD_START_FEN);
+    play_game("g1f3");
+    Board before = game.board;
+    line_play(&game, MOVE_NULL);
+    cr_expect_eq(game.board.side, WHITE);
+    cr_expect_eq(board_last_move(&game.board), MOVE_NULL);
+    cr_expect_eq(game.keys[1], before.key);
+    expect_consistent(&game.board, "after a null move");
+    play_game("f3g1");
+    line_play(&game, MOVE_NULL);
+    // The start position again, with White to move: a repetition.
+    cr_expect_eq(line_repetitions(&game), 1);
+    cr_assert(line_undo(&game));
+    cr_assert(line_undo(&game));
+    cr_assert(line_undo(&game));
+    cr_expect(same_state(&game.board, &before));
+}
+
 Test(line, undo_restores_each_position, .init = setup) {
     enum { PLIES = 120 };
     static Board states[PLIES + 1];
