@@ -106,15 +106,61 @@ static const int SCALE_ONE_PAWN_NO_EDGE = 40; // one pawn and no more pieces tha
 // Pawn hash: a power of two.
 enum { PAWN_CACHE_ENTRIES = 16384 };
 
+// ------------------------------------------------------------------------------ tracing
+
+#ifdef EVAL_TRACE
+// The trace being filled and the side whose terms are being added: thread-local state of the
+// traced build only (tools/tune and its tests); the engine's build has none.
+static _Thread_local EvalTrace *trace;
+static _Thread_local int trace_sign;
+
+static void trace_side(Color c) {
+    trace_sign = c == WHITE ? 1 : -1;
+}
+// Counts n uses of weight w (ignored when w is not in the weight table).
+static void trace_weight(const Score *w, int n) {
+    ptrdiff_t i = w - &eval_weights.piece_value[0][0];
+    if (trace && i >= 0 && i < EVAL_WEIGHT_COUNT)
+        trace->coef[i] = (int16_t)(trace->coef[i] + trace_sign * n);
+}
+// A hand-set, non-linear term of c's.
+static void trace_fixed(Color c, Score s) {
+    if (trace) {
+        trace->fixed.mg += c == WHITE ? s.mg : -s.mg;
+        trace->fixed.eg += c == WHITE ? s.eg : -s.eg;
+    }
+}
+#else
+static ALWAYS_INLINE void trace_side(Color c) {
+    (void)c;
+}
+static ALWAYS_INLINE void trace_weight(const Score *w, int n) {
+    (void)w;
+    (void)n;
+}
+static ALWAYS_INLINE void trace_fixed(Color c, Score s) {
+    (void)c;
+    (void)s;
+}
+#endif
+
 // ------------------------------------------------------------------------------ helpers
 
-static ALWAYS_INLINE void add(Score *a, Score s) {
+// Adds a weight (once, or n times) to a side's sum; the tracer's side is the last trace_side.
+static ALWAYS_INLINE void add(Score *a, const Score *w) {
+    trace_weight(w, 1);
+    a->mg += w->mg;
+    a->eg += w->eg;
+}
+static ALWAYS_INLINE void add_n(Score *a, const Score *w, int n) {
+    trace_weight(w, n);
+    a->mg += w->mg * n;
+    a->eg += w->eg * n;
+}
+// Adds up sums (no weight).
+static ALWAYS_INLINE void accumulate(Score *a, Score s) {
     a->mg += s.mg;
     a->eg += s.eg;
-}
-static ALWAYS_INLINE void add_n(Score *a, Score s, int n) {
-    a->mg += s.mg * n;
-    a->eg += s.eg * n;
 }
 static ALWAYS_INLINE Score diff(Score w, Score b) {
     return (Score){ w.mg - b.mg, w.eg - b.eg };
@@ -219,7 +265,7 @@ static void pawn_structure(const Board *b, Color us, Score *structure, Score *ps
         Bitboard ahead = forward_ranks(us, s);
         Square stop = forward_square(us, s);
 
-        add(psqt, PSQT[PAWN][relative_square(us, s)]);
+        add(psqt, &PSQT[PAWN][relative_square(us, s)]);
 
         bool opposed = enemy & ahead & file;
         bool doubled = own & ahead & file;
@@ -227,25 +273,25 @@ static void pawn_structure(const Board *b, Color us, Score *structure, Score *ps
         bool phalanx = (bb_east(bb_square(s)) | bb_west(bb_square(s))) & own;
 
         if (!(enemy & ahead & (file | adj)) && !doubled) {
-            add(structure, PASSED_PAWN[r]);
+            add(structure, &PASSED_PAWN[r]);
             *passed |= bb_square(s);
         }
         if (doubled)
-            add(structure, PAWN_DOUBLED);
+            add(structure, &PAWN_DOUBLED);
         if (supported)
-            add(structure, PAWN_SUPPORTED[r]);
+            add(structure, &PAWN_SUPPORTED[r]);
         if (phalanx)
-            add(structure, PAWN_PHALANX[r]);
+            add(structure, &PAWN_PHALANX[r]);
 
         if (!(own & adj)) {
-            add(structure, PAWN_ISOLATED);
+            add(structure, &PAWN_ISOLATED);
             if (!opposed)
-                add(structure, PAWN_WEAK_UNOPPOSED);
+                add(structure, &PAWN_WEAK_UNOPPOSED);
         } else if (!supported && !phalanx && !(own & adj & ~ahead) && bb_has(enemy_att, stop)) {
             // Every neighbour has advanced past it and the square in front is guarded.
-            add(structure, PAWN_BACKWARD);
+            add(structure, &PAWN_BACKWARD);
             if (!opposed)
-                add(structure, PAWN_WEAK_UNOPPOSED);
+                add(structure, &PAWN_WEAK_UNOPPOSED);
         }
     }
 }
@@ -280,14 +326,14 @@ static Score king_activity(const Board *b, Square ksq) {
     Score s = { 0, 0 };
     int f = square_file(ksq), r = square_rank(ksq);
     int centre = imax(f < 4 ? 3 - f : f - 4, r < 4 ? 3 - r : r - 4);
-    add(&s, KING_CENTRALISATION[centre]);
+    add(&s, &KING_CENTRALISATION[centre]);
 
     Bitboard pawns = b->pieces[PAWN];
     if (pawns) {
         int best = 7;
         while (pawns && best > 1)
             best = imin(best, distance(ksq, bb_pop(&pawns)));
-        add(&s, KING_PAWN_DISTANCE[best]);
+        add(&s, &KING_PAWN_DISTANCE[best]);
     }
     return s;
 }
@@ -300,9 +346,11 @@ static void pawn_entry_compute(const Board *b, PawnEntry *e) {
 
     for (Color c = WHITE; c <= BLACK; c++) {
         Square k = board_king(b, c);
+        trace_side(c);
         pawn_structure(b, c, &structure[c], &psqt[c], &passed);
-        add(&psqt[c], PSQT[KING][relative_square(c, k)]);
+        add(&psqt[c], &PSQT[KING][relative_square(c, k)]);
         shelter[c] = king_shelter(b, c, k);
+        trace_fixed(c, shelter[c]);
         activity[c] = king_activity(b, k);
     }
     e->key = b->pawn_key;
@@ -360,19 +408,20 @@ static ALWAYS_INLINE void eval_pieces(EvalInfo *ei, Color us, PieceType t) {
     Score *pieces = &ei->term[TERM_PIECES][us];
     Bitboard their_zone = ei->king_zone[them];
     Bitboard own_pawns = board_pieces(b, us, PAWN);
+    trace_side(us);
 
     while (bb) {
         Square s = bb_pop(&bb);
         Bitboard a = attacks_piece(t, s, ei->occ);
         ei->att_by[us][t] |= a;
-        add(psqt, PSQT[t][relative_square(us, s)]);
+        add(psqt, &PSQT[t][relative_square(us, s)]);
 
         int n = bb_count(a & ei->mob_area[us]);
         switch (t) {
-        case KNIGHT: add(mob, MOBILITY_KNIGHT[n]); break;
-        case BISHOP: add(mob, MOBILITY_BISHOP[n]); break;
-        case ROOK: add(mob, MOBILITY_ROOK[n]); break;
-        default: add(mob, MOBILITY_QUEEN[n]); break;
+        case KNIGHT: add(mob, &MOBILITY_KNIGHT[n]); break;
+        case BISHOP: add(mob, &MOBILITY_BISHOP[n]); break;
+        case ROOK: add(mob, &MOBILITY_ROOK[n]); break;
+        default: add(mob, &MOBILITY_QUEEN[n]); break;
         }
 
         if (a & their_zone) {
@@ -386,14 +435,14 @@ static ALWAYS_INLINE void eval_pieces(EvalInfo *ei, Color us, PieceType t) {
             if (relative_rank(us, s) == 6 &&
                 (relative_rank(us, board_king(b, them)) == 7 ||
                  (board_pieces(b, them, PAWN) & bb_rank(square_rank(s)))))
-                add(pieces, t == ROOK ? ROOK_ON_SEVENTH : QUEEN_ON_SEVENTH);
+                add(pieces, t == ROOK ? &ROOK_ON_SEVENTH : &QUEEN_ON_SEVENTH);
         }
         if (t == ROOK) {
             Bitboard file = bb_file(square_file(s));
             if (!(b->pieces[PAWN] & file))
-                add(pieces, ROOK_OPEN_FILE);
+                add(pieces, &ROOK_OPEN_FILE);
             else if (!(own_pawns & file))
-                add(pieces, ROOK_HALF_OPEN_FILE);
+                add(pieces, &ROOK_HALF_OPEN_FILE);
         }
     }
 }
@@ -438,6 +487,7 @@ static int eval_passed(EvalInfo *ei, Color us, Bitboard passed) {
     Score *t = &ei->term[TERM_PASSED][us];
     Square own_k = board_king(b, us), their_k = board_king(b, them);
     int fastest = 99;
+    trace_side(us);
 
     while (passed) {
         Square s = bb_pop(&passed);
@@ -457,16 +507,19 @@ static int eval_passed(EvalInfo *ei, Color us, Bitboard passed) {
         if (r < 3)
             continue;
         int w = PASSED_KING_WEIGHT[r];
-        t->eg +=
-            w * (PASSED_ENEMY_KING_DIST_EG * imin(distance(their_k, stop), PASSED_KING_DIST_CAP) -
-                 PASSED_OWN_KING_DIST_EG * imin(distance(own_k, stop), PASSED_KING_DIST_CAP));
+        Score king_dist = {
+            0, w * (PASSED_ENEMY_KING_DIST_EG * imin(distance(their_k, stop), PASSED_KING_DIST_CAP) -
+                    PASSED_OWN_KING_DIST_EG * imin(distance(own_k, stop), PASSED_KING_DIST_CAP))
+        };
+        accumulate(t, king_dist);
+        trace_fixed(us, king_dist);
         if (!bb_has(ei->occ, stop)) {
-            add(t, PASSED_FREE_STOP[r]);
+            add(t, &PASSED_FREE_STOP[r]);
             if (!(path & (ei->occ | ei->att[them])))
-                add(t, PASSED_SAFE_PATH[r]);
+                add(t, &PASSED_SAFE_PATH[r]);
         }
         if (bb_has(ei->att[us], stop) || bb_has(ei->pawn_att[us], s))
-            add(t, PASSED_SUPPORTED[r]);
+            add(t, &PASSED_SUPPORTED[r]);
     }
     return fastest;
 }
@@ -528,9 +581,10 @@ static int evaluate(const Board *b, PawnCache *pc, Score *terms) {
     for (Color c = WHITE; c <= BLACK; c++) {
         Score m = { 0, 0 };
         int npm = 0;
+        trace_side(c);
         for (PieceType t = PAWN; t < KING; t++) {
             int n = bb_count(board_pieces(b, c, t));
-            add_n(&m, PIECE_VALUE[t], n);
+            add_n(&m, &PIECE_VALUE[t], n);
             if (t != PAWN)
                 npm += n * PIECE_VALUE[t].mg;
         }
@@ -579,32 +633,37 @@ static int evaluate(const Board *b, PawnCache *pc, Score *terms) {
     }
 
     // Step 5. King safety from the attack counts.
-    for (Color c = WHITE; c <= BLACK; c++)
+    for (Color c = WHITE; c <= BLACK; c++) {
         ei.term[TERM_KING_SAFETY][c] = king_danger(&ei, c);
+        trace_fixed(c, ei.term[TERM_KING_SAFETY][c]);
+    }
 
     // Step 6. Passed pawns against the pieces; the race of unstoppable pawns in pawn endings.
     int fastest[COLOR_NB];
     for (Color c = WHITE; c <= BLACK; c++)
         fastest[c] = eval_passed(&ei, c, pe->passed & b->colors[c]);
-    if (fastest[WHITE] < fastest[BLACK])
-        add(&ei.term[TERM_PASSED][WHITE], PASSED_UNSTOPPABLE);
-    else if (fastest[BLACK] < fastest[WHITE])
-        add(&ei.term[TERM_PASSED][BLACK], PASSED_UNSTOPPABLE);
+    for (Color c = WHITE; c <= BLACK; c++) {
+        if (fastest[c] < fastest[!c]) {
+            trace_side(c);
+            add(&ei.term[TERM_PASSED][c], &PASSED_UNSTOPPABLE);
+        }
+    }
 
     // Step 7. Bishop pair, threats and development.
     for (Color c = WHITE; c <= BLACK; c++) {
         Color them = !c;
         Bitboard bishops = board_pieces(b, c, BISHOP);
+        trace_side(c);
         if ((bishops & BB_LIGHT_SQUARES) && (bishops & BB_DARK_SQUARES))
-            add(&ei.term[TERM_PIECES][c], BISHOP_PAIR);
+            add(&ei.term[TERM_PIECES][c], &BISHOP_PAIR);
 
         Bitboard targets = b->colors[them] & ~b->pieces[PAWN] & ~b->pieces[KING];
         Bitboard majors = b->colors[them] & (b->pieces[ROOK] | b->pieces[QUEEN]);
         Score *th = &ei.term[TERM_THREATS][c];
-        add_n(th, THREAT_BY_PAWN, bb_count(ei.pawn_att[c] & targets));
-        add_n(th, THREAT_MINOR_ON_MAJOR,
+        add_n(th, &THREAT_BY_PAWN, bb_count(ei.pawn_att[c] & targets));
+        add_n(th, &THREAT_MINOR_ON_MAJOR,
               bb_count((ei.att_by[c][KNIGHT] | ei.att_by[c][BISHOP]) & majors));
-        add_n(th, THREAT_HANGING, bb_count(targets & ei.att[c] & ~ei.att[them]));
+        add_n(th, &THREAT_HANGING, bb_count(targets & ei.att[c] & ~ei.att[them]));
 
         if (phase >= DEVELOPMENT_MIN_PHASE) {
             Bitboard home_knights = c == WHITE ? bb_square(SQ_B1) | bb_square(SQ_G1)
@@ -615,10 +674,10 @@ static int evaluate(const Board *b, PawnCache *pc, Score *terms) {
             int undeveloped = bb_count(board_pieces(b, c, KNIGHT) & home_knights) +
                               bb_count(bishops & home_bishops);
             Score *dev = &ei.term[TERM_DEVELOPMENT][c];
-            add_n(dev, UNDEVELOPED_MINOR, undeveloped);
+            add_n(dev, &UNDEVELOPED_MINOR, undeveloped);
             Bitboard queens = board_pieces(b, c, QUEEN);
             if (undeveloped >= EARLY_QUEEN_MIN_UNDEVELOPED && queens && !bb_has(queens, queen_home))
-                add_n(dev, EARLY_QUEEN, undeveloped);
+                add_n(dev, &EARLY_QUEEN, undeveloped);
         }
     }
 
@@ -627,16 +686,19 @@ static int evaluate(const Board *b, PawnCache *pc, Score *terms) {
     for (int i = 0; i < TERM_NB; i++) {
         terms[i] = diff(ei.term[i][WHITE], ei.term[i][BLACK]);
         if (i == TERM_PSQT)
-            add(&terms[i], unpack(pe->psqt));
+            accumulate(&terms[i], unpack(pe->psqt));
         else if (i == TERM_PAWNS)
-            add(&terms[i], unpack(pe->structure));
+            accumulate(&terms[i], unpack(pe->structure));
         else if (i == TERM_KING_SAFETY)
-            add(&terms[i], unpack(pe->shelter));
+            accumulate(&terms[i], unpack(pe->shelter));
         else if (i == TERM_KING_ACTIVITY)
-            add(&terms[i], unpack(pe->activity));
-        else if (i == TERM_TEMPO)
-            terms[i] = b->side == WHITE ? TEMPO : (Score){ -TEMPO.mg, -TEMPO.eg };
-        add(&total, terms[i]);
+            accumulate(&terms[i], unpack(pe->activity));
+        else if (i == TERM_TEMPO) {
+            trace_side(WHITE);
+            terms[i] = (Score){ 0, 0 };
+            add_n(&terms[i], &TEMPO, b->side == WHITE ? 1 : -1);
+        }
+        accumulate(&total, terms[i]);
     }
 
     // Step 9. Blend by phase, scale drawish endings, clamp, and turn to the side to move.
@@ -644,8 +706,25 @@ static int evaluate(const Board *b, PawnCache *pc, Score *terms) {
     int scale = scale_factor(b, ei.npm, v >= 0 ? WHITE : BLACK);
     v = v * scale / SCALE_NORMAL;
     v = imax(imin(v, VALUE_EVAL_MAX - 1), -(VALUE_EVAL_MAX - 1));
+#ifdef EVAL_TRACE
+    if (trace) {
+        trace->phase = phase;
+        trace->scale = scale;
+        trace->eval = v;
+    }
+#endif
     return b->side == WHITE ? v : -v;
 }
+
+#ifdef EVAL_TRACE
+void eval_trace(const Board *b, EvalTrace *t) {
+    memset(t, 0, sizeof *t);
+    Score terms[TERM_NB];
+    trace = t;
+    evaluate(b, NULL, terms);
+    trace = NULL;
+}
+#endif
 
 int eval_evaluate(const Board *b, PawnCache *pc) {
     Score terms[TERM_NB];
@@ -664,7 +743,7 @@ int eval_explain(const Board *b, EvalTerm *terms, int max) {
     int n = 0;
     for (int i = 0; i < TERM_NB && n < max; i++, n++) {
         terms[n] = (EvalTerm){ TERM_NAMES[i], t[i].mg, t[i].eg };
-        add(&total, t[i]);
+        accumulate(&total, t[i]);
     }
     if (n < max) {
         int rest = white_v - taper(total, phase);
