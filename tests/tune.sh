@@ -63,7 +63,8 @@ else
 fi
 if [ "$(body "$tmp/w1.c" | wc -l)" -eq "$(body "$weights" | wc -l)" ] &&
    grep -q '^// Provenance: tuned .* by tools/tune from ' "$tmp/w1.c" &&
-   grep -q 'positions ([0-9]* games); K [0-9.]*, lambda 0.50, 50 epochs' "$tmp/w1.c" &&
+   grep -q '^// all records of each file: [0-9]* of [0-9]* positions ([0-9]* games);$' "$tmp/w1.c" &&
+   grep -q '^// K [0-9.]*, lambda 0.50, 50 epochs of Adam at 1.00;$' "$tmp/w1.c" &&
    ! cmp -s "$tmp/w1.c" "$tmp/w0.c"; then
     pass "tuned weights in the same layout, with their provenance"
 else

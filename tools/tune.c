@@ -24,6 +24,7 @@ typedef struct Options {
     const char *data;
     const char *out;
     long long limit;  // positions kept at most
+    long long per_file; // records read from the start of each file at most
     int epochs;
     double lambda;    // weight of the game result in the target (the rest: search score)
     double rate;      // Adam's step in centipawns
@@ -121,6 +122,10 @@ static void load(const Options *o, Data *d) {
     TrainPosition p;
     int st;
     while ((st = train_reader_next(&r, &p, err, sizeof err)) == 1) {
+        // A growing run's files are read up to the same point each time, so a tuning
+        // reproduces from the same seeds (r.record counts this file's records so far).
+        if (r.record > o->per_file)
+            continue;
         d->records++;
         bool held_out = d->games % VALIDATION_EVERY == VALIDATION_EVERY - 1;
         d->games += (p.flags & TRAIN_FLAG_GAME_END) != 0;
@@ -276,6 +281,9 @@ static void write_file(const Options *o, const Data *d, const double *w, double 
     snprintf(tmp, sizeof tmp, "%s.tmp", o->out);
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+    char per_file[40] = "all";
+    if (o->per_file < INT64_MAX)
+        snprintf(per_file, sizeof per_file, "the first %lld", o->per_file);
     FILE *f = fopen(tmp, "w");
     if (!f)
         die(strerror(errno));
@@ -285,11 +293,12 @@ static void write_file(const Options *o, const Data *d, const double *w, double 
             "edit by hand;\n"
             "// regenerate it as the README says (\"Training data and tuning\").\n"
             "//\n"
-            "// Provenance: tuned %s by tools/tune from %s:\n"
-            "// %lld of %lld positions (%lld games); K %.4f, lambda %.2f, %d epochs of Adam at\n"
-            "// %.2f; loss %.7f before, %.7f after (held-out games: %.7f, %.7f).\n"
+            "// Provenance: tuned %s by tools/tune from %s,\n"
+            "// %s records of each file: %lld of %lld positions (%lld games);\n"
+            "// K %.4f, lambda %.2f, %d epochs of Adam at %.2f;\n"
+            "// loss %.7f before, %.7f after (held-out games: %.7f, %.7f).\n"
             "#include \"engine/eval_weights.h\"\n\n",
-            date, o->data, d->count, d->records, d->games, k, o->lambda, o->epochs, o->rate,
+            date, o->data, per_file, d->count, d->records, d->games, k, o->lambda, o->epochs, o->rate,
             before[0], after[0], before[1], after[1]);
     write_weights(f, w);
     if (fclose(f) != 0 || rename(tmp, o->out) != 0) {
@@ -301,8 +310,8 @@ static void write_file(const Options *o, const Data *d, const double *w, double 
 // ------------------------------------------------------------------------------ main
 
 static void usage(void) {
-    fputs("usage: tune DATA [--out FILE] [--limit N] [--epochs N] [--lambda L] [--rate R]\n"
-          "            [--min-ply N] [--max-score CP]\n"
+    fputs("usage: tune DATA [--out FILE] [--limit N] [--per-file N] [--epochs N] [--lambda L]\n"
+          "            [--rate R] [--min-ply N] [--max-score CP]\n"
           "Fits the evaluation weights to patzer datagen data (a file or a directory) and\n"
           "writes them as C (default: eval_weights.c in the current directory).\n",
           stderr);
@@ -310,7 +319,8 @@ static void usage(void) {
 }
 
 static void parse(int argc, char **argv, Options *o) {
-    *o = (Options){ .out = "eval_weights.c", .limit = 100000000, .epochs = 500,
+    *o = (Options){ .out = "eval_weights.c", .limit = 100000000, .per_file = INT64_MAX,
+                    .epochs = 500,
                     .lambda = 0.5, .rate = 1.0, .min_ply = 8, .max_score = 2000 };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -326,6 +336,8 @@ static void parse(int argc, char **argv, Options *o) {
             o->out = v;
         else if (strcmp(a, "--limit") == 0 && text_parse_i64(v, 1, INT64_MAX, &n))
             o->limit = n;
+        else if (strcmp(a, "--per-file") == 0 && text_parse_i64(v, 1, INT64_MAX, &n))
+            o->per_file = n;
         else if (strcmp(a, "--epochs") == 0 && text_parse_i64(v, 0, 1000000, &n))
             o->epochs = (int)n;
         else if (strcmp(a, "--min-ply") == 0 && text_parse_i64(v, 0, 1000, &n))
