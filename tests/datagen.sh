@@ -56,7 +56,13 @@ fi
 # A torn game: three records (a game's first, without its end) and a part.
 head -c 100 "$tmp/a/worker-000.bin" > "$tmp/torn"
 cat "$tmp/torn" >> "$tmp/b/worker-000.bin"
+before=$(($(stat -c %s "$tmp/b/worker-000.bin") + $(stat -c %s "$tmp/b/worker-001.bin") - 100))
 out=$(timeout 120 "$PATZER" datagen --out "$tmp/b" --positions 300 $opts 2>&1)
+if [[ $out == *" $((before / 32)) positions on disk"* ]]; then
+    pass "the torn game is cut before counting"
+else
+    fail "the torn game is cut before counting" "$out"
+fi
 if cmp -s "$tmp/a/worker-000.bin" "$tmp/b/worker-000.bin" &&
    cmp -s "$tmp/a/worker-001.bin" "$tmp/b/worker-001.bin"; then
     pass "a continued run reproduces the uninterrupted one"

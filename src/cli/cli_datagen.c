@@ -325,8 +325,27 @@ static bool prepare_dir(const Args *a) {
     return true;
 }
 
+// Cuts the torn game a stopped run may have left at the end of each worker's file, before
+// the progress count reads them.
+static bool recover_files(const Args *a) {
+    for (int i = 0; i < a->jobs; i++) {
+        char path[PATH_MAX_LEN], err[256];
+        worker_path(a, i, path, sizeof path);
+        TrainWriter w;
+        if (!train_writer_open(&w, path, err, sizeof err)) {
+            fprintf(stderr, "patzer datagen: %s: %s\n", path, err);
+            return false;
+        }
+        if (!train_writer_close(&w)) {
+            fprintf(stderr, "patzer datagen: %s: write error\n", path);
+            return false;
+        }
+    }
+    return true;
+}
+
 static int run(const Args *a) {
-    if (!prepare_dir(a))
+    if (!prepare_dir(a) || !recover_files(a))
         return 2;
     FileCount *counts = calloc((size_t)a->jobs, sizeof *counts);
     pid_t *pids = calloc((size_t)a->jobs, sizeof *pids);
