@@ -53,7 +53,7 @@ else
         "$out$(diff <(body "$tmp/w0.c") <(body "$weights") | head -n 6)"
 fi
 
-out=$("$TUNE" "$tmp/data" --epochs 50 --min-ply 0 --out "$tmp/w1.c" 2>&1)
+out=$("$TUNE" "$tmp/data" --epochs 50 --min-ply 0 --held-out 0 --out "$tmp/w1.c" 2>&1)
 line=$(printf '%s\n' "$out" | grep '^tune: loss ')
 if [[ $line =~ ^tune:\ loss\ ([0-9.]+)\ -\>\ ([0-9.]+), ]] &&
    awk -v a="${BASH_REMATCH[1]}" -v b="${BASH_REMATCH[2]}" 'BEGIN { exit !(b < a) }'; then
@@ -64,11 +64,19 @@ fi
 if [ "$(body "$tmp/w1.c" | wc -l)" -eq "$(body "$weights" | wc -l)" ] &&
    grep -q '^// Provenance: tuned .* by tools/tune from ' "$tmp/w1.c" &&
    grep -q '^// all records of each file: [0-9]* of [0-9]* positions ([0-9]* games);$' "$tmp/w1.c" &&
-   grep -q '^// K [0-9.]*, lambda 0.50, 50 epochs of Adam at 1.00;$' "$tmp/w1.c" &&
+   grep -q '^// K [0-9.]*, lambda 0.50, Adam at 1.00: 50 epochs, no games held out;$' "$tmp/w1.c" &&
    ! cmp -s "$tmp/w1.c" "$tmp/w0.c"; then
     pass "tuned weights in the same layout, with their provenance"
 else
     fail "tuned weights in the same layout, with their provenance" "$(head -n 8 "$tmp/w1.c")"
+fi
+
+# Early stopping keeps the weights that do best on every Nth game, held out.
+out=$("$TUNE" "$tmp/data" --epochs 40 --min-ply 0 --held-out 3 --out "$tmp/w2.c" 2>&1)
+if grep -q '^// K [0-9.]*, lambda 0.50, Adam at 1.00: epoch [0-9]* of 40, best on held-out games (1 in 3);$' "$tmp/w2.c"; then
+    pass "early stopping on held-out games"
+else
+    fail "early stopping on held-out games" "$out$(head -n 9 "$tmp/w2.c" 2>&1)"
 fi
 
 out=$("$TUNE" "$tmp/nothing" 2>&1)

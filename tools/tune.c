@@ -30,6 +30,7 @@ typedef struct Options {
     double rate;      // Adam's step in centipawns
     int min_ply;
     int max_score;    // positions whose search score is beyond this are left out
+    int held_out;     // every held_out-th game is kept out of the fit (0: none)
 } Options;
 
 // One weight's use in one position.
@@ -59,8 +60,8 @@ typedef struct Data {
     long long fitted; // samples not held out
 } Data;
 
-// Every VALIDATION_EVERY-th game is held out to measure the fit on unseen games.
-enum { VALIDATION_EVERY = 10 };
+// How often the held-out loss is measured to keep the best weights (early stopping).
+enum { CHECK_EVERY = 10 };
 
 static void die(const char *what) {
     fprintf(stderr, "tune: %s\n", what);
@@ -127,7 +128,7 @@ static void load(const Options *o, Data *d) {
         if (r.record > o->per_file)
             continue;
         d->records++;
-        bool held_out = d->games % VALIDATION_EVERY == VALIDATION_EVERY - 1;
+        bool held_out = o->held_out && d->games % o->held_out == o->held_out - 1;
         d->games += (p.flags & TRAIN_FLAG_GAME_END) != 0;
         if (d->count >= o->limit || !keep_position(o, &p))
             continue;
@@ -221,11 +222,17 @@ static void gradient(const Data *d, const double *w, double k, double *grad) {
         grad[j] /= (double)d->fitted;
 }
 
-static void adam(const Options *o, const Data *d, double *w, double k) {
+// Runs the epochs; with held-out games, keeps the weights that did best on them (checked
+// every CHECK_EVERY epochs) and returns that epoch, else the last.
+static int adam(const Options *o, const Data *d, double *w, double k) {
     double *grad = calloc(PARAMS, sizeof *grad), *m = calloc(PARAMS, sizeof *m);
-    double *v = calloc(PARAMS, sizeof *v);
-    if (!grad || !m || !v)
+    double *v = calloc(PARAMS, sizeof *v), *best = malloc(PARAMS * sizeof *best);
+    if (!grad || !m || !v || !best)
         die("out of memory");
+    bool early = d->count > d->fitted;
+    double best_loss = early ? loss(d, w, k, false, true) : 0;
+    int best_epoch = 0;
+    memcpy(best, w, PARAMS * sizeof *best);
     const double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
     for (int epoch = 1; epoch <= o->epochs; epoch++) {
         gradient(d, w, k, grad);
@@ -235,13 +242,25 @@ static void adam(const Options *o, const Data *d, double *w, double k) {
             v[j] = beta2 * v[j] + (1 - beta2) * grad[j] * grad[j];
             w[j] -= o->rate * (m[j] / c1) / (sqrt(v[j] / c2) + eps);
         }
+        if (early && (epoch % CHECK_EVERY == 0 || epoch == o->epochs)) {
+            double held = loss(d, w, k, false, true);
+            if (held < best_loss) {
+                best_loss = held;
+                best_epoch = epoch;
+                memcpy(best, w, PARAMS * sizeof *best);
+            }
+        }
         if (epoch % 50 == 0 || epoch == o->epochs)
             fprintf(stderr, "tune: epoch %d, loss %.7f, held-out games %.7f\n", epoch,
                     loss(d, w, k, false, false), loss(d, w, k, false, true));
     }
+    if (early)
+        memcpy(w, best, PARAMS * sizeof *best);
     free(grad);
     free(m);
     free(v);
+    free(best);
+    return early ? best_epoch : o->epochs;
 }
 
 // ------------------------------------------------------------------------------ output
@@ -275,13 +294,18 @@ static void write_weights(FILE *f, const double *w) {
 }
 
 // Writes the file atomically (temporary file, then rename).
-static void write_file(const Options *o, const Data *d, const double *w, double k,
+static void write_file(const Options *o, const Data *d, const double *w, double k, int epoch,
                        const double before[2], const double after[2]) {
     char tmp[4096], date[32];
     snprintf(tmp, sizeof tmp, "%s.tmp", o->out);
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
-    char per_file[40] = "all";
+    char per_file[40] = "all", run[96];
+    if (d->count > d->fitted)
+        snprintf(run, sizeof run, "epoch %d of %d, best on held-out games (1 in %d)",
+                 epoch, o->epochs, o->held_out);
+    else
+        snprintf(run, sizeof run, "%d epochs, no games held out", o->epochs);
     if (o->per_file < INT64_MAX)
         snprintf(per_file, sizeof per_file, "the first %lld", o->per_file);
     FILE *f = fopen(tmp, "w");
@@ -295,10 +319,10 @@ static void write_file(const Options *o, const Data *d, const double *w, double 
             "//\n"
             "// Provenance: tuned %s by tools/tune from %s,\n"
             "// %s records of each file: %lld of %lld positions (%lld games);\n"
-            "// K %.4f, lambda %.2f, %d epochs of Adam at %.2f;\n"
+            "// K %.4f, lambda %.2f, Adam at %.2f: %s;\n"
             "// loss %.7f before, %.7f after (held-out games: %.7f, %.7f).\n"
             "#include \"engine/eval_weights.h\"\n\n",
-            date, o->data, per_file, d->count, d->records, d->games, k, o->lambda, o->epochs, o->rate,
+            date, o->data, per_file, d->count, d->records, d->games, k, o->lambda, o->rate, run,
             before[0], after[0], before[1], after[1]);
     write_weights(f, w);
     if (fclose(f) != 0 || rename(tmp, o->out) != 0) {
@@ -311,7 +335,7 @@ static void write_file(const Options *o, const Data *d, const double *w, double 
 
 static void usage(void) {
     fputs("usage: tune DATA [--out FILE] [--limit N] [--per-file N] [--epochs N] [--lambda L]\n"
-          "            [--rate R] [--min-ply N] [--max-score CP]\n"
+          "            [--rate R] [--min-ply N] [--max-score CP] [--held-out N]\n"
           "Fits the evaluation weights to patzer datagen data (a file or a directory) and\n"
           "writes them as C (default: eval_weights.c in the current directory).\n",
           stderr);
@@ -320,7 +344,7 @@ static void usage(void) {
 
 static void parse(int argc, char **argv, Options *o) {
     *o = (Options){ .out = "eval_weights.c", .limit = 100000000, .per_file = INT64_MAX,
-                    .epochs = 500,
+                    .epochs = 500, .held_out = 10,
                     .lambda = 0.5, .rate = 1.0, .min_ply = 8, .max_score = 2000 };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -336,6 +360,8 @@ static void parse(int argc, char **argv, Options *o) {
             o->out = v;
         else if (strcmp(a, "--limit") == 0 && text_parse_i64(v, 1, INT64_MAX, &n))
             o->limit = n;
+        else if (strcmp(a, "--held-out") == 0 && text_parse_i64(v, 0, 1000, &n))
+            o->held_out = (int)n;
         else if (strcmp(a, "--per-file") == 0 && text_parse_i64(v, 1, INT64_MAX, &n))
             o->per_file = n;
         else if (strcmp(a, "--epochs") == 0 && text_parse_i64(v, 0, 1000000, &n))
@@ -351,7 +377,7 @@ static void parse(int argc, char **argv, Options *o) {
         else
             usage();
     }
-    if (!o->data || o->lambda < 0 || o->lambda > 1 || o->rate <= 0)
+    if (!o->data || o->lambda < 0 || o->lambda > 1 || o->rate <= 0 || o->held_out == 1)
         usage();
 }
 
@@ -383,11 +409,11 @@ int main(int argc, char **argv) {
     double before[2] = { loss(&d, w, k, false, false), loss(&d, w, k, false, true) };
     fprintf(stderr, "tune: K %.4f, loss %.7f (results only %.7f), held-out games %.7f\n", k,
             before[0], loss(&d, w, k, true, false), before[1]);
-    adam(&o, &d, w, k);
+    int epoch = adam(&o, &d, w, k);
     double after[2] = { loss(&d, w, k, false, false), loss(&d, w, k, false, true) };
     fprintf(stderr, "tune: loss %.7f -> %.7f, held-out games %.7f -> %.7f, %lds in all\n",
             before[0], after[0], before[1], after[1], (long)(time(NULL) - start));
-    write_file(&o, &d, w, k, before, after);
+    write_file(&o, &d, w, k, epoch, before, after);
     fprintf(stderr, "tune: weights written to %s\n", o.out);
     free(w);
     free(d.samples);
