@@ -17,6 +17,7 @@ typedef struct Score {
 // Every weight as X(name, rows, columns); a single pair is 1 x 1. Pawn-structure and passed
 // pawn rows are indexed by the pawn's rank from its own side (0 = first rank); piece-square
 // tables are from White's point of view (a1 = 0, Black through square_mirror).
+// clang-format off
 #define EVAL_WEIGHTS(X)                                                                            \
     X(piece_value, 1, PIECE_TYPE_NB)         /* material; mg also for eval_piece_value */       \
     X(psqt, PIECE_TYPE_NB, SQ_NB)            /* piece-square tables */                          \
@@ -48,6 +49,7 @@ typedef struct Score {
     X(undeveloped_minor, 1, 1)               /* minor piece at home in the opening */           \
     X(early_queen, 1, 1)                     /* per undeveloped minor, queen out */             \
     X(tempo, 1, 1)                           /* the side to move */
+// clang-format on
 
 typedef struct EvalWeights {
 #define EVAL_WEIGHT_FIELD(name, rows, cols) Score name[rows][cols];

@@ -103,9 +103,10 @@ Test(train, record_layout_is_fixed) {
     // a1 e1 d5 e5 e8 h8: occupancy, then codes castling rook, W_KING, B_PAWN,
     // W_PAWN, B_KING, castling rook. The d5 pawn just moved: it is code 13.
     static const uint8_t want[TRAIN_RECORD_SIZE] = {
-        0x11, 0x00, 0x00, 0x00, 0x18, 0x00, 0x00, 0x90,             // occupancy
-        0xAC, 0x0D, 0xCB, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,    // pieces
-        0xFE, 0xFF, 0xCD, 0xAB, 0x02, 0x01, 7, (2 << 1) | (8 << 3), // fields
+        0x11, 0x00, 0x00, 0x00, 0x18, 0x00, 0x00, 0x90, // occupancy
+        0xAC, 0x0D, 0xCB, 0,    0,    0,    0,    0,
+        0,    0,    0,    0,    0,    0,    0,    0,                   // pieces
+        0xFE, 0xFF, 0xCD, 0xAB, 0x02, 0x01, 7,    (2 << 1) | (8 << 3), // fields
     };
     for (int i = 0; i < TRAIN_RECORD_SIZE; i++)
         cr_assert_eq(rec[i], want[i], "byte %d: %02x, expected %02x", i, rec[i], want[i]);
@@ -187,8 +188,8 @@ Test(train, writer_cuts_a_torn_game_and_resumes) {
     cr_assert(train_writer_close(&w));
 
     // The directory reader sees the three whole games in order.
-    static const int scores[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 100, 101, 102, 103, 104,
-                                  200, 201, 202, 203 };
+    static const int scores[] = { 0,   1,   2,   3,   4,   5,   6,   7,   8,  9,
+                                  100, 101, 102, 103, 104, 200, 201, 202, 203 };
     TrainReader r;
     cr_assert(train_reader_open(&r, dir, err, sizeof err), "%s", err);
     TrainPosition p;

@@ -23,14 +23,14 @@ enum { SCALE_NORMAL = 64, PARAMS = 2 * EVAL_WEIGHT_COUNT };
 typedef struct Options {
     const char *data;
     const char *out;
-    long long limit;  // positions kept at most
+    long long limit;    // positions kept at most
     long long per_file; // records read from the start of each file at most
     int epochs;
-    double lambda;    // weight of the game result in the target (the rest: search score)
-    double rate;      // Adam's step in centipawns
+    double lambda; // weight of the game result in the target (the rest: search score)
+    double rate;   // Adam's step in centipawns
     int min_ply;
-    int max_score;    // positions whose search score is beyond this are left out
-    int held_out;     // every held_out-th game is kept out of the fit (0: none)
+    int max_score; // positions whose search score is beyond this are left out
+    int held_out;  // every held_out-th game is kept out of the fit (0: none)
 } Options;
 
 // One weight's use in one position.
@@ -44,11 +44,11 @@ typedef struct Sample {
     uint32_t first; // into the entries
     uint16_t count;
     uint8_t phase, scale;
-    bool held_out;  // in the validation set: measured, never fitted
+    bool held_out; // in the validation set: measured, never fitted
     float fixed_mg, fixed_eg;
-    float result;   // 0, 0.5, 1 for White
-    float score;    // search score, White's view
-    float target;   // set once K is known
+    float result; // 0, 0.5, 1 for White
+    float score;  // search score, White's view
+    float target; // set once K is known
 } Sample;
 
 typedef struct Data {
@@ -282,9 +282,8 @@ static void write_weights(FILE *f, const double *w) {
         for (int r = 0; r < FIELDS[i].rows; r++) {
             fputs("        {\n", f);
             for (int c = 0; c < FIELDS[i].cols; c++, at++) {
-                fprintf(f, "%s{ %ld, %ld },%s", c % 8 == 0 ? "            " : "",
-                        lround(w[2 * at]), lround(w[2 * at + 1]),
-                        c % 8 == 7 || c == FIELDS[i].cols - 1 ? "\n" : " ");
+                fprintf(f, "%s{ %ld, %ld },%s", c % 8 == 0 ? "            " : "", lround(w[2 * at]),
+                        lround(w[2 * at + 1]), c % 8 == 7 || c == FIELDS[i].cols - 1 ? "\n" : " ");
             }
             fputs("        },\n", f);
         }
@@ -302,8 +301,8 @@ static void write_file(const Options *o, const Data *d, const double *w, double 
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
     char per_file[40] = "all", run[96];
     if (d->count > d->fitted)
-        snprintf(run, sizeof run, "epoch %d of %d, best on held-out games (1 in %d)",
-                 epoch, o->epochs, o->held_out);
+        snprintf(run, sizeof run, "epoch %d of %d, best on held-out games (1 in %d)", epoch,
+                 o->epochs, o->held_out);
     else
         snprintf(run, sizeof run, "%d epochs, no games held out", o->epochs);
     if (o->per_file < INT64_MAX)
@@ -342,10 +341,24 @@ static void usage(void) {
     exit(2);
 }
 
+// A whole decimal number with a fraction; false for anything else.
+static bool parse_double(const char *text, double *out) {
+    char *end;
+    errno = 0;
+    *out = strtod(text, &end);
+    return end != text && *end == '\0' && errno == 0;
+}
+
 static void parse(int argc, char **argv, Options *o) {
-    *o = (Options){ .out = "eval_weights.c", .limit = 100000000, .per_file = INT64_MAX,
-                    .epochs = 500, .held_out = 10,
-                    .lambda = 0.5, .rate = 1.0, .min_ply = 8, .max_score = 2000 };
+    *o = (Options){ .out = "eval_weights.c",
+                    .limit = 100000000,
+                    .per_file = INT64_MAX,
+                    .epochs = 500,
+                    .held_out = 10,
+                    .lambda = 0.5,
+                    .rate = 1.0,
+                    .min_ply = 8,
+                    .max_score = 2000 };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int64_t n;
@@ -370,10 +383,10 @@ static void parse(int argc, char **argv, Options *o) {
             o->min_ply = (int)n;
         else if (strcmp(a, "--max-score") == 0 && text_parse_i64(v, 1, 32767, &n))
             o->max_score = (int)n;
-        else if (strcmp(a, "--lambda") == 0)
-            o->lambda = atof(v);
-        else if (strcmp(a, "--rate") == 0)
-            o->rate = atof(v);
+        else if (strcmp(a, "--lambda") == 0 && parse_double(v, &o->lambda))
+            continue;
+        else if (strcmp(a, "--rate") == 0 && parse_double(v, &o->rate))
+            continue;
         else
             usage();
     }
@@ -388,8 +401,8 @@ int main(int argc, char **argv) {
     Data d = { 0 };
     time_t start = time(NULL);
     load(&o, &d);
-    fprintf(stderr, "tune: %lld positions of %lld (%lld games), %lld coefficients, %lds\n",
-            d.count, d.records, d.games, d.entry_count, (long)(time(NULL) - start));
+    fprintf(stderr, "tune: %lld positions of %lld (%lld games), %lld coefficients, %lds\n", d.count,
+            d.records, d.games, d.entry_count, (long)(time(NULL) - start));
     if (d.fitted == 0)
         die("no usable positions");
 

@@ -448,9 +448,9 @@ static int to_epd(const Args *a) {
         if (movegen_is_legal(b, p.move))
             notation_to_san(b, p.move, san);
         int ce = p.side == WHITE ? p.score : -p.score;
-        fprintf(out, "%s ce %d;%s%s%s c9 \"%s\"; hmvc %u; fmvn %u;\n", fen, ce, san[0] ? " pm " : "",
-                san, san[0] ? ";" : "", RESULT_TEXT[p.result], (unsigned)p.halfmove,
-                (unsigned)(p.ply / 2 + 1));
+        fprintf(out, "%s ce %d;%s%s%s c9 \"%s\"; hmvc %u; fmvn %u;\n", fen, ce,
+                san[0] ? " pm " : "", san, san[0] ? ";" : "", RESULT_TEXT[p.result],
+                (unsigned)p.halfmove, (unsigned)(p.ply / 2 + 1));
         written++;
     }
     train_reader_close(&r);
@@ -477,9 +477,9 @@ static int to_epd(const Args *a) {
 // Counts by category for --stats.
 typedef struct Stats {
     long long records, games, quiet, in_check, noisy_best, not_quiet;
-    long long results[3];      // by game
-    long long score_bucket[6]; // |score| < 50, 150, 400, 1000, 2000, more
-    long long ply_bucket[5];   // ply < 20, 60, 120, 200, more
+    long long results[3];       // by game
+    long long score_bucket[6];  // |score| < 50, 150, 400, 1000, 2000, more
+    long long ply_bucket[5];    // ply < 20, 60, 120, 200, more
     long long pieces_bucket[4]; // pieces > 24, 16, 8, fewer
 } Stats;
 

@@ -13,15 +13,15 @@ enum { DATAGEN_PLIES_MAX = 400 };
 
 typedef struct DatagenOptions {
     uint64_t seed;
-    uint64_t nodes;      // per move
+    uint64_t nodes; // per move
     int hash_mb;
-    int random_plies;    // random legal moves before the engine plays
-    int opening_max_cp;  // openings whose quick search exceeds this are replayed
-    int win_cp;          // adjudicated a win: |score| >= win_cp ...
-    int win_plies;       // ... for this many plies in a row
-    int draw_cp;         // adjudicated a draw: |score| <= draw_cp ...
-    int draw_plies;      // ... for this many plies in a row ...
-    int draw_min_ply;    // ... from this ply of the game on
+    int random_plies;        // random legal moves before the engine plays
+    int opening_max_cp;      // openings whose quick search exceeds this are replayed
+    int win_cp;              // adjudicated a win: |score| >= win_cp ...
+    int win_plies;           // ... for this many plies in a row
+    int draw_cp;             // adjudicated a draw: |score| <= draw_cp ...
+    int draw_plies;          // ... for this many plies in a row ...
+    int draw_min_ply;        // ... from this ply of the game on
     const char *const *book; // opening FENs to start from (NULL: the start position)
     int book_count;
 } DatagenOptions;

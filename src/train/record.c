@@ -139,8 +139,7 @@ void train_encode(const TrainPosition *p, uint8_t rec[TRAIN_RECORD_SIZE]) {
     rec[31] = (uint8_t)(p->side | (p->result << 1) | ((p->flags & 15) << 3));
 }
 
-bool train_decode(const uint8_t rec[TRAIN_RECORD_SIZE], TrainPosition *p, char *err,
-                  size_t errsz) {
+bool train_decode(const uint8_t rec[TRAIN_RECORD_SIZE], TrainPosition *p, char *err, size_t errsz) {
     Bitboard occ = 0;
     for (int i = 0; i < 8; i++)
         occ |= (Bitboard)rec[i] << (8 * i);
@@ -336,7 +335,8 @@ bool train_writer_add_game(TrainWriter *w, const TrainPosition *game, int n, cha
         return fail(err, errsz, "out of memory");
     for (int i = 0; i < n; i++) {
         TrainPosition p = game[i];
-        p.flags = (uint8_t)((p.flags & ~TRAIN_FLAG_GAME_END) | (i == n - 1 ? TRAIN_FLAG_GAME_END : 0));
+        p.flags =
+            (uint8_t)((p.flags & ~TRAIN_FLAG_GAME_END) | (i == n - 1 ? TRAIN_FLAG_GAME_END : 0));
         train_encode(&p, buf + (size_t)i * TRAIN_RECORD_SIZE);
     }
     size_t put = fwrite(buf, TRAIN_RECORD_SIZE, (size_t)n, w->file);

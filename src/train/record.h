@@ -46,10 +46,10 @@ typedef struct TrainPosition {
     uint8_t ep;       // en-passant target square or SQ_NONE
     uint8_t halfmove;
     uint16_t ply;
-    int16_t score;    // centipawns, White's point of view
+    int16_t score; // centipawns, White's point of view
     Move move;
     TrainResult result;
-    uint8_t flags;    // TRAIN_FLAG_*
+    uint8_t flags; // TRAIN_FLAG_*
 } TrainPosition;
 
 // True when the position is quiet enough for tuning a static evaluation.
@@ -70,8 +70,7 @@ void train_position_fen(const TrainPosition *p, char *buf, size_t bufsz);
 // with king and rook at home, and an en-passant square behind a pawn.
 void train_encode(const TrainPosition *p, uint8_t rec[TRAIN_RECORD_SIZE]);
 // Unpacks a record; false with the reason in err for a malformed one.
-bool train_decode(const uint8_t rec[TRAIN_RECORD_SIZE], TrainPosition *p, char *err,
-                  size_t errsz);
+bool train_decode(const uint8_t rec[TRAIN_RECORD_SIZE], TrainPosition *p, char *err, size_t errsz);
 
 // Reads the records of one file or of every *.bin file in a directory (in
 // name order). Owns its file handle and list; close frees them.
