@@ -42,7 +42,9 @@ static void set_err(char *err, size_t errsz, const char *fmt, const char *path, 
         snprintf(err, errsz, fmt, path, why);
 }
 
-Book *book_open(const char *path, char *err, size_t errsz) {
+// Opens path and checks that it can be a book (a regular file whose size is a
+// whole, non-zero number of entries); the size in *size. NULL with err set otherwise.
+static FILE *open_checked(const char *path, size_t *size, char *err, size_t errsz) {
     FILE *f = fopen(path, "rb");
     if (!f) {
         set_err(err, errsz, "cannot open book %s: %s", path, strerror(errno));
@@ -54,16 +56,34 @@ Book *book_open(const char *path, char *err, size_t errsz) {
         fclose(f);
         return NULL;
     }
-    char why[96];
     if (st.st_size == 0 || st.st_size % ENTRY_SIZE != 0) {
+        char why[96];
         snprintf(why, sizeof why, "size %lld is %s", (long long)st.st_size,
                  st.st_size == 0 ? "empty" : "not a multiple of 16 bytes");
         set_err(err, errsz, "bad book %s: %s", path, why);
         fclose(f);
         return NULL;
     }
+    *size = (size_t)st.st_size;
+    return f;
+}
+
+bool book_check_file(const char *path, char *err, size_t errsz) {
+    size_t size;
+    FILE *f = open_checked(path, &size, err, errsz);
+    if (!f)
+        return false;
+    fclose(f);
+    return true;
+}
+
+Book *book_open(const char *path, char *err, size_t errsz) {
+    size_t size;
+    FILE *f = open_checked(path, &size, err, errsz);
+    if (!f)
+        return NULL;
     Book *book = malloc(sizeof *book);
-    unsigned char *data = malloc((size_t)st.st_size);
+    unsigned char *data = malloc(size);
     if (!book || !data) {
         set_err(err, errsz, "cannot load book %s: %s", path, strerror(ENOMEM));
         free(book);
@@ -71,10 +91,10 @@ Book *book_open(const char *path, char *err, size_t errsz) {
         fclose(f);
         return NULL;
     }
-    size_t got = fread(data, 1, (size_t)st.st_size, f);
+    size_t got = fread(data, 1, size, f);
     bool read_error = ferror(f);
     fclose(f);
-    if (got != (size_t)st.st_size) {
+    if (got != size) {
         set_err(err, errsz, "cannot read book %s: %s", path,
                 read_error ? strerror(EIO) : "file shrank while reading");
         free(book);
@@ -86,6 +106,7 @@ Book *book_open(const char *path, char *err, size_t errsz) {
     // Probing is a binary search, so an unsorted book would silently miss positions.
     for (size_t i = 1; i < book->count; i++) {
         if (entry_key(book, i) < entry_key(book, i - 1)) {
+            char why[96];
             snprintf(why, sizeof why, "entry %zu has a smaller key than entry %zu (not sorted)", i,
                      i - 1);
             set_err(err, errsz, "bad book %s: %s", path, why);

@@ -19,6 +19,9 @@ typedef struct BookMove {
 // size not a multiple of 16, unsorted keys...).
 Book *book_open(const char *path, char *err, size_t errsz);
 void book_close(Book *book);
+// The checks of book_open that need no reading (the file opens, is regular, and
+// its size is a whole number of entries), for callers that read the book later.
+bool book_check_file(const char *path, char *err, size_t errsz);
 // Number of entries in the book.
 size_t book_size(const Book *book);
 
