@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "engine/book.h"
+#include "engine/errmsg.h"
 #include "engine/movegen.h"
 #include "engine/skill.h"
 
@@ -265,12 +266,6 @@ void engine_new_game(Engine *e) {
 
 // ------------------------------------------------------------------ options
 
-static bool fail(char *err, size_t errsz, const char *fmt, const char *a, const char *b) {
-    if (err && errsz)
-        snprintf(err, errsz, fmt, a, b);
-    return false;
-}
-
 static bool parse_int(const char *value, int min, int max, int *out) {
     char *end;
     long v = strtol(value, &end, 10);
@@ -300,12 +295,12 @@ static bool set_book(Engine *e, const char *path, char *err, size_t errsz) {
         return true;
     }
     if (strlen(path) >= BOOK_PATH_MAX)
-        return fail(err, errsz, "book path too long: %s%s", path, "");
+        return errmsg_set(err, errsz, "book path too long: %s", path);
     // Checked now, so that a wrong path is reported where it is set; read when
     // a search first wants a book move.
     char why[256];
     if (!book_check_file(path, why, sizeof why))
-        return fail(err, errsz, "cannot load book %s: %s", path, why);
+        return errmsg_set(err, errsz, "cannot load book %s: %s", path, why);
     book_close(e->book);
     e->book = NULL;
     e->book_tried = false;
@@ -320,7 +315,7 @@ bool engine_set_option(Engine *e, const char *name, const char *value, char *err
         if (strcasecmp(options[i].name, name) == 0)
             opt = &options[i];
     if (!opt)
-        return fail(err, errsz, "unknown option '%s'%s", name, "");
+        return errmsg_set(err, errsz, "unknown option '%s'", name);
     if (!value)
         value = "";
     if (e->thread_joinable && (opt->type != OPTION_CHECK || opt == &options[10])) {
@@ -330,18 +325,17 @@ bool engine_set_option(Engine *e, const char *name, const char *value, char *err
     int n = 0;
     bool flag = false;
     if (opt->type == OPTION_SPIN && !parse_int(value, opt->min, opt->max, &n)) {
-        char range[64];
-        snprintf(range, sizeof range, "%d..%d", opt->min, opt->max);
-        return fail(err, errsz, "option value '%s' out of range %s", value, range);
+        return errmsg_set(err, errsz, "option value '%s' out of range %d..%d", value, opt->min,
+                          opt->max);
     }
     if (opt->type == OPTION_CHECK && !parse_bool(value, &flag))
-        return fail(err, errsz, "option value '%s' is not true or false%s", value, "");
+        return errmsg_set(err, errsz, "option value '%s' is not true or false", value);
 
     if (opt == &options[0]) {
         // The first size set is the table's only allocation; later ones resize.
         bool ok = e->tt ? tt_resize(e->tt, (size_t)n) : (e->tt = tt_new((size_t)n)) != NULL;
         if (!ok)
-            return fail(err, errsz, "not enough memory for %s MB of hash%s", value, "");
+            return errmsg_set(err, errsz, "not enough memory for %s MB of hash", value);
         e->hash_mb = n;
     } else if (opt == &options[1]) {
         if (e->tt)

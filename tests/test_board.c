@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/movegen.h"
+#include "tests/helpers.h"
 
 #ifndef TEST_DATADIR
 #define TEST_DATADIR "tests/data"
@@ -24,15 +25,10 @@ static int suite_size;
 // Boards are ~40 KB: kept off the stack.
 static Board board, other, saved;
 
-static const char *data_dir(void) {
-    const char *env = getenv("TEST_DATADIR");
-    return env && *env ? env : TEST_DATADIR;
-}
-
 // The FEN of each suite line: the text before the first " ;".
 static void load_suite(void) {
     char path[1024];
-    snprintf(path, sizeof path, "%s/perftsuite.epd", data_dir());
+    snprintf(path, sizeof path, "%s/perftsuite.epd", test_data_dir());
     FILE *f = fopen(path, "r");
     cr_assert_not_null(f, "cannot open %s", path);
     char text[LINE_MAX_LEN];

@@ -9,6 +9,7 @@
 
 #include "engine/eval.h"
 #include "engine/movegen.h"
+#include "tests/helpers.h"
 
 #ifndef TEST_DATADIR
 #define TEST_DATADIR "tests/data"
@@ -21,11 +22,6 @@ static int position_count;
 
 static void setup(void) {
     board_init_tables();
-}
-
-static const char *data_dir(void) {
-    const char *env = getenv("TEST_DATADIR");
-    return env && *env ? env : TEST_DATADIR;
 }
 
 static void add_position(const char *fen) {
@@ -48,7 +44,7 @@ static void load_positions(void) {
     position_count = 0;
 
     char path[1024];
-    snprintf(path, sizeof path, "%s/perftsuite.epd", data_dir());
+    snprintf(path, sizeof path, "%s/perftsuite.epd", test_data_dir());
     FILE *f = fopen(path, "r");
     cr_assert_not_null(f, "cannot open %s", path);
     char line[512];

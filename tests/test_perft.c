@@ -8,6 +8,7 @@
 
 #include "engine/movegen.h"
 #include "engine/perft.h"
+#include "tests/helpers.h"
 
 #ifndef TEST_DATADIR
 #define TEST_DATADIR "tests/data"
@@ -27,11 +28,6 @@ typedef struct SuiteEntry {
 static SuiteEntry suite[SUITE_POSITIONS + 8];
 static int suite_size;
 static Board board; // ~40 KB: kept off the stack
-
-static const char *data_dir(void) {
-    const char *env = getenv("TEST_DATADIR");
-    return env && *env ? env : TEST_DATADIR;
-}
 
 // Parses "FEN ;D1 20 ;D2 400 ..." into e. Returns false on a malformed line.
 static bool parse_suite_line(char *text, SuiteEntry *e) {
@@ -60,7 +56,7 @@ static bool parse_suite_line(char *text, SuiteEntry *e) {
 // Reads the whole suite (the last line may lack its newline).
 static void load_suite(void) {
     char path[1024];
-    snprintf(path, sizeof path, "%s/perftsuite.epd", data_dir());
+    snprintf(path, sizeof path, "%s/perftsuite.epd", test_data_dir());
     FILE *f = fopen(path, "r");
     cr_assert_not_null(f, "cannot open %s", path);
     char text[LINE_MAX_LEN];

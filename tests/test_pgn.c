@@ -13,18 +13,14 @@
 
 #include "engine/movegen.h"
 #include "src/pgn/pgn.h"
+#include "tests/helpers.h"
 
 #ifndef TEST_DATADIR
 #define TEST_DATADIR "tests/data"
 #endif
 
-static const char *data_dir(void) {
-    const char *d = getenv("TEST_DATADIR");
-    return d && *d ? d : TEST_DATADIR;
-}
-
 static void data_path(const char *name, char *buf, size_t bufsz) {
-    snprintf(buf, bufsz, "%s/pgn/%s", data_dir(), name);
+    snprintf(buf, bufsz, "%s/pgn/%s", test_data_dir(), name);
 }
 
 static char *slurp(const char *path) {

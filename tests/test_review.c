@@ -11,15 +11,11 @@
 #include "engine/engine.h"
 #include "src/pgn/pgn.h"
 #include "src/game/review.h"
+#include "tests/helpers.h"
 
 #ifndef TEST_DATADIR
 #define TEST_DATADIR "tests/data"
 #endif
-
-static const char *data_dir(void) {
-    const char *d = getenv("TEST_DATADIR");
-    return d && *d ? d : TEST_DATADIR;
-}
 
 // The first game of the fixture walks into Scholar's mate (3...Nf6?? 4.Qxf7#),
 // the second leaves the queen to a bishop (2.Qg4?? Bxg4).
@@ -359,7 +355,7 @@ Test(review, nag_list_full) {
 
 Test(review, fixture_file_reads) {
     char err[256], path[1024];
-    snprintf(path, sizeof path, "%s/pgn/review_blunders.pgn", data_dir());
+    snprintf(path, sizeof path, "%s/pgn/review_blunders.pgn", test_data_dir());
     PgnReader *r = pgn_reader_open(path, err, sizeof err);
     cr_assert_not_null(r, "%s", err);
     PgnGame *g = pgn_game_new();

@@ -5,13 +5,11 @@
 #include "src/game/openings.h"
 
 #include <ctype.h>
-#include <libgen.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "engine/notation.h"
 #include "src/util/paths.h"
@@ -374,32 +372,6 @@ const char *openings_lookup(const Openings *o, const Board *b, char *eco, size_t
     return s;
 }
 
-static bool set_path(char *buf, size_t bufsz, const char *path) {
-    int n = snprintf(buf, bufsz, "%s", path);
-    if (n < 0 || (size_t)n >= bufsz) {
-        if (bufsz)
-            buf[0] = '\0';
-        return false;
-    }
-    return true;
-}
-
 bool openings_find_path(const char *argv0, char *buf, size_t bufsz) {
-    if (!buf || !bufsz)
-        return false;
-    buf[0] = '\0';
-    const char *env = getenv("PATZER_OPENINGS");
-    if (env && *env)
-        return set_path(buf, bufsz, env);
-    if (argv0 && strchr(argv0, '/')) {
-        char copy[PATH_MAX_LEN];
-        char candidate[PATH_MAX_LEN];
-        snprintf(copy, sizeof copy, "%s", argv0);
-        int n = snprintf(candidate, sizeof candidate, "%s/../data/openings.txt", dirname(copy));
-        if (n > 0 && (size_t)n < sizeof candidate && access(candidate, R_OK) == 0)
-            return set_path(buf, bufsz, candidate);
-    }
-    if (access(PKGDATADIR "/openings.txt", R_OK) == 0)
-        return set_path(buf, bufsz, PKGDATADIR "/openings.txt");
-    return false;
+    return paths_data_file("openings.txt", "PATZER_OPENINGS", argv0, buf, bufsz);
 }
