@@ -6,8 +6,9 @@
 #   uci        start until the answer to "uci" ends with "uciok"
 #   tui        start until the first screen's "White to move" is written to
 #              the terminal (patzer only; under script(1), whose start counts)
-# with the peak resident memory (GNU time's %M) of each. Times include the
-# fork and exec of GNU time itself, the same for every program.
+# with the peak resident memory (GNU time's %M) and the CPU time of each.
+# Times include the fork and exec of GNU time itself, the same for every
+# program; on a loaded machine the CPU times are the steadier figures.
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PATZER=${PATZER:-$here/src/patzer}
@@ -36,6 +37,25 @@ mkdir -p "$HOME"
 cd "$tmp" || exit 2 # GNU Chess may write files to the working directory
 
 now_us() { echo "${EPOCHREALTIME/./}"; }
+# CPU time (user + sys, ms) of all the children waited for so far, from the
+# shell's `times`; the load of other processes does not change it, unlike the
+# wall-clock times.
+children_cpu_ms() {
+    times >"$tmp/times" # in this shell: a $(times) would count a subshell's children
+    tail -1 "$tmp/times" | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m");
+                              t += p[1] * 60000 + p[2] * 1000 } printf "%d\n", t }'
+}
+# Runs a measurement and adds the CPU time its processes took to cpu_KIND.
+with_cpu() { # kind name command...
+    local kind=$1 name=$2 before after
+    shift 2
+    children_cpu_ms >"$tmp/cpu"
+    before=$(cat "$tmp/cpu")
+    "$@"
+    children_cpu_ms >"$tmp/cpu"
+    after=$(cat "$tmp/cpu")
+    record "cpu_$kind" "$name" $((after - before))
+}
 # Samples are kept as lines "kind name value" in $tmp/samples.
 record() { echo "$1 $2 $3" >>"$tmp/samples"; }
 
@@ -117,17 +137,18 @@ for run in $(seq "$RUNS"); do
     for n in "${names[@]}"; do
         p=$(prog_of "$n")
         if [ "$n" = floor ]; then
-            line_mode floor sh -c 'read -r l'
-            uci_mode floor sh -c 'read -r l; echo uciok; read -r l'
-            [ $have_tui = 1 ] && tui_mode floor "sh -c 'printf \"White to move\"; read -r l'"
+            with_cpu line floor line_mode floor sh -c 'read -r l'
+            with_cpu uci floor uci_mode floor sh -c 'read -r l; echo uciok; read -r l'
+            [ $have_tui = 1 ] &&
+                with_cpu tui floor tui_mode floor "sh -c 'printf \"White to move\"; read -r l'"
             continue
         fi
-        line_mode "$n" "$p"
+        with_cpu line "$n" line_mode "$n" "$p"
         if [ "$n" = gnuchess ]; then
-            uci_mode "$n" "$p" --uci
+            with_cpu uci "$n" uci_mode "$n" "$p" --uci
         else
-            uci_mode "$n" "$p" uci
-            [ $have_tui = 1 ] && tui_mode "$n" "$p"
+            with_cpu uci "$n" uci_mode "$n" "$p" uci
+            [ $have_tui = 1 ] && with_cpu tui "$n" tui_mode "$n" "$p"
         fi
     done
 done
@@ -162,9 +183,13 @@ row() { # label kind unit
 }
 row "line mode, quit (ms)" line_ms ms
 row "line mode (MB)" line_kb MB
+row "line mode CPU (ms)" cpu_line ms
 row "uci to uciok (ms)" uci_ms ms
 row "uci (MB)" uci_kb MB
+row "uci CPU (ms)" cpu_uci ms
 if [ $have_tui = 1 ]; then
     row "tui first screen (ms)" tui_ms ms
     row "tui (MB)" tui_kb MB
+    row "tui CPU (ms)" cpu_tui ms
 fi
+echo "(CPU: user + sys of every process of one start, harness included; ms resolution)"
