@@ -2,15 +2,18 @@
 // Error messages into caller buffers (see errmsg.h).
 #include "engine/errmsg.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 
-bool errmsg_set(char *err, size_t errsz, const char *fmt, ...) {
-    if (err && errsz > 0) {
-        va_list ap;
-        va_start(ap, fmt);
+bool errmsg_vset(char *err, size_t errsz, const char *fmt, va_list ap) {
+    if (err && errsz > 0)
         vsnprintf(err, errsz, fmt, ap);
-        va_end(ap);
-    }
+    return false;
+}
+
+bool errmsg_set(char *err, size_t errsz, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    errmsg_vset(err, errsz, fmt, ap);
+    va_end(ap);
     return false;
 }

@@ -5,6 +5,7 @@
 #ifndef ENGINE_ERRMSG_H
 #define ENGINE_ERRMSG_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -13,5 +14,9 @@
 // `return errmsg_set(err, errsz, "...", ...);`.
 __attribute__((format(printf, 3, 4))) bool errmsg_set(char *err, size_t errsz, const char *fmt,
                                                       ...);
+// The same with the arguments as a va_list, for helpers that return
+// something else than false (a status code) around it.
+__attribute__((format(printf, 3, 0))) bool errmsg_vset(char *err, size_t errsz, const char *fmt,
+                                                       va_list ap);
 
 #endif

@@ -13,10 +13,6 @@
 #include "src/game/review.h"
 #include "tests/helpers.h"
 
-#ifndef TEST_DATADIR
-#define TEST_DATADIR "tests/data"
-#endif
-
 // The first game of the fixture walks into Scholar's mate (3...Nf6?? 4.Qxf7#),
 // the second leaves the queen to a bishop (2.Qg4?? Bxg4).
 static const char SCHOLAR[] = "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
@@ -244,6 +240,21 @@ Test(review, progress_and_stop) {
     cr_expect_eq(review_game(e, g, &opt, plies), 2, "stopped after two moves");
     ReviewOptions none = { 0 };
     cr_expect_eq(review_game(e, g, &none, plies), -1, "no limit");
+    pgn_game_free(g);
+    engine_free(e);
+}
+
+Test(review, passes_null_moves) {
+    Engine *e = new_engine();
+    PgnGame *g = read_game("1. e4 d5 2. e5 f5 3. -- Nc6 (3... Kf7) 4. d4 1-0");
+    ReviewOptions opt = { .depth = 2 };
+    ReviewPly *p = review(e, g, &opt);
+    cr_expect_eq(p[4].played, MOVE_NULL);
+    cr_expect_eq(p[4].nag, 0, "a null move is not judged");
+    cr_expect_eq(p[5].played, pgn_mainline_move(g, 5));
+    cr_assert(review_annotate(g, p, pgn_mainline_length(g)));
+    cr_expect_str_eq(pgn_mainline_san(g, 4), "--");
+    free(p);
     pgn_game_free(g);
     engine_free(e);
 }

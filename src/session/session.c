@@ -346,7 +346,7 @@ static void show_replay_position(Session *s) {
         return;
     }
     int n = replay_cursor(r);
-    for (int i = 0; i < n; i++) {
+    for (int i = replay_segment_start(r); i < n; i++) { // the game starts after a null move
         if (game_play_move(s->game, replay_line_node(r, i)->move, VALUE_NONE, 0, 0) != GAME_OK) {
             replay_set_cursor(r, i); // the game ended (mate) before the line did
             break;
@@ -464,10 +464,9 @@ static void navigate(Session *s, const Command *cmd) {
         break;
     case CMD_GOTO: {
         // After White's move N, counted from the game's first move number.
-        const Board *start = game_board(s->game);
-        int first = game_start_fullmove(s->game);
-        Color side = game_start_side(s->game);
-        (void)start;
+        int first;
+        Color side;
+        replay_move_number(r, 0, &first, &side); // the line's numbering, not the board game's
         int ply = cmd->number == 0 ? 0 : (cmd->number - first) * 2 + (side == WHITE ? 1 : 0);
         if (ply < 0)
             ply = 0;
@@ -542,24 +541,6 @@ static void review_cancel(Session *s) {
     review_release(job);
 }
 
-// A deep copy through the PGN text, so the review thread owns what it reads.
-static PgnGame *copy_game(const PgnGame *g) {
-    size_t len;
-    char *text = pgn_write_string(g, &len);
-    if (!text)
-        return NULL;
-    PgnReader *r = pgn_reader_from_string(text, "review");
-    free(text);
-    PgnGame *copy = r ? pgn_game_new() : NULL;
-    PgnError err;
-    if (!copy || pgn_reader_next(r, copy, &err) != 1) {
-        pgn_game_free(copy);
-        copy = NULL;
-    }
-    pgn_reader_close(r);
-    return copy;
-}
-
 static void start_review(Session *s, int64_t now) {
     if (s->review.running) {
         say(s, MSG_ERROR, "A review is already running.");
@@ -567,7 +548,7 @@ static void start_review(Session *s, int64_t now) {
     }
     PgnGame *g = NULL;
     if (s->replay) {
-        g = copy_game(replay_game(s->replay));
+        g = pgn_game_clone(replay_game(s->replay)); // the review thread owns its copy
     } else {
         g = session_to_pgn(s->game, s->openings, now);
     }
@@ -1220,6 +1201,15 @@ const unsigned char *session_move_variations(Session *s) {
     return s->line_variations;
 }
 
+void session_move_list_start(const Session *s, int *fullmove, Color *side) {
+    if (s->replay) {
+        replay_move_number(s->replay, 0, fullmove, side); // the line, not the game on the board
+        return;
+    }
+    *fullmove = game_start_fullmove(s->game);
+    *side = game_start_side(s->game);
+}
+
 void session_move_list(Session *s, const char *const **sans, int *count, int *current) {
     if (s->replay) {
         int n = replay_line_length(s->replay);
@@ -1270,11 +1260,13 @@ static void replay_status(const Session *s, char *buf, size_t bufsz) {
         len = (size_t)snprintf(buf, bufsz, "Start of the game");
     } else {
         const PgnNode *n = replay_line_node(r, cursor - 1);
-        int ply_index = cursor - 1 + (game_start_side(s->game) == BLACK);
+        int number;
+        Color side;
+        replay_move_number(r, cursor - 1, &number, &side);
         char nags[32];
         nag_text(n, nags, sizeof nags);
-        len = (size_t)snprintf(buf, bufsz, "%d.%s %s%s", game_start_fullmove(s->game) + ply_index / 2,
-                               ply_index % 2 ? ".." : "", n->san, nags);
+        len = (size_t)snprintf(buf, bufsz, "%d.%s %s%s", number, side == BLACK ? ".." : "",
+                               n->san, nags);
         if (n->comment && len < bufsz)
             len += (size_t)snprintf(buf + len, bufsz - len, "  {%s}", n->comment);
     }
