@@ -111,7 +111,7 @@ run null_moves.pgn
 printf '%s\n' \
     "1${T}*${T}10${T}r1bqkb1r/1pp2ppp/p1n2n2/1B1pp3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 6" \
     "2${T}1-0${T}7${T}r1bqkbnr/ppp1p1pp/2n5/3pPp2/3P4/8/PPP2PPP/RNBQKBNR b KQkq - 0 4" >"$tmp/want"
-check "null moves: games 1 and 2, exit 1" 1
+check_run "null moves: games 1 and 2, exit 1" 1
 stderr_has "null move in check: FILE:LINE:COL and reason" \
     "null_moves.pgn:31:18: game 3: null move '--' at move 2 (Black) while in check"
 
