@@ -333,7 +333,13 @@ bool engine_set_option(Engine *e, const char *name, const char *value, char *err
 
     if (opt == &options[0]) {
         // The first size set is the table's only allocation; later ones resize.
-        bool ok = e->tt ? tt_resize(e->tt, (size_t)n) : (e->tt = tt_new((size_t)n)) != NULL;
+        bool ok;
+        if (e->tt) {
+            ok = tt_resize(e->tt, (size_t)n);
+        } else {
+            e->tt = tt_new((size_t)n);
+            ok = e->tt != NULL;
+        }
         if (!ok)
             return errmsg_set(err, errsz, "not enough memory for %s MB of hash", value);
         e->hash_mb = n;
