@@ -7,7 +7,7 @@
 #            vsnprintf into caller buffers are fine.
 #   ui/      must not include src/ headers.
 #   The board layer (engine/board.[ch], makemove.c and what they stand on:
-#            types, bitboard, attacks, zobrist) includes no other engine/
+#            types, bitboard, errmsg, attacks, zobrist) includes no other engine/
 #            header: move generation, FEN and SAN text sit above it.
 #
 # Run by "make check" (with $srcdir set by AM_TESTS_ENVIRONMENT), or by hand
@@ -57,8 +57,9 @@ for f in "${engine_c[@]}"; do
 done
 
 # --- 3. the board layer knows squares and pieces only -----------------------
-board_layer=(types.h bitboard.h attacks.h attacks.c zobrist.h zobrist.c board.h board.c makemove.c)
-board_ok='(types|bitboard|attacks|zobrist|board)\.h"'
+board_layer=(types.h bitboard.h errmsg.h errmsg.c attacks.h attacks.c zobrist.h zobrist.c board.h board.c
+             makemove.c)
+board_ok='(types|bitboard|errmsg|attacks|zobrist|board)\.h"'
 echo "checking ${#board_layer[@]} board-layer files for includes of higher engine/ headers"
 for name in "${board_layer[@]}"; do
     f=$src/engine/$name
