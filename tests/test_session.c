@@ -369,3 +369,24 @@ Test(session, configuration_notes_are_shown) {
     cr_expect(has(&log, "Error: patzer.conf:3: unknown key 'colour'"), "%s", log.text);
     session_free(s, 2000);
 }
+
+static bool review_over(const Session *s) { return session_mode(s) != SESSION_REVIEW; }
+
+// A review that runs to its end shows the annotated game in browse.
+Test(session, a_finished_review_is_shown_and_left) {
+    SessionOptions o = options();
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){"play both", "setboard 4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+                                       "Rh8", "review", NULL});
+    cr_assert(wait_until(s, 2000, review_over), "%s", log.text);
+    cr_expect_eq(session_mode(s), SESSION_BROWSE);
+    cr_expect(has(&log, "Review: 0 inaccuracies"), "%s", log.text);
+    char st[256];
+    session_status(s, st, sizeof st);
+    cr_expect(strstr(st, "[browse: reviewed game]"), "%s", st);
+    run(s, 2000, (const char *const[]){"prev", "analyze", "next", "stop", NULL});
+    cr_expect_eq(session_mode(s), SESSION_PLAY, "a game in memory cannot be reopened: play");
+    cr_expect_eq(game_ply_count(session_game(s)), 1);
+    session_free(s, 3000);
+}

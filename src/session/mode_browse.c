@@ -11,8 +11,9 @@
 static const Transition stay = {.kind = TR_STAY};
 
 // Puts the replay's line on the board up to the cursor (the rest of the line
-// as the redo tail, so an analysis started here can step forward).
-static bool show_position(Session *s) {
+// as the redo tail, so an analysis started here can step forward). While the
+// mode is being entered the front end is not told: the core does it after.
+static bool show_position(Session *s, bool notify) {
     BrowseState *b = &s->browse;
     GameSettings settings;
     replay_settings(b->replay, &s->opts.settings, &settings);
@@ -31,7 +32,8 @@ static bool show_position(Session *s) {
         replay_set_cursor(b->replay, game_ply_count(g)); // the game ended before the line did
     game_free(b->game);
     b->game = g;
-    session_changed(s);
+    if (notify)
+        session_changed(s);
     return true;
 }
 
@@ -56,7 +58,7 @@ static bool browse_enter(Session *s, const ModeArgs *args, int64_t now) {
     BrowseState old = s->browse; // browse entered again: the new game replaces the old
     memset(&s->browse, 0, sizeof s->browse);
     s->browse.replay = r;
-    if (!show_position(s)) {
+    if (!show_position(s, false)) {
         close_view(&s->browse);
         s->browse = old;
         return false;
@@ -141,7 +143,7 @@ static void try_move(Session *s, const char *text, int64_t now) {
         moves[i] = game_move(b->game, i)->move;
     if (!replay_follow(b->replay, moves, n))
         session_say(s, MSG_ERROR, "out of memory adding the move to the game");
-    show_position(s);
+    show_position(s, true);
 }
 
 static Transition browse_handle(Session *s, const Command *cmd, int64_t now) {
@@ -150,7 +152,7 @@ static Transition browse_handle(Session *s, const Command *cmd, int64_t now) {
     else if (cmd->kind == CMD_STOP)
         session_say(s, MSG_ERROR, "Nothing to stop (back returns to your game).");
     else if (step(s, cmd))
-        show_position(s);
+        show_position(s, true);
     return stay;
 }
 

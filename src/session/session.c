@@ -43,7 +43,12 @@ static bool switch_mode(Session *s, SessionMode to, const ModeArgs *args, int64_
 // Game n of the file the session knows, in browse.
 static bool open_game(Session *s, int number, int64_t now) {
     ModeArgs args = {.path = s->list_path, .number = number};
-    return switch_mode(s, SESSION_BROWSE, &args, now);
+    int before = s->browse_number;
+    s->browse_number = number;
+    if (switch_mode(s, SESSION_BROWSE, &args, now))
+        return true;
+    s->browse_number = before;
+    return false;
 }
 
 // Back to the live game (back, game 0).
@@ -150,8 +155,8 @@ static void apply(Session *s, Transition tr, int64_t now) {
     case TR_SETBOARD: start_from_fen(s, tr.fen, "Illegal position", now); break;
     case TR_SHOW_GAME:
         args.game = tr.game;
-        if (switch_mode(s, SESSION_BROWSE, &args, now))
-            s->browse_number = 0; // a game in memory cannot be opened again
+        s->browse_number = 0; // a game in memory cannot be opened again
+        switch_mode(s, SESSION_BROWSE, &args, now);
         break;
     }
 }
@@ -216,12 +221,10 @@ static void load_file(Session *s, const char *path, int64_t now) {
         return;
     }
     snprintf(s->list_path, sizeof s->list_path, "%s", path);
-    if (total == 1) {
-        if (open_game(s, 1, now))
-            s->browse_number = 1;
-    } else {
+    if (total == 1)
+        open_game(s, 1, now);
+    else
         list_games(s, path, NULL);
-    }
 }
 
 static void show_game(Session *s, int number, int64_t now) {
@@ -233,8 +236,7 @@ static void show_game(Session *s, int number, int64_t now) {
         session_say(s, MSG_ERROR, "No file loaded (load FILE); game 0 is your game.");
         return;
     }
-    if (open_game(s, number, now))
-        s->browse_number = number;
+    open_game(s, number, now);
 }
 
 // ----------------------------------------------------------------- commands
@@ -362,6 +364,11 @@ static bool answer_resume(Session *s, const char *line, int64_t now) {
         line++;
     bool yes = !strcasecmp(line, "y") || !strcasecmp(line, "yes") || !strcasecmp(line, "resume");
     bool no = !strcasecmp(line, "n") || !strcasecmp(line, "no") || !strcasecmp(line, "new");
+    Command cmd;
+    if (command_parse(line, &cmd, NULL, 0) && cmd.kind == CMD_QUIT) {
+        s->quit = true; // not an answer: the unfinished game stays where it is
+        return true;
+    }
     Game *pending = s->pending;
     s->pending = NULL;
     s->asking_resume = false;
