@@ -57,7 +57,7 @@ static void report_config(const char *text, void *ctx) {
     Config *cfg = ctx;
     char *notes = cfg->session.notes;
     size_t used = strlen(notes);
-    snprintf(notes + used, sizeof cfg->session.notes - used, "%spatzer.conf: %s",
+    snprintf(notes + used, sizeof cfg->session.notes - used, "%s%s",
              used ? "\n" : "", text);
 }
 

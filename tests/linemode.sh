@@ -164,7 +164,7 @@ check "play none from a pipe ends at end of input" test $? -eq 0
 mkdir -p "$XDG_CONFIG_HOME/patzer"
 echo 'colour = blue' >"$XDG_CONFIG_HOME/patzer/patzer.conf"
 out=$(printf '%s\n' quit | timeout 30 "$PATZER" --new 2>/dev/null)
-check "configuration errors are shown in line mode" grep -q "^Error: patzer.conf: .*colour" <<<"$out"
+check "configuration errors are shown in line mode" grep -q "^Error: .*patzer.conf:1: .*colour" <<<"$out"
 rm "$XDG_CONFIG_HOME/patzer/patzer.conf"
 
 echo "$passed passed, $failed failed"

@@ -134,5 +134,17 @@ check "the line mode's board" wait_for 5 '^1  R N B Q K B N R'
 tm send-keys -t game "quit" Enter
 check "and quits cleanly" wait_for 10 'EXIT STATUS 0'
 
+tm kill-server >/dev/null 2>&1
+sock="patzer-test-$$-conf"
+
+# A problem in patzer.conf is shown in the status line, not behind the screen.
+mkdir -p "$tmp/config/patzer"
+echo 'colour = blue' >"$tmp/config/patzer/patzer.conf"
+tm -f /dev/null new-session -d -s game -x 120 -y 40 "bash $tmp/run.sh --new"
+check "patzer.conf errors are in the status line" wait_for 10 'patzer\.conf:1: .*colour'
+tm send-keys -t game "quit" Enter
+check "quits" wait_for 10 'EXIT STATUS 0'
+rm "$tmp/config/patzer/patzer.conf"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -34,7 +34,7 @@ static bool analyse_enter(Session *s, const ModeArgs *args, int64_t now) {
 static void analyse_leave(Session *s, int64_t now) {
     (void)now;
     think_cancel(&s->think);
-    s->think.thinking.active = false;
+    memset(&s->think.thinking, 0, sizeof s->think.thinking); // not shown in other modes
     game_free(s->analyse.game);
     s->analyse.game = NULL;
 }

@@ -36,6 +36,9 @@ static bool switch_mode(Session *s, SessionMode to, const ModeArgs *args, int64_
             s->back_mode = from;
         s->mode = to;
     }
+    // The evaluation graph belongs to the game reviewed: not shown over another.
+    if ((to == SESSION_PLAY && !s->graph_of_live) || (to == SESSION_BROWSE && args->path))
+        s->graph_count = 0;
     session_changed(s);
     return true;
 }
@@ -51,16 +54,19 @@ static bool open_game(Session *s, int number, int64_t now) {
     return false;
 }
 
-// Back to the live game (back, game 0).
-static void to_play(Session *s, int64_t now) {
+// Back to the live game (back, game 0; quietly when a mode ended by itself).
+static void to_play(Session *s, bool announce, int64_t now) {
     if (s->mode == SESSION_PLAY) {
-        session_say(s, MSG_INFO, "This is your game already.");
+        if (announce)
+            session_say(s, MSG_INFO, "This is your game already.");
         return;
     }
     ModeArgs none = {0};
     switch_mode(s, SESSION_PLAY, &none, now);
+    if (!announce)
+        return;
     char status[256];
-    session_status(s, status, sizeof status);
+    current(s)->status(s, status, sizeof status);
     session_say(s, MSG_INFO, "Back to your game: %s", status);
 }
 
@@ -70,7 +76,7 @@ static void go_back(Session *s, int64_t now) {
     if (s->back_mode == SESSION_BROWSE && s->mode != SESSION_BROWSE && s->list_path[0] &&
         s->browse_number > 0 && open_game(s, s->browse_number, now))
         return;
-    to_play(s, now);
+    to_play(s, false, now);
 }
 
 // The live game is replaced by g (a new game, a set-up position): the old
@@ -229,7 +235,7 @@ static void load_file(Session *s, const char *path, int64_t now) {
 
 static void show_game(Session *s, int number, int64_t now) {
     if (number == 0) {
-        to_play(s, now);
+        to_play(s, true, now);
         return;
     }
     if (!s->list_path[0]) {
@@ -284,8 +290,10 @@ static void analyze(Session *s, const char *text, int64_t now) {
 
 static void enter_with_source(Session *s, SessionMode to, int64_t now) {
     ModeArgs args = {.source = current(s)->game(s)};
-    if (to == SESSION_REVIEW)
+    if (to == SESSION_REVIEW) {
         args.game = current(s)->to_pgn(s, now);
+        s->graph_of_live = s->mode == SESSION_PLAY;
+    }
     switch_mode(s, to, &args, now);
 }
 
@@ -324,7 +332,7 @@ static bool core_command(Session *s, const Command *cmd, int64_t now) {
             list_games(s, s->list_path, cmd->text);
         break;
     case CMD_GAME: show_game(s, cmd->number, now); break;
-    case CMD_BACK: to_play(s, now); break;
+    case CMD_BACK: to_play(s, true, now); break;
     case CMD_PACE:
         s->pace_ms = cmd->number;
         session_say(s, MSG_INFO, "patzer waits %d ms between its moves when it plays itself.",

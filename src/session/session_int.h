@@ -144,6 +144,7 @@ struct Session {
     bool flipped;
     int graph[GAME_MAX_PLIES]; // evaluation after each ply of the last review
     int graph_count;
+    bool graph_of_live;        // the graph is of the live game (else of a file's game)
     char list_path[4096];      // the file whose games `games` and `game N` show
     Game *live;                // the game being played: mode play shows it
 
