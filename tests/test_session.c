@@ -390,3 +390,22 @@ Test(session, a_finished_review_is_shown_and_left) {
     cr_expect_eq(game_ply_count(session_game(s)), 1);
     session_free(s, 3000);
 }
+
+// An analysis or the editor opened on a file's game returns to the same move.
+Test(session, back_from_analysis_returns_to_the_move_of_the_file) {
+    SessionOptions o = options();
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    char load[400];
+    snprintf(load, sizeof load, "load %s", pgn_path);
+    run(s, 2000, (const char *const[]){load, "game 2", "goto 3", NULL});
+    cr_assert_eq(session_mode(s), SESSION_BROWSE);
+    int ply = game_ply_count(session_game(s));
+    run(s, 2000, (const char *const[]){"analyze", "next", "next", "stop", NULL});
+    cr_expect_eq(session_mode(s), SESSION_BROWSE, "%s", log.text);
+    cr_expect_eq(game_ply_count(session_game(s)), ply, "the same move as before");
+    run(s, 2000, (const char *const[]){"edit", "fen", "cancel", NULL});
+    cr_expect_eq(session_mode(s), SESSION_BROWSE);
+    cr_expect_eq(game_ply_count(session_game(s)), ply);
+    session_free(s, 3000);
+}

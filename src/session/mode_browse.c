@@ -58,6 +58,8 @@ static bool browse_enter(Session *s, const ModeArgs *args, int64_t now) {
     BrowseState old = s->browse; // browse entered again: the new game replaces the old
     memset(&s->browse, 0, sizeof s->browse);
     s->browse.replay = r;
+    if (args->ply >= 0 && args->ply < replay_line_length(r))
+        replay_set_cursor(r, args->ply);
     if (!show_position(s, false)) {
         close_view(&s->browse);
         s->browse = old;

@@ -152,6 +152,10 @@ static Transition edit_handle(Session *s, const Command *cmd, int64_t now) {
         edit_fen(&s->edit, tr.fen, sizeof tr.fen);
         break;
     }
+    case CMD_FEN:
+        edit_fen(&s->edit, tr.fen, sizeof tr.fen);
+        session_say(s, MSG_INFO, "%s", tr.fen);
+        break;
     case CMD_CANCEL:
         session_say(s, MSG_INFO, "Editor closed; nothing changed.");
         tr.kind = TR_BACK;

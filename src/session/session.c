@@ -28,6 +28,8 @@ static bool switch_mode(Session *s, SessionMode to, const ModeArgs *args, int64_
     SessionMode from = s->mode;
     if (!modes[to]->enter(s, args, now))
         return false;
+    if (from == SESSION_BROWSE && to != SESSION_BROWSE)
+        s->browse_ply = game_ply_count(modes[from]->game(s));
     if (from != to) {
         modes[from]->leave(s, now);
         if (to == SESSION_PLAY || to == SESSION_BROWSE)
@@ -44,8 +46,8 @@ static bool switch_mode(Session *s, SessionMode to, const ModeArgs *args, int64_
 }
 
 // Game n of the file the session knows, in browse.
-static bool open_game(Session *s, int number, int64_t now) {
-    ModeArgs args = {.path = s->list_path, .number = number};
+static bool open_game(Session *s, int number, int ply, int64_t now) {
+    ModeArgs args = {.path = s->list_path, .number = number, .ply = ply};
     int before = s->browse_number;
     s->browse_number = number;
     if (switch_mode(s, SESSION_BROWSE, &args, now))
@@ -74,7 +76,7 @@ static void to_play(Session *s, bool announce, int64_t now) {
 // (a file's game is opened again; a game in memory is gone: play then).
 static void go_back(Session *s, int64_t now) {
     if (s->back_mode == SESSION_BROWSE && s->mode != SESSION_BROWSE && s->list_path[0] &&
-        s->browse_number > 0 && open_game(s, s->browse_number, now))
+        s->browse_number > 0 && open_game(s, s->browse_number, s->browse_ply, now))
         return;
     to_play(s, false, now);
 }
@@ -161,6 +163,7 @@ static void apply(Session *s, Transition tr, int64_t now) {
     case TR_SETBOARD: start_from_fen(s, tr.fen, "Illegal position", now); break;
     case TR_SHOW_GAME:
         args.game = tr.game;
+        args.ply = -1;
         s->browse_number = 0; // a game in memory cannot be opened again
         switch_mode(s, SESSION_BROWSE, &args, now);
         break;
@@ -228,7 +231,7 @@ static void load_file(Session *s, const char *path, int64_t now) {
     }
     snprintf(s->list_path, sizeof s->list_path, "%s", path);
     if (total == 1)
-        open_game(s, 1, now);
+        open_game(s, 1, -1, now);
     else
         list_games(s, path, NULL);
 }
@@ -242,7 +245,7 @@ static void show_game(Session *s, int number, int64_t now) {
         session_say(s, MSG_ERROR, "No file loaded (load FILE); game 0 is your game.");
         return;
     }
-    open_game(s, number, now);
+    open_game(s, number, -1, now);
 }
 
 // ----------------------------------------------------------------- commands
@@ -318,6 +321,8 @@ static bool core_command(Session *s, const Command *cmd, int64_t now) {
         session_changed(s);
         break;
     case CMD_FEN:
+        if (s->mode == SESSION_EDIT)
+            return false; // the editor's own fields make its FEN
         board_to_fen(current(s)->board(s), fen, sizeof fen);
         session_say(s, MSG_INFO, "%s", fen);
         break;

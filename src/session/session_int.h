@@ -69,8 +69,9 @@ typedef struct Transition {
 typedef struct ModeArgs {
     const Game *source;     // analyse, edit: the game shown before
     const SearchLimits *limits; // analyse: NULL for no end
-    const char *path;       // browse: the file and the game's number
-    int number;
+    const char *path;       // browse: the file and the game's number, and the ply
+    int number;             // of its main line to show (-1: the end)
+    int ply;
     PgnGame *game;          // browse (taken over), review (copied): a game in memory
 } ModeArgs;
 
@@ -152,6 +153,7 @@ struct Session {
     SessionMode mode, back_mode;
     bool quit;
     int browse_number;         // the file's game browse shows (0: a game in memory)
+    int browse_ply;            // the ply it showed when left for an analysis or the editor
     bool asking_resume;        // the next line answers "resume the unfinished game?"
     Game *pending;             // the unfinished game that question is about
     bool live_dirty;           // the live game changed since the start (autosave it)
