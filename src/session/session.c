@@ -165,7 +165,8 @@ static void apply(Session *s, Transition tr, int64_t now) {
         args.game = tr.game;
         args.ply = -1;
         s->browse_number = 0; // a game in memory cannot be opened again
-        switch_mode(s, SESSION_BROWSE, &args, now);
+        if (!switch_mode(s, SESSION_BROWSE, &args, now))
+            to_play(s, false, now); // the mode that handed it over is done
         break;
     }
 }
