@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A playing session: the game controller, the engine, the event queue from
-// the engine thread, and the command language, tied together without any
-// terminal. The terminal game and the line mode are two thin front ends
-// over it: they feed it lines and time, and draw what it exposes.
+// A playing session: the live game, the engine, the event queue from the
+// engine and review threads, and the command language, tied together without
+// any terminal. It is always in one mode (SessionMode); the live game stays
+// alive in all of them. The terminal game and the line mode are two thin
+// front ends over it: they feed it lines and time, and draw what it exposes.
+// Everything here is called from one thread.
 #ifndef SRC_SESSION_H
 #define SRC_SESSION_H
 
