@@ -391,7 +391,8 @@ static bool answer_resume(Session *s, const char *line, int64_t now) {
         s->live = pending;
         game_free(fresh);
         memset(&s->play, 0, sizeof s->play);
-        modes[SESSION_PLAY]->enter(s, &(ModeArgs){0}, now);
+        if (s->mode == SESSION_PLAY) // else (--pgn) entered when the user returns to it
+            modes[SESSION_PLAY]->enter(s, &(ModeArgs){0}, now);
         session_changed(s);
         session_say(s, MSG_INFO, "Resumed the unfinished game (%d moves).",
                     (game_ply_count(s->live) + 1) / 2);

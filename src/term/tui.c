@@ -245,7 +245,9 @@ int tui_run(const Config *cfg, char *why, size_t whysz) {
                 ui_screen_resize();  // and everything under it is drawn again
                 continue;
             }
-            const char *step = ui_cmdbar_is_empty() ? navigation_command(key) : NULL;
+            // Keys step through a game, but never answer the resume question.
+            const char *step = ui_cmdbar_is_empty() && !session_asking(t.session)
+                                   ? navigation_command(key) : NULL;
             if (step) {
                 t.status_sticky = false; // the status line follows the position again
                 session_handle_line(t.session, step, frontend_now_ms());
