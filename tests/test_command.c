@@ -566,6 +566,10 @@ Test(command, modes_of_commands) {
     cr_expect_not(command_modes(CMD_MOVE) & CMODE_EDIT);
     cr_expect(command_modes(CMD_STOP) & CMODE_REVIEW);
     cr_expect_str_eq(command_name(CMD_BACK), "back");
+    cr_expect(strstr(command_help("put"), "Modes: edit."), "%s", command_help("put"));
+    cr_expect(strstr(command_help("undo"), "Modes: play, browse, analyse."), "%s",
+              command_help("undo"));
+    cr_expect_not(strstr(command_help("quit"), "Modes:"));
     const char *names[64];
     int n = command_names(names, 64, CMODE_EDIT);
     bool put = false, hint = false;

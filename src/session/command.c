@@ -723,6 +723,22 @@ static size_t append_aliases(char *buf, size_t size, size_t used, const CommandS
     return used;
 }
 
+// "Modes: play, browse." for a command that not every mode takes.
+static size_t append_modes(char *buf, size_t size, size_t used, unsigned modes) {
+    static const char *const names[] = {"play", "browse", "edit", "analyse", "review"};
+    if (!modes || modes == CMODE_ALL)
+        return used;
+    used = append(buf, size, used, "\nModes:");
+    const char *sep = " ";
+    for (int m = 0; m < 5; m++) {
+        if (modes & (1u << m)) {
+            used = append(buf, size, used, "%s%s", sep, names[m]);
+            sep = ", ";
+        }
+    }
+    return append(buf, size, used, ".");
+}
+
 static void build_help(void) {
     size_t used = 0;
     for (size_t i = 0; i < N_SPECS; i++) {
@@ -735,7 +751,8 @@ static void build_help(void) {
 
         size_t n = append(help_entry[i], HELP_ENTRY_MAX, 0, "%s", s->usage);
         n = append_aliases(help_entry[i], HELP_ENTRY_MAX, n, s);
-        append(help_entry[i], HELP_ENTRY_MAX, n, "\n%s", s->help);
+        n = append(help_entry[i], HELP_ENTRY_MAX, n, "\n%s", s->help);
+        append_modes(help_entry[i], HELP_ENTRY_MAX, n, s->modes);
     }
     append(help_list, sizeof help_list, used,
            "Anything else is taken as a move, e.g. e4, Nf3, O-O or e7e8q.");
