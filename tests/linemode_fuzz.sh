@@ -23,9 +23,10 @@ if [ "${1:-}" = --one ]; then
     f=$2
     home=$f.home
     mkdir -p "$home"
-    HOME=$home XDG_STATE_HOME=$home/state XDG_CONFIG_HOME=$home/config \
+    # In a directory of its own: "save FILE" writes there, not in the tree.
+    (cd "$home" && HOME=$home XDG_STATE_HOME=$home/state XDG_CONFIG_HOME=$home/config \
         XDG_DATA_HOME=$home/data timeout -k 5 "$TIMEOUT" \
-        "$PATZER" --new --level 1 --time 1+0 --no-book <"$f" >"$f.out" 2>"$f.err"
+        "$PATZER" --new --level 1 --time 1+0 --no-book <"$f" >"$f.out" 2>"$f.err")
     st=$?
     if [ "$st" -ne 0 ]; then
         echo "FAIL (status $st): $PATZER --new --level 1 --time 1+0 --no-book < $f"
