@@ -15,7 +15,12 @@
 # times, games per second, and the ratio pgn-extract time / patzer time; the
 # bar (BAR, default 2) is judged on the median wall times.
 #
-# Environment: PATZER (default: src/patzer of this tree), GENPGN (default:
+# With BASELINE set to another patzer binary (e.g. the build before a
+# change), it is checked to agree and timed in the same alternating runs, and
+# the ratio baseline time / patzer time is printed too (above 1: faster now).
+#
+# Environment: PATZER (default: src/patzer of this tree), BASELINE (none),
+# GENPGN (default:
 # bench/genpgn of this tree; built by "make bench-pgn"), PGN_EXTRACT (default:
 # pgn-extract in PATH, else /usr/games/pgn-extract), RUNS (default 5),
 # BAR (default 2), GAMES (default 20000), SEED (default 1).
@@ -55,6 +60,8 @@ if [ -z "${PGN_EXTRACT:-}" ]; then
 fi
 [ -x "$PGN_EXTRACT" ] || die 2 "$PGN_EXTRACT is not an executable pgn-extract (set PGN_EXTRACT)"
 [ -x "$PATZER" ] || die 2 "$PATZER is not built (run make first, or set PATZER)"
+BASELINE=${BASELINE:-}
+[ -z "$BASELINE" ] || [ -x "$BASELINE" ] || die 2 "BASELINE=$BASELINE is not an executable"
 case $RUNS in
     '' | *[!0-9]* | 0) die 2 "RUNS must be a positive integer" ;;
 esac
@@ -98,6 +105,15 @@ if [ "$p_total" -ne "$e_total" ] || [ "$p_valid" -ne "$e_valid" ]; then
     die 1 "the programs disagree: patzer $p_valid valid of $p_total games, pgn-extract $e_valid of $e_total"
 fi
 [ "$p_total" -gt 0 ] || die 1 "$file holds no games"
+if [ -n "$BASELINE" ]; then
+    set +e
+    "$BASELINE" pgn "$file" >"$tmp/base.out" 2>"$tmp/base.err"
+    status=$?
+    set -e
+    [ "$status" -le 1 ] || die 1 "baseline pgn failed (status $status)"
+    cmp -s "$tmp/base.out" "$tmp/patzer.out" ||
+        die 1 "the baseline and patzer report different games ($tmp/base.out vs patzer.out)"
+fi
 
 # ------------------------------------------------------------ timing
 
@@ -120,11 +136,16 @@ echo "patzer:      $PATZER pgn FILE"
 echo "pgn-extract: $PGN_EXTRACT -r -s FILE ($("$PGN_EXTRACT" --version 2>&1 | head -n 1 || true))"
 echo "file:        $file ($origin; $bytes bytes)"
 echo "games:       $p_total ($p_valid valid), the same count for both programs"
+[ -z "$BASELINE" ] || echo "baseline:    $BASELINE pgn FILE (same valid games and summaries)"
 echo "runs:        $RUNS per program (alternating)"
 echo
 
-p_wall=() p_cpu=() e_wall=() e_cpu=()
+p_wall=() p_cpu=() e_wall=() e_cpu=() b_wall=() b_cpu=()
 for ((i = 1; i <= RUNS; i++)); do
+    if [ -n "$BASELINE" ]; then
+        timed r "$BASELINE" pgn "$file"
+        b_wall+=("${r% *}") b_cpu+=("${r#* }")
+    fi
     timed r "$PATZER" pgn "$file"
     p_wall+=("${r% *}") p_cpu+=("${r#* }")
     timed r "$PGN_EXTRACT" -r -s "$file"
@@ -141,6 +162,15 @@ awk -v g="$p_total" -v b="$bytes" -v pw="$pw" -v pc="$pc" -v ew="$ew" -v ec="$ec
     printf "  pgn-extract %9.3f s  %9.3f s  %15.0f  %12.1f\n", ew, ec, g / ew, b / ew / 1e6
     printf "\nratio pgn-extract time / patzer time: %.2f (wall), %.2f (CPU)\n", ew / pw, ec / pc
 }'
+if [ -n "$BASELINE" ]; then
+    bw=$(median "${b_wall[@]}") bc=$(median "${b_cpu[@]}")
+    awk -v g="$p_total" -v pw="$pw" -v pc="$pc" -v bw="$bw" -v bc="$bc" 'BEGIN {
+        if (pw <= 0) pw = 0.001
+        if (pc <= 0) pc = 0.001
+        printf "  baseline    %9.3f s  %9.3f s  %15.0f\n", bw, bc, g / bw
+        printf "ratio baseline time / patzer time: %.3f (wall), %.3f (CPU)\n", bw / pw, bc / pc
+    }'
+fi
 ratio=$(awk -v p="$pw" -v e="$ew" 'BEGIN { if (p <= 0) p = 0.001; printf "%.2f", e / p }')
 if awk -v r="$ratio" -v b="$BAR" 'BEGIN { exit !(r + 0 >= b + 0) }'; then
     echo "bar met: patzer pgn is at least ${BAR}x as fast as pgn-extract (ratio $ratio)"

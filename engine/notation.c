@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Moves as text: coordinate and SAN output, and a lenient SAN/coordinate parser
 // that matches what was typed against the legal moves and explains failures.
+// The parser reads the text into a pattern (piece, from-square hints,
+// destination, promotion) and tries only the moves that pattern allows with
+// movegen_is_legal; the full legal move list is generated only to explain a
+// failure. It is the one SAN parser: the PGN reader uses it for every move.
 #include "engine/notation.h"
 
 #include <ctype.h>
@@ -199,12 +203,85 @@ static bool pattern_matches(const Board *b, const Pattern *p, Move m, bool ignor
     return p->promo == NO_PIECE_TYPE;
 }
 
-static int collect(const Board *b, const MoveList *legal, const Pattern *p, MoveList *out) {
-    out->count = 0;
-    for (int i = 0; i < legal->count; i++)
-        if (pattern_matches(b, p, legal->moves[i], false))
-            out->moves[out->count++] = legal->moves[i];
-    return out->count;
+// The squares a piece that p describes could move to p->to from: the full
+// from-square when given, else the squares of our pieces of that type whose
+// moves (pushes and captures for pawns) can end on p->to.
+static Bitboard pattern_sources(const Board *b, const Pattern *p) {
+    if (p->from_file >= 0 && p->from_rank >= 0)
+        return bb_square(make_square(p->from_file, p->from_rank));
+    Color us = b->side;
+    PieceType pt = (PieceType)p->piece; // a piece is named unless the square is full
+    Bitboard from;
+    if (pt == PAWN) {
+        // Captures onto an enemy piece or the en-passant square; pushes,
+        // one or two squares, onto an empty one.
+        Bitboard occ = board_occupied(b);
+        int fwd = us == WHITE ? 8 : -8, one = (int)p->to - fwd;
+        if (bb_has(b->colors[!us], p->to) || p->to == b->ep)
+            from = attacks_pawn((Color)!us, p->to);
+        else if (bb_has(occ, p->to) || one < 0 || one >= SQ_NB)
+            from = 0;
+        else if (bb_has(occ, (Square)one))
+            from = bb_square((Square)one);
+        else
+            from = bb_square((Square)one) |
+                   (relative_rank(us, p->to) == 3 ? bb_square((Square)(one - fwd)) : 0);
+    } else {
+        from = attacks_piece(pt, p->to, board_occupied(b));
+    }
+    from &= board_pieces(b, us, pt);
+    if (p->from_file >= 0)
+        from &= bb_file(p->from_file);
+    if (p->from_rank >= 0)
+        from &= bb_rank(p->from_rank);
+    return from;
+}
+
+// The legal moves that fit p (at most max of them, into out), found by
+// trying every kind of move from the squares of pattern_sources with
+// movegen_is_legal: the same moves as filtering the full legal list, without
+// generating it.
+static int collect(const Board *b, const Pattern *p, Move *out, int max) {
+    int count = 0;
+    Bitboard sources = pattern_sources(b, p);
+    if (p->piece > PAWN && (p->from_file < 0 || p->from_rank < 0)) {
+        // A piece named with at most a file or a rank ("Nf3", "Rae1"): our
+        // pieces of that type, one plain move each (no promotion, castling
+        // only with the full square).
+        while (sources && count < max && p->promo == NO_PIECE_TYPE) {
+            Move m = move_make(bb_pop(&sources), p->to);
+            if (movegen_is_legal(b, m))
+                out[count++] = m;
+        }
+        return count;
+    }
+    while (sources) {
+        Square from = bb_pop(&sources);
+        Piece pc = board_piece_on(b, from);
+        if (pc == NO_PIECE || piece_color(pc) != b->side ||
+            (p->piece >= 0 && piece_type(pc) != (PieceType)p->piece))
+            continue;
+        // The kinds of move a piece there can make to p->to that p allows
+        // (so pattern_matches holds for each).
+        Move tries[4];
+        int n = 0;
+        PieceType pt = piece_type(pc);
+        if (pt == PAWN && relative_rank(b->side, p->to) == 7) {
+            for (PieceType promo = KNIGHT; promo <= QUEEN; promo++)
+                if (p->promo == NO_PIECE_TYPE || p->promo == (int)promo)
+                    tries[n++] = move_make_promotion(from, p->to, promo);
+        } else if (p->promo == NO_PIECE_TYPE) {
+            tries[n++] = move_make(from, p->to);
+            if (pt == PAWN && p->to == b->ep)
+                tries[n++] = move_make_kind(from, p->to, MOVE_EN_PASSANT);
+            if (pt == KING && p->from_file >= 0 && p->from_rank >= 0)
+                tries[n++] = move_make_kind(from, p->to, MOVE_CASTLING);
+        }
+        for (int i = 0; i < n && count < max; i++)
+            if (movegen_is_legal(b, tries[i]))
+                out[count++] = tries[i];
+    }
+    return count;
 }
 
 // True when a piece of type pt on from could move to to if king safety were
@@ -312,8 +389,21 @@ static NotationStatus explain_illegal(const Board *b, const MoveList *legal, con
 }
 
 static int piece_from_letter(char c) {
-    const char *p = strchr("PNBRQK", toupper((unsigned char)c));
-    return c && p ? (int)(p - "PNBRQK") : -1;
+    switch (c) {
+    case 'P':
+    case 'p': return PAWN;
+    case 'N':
+    case 'n': return KNIGHT;
+    case 'B':
+    case 'b': return BISHOP;
+    case 'R':
+    case 'r': return ROOK;
+    case 'Q':
+    case 'q': return QUEEN;
+    case 'K':
+    case 'k': return KING;
+    default: return -1;
+    }
 }
 
 static bool is_file(char c) {
@@ -335,22 +425,29 @@ static bool parse_disambiguation(const char *s, int n, Pattern *p) {
     return i == n;
 }
 
-// Drops trailing check marks, annotation glyphs, "e.p." and blanks.
-static void strip_suffixes(char *s) {
-    size_t n = strlen(s);
+// Space, or \t \n \v \f \r (9 to 13).
+static bool is_blank(char c) {
+    return c == ' ' || (unsigned char)(c - '\t') <= '\r' - '\t';
+}
+
+// The length of s[0..n) without trailing check marks, annotation glyphs,
+// "e.p." and blanks.
+static size_t strip_suffixes(const char *s, size_t n) {
     for (;;) {
         size_t before = n;
-        while (n > 0 && (strchr("+#!?", s[n - 1]) || isspace((unsigned char)s[n - 1])))
+        while (n > 0 && (s[n - 1] == '+' || s[n - 1] == '#' || s[n - 1] == '!' || s[n - 1] == '?' ||
+                         is_blank(s[n - 1])))
             n--;
         static const char *const ep_marks[] = { "e.p.", "e.p", "ep" };
-        for (size_t k = 0; k < sizeof ep_marks / sizeof ep_marks[0]; k++) {
+        bool ep_end = n > 2 && (s[n - 1] == 'p' || s[n - 1] == '.');
+        for (size_t k = 0; ep_end && k < sizeof ep_marks / sizeof ep_marks[0]; k++) {
             size_t len = strlen(ep_marks[k]);
             if (n <= len || strncmp(s + n - len, ep_marks[k], len) != 0)
                 continue;
             // Only after a square ("exd6ep", "exd6 e.p."), so nothing else
             // loses its tail.
             size_t j = n - len;
-            while (j > 0 && isspace((unsigned char)s[j - 1]))
+            while (j > 0 && is_blank(s[j - 1]))
                 j--;
             if (j > 0 && is_rank(s[j - 1])) {
                 n = j;
@@ -358,16 +455,15 @@ static void strip_suffixes(char *s) {
             }
         }
         if (n == before)
-            break;
+            return n;
     }
-    s[n] = '\0';
 }
 
-// "O-O", "0-0-0", "o-o", "OO": returns 1 for kingside, 2 for queenside, 0 otherwise.
-static int castling_kind(const char *s) {
+// s[0..n) as "O-O", "0-0-0", "o-o", "OO": returns 1 for kingside, 2 for queenside, 0 otherwise.
+static int castling_kind(const char *s, size_t n) {
     int os = 0;
     bool dash_ok = false;
-    for (; *s; s++) {
+    for (const char *end = s + n; s < end; s++) {
         if (*s == 'O' || *s == 'o' || *s == '0') {
             os++;
             dash_ok = true;
@@ -397,43 +493,80 @@ static NotationStatus report_ambiguous(Board *b, const MoveList *legal, const Mo
     return NOTATION_AMBIGUOUS;
 }
 
-NotationStatus notation_parse_move(Board *b, const char *text, Move *out, char *err, size_t errsz) {
-    if (!text)
-        return fail(NOTATION_UNPARSEABLE, err, errsz, "no move given");
-    while (isspace((unsigned char)*text))
-        text++;
-    size_t tlen = strlen(text);
-    while (tlen > 0 && isspace((unsigned char)text[tlen - 1]))
-        tlen--;
+// The export-format shapes ("e4", "exd5", "Nf3", "Nbd7", "R1e2", "Qh4xe1",
+// "e8=Q+") read in one pass into a pattern: the text the PGN reader sees for
+// almost every move. False for anything else, which the lenient reading of
+// notation_parse_move then takes.
+static bool parse_standard(const char *s, size_t n, Pattern *p) {
+    while (n > 0 && (s[n - 1] == '+' || s[n - 1] == '#'))
+        n--;
+    p->promo = NO_PIECE_TYPE;
+    p->from_file = p->from_rank = -1;
+    if (n >= 4 && s[n - 2] == '=') {
+        p->promo = piece_from_letter(s[n - 1]);
+        if (p->promo < KNIGHT || p->promo > QUEEN || s[n - 1] > 'Z')
+            return false;
+        n -= 2;
+    }
+    if (n < 2 || !is_file(s[n - 2]) || !is_rank(s[n - 1]))
+        return false;
+    p->to = make_square(s[n - 2] - 'a', s[n - 1] - '1');
+    n -= 2;
+    if (n > 0 && s[n - 1] == 'x')
+        n--;
+    size_t i = 0;
+    p->piece = PAWN;
+    if (n > 0 && s[0] >= 'A' && s[0] <= 'Z') {
+        p->piece = piece_from_letter(s[0]);
+        if (p->piece <= PAWN || p->promo != NO_PIECE_TYPE)
+            return false;
+        i = 1;
+    }
+    if (i < n && is_file(s[i]))
+        p->from_file = s[i++] - 'a';
+    if (i < n && is_rank(s[i]))
+        p->from_rank = s[i++] - '1';
+    // A pawn is named by its file only; "e2e4" is for the lenient reading.
+    return i == n && (p->piece != PAWN || p->from_rank < 0);
+}
+
+// text[0..n) as a string in buf (at least INPUT_MAX bytes, n < INPUT_MAX).
+static const char *shown_text(char *buf, const char *text, size_t n) {
+    memcpy(buf, text, n);
+    buf[n] = '\0';
+    return buf;
+}
+
+// The lenient reading of the trimmed text[0..tlen), with the explanations;
+// kept out of line so that the common case sets up none of its lists.
+static __attribute__((noinline)) NotationStatus
+parse_lenient(Board *b, const char *text, size_t tlen, Move *out, char *err, size_t errsz) {
     if (tlen == 0)
         return fail(NOTATION_UNPARSEABLE, err, errsz, "no move given");
     if (tlen >= INPUT_MAX)
         return fail(NOTATION_UNPARSEABLE, err, errsz, "'%.24s...' is not a move", text);
-    char shown[INPUT_MAX], s[INPUT_MAX];
-    memcpy(shown, text, tlen);
-    shown[tlen] = '\0';
-    memcpy(s, shown, tlen + 1);
-    strip_suffixes(s);
+    MoveList cands;
+    Pattern pat;
+    // The text as typed (trimmed) for messages, copied only when one is needed.
+    char shown[INPUT_MAX];
+    const char *s = text;
+    size_t slen = strip_suffixes(s, tlen);
 
-    MoveList legal;
-    movegen_legal(b, &legal);
-
-    int castle = castling_kind(s);
+    int castle = castling_kind(s, slen);
     if (castle) {
-        for (int i = 0; i < legal.count; i++) {
-            Move m = legal.moves[i];
-            if (move_kind(m) == MOVE_CASTLING && (move_to(m) > move_from(m)) == (castle == 1)) {
-                *out = m;
-                return NOTATION_OK;
-            }
+        Square king = board_king(b, b->side);
+        Move m = move_make_kind(king, castle == 1 ? king + 2 : king - 2, MOVE_CASTLING);
+        if (movegen_is_legal(b, m)) {
+            *out = m;
+            return NOTATION_OK;
         }
-        return explain_castling(b, castle == 1, shown, err, errsz);
+        return explain_castling(b, castle == 1, shown_text(shown, text, tlen), err, errsz);
     }
 
     // From the end: promotion piece, destination, capture mark or dash, then
     // whatever names the moving piece.
-    Pattern pat = { .promo = NO_PIECE_TYPE };
-    int n = (int)strlen(s);
+    pat = (Pattern){ .promo = NO_PIECE_TYPE };
+    int n = (int)slen;
     if (n >= 4 && s[n - 1] == ')' && s[n - 3] == '(') {
         pat.promo = piece_from_letter(s[n - 2]);
         n -= 3;
@@ -444,7 +577,8 @@ NotationStatus notation_parse_move(Board *b, const char *text, Move *out, char *
     }
     if (pat.promo == PAWN || pat.promo == KING || pat.promo < 0 || n < 2 || !is_file(s[n - 2]) ||
         !is_rank(s[n - 1]))
-        return fail(NOTATION_UNPARSEABLE, err, errsz, "'%s' is not a move", shown);
+        return fail(NOTATION_UNPARSEABLE, err, errsz, "'%s' is not a move",
+                    shown_text(shown, text, tlen));
     pat.to = make_square(s[n - 2] - 'a', s[n - 1] - '1');
     n -= 2;
     if (n > 0 && (s[n - 1] == 'x' || s[n - 1] == ':' || s[n - 1] == '-'))
@@ -465,14 +599,14 @@ NotationStatus notation_parse_move(Board *b, const char *text, Move *out, char *
     if (lettered_ok)
         lettered.piece = piece_from_letter(s[0]);
     if (!plain_ok && !lettered_ok)
-        return fail(NOTATION_UNPARSEABLE, err, errsz, "'%s' is not a move", shown);
+        return fail(NOTATION_UNPARSEABLE, err, errsz, "'%s' is not a move",
+                    shown_text(shown, text, tlen));
 
-    MoveList cands;
     const Pattern *used = plain_ok ? &plain : &lettered;
-    int found = collect(b, &legal, used, &cands);
+    int found = cands.count = collect(b, used, cands.moves, MAX_MOVES);
     if (found == 0 && plain_ok && lettered_ok) {
         used = &lettered;
-        found = collect(b, &legal, used, &cands);
+        found = cands.count = collect(b, used, cands.moves, MAX_MOVES);
         // For the message, prefer the reading under which a piece gets there.
         if (found == 0) {
             Bitboard pawns = board_pieces(b, b->side, PAWN) & bb_file(plain.from_file);
@@ -488,9 +622,36 @@ NotationStatus notation_parse_move(Board *b, const char *text, Move *out, char *
         *out = cands.moves[0];
         return NOTATION_OK;
     }
+    // Only the messages need the full list.
+    MoveList legal;
+    movegen_legal(b, &legal);
     if (found > 1)
-        return report_ambiguous(b, &legal, &cands, shown, err, errsz);
-    return explain_illegal(b, &legal, used, shown, err, errsz);
+        return report_ambiguous(b, &legal, &cands, shown_text(shown, text, tlen), err, errsz);
+    return explain_illegal(b, &legal, used, shown_text(shown, text, tlen), err, errsz);
+}
+
+NotationStatus notation_parse_move_n(Board *b, const char *text, size_t tlen, Move *out, char *err,
+                                     size_t errsz) {
+    while (tlen > 0 && is_blank(*text)) {
+        text++;
+        tlen--;
+    }
+    while (tlen > 0 && is_blank(text[tlen - 1]))
+        tlen--;
+    // Export-format SAN naming exactly one legal move: most of what is read.
+    Pattern pat;
+    Move found[2];
+    if (tlen < INPUT_MAX && parse_standard(text, tlen, &pat) && collect(b, &pat, found, 2) == 1) {
+        *out = found[0];
+        return NOTATION_OK;
+    }
+    return parse_lenient(b, text, tlen, out, err, errsz);
+}
+
+NotationStatus notation_parse_move(Board *b, const char *text, Move *out, char *err, size_t errsz) {
+    if (!text)
+        return fail(NOTATION_UNPARSEABLE, err, errsz, "no move given");
+    return notation_parse_move_n(b, text, strlen(text), out, err, errsz);
 }
 
 NotationStatus notation_parse_uci(const Board *b, const char *text, Move *out) {

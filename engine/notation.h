@@ -32,6 +32,10 @@ void notation_to_san(Board *b, Move m, char *buf);
 // 160 bytes are useful); for NOTATION_AMBIGUOUS the message lists the
 // candidates in SAN. b is restored before returning.
 NotationStatus notation_parse_move(Board *b, const char *text, Move *out, char *err, size_t errsz);
+// The same for the text s[0..n), which needs no terminating NUL (the PGN
+// reader parses the moves where they stand in its buffer).
+NotationStatus notation_parse_move_n(Board *b, const char *s, size_t n, Move *out, char *err,
+                                     size_t errsz);
 
 // Parses coordinate notation only ("e2e4", "e7e8q"; also the king-takes-rook
 // form is not accepted). Used by the protocols.

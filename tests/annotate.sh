@@ -9,41 +9,20 @@
 # source tree. Prints "N passed, M failed" last; exits 1 on any failure.
 # ANNOTATE_MOVETIME (ms, default 50) gives slow builds (sanitizers) more time.
 
-set -u
-LC_ALL=C
-export LC_ALL
-
-src=${srcdir:-${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}}
-PATZER=${PATZER:-src/patzer}
+# shellcheck source=tests/lib.sh
+source "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+need_patzer
 fixture=$src/tests/data/pgn/review_blunders.pgn
 movetime=${ANNOTATE_MOVETIME:-50}
 # The fixture is searched to a fixed depth, so that the marks do not depend
 # on how fast the build is (sanitizer builds are many times slower).
 depth=${ANNOTATE_DEPTH:-8}
-if [ ! -x "$PATZER" ] || [ ! -r "$fixture" ]; then
-    echo "annotate: need the program '$PATZER' (set PATZER) and '$fixture'" >&2
-    exit 99
-fi
+need_file "$fixture"
+make_tmp
 
-passed=0
-failed=0
-pass() {
-    passed=$((passed + 1))
-    echo "ok - $1"
-}
-fail() {
-    failed=$((failed + 1))
-    echo "FAIL - $1"
-    [ -n "${2:-}" ] && printf '%s\n' "$2" | tail -n 20 | sed 's/^/    | /'
-}
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/patzer-annotate.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-
-# run ARGS...: stdout in $tmp/out, stderr in $tmp/err, exit status in $status.
+# run ARGS...: `patzer annotate ARGS...` (see run_patzer).
 run() {
-    timeout 120 "$PATZER" annotate "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-    status=$?
+    run_patzer annotate "$@"
 }
 
 # The output flattened to one line, for patterns across line breaks.
@@ -186,5 +165,4 @@ else
     fail "--help: status $status" "$(cat "$tmp/out" "$tmp/err")"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -7,50 +7,19 @@
 # Prints one line per check, then "N passed, M failed"; exits 1 on any failure,
 # 99 when the program is missing.
 
-set -u
-LC_ALL=C
-export LC_ALL
+# shellcheck source=tests/lib.sh
+source "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+need_patzer
+make_tmp
 
-PATZER=${PATZER:-src/patzer}
-if [ ! -x "$PATZER" ]; then
-    echo "cli: program '$PATZER' not found or not executable (set PATZER)" >&2
-    exit 99
-fi
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/patzer-cli.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-
-passed=0
-failed=0
 KIWIPETE='r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'
-
-pass() {
-    passed=$((passed + 1))
-    echo "PASS: $*"
-}
-
-fail() {
-    failed=$((failed + 1))
-    echo "FAIL: $*"
-}
-
-# run ARGS...: runs the program; leaves stdout in $tmp/out, stderr in
-# $tmp/err and the exit status in $status.
-run() {
-    if command -v timeout >/dev/null 2>&1; then
-        timeout 120 "$PATZER" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-    else
-        "$PATZER" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-    fi
-    status=$?
-}
 
 # expect_output NAME EXPECTED ARGS...: exit 0, stdout exactly EXPECTED plus a
 # newline, nothing on stderr.
 expect_output() {
     local name=$1 expected=$2
     shift 2
-    run "$@"
+    run_patzer "$@"
     printf '%s\n' "$expected" >"$tmp/want"
     if [ "$status" -ne 0 ]; then
         fail "$name: exit status $status, expected 0 (stderr: $(head -c 300 "$tmp/err"))"
@@ -68,7 +37,7 @@ expect_output() {
 expect_error() {
     local name=$1 pattern=$2
     shift 2
-    run "$@"
+    run_patzer "$@"
     if [ "$status" -ne 2 ]; then
         fail "$name: exit status $status, expected 2"
     elif [ -s "$tmp/out" ]; then
@@ -89,7 +58,7 @@ expect_error() {
 check_divide() {
     local name=$1 moves=$2 total=$3
     shift 3
-    run "$@"
+    run_patzer "$@"
     if [ "$status" -ne 0 ]; then
         fail "$name: exit status $status, expected 0 (stderr: $(head -c 300 "$tmp/err"))"
         return
@@ -195,5 +164,4 @@ expect_error "perft, impossible en passant" "en passant square e3 impossible" pe
 expect_error "perft, castling without rook" "castling 'K' but no white rook on h1" perft 1 \
     4k3/8/8/8/8/8/8/4K3 w K - 0 1
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -1,32 +1,11 @@
 # tests/engine_session.sh: sourced by the protocol tests (uci.sh, xboard.sh).
 # Talks to patzer as a coprocess, the way a GUI does. Set PROTOCOL (uci or
-# xboard) before sourcing. Counts with pass/fail; reads with expect/check.
+# xboard) before sourcing. Counts with tests/lib.sh; reads with expect and
+# check_reply.
 
-PATZER=${PATZER:-src/patzer}
-if [ ! -x "$PATZER" ]; then
-    echo "$PROTOCOL: no program at '$PATZER' (set PATZER)" >&2
-    exit 99
-fi
-
-passed=0
-failed=0
-pass() {
-    passed=$((passed + 1))
-    echo "ok - $1"
-}
-fail() {
-    failed=$((failed + 1))
-    echo "FAIL - $1"
-    if [ -n "${SEEN:-}" ]; then
-        printf '%s' "$SEEN" | tail -n 8 | sed 's/^/    | /'
-    fi
-}
-
-# Milliseconds since some fixed point, from bash's own clock.
-now_ms() {
-    local t=${EPOCHREALTIME/[.,]/}
-    echo $((t / 1000))
-}
+# shellcheck source=tests/lib.sh
+source "${srcdir:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}/tests/lib.sh"
+need_patzer
 
 # --- a session with the engine as a coprocess -------------------------------
 
@@ -40,9 +19,10 @@ send() {
 }
 
 # expect REGEX [SECONDS]: reads lines until one matches (sets MATCH) or the
-# time is up. Every line read is kept in SEEN.
+# time is up (SECONDS may be a fraction: 0.3). Every line read is kept in SEEN.
 expect() {
-    local re=$1 limit_ms=$(( ${2:-10} * 1000 )) start_ms left line
+    local re=$1 limit_ms start_ms left line
+    limit_ms=$(awk -v s="${2:-10}" 'BEGIN { printf "%d", s * 1000 }')
     start_ms=$(now_ms)
     MATCH=""
     while :; do
@@ -70,7 +50,7 @@ stop_engine() {
     STATUS=$?
 }
 
-# check NAME REGEX [SECONDS]
-check() {
+# check_reply NAME REGEX [SECONDS]: a line matching REGEX comes in time.
+check_reply() {
     if expect "$2" "${3:-10}"; then pass "$1"; else fail "$1"; fi
 }

@@ -6,33 +6,13 @@
 # source tree. Prints "N passed, M failed" last; exits 1 on any failure.
 # EPD_MOVETIME (ms, default 300) gives slow builds (sanitizers) more time.
 
-set -u
-LC_ALL=C
-export LC_ALL
-
-src=${srcdir:-${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}}
-PATZER=${PATZER:-src/patzer}
+# shellcheck source=tests/lib.sh
+source "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+need_patzer
 suite=$src/tests/data/mates.epd
 movetime=${EPD_MOVETIME:-1000}
-if [ ! -x "$PATZER" ] || [ ! -r "$suite" ]; then
-    echo "epd: need the program '$PATZER' (set PATZER) and '$suite'" >&2
-    exit 99
-fi
-
-passed=0
-failed=0
-pass() {
-    passed=$((passed + 1))
-    echo "ok - $1"
-}
-fail() {
-    failed=$((failed + 1))
-    echo "FAIL - $1"
-    [ -n "${2:-}" ] && printf '%s\n' "$2" | tail -n 12 | sed 's/^/    | /'
-}
-
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
+need_file "$suite"
+make_tmp
 
 count=$(grep -Evc '^[[:space:]]*(#|$)' "$suite")
 out=$(timeout 60 "$PATZER" epd "$suite" --movetime "$movetime" 2>&1)
@@ -84,5 +64,4 @@ if [[ $err == *"bad.epd:4:"*Qh8* ]]; then pass "bad SAN: FILE:LINE on stderr"; e
 if [[ $out == *"solved 1 of 3"* ]]; then pass "bad lines: solved 1 of 3"; else
     fail "bad lines: solved 1 of 3" "$out"; fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

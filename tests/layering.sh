@@ -10,24 +10,9 @@
 # Run by "make check" (with $srcdir set by AM_TESTS_ENVIRONMENT), or by hand
 # from the source tree. Exit 0 on success, 1 on a violation, 99 on a setup error.
 
-set -u
-LC_ALL=C
-export LC_ALL
-
-src=${top_srcdir:-${srcdir:-}}
-if [ -z "$src" ]; then
-    src=$(cd "$(dirname "$0")/.." && pwd)
-fi
-if [ ! -d "$src/engine" ]; then
-    echo "layering: no engine/ directory under '$src'" >&2
-    exit 99
-fi
-
-status=0
-fail() {
-    echo "FAIL: $*"
-    status=1
-}
+# shellcheck source=tests/lib.sh
+source "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+[ -d "$src/engine" ] || setup_error "no engine/ directory under '$src'"
 
 # Print the file with comments and string/char literals blanked out, keeping
 # the line numbers (one pass, so "//" inside a string is not a comment).
@@ -83,9 +68,6 @@ else
     echo "no ui/ directory yet: skipping the ui/ checks"
 fi
 
-if [ "$status" -eq 0 ]; then
-    echo "layering: OK"
-else
-    echo "layering: violations found"
-fi
-exit "$status"
+# Each rule is one check; its violations were reported above as failures.
+[ "$failed" -eq 0 ] && pass "layering: no violations"
+finish

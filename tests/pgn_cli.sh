@@ -3,7 +3,7 @@
 # tests/pgn_cli.sh: end-to-end tests of `patzer pgn FILE...`: one line per
 # valid game (N<TAB>RESULT<TAB>PLIES<TAB>FINAL-FEN), numbering across files,
 # invalid games only on stderr as FILE:LINE:COL, standard input, BOM and CRLF,
-# and the exit statuses 0 / 1 / 2.
+# null moves, and the exit statuses 0 / 1 / 2.
 #
 # The expected FENs were computed independently of patzer: the fixtures'
 # moves were turned into UCI moves by pgn-extract -Wuci and replayed by
@@ -13,49 +13,24 @@
 # on the fixtures in $srcdir/tests/data/pgn. Prints one line per check, then
 # "N passed, M failed"; exits 1 on any failure, 99 when something is missing.
 
-set -u
-LC_ALL=C
-export LC_ALL
-
-src=${srcdir:-${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}}
-PATZER=${PATZER:-src/patzer}
+# shellcheck source=tests/lib.sh
+source "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+need_patzer
 data=$src/tests/data/pgn
-if [ ! -x "$PATZER" ] || [ ! -r "$data/cli_games.pgn" ]; then
-    echo "pgn_cli: need the program '$PATZER' (set PATZER) and the fixtures in $data" >&2
-    exit 99
-fi
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/patzer-pgn.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-
-passed=0
-failed=0
-pass() {
-    passed=$((passed + 1))
-    echo "PASS: $*"
-}
-fail() {
-    failed=$((failed + 1))
-    echo "FAIL: $*"
-}
+need_file "$data/cli_games.pgn"
+make_tmp
 
 # run ARGS...: runs `patzer pgn ARGS...` in $rundir (the fixture directory
-# unless changed) with input from $tmp/in; leaves stdout in $tmp/out, stderr in
-# $tmp/err and the exit status in $status.
+# unless changed) with input from $tmp/in (see run_patzer).
 : >"$tmp/in"
 rundir=$data
 run() {
-    if command -v timeout >/dev/null 2>&1; then
-        (cd "$rundir" && timeout 60 "$PATZER" pgn "$@") >"$tmp/out" 2>"$tmp/err" <"$tmp/in"
-    else
-        (cd "$rundir" && "$PATZER" pgn "$@") >"$tmp/out" 2>"$tmp/err" <"$tmp/in"
-    fi
-    status=$?
+    RUN_DIR=$rundir RUN_INPUT=$tmp/in RUN_TIMEOUT=60 run_patzer pgn "$@"
 }
 
-# check NAME STATUS: the last run exited with STATUS and its stdout is exactly
-# $tmp/want.
-check() {
+# check_run NAME STATUS: the last run exited with STATUS and its stdout is
+# exactly $tmp/want.
+check_run() {
     local name=$1 want_status=$2
     if [ "$status" -ne "$want_status" ]; then
         fail "$name: exit status $status, expected $want_status (stderr: $(head -c 300 "$tmp/err"))"
@@ -100,14 +75,14 @@ bom=(
 # a promotion with capture, and a game from a FEN.
 run cli_games.pgn
 printf '%s\n' "$games_1" "$games_2" "$games_3" >"$tmp/want"
-check "valid games: exact lines, exit 0" 0
+check_run "valid games: exact lines, exit 0" 0
 stderr_empty "valid games: nothing on stderr"
 
 # Game 2 has an illegal move: only games 1 and 3 on stdout, the error with
 # FILE:LINE:COL on stderr, exit 1.
 run cli_illegal.pgn
 printf '%s\n' "$illegal_1" "$illegal_3" >"$tmp/want"
-check "illegal move in game 2: games 1 and 3, exit 1" 1
+check_run "illegal move in game 2: games 1 and 3, exit 1" 1
 stderr_has "illegal move: FILE:LINE:COL" "cli_illegal.pgn:10:13: "
 stderr_has "illegal move: reason" "illegal move 'Bxd5'"
 stderr_has "illegal move: game number" "game 2: "
@@ -117,27 +92,39 @@ if [ "$(wc -l <"$tmp/err")" -eq 1 ]; then pass "illegal move: one error line"; e
 # Numbering continues over the files, invalid games included.
 run cli_games.pgn cli_more.pgn
 printf '%s\n' "$games_1" "$games_2" "$games_3" "4$T${more[0]}" "5$T${more[1]}" >"$tmp/want"
-check "two files: numbering continues" 0
+check_run "two files: numbering continues" 0
 run cli_illegal.pgn cli_more.pgn
 printf '%s\n' "$illegal_1" "$illegal_3" "4$T${more[0]}" "5$T${more[1]}" >"$tmp/want"
-check "invalid game counted in the numbering: exit 1" 1
+check_run "invalid game counted in the numbering: exit 1" 1
 
 # A UTF-8 byte-order mark and CRLF line ends (with a comment across lines).
 run cli_bom_crlf.pgn
 printf '%s\n' "${bom[@]}" >"$tmp/want"
-check "BOM and CRLF" 0
+check_run "BOM and CRLF" 0
 stderr_empty "BOM and CRLF: nothing on stderr"
+
+# Null moves ("--" and "Z0", in the main line and in variations) pass the
+# turn; one in check is an error. The final positions agree with
+# pgn-extract --allownullmoves -F but for its en-passant field, which names
+# every double step.
+run null_moves.pgn
+printf '%s\n' \
+    "1${T}*${T}10${T}r1bqkb1r/1pp2ppp/p1n2n2/1B1pp3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 6" \
+    "2${T}1-0${T}7${T}r1bqkbnr/ppp1p1pp/2n5/3pPp2/3P4/8/PPP2PPP/RNBQKBNR b KQkq - 0 4" >"$tmp/want"
+check_run "null moves: games 1 and 2, exit 1" 1
+stderr_has "null move in check: FILE:LINE:COL and reason" \
+    "null_moves.pgn:31:18: game 3: null move '--' at move 2 (Black) while in check"
 
 # "-" is standard input, and errors there are named <stdin>.
 cp "$data/cli_more.pgn" "$tmp/in"
 run -
 printf '%s\n' "1$T${more[0]}" "2$T${more[1]}" >"$tmp/want"
-check "standard input" 0
+check_run "standard input" 0
 cp "$data/cli_illegal.pgn" "$tmp/in"
 run cli_more.pgn -
 printf '%s\n' "1$T${more[0]}" "2$T${more[1]}" "${illegal_1/#1/3}" "${illegal_3/#3/5}" \
     >"$tmp/want"
-check "file then standard input: numbering continues, exit 1" 1
+check_run "file then standard input: numbering continues, exit 1" 1
 stderr_has "standard input: error position" "<stdin>:10:13: game 4: illegal move"
 : >"$tmp/in"
 
@@ -145,30 +132,30 @@ stderr_has "standard input: error position" "<stdin>:10:13: game 4: illegal move
 : >"$tmp/empty.pgn"
 run "$tmp/empty.pgn"
 : >"$tmp/want"
-check "empty file: no lines, exit 0" 0
+check_run "empty file: no lines, exit 0" 0
 
 # I/O errors: exit 2, and the other files are still read.
 run no-such-file.pgn
 : >"$tmp/want"
-check "missing file: exit 2" 2
+check_run "missing file: exit 2" 2
 stderr_has "missing file: named on stderr" "no-such-file.pgn"
 run no-such-file.pgn cli_more.pgn
 printf '%s\n' "1$T${more[0]}" "2$T${more[1]}" >"$tmp/want"
-check "missing file then a good one: the good one is read, exit 2" 2
+check_run "missing file then a good one: the good one is read, exit 2" 2
 run cli_illegal.pgn no-such-file.pgn
 printf '%s\n' "$illegal_1" "$illegal_3" >"$tmp/want"
-check "invalid game and missing file: exit 2" 2
+check_run "invalid game and missing file: exit 2" 2
 run "$tmp"
 : >"$tmp/want"
-check "a directory: exit 2" 2
+check_run "a directory: exit 2" 2
 
 # Usage.
 run
 : >"$tmp/want"
-check "no FILE: exit 2" 2
+check_run "no FILE: exit 2" 2
 stderr_has "no FILE: usage on stderr" "usage: patzer pgn FILE..."
 run --bogus cli_games.pgn
-check "unknown option: exit 2" 2
+check_run "unknown option: exit 2" 2
 stderr_has "unknown option: named" "--bogus"
 run --help
 if [ "$status" -eq 0 ] && grep -qF 'usage: patzer pgn FILE...' "$tmp/out" &&
@@ -182,7 +169,6 @@ rundir=$tmp
 run -- -x.pgn
 rundir=$data
 printf '%s\n' "1$T${more[0]}" "2$T${more[1]}" >"$tmp/want"
-check "-- before a file name starting with '-'" 0
+check_run "-- before a file name starting with '-'" 0
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

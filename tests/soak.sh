@@ -17,8 +17,9 @@
 # failing inputs there). A failing sequence is printed with its command to
 # reproduce it: patzer uci < FILE.
 
-set -u
-: "${PATZER:?PATZER must name the patzer binary}"
+# shellcheck source=tests/lib.sh
+source "${srcdir:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}/tests/lib.sh"
+need_patzer
 case $PATZER in /*) ;; *) PATZER=$PWD/$PATZER ;; esac
 SEQS=${SOAK_SEQUENCES:-300}
 SEED=${SOAK_SEED:-1}
@@ -245,8 +246,7 @@ gen_xboard() {
     printf '%s\n' "${lines[@]}"
 }
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/patzer-soak.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
+make_tmp
 export XDG_CONFIG_HOME=$tmp/config XDG_STATE_HOME=$tmp/state HOME=$tmp
 unset PATZER_BOOK
 

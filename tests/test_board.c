@@ -7,10 +7,7 @@
 #include <string.h>
 
 #include "engine/movegen.h"
-
-#ifndef TEST_DATADIR
-#define TEST_DATADIR "tests/data"
-#endif
+#include "tests/helpers.h"
 
 enum { SUITE_MAX = 160, LINE_MAX_LEN = 512, FEN_LEN = 128 };
 
@@ -24,15 +21,10 @@ static int suite_size;
 // Boards are ~40 KB: kept off the stack.
 static Board board, other, saved;
 
-static const char *data_dir(void) {
-    const char *env = getenv("TEST_DATADIR");
-    return env && *env ? env : TEST_DATADIR;
-}
-
 // The FEN of each suite line: the text before the first " ;".
 static void load_suite(void) {
     char path[1024];
-    snprintf(path, sizeof path, "%s/perftsuite.epd", data_dir());
+    snprintf(path, sizeof path, "%s/perftsuite.epd", test_data_dir());
     FILE *f = fopen(path, "r");
     cr_assert_not_null(f, "cannot open %s", path);
     char text[LINE_MAX_LEN];
@@ -55,23 +47,12 @@ static void setup(void) {
     load_suite();
 }
 
-static void set_fen_or_fail(Board *b, const char *fen) {
-    char err[128] = "";
-    cr_assert(board_set_fen(b, fen, err, sizeof err), "rejected FEN \"%s\": %s", fen, err);
-}
-
 static bool same_state(const Board *a, const Board *b) {
     return memcmp(a, b, BOARD_STATE_SIZE) == 0 && a->ply == b->ply;
 }
 
-// splitmix64 with a fixed seed, so that every run plays the same games.
+// The random games' generator state, seeded per test so every run plays the same games.
 static uint64_t rng_state;
-static uint64_t rng_next(void) {
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
 
 // Plays a random legal move; false when there is none.
 static bool play_random(Board *b) {
@@ -79,25 +60,8 @@ static bool play_random(Board *b) {
     movegen_legal(b, &list);
     if (list.count == 0)
         return false;
-    board_make_move(b, list.moves[rng_next() % (uint64_t)list.count]);
+    board_make_move(b, list.moves[test_rng_next(&rng_state) % (uint64_t)list.count]);
     return true;
-}
-
-// Finds the legal move written in coordinates ("e2e4", "e7e8q").
-static Move find_move(const Board *b, const char *text) {
-    static MoveList list;
-    movegen_legal(b, &list);
-    Square from = square_from_name(text), to = square_from_name(text + 2);
-    for (int i = 0; i < list.count; i++) {
-        Move m = list.moves[i];
-        if (move_from(m) != from || move_to(m) != to)
-            continue;
-        if (!move_is_promotion(m) && text[4] == '\0')
-            return m;
-        if (move_is_promotion(m) && text[4] == "nbrq"[move_promotion(m) - KNIGHT])
-            return m;
-    }
-    return MOVE_NONE;
 }
 
 // Plays space-separated coordinate moves.
@@ -106,7 +70,7 @@ static void play(Board *b, const char *moves) {
     const char *p = moves;
     int n;
     while (sscanf(p, "%7s%n", text, &n) == 1) {
-        Move m = find_move(b, text);
+        Move m = test_find_move(b, text);
         char fen[FEN_MAX];
         board_to_fen(b, fen, sizeof fen);
         cr_assert_neq(m, MOVE_NONE, "%s is not legal in \"%s\"", text, fen);
@@ -141,25 +105,17 @@ static void without_ep(const char *fen, char *out, size_t outsz) {
     snprintf(out, outsz, "%.*s-%s", (int)(start - fen), fen, end);
 }
 
-static bool has_ep_move(const Board *b) {
-    static MoveList list;
-    movegen_legal(b, &list);
-    for (int i = 0; i < list.count; i++)
-        if (move_kind(list.moves[i]) == MOVE_EN_PASSANT)
-            return true;
-    return false;
-}
-
 // Round trip of one FEN. The en-passant square survives exactly when a legal
 // en-passant capture uses it.
 static void check_round_trip(const char *fen) {
     char out[FEN_MAX], bare[FEN_LEN];
-    set_fen_or_fail(&board, fen);
+    test_board_from_fen(&board, fen);
     board_to_fen(&board, out, sizeof out);
     without_ep(fen, bare, sizeof bare);
     if (board.ep != SQ_NONE) {
         cr_expect_str_eq(out, fen);
-        cr_expect(has_ep_move(&board), "\"%s\": en-passant square kept without a capture", fen);
+        cr_expect(test_has_ep_move(&board), "\"%s\": en-passant square kept without a capture",
+                  fen);
     } else {
         cr_expect_str_eq(out, bare);
         // If the FEN named a square, forcing it back must not create a capture.
@@ -167,11 +123,11 @@ static void check_round_trip(const char *fen) {
         if (sscanf(fen, "%*s %*s %*s %2s", name) == 1 && name[0] != '-') {
             other = board;
             other.ep = (uint8_t)square_from_name(name);
-            cr_expect_not(has_ep_move(&other), "\"%s\": legal en-passant square dropped", fen);
+            cr_expect_not(test_has_ep_move(&other), "\"%s\": legal en-passant square dropped", fen);
         }
     }
     // Parsing the output gives the same position and key.
-    set_fen_or_fail(&other, out);
+    test_board_from_fen(&other, out);
     cr_expect(same_state(&board, &other), "\"%s\": reparsed \"%s\" differs", fen, out);
     expect_consistent(&board, fen);
 }
@@ -201,9 +157,9 @@ Test(fen, round_trip_real_positions, .init = setup) {
     for (size_t i = 0; i < sizeof real_fens / sizeof real_fens[0]; i++)
         check_round_trip(real_fens[i]);
     // "a6" names a square no pawn can take on: dropped.
-    set_fen_or_fail(&board, real_fens[12]);
+    test_board_from_fen(&board, real_fens[12]);
     cr_expect_eq(board.ep, SQ_NONE);
-    set_fen_or_fail(&board, real_fens[3]);
+    test_board_from_fen(&board, real_fens[3]);
     cr_expect_eq(board.ep, square_from_name("f6"));
 }
 
@@ -212,10 +168,10 @@ Test(fen, round_trip_random_playouts, .init = setup) {
     rng_state = 2024;
     char out[FEN_MAX], again[FEN_MAX];
     for (int g = 0; g < 20; g++) {
-        set_fen_or_fail(&board, suite_fens[(g * 11) % suite_size]);
+        test_board_from_fen(&board, suite_fens[(g * 11) % suite_size]);
         for (int ply = 0; ply < 120 && play_random(&board); ply++) {
             board_to_fen(&board, out, sizeof out);
-            set_fen_or_fail(&other, out);
+            test_board_from_fen(&other, out);
             cr_expect(memcmp(&board, &other, POSITION_SIZE) == 0, "reparsed \"%s\" differs", out);
             board_to_fen(&other, again, sizeof again);
             cr_expect_str_eq(again, out);
@@ -225,16 +181,16 @@ Test(fen, round_trip_random_playouts, .init = setup) {
 
 Test(fen, four_fields_default_counters, .init = setup) {
     char out[FEN_MAX];
-    set_fen_or_fail(&board, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -");
+    test_board_from_fen(&board, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -");
     board_to_fen(&board, out, sizeof out);
     cr_expect_str_eq(out, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
     cr_expect_eq(board.halfmove, 0);
     cr_expect_eq(board.fullmove, 1);
-    set_fen_or_fail(&board, "4k3/8/8/8/8/8/8/4K2R w K -");
+    test_board_from_fen(&board, "4k3/8/8/8/8/8/8/4K2R w K -");
     board_to_fen(&board, out, sizeof out);
     cr_expect_str_eq(out, "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
     // Castling letters in any order print in KQkq order.
-    set_fen_or_fail(&board, "r3k2r/8/8/8/8/8/8/R3K2R w qkQK - 0 1");
+    test_board_from_fen(&board, "r3k2r/8/8/8/8/8/8/R3K2R w qkQK - 0 1");
     board_to_fen(&board, out, sizeof out);
     cr_expect_str_eq(out, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
 }
@@ -363,11 +319,11 @@ Test(fen, odd_inputs, .init = setup) {
     cr_expect_not(board_set_fen(&board, "8/8/8 w -", tiny, sizeof tiny));
     cr_expect_str_eq(tiny, "exp");
     // Extra blanks between fields are accepted.
-    set_fen_or_fail(&board, "  4k3/8/8/8/8/8/8/4K3   w  -  -  0  1  ");
+    test_board_from_fen(&board, "  4k3/8/8/8/8/8/8/4K3   w  -  -  0  1  ");
 }
 
 Test(fen, rejected_fen_leaves_board_unchanged, .init = setup) {
-    set_fen_or_fail(&board, BOARD_START_FEN);
+    test_board_from_fen(&board, BOARD_START_FEN);
     play(&board, "e2e4 c7c5 g1f3");
     saved = board;
     for (size_t i = 0; i < sizeof bad_fens / sizeof bad_fens[0]; i++) {
@@ -379,7 +335,7 @@ Test(fen, rejected_fen_leaves_board_unchanged, .init = setup) {
     // And the board still works: unmake back to the start.
     for (int i = 0; i < 3; i++)
         board_unmake_move(&board);
-    set_fen_or_fail(&other, BOARD_START_FEN);
+    test_board_from_fen(&other, BOARD_START_FEN);
     cr_expect(same_state(&board, &other));
 }
 
@@ -388,7 +344,7 @@ Test(fen, rejected_fen_leaves_board_unchanged, .init = setup) {
 Test(makemove, every_move_of_suite_positions_unmakes, .init = setup) {
     static MoveList list;
     for (int i = 0; i < suite_size; i++) {
-        set_fen_or_fail(&board, suite_fens[i]);
+        test_board_from_fen(&board, suite_fens[i]);
         saved = board;
         movegen_legal(&board, &list);
         for (int j = 0; j < list.count; j++) {
@@ -418,7 +374,7 @@ Test(makemove, long_playouts_unmake_to_the_start, .init = setup) {
     static unsigned char states[PLIES + 1][BOARD_STATE_SIZE];
     rng_state = 7;
     for (int g = 0; g < 40; g++) {
-        set_fen_or_fail(&board, g % 3 ? suite_fens[(g * 13) % suite_size] : BOARD_START_FEN);
+        test_board_from_fen(&board, g % 3 ? suite_fens[(g * 13) % suite_size] : BOARD_START_FEN);
         int plies = 0;
         memcpy(states[0], &board, BOARD_STATE_SIZE);
         while (plies < PLIES && play_random(&board)) {
@@ -442,7 +398,7 @@ Test(keys, incremental_equals_computed, .init = setup) {
     rng_state = 99;
     long checked = 0;
     for (int g = 0; g < 50; g++) {
-        set_fen_or_fail(&board, g % 2 ? BOARD_START_FEN : suite_fens[(g * 5) % suite_size]);
+        test_board_from_fen(&board, g % 2 ? BOARD_START_FEN : suite_fens[(g * 5) % suite_size]);
         for (int ply = 0; ply < 300 && play_random(&board); ply++) {
             cr_expect_eq(board.key, board_compute_key(&board), "game %d ply %d: key", g, ply);
             cr_expect_eq(board.pawn_key, board_compute_pawn_key(&board), "game %d ply %d: pawn key",
@@ -454,8 +410,8 @@ Test(keys, incremental_equals_computed, .init = setup) {
 }
 
 Test(keys, transpositions, .init = setup) {
-    set_fen_or_fail(&board, BOARD_START_FEN);
-    set_fen_or_fail(&other, BOARD_START_FEN);
+    test_board_from_fen(&board, BOARD_START_FEN);
+    test_board_from_fen(&other, BOARD_START_FEN);
     play(&board, "g1f3 g8f6 b1c3 b8c6");
     play(&other, "b1c3 b8c6 g1f3 g8f6");
     cr_expect_eq(board.key, other.key);
@@ -463,51 +419,51 @@ Test(keys, transpositions, .init = setup) {
 
     // e2e4 then d2d4, or the other way round: no en-passant capture either
     // way, so the keys agree.
-    set_fen_or_fail(&board, BOARD_START_FEN);
-    set_fen_or_fail(&other, BOARD_START_FEN);
+    test_board_from_fen(&board, BOARD_START_FEN);
+    test_board_from_fen(&other, BOARD_START_FEN);
     play(&board, "e2e4 e7e6 d2d4");
     play(&other, "d2d4 e7e6 e2e4");
     cr_expect_eq(board.key, other.key);
     cr_expect_eq(board.pawn_key, other.pawn_key);
 
     // The same placement with and without castling rights differs.
-    set_fen_or_fail(&board, BOARD_START_FEN);
+    test_board_from_fen(&board, BOARD_START_FEN);
     play(&board, "g1f3 g8f6 h1g1 h8g8 g1h1 g8h8");
-    set_fen_or_fail(&other, BOARD_START_FEN);
+    test_board_from_fen(&other, BOARD_START_FEN);
     cr_expect_neq(board.key, other.key);
-    set_fen_or_fail(&other, "rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w Qq - 6 4");
+    test_board_from_fen(&other, "rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w Qq - 6 4");
     cr_expect(memcmp(&board, &other, POSITION_SIZE) == 0);
     cr_expect_eq(board.key, other.key);
-    set_fen_or_fail(&other, "rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 6 4");
+    test_board_from_fen(&other, "rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 6 4");
     cr_expect_neq(board.key, other.key);
     // Pawn keys ignore castling rights and pieces other than pawns and kings.
-    set_fen_or_fail(&other, BOARD_START_FEN);
+    test_board_from_fen(&other, BOARD_START_FEN);
     cr_expect_eq(board.pawn_key, other.pawn_key);
 
     // The side to move is in the key.
-    set_fen_or_fail(&board, "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
-    set_fen_or_fail(&other, "4k3/8/8/8/8/8/8/4K3 b - - 0 1");
+    test_board_from_fen(&board, "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    test_board_from_fen(&other, "4k3/8/8/8/8/8/8/4K3 b - - 0 1");
     cr_expect_neq(board.key, other.key);
     cr_expect_eq(board.pawn_key, other.pawn_key);
 }
 
 Test(keys, en_passant_in_the_key_only_when_capturable, .init = setup) {
     // A capture is possible: the square is part of the position.
-    set_fen_or_fail(&board, BOARD_START_FEN);
+    test_board_from_fen(&board, BOARD_START_FEN);
     play(&board, "e2e4 g8f6 e4e5 d7d5");
     cr_expect_eq(board.ep, square_from_name("d6"));
-    set_fen_or_fail(&other, "rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3");
+    test_board_from_fen(&other, "rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3");
     cr_expect(memcmp(&board, &other, POSITION_SIZE) == 0);
     cr_expect_eq(board.key, other.key);
-    set_fen_or_fail(&other, "rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3");
+    test_board_from_fen(&other, "rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3");
     cr_expect_neq(board.key, other.key);
     // No capture possible: the square is dropped and the keys agree.
-    set_fen_or_fail(&board, BOARD_START_FEN);
+    test_board_from_fen(&board, BOARD_START_FEN);
     play(&board, "e2e4");
     cr_expect_eq(board.ep, SQ_NONE);
-    set_fen_or_fail(&other, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    test_board_from_fen(&other, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
     cr_expect_eq(board.key, other.key);
-    set_fen_or_fail(&other, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    test_board_from_fen(&other, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
     cr_expect_eq(board.key, other.key);
 }
 
@@ -520,7 +476,7 @@ Test(nullmove, make_unmake_restores, .init = setup) {
         "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 7 30",
     };
     for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
-        set_fen_or_fail(&board, fens[i]);
+        test_board_from_fen(&board, fens[i]);
         saved = board;
         board_make_null(&board);
         cr_expect_eq(board.side, !saved.side);
@@ -539,7 +495,7 @@ Test(nullmove, make_unmake_restores, .init = setup) {
     }
     // Interleaved with real moves in a playout.
     rng_state = 5;
-    set_fen_or_fail(&board, BOARD_START_FEN);
+    test_board_from_fen(&board, BOARD_START_FEN);
     saved = board;
     int nulls = 0;
     for (int ply = 0; ply < 100; ply++) {
@@ -563,7 +519,7 @@ Test(nullmove, make_unmake_restores, .init = setup) {
 
 Test(history, compaction_keeps_keys_and_repetitions, .init = setup) {
     static const char *const cycle[4] = { "g1f3", "g8f6", "f3g1", "f6g8" };
-    set_fen_or_fail(&board, BOARD_START_FEN);
+    test_board_from_fen(&board, BOARD_START_FEN);
     Key start = board.key;
     int max_ply = 0;
     for (int ply = 1; ply <= 3 * BOARD_HISTORY_MAX + 2; ply++) {
@@ -596,7 +552,7 @@ Test(history, compaction_keeps_keys_and_repetitions, .init = setup) {
     cr_expect_eq(board.ply, 0);
 
     // Null moves fill the stack too.
-    set_fen_or_fail(&board, "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    test_board_from_fen(&board, "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
     for (int i = 0; i < BOARD_HISTORY_MAX + 10; i++) {
         board_make_null(&board);
         cr_assert_leq(board.ply, BOARD_HISTORY_MAX);
@@ -607,7 +563,7 @@ Test(history, compaction_keeps_keys_and_repetitions, .init = setup) {
 // ------------------------------------------------------------------ draws and game end
 
 Test(draw, repetitions_count, .init = setup) {
-    set_fen_or_fail(&board, BOARD_START_FEN);
+    test_board_from_fen(&board, BOARD_START_FEN);
     cr_expect_eq(board_repetitions(&board), 0);
     play(&board, "g1f3");
     cr_expect_eq(board_repetitions(&board), 0);
@@ -628,7 +584,7 @@ Test(draw, repetitions_count, .init = setup) {
 }
 
 Test(draw, repetition_draw_semantics, .init = setup) {
-    set_fen_or_fail(&board, BOARD_START_FEN);
+    test_board_from_fen(&board, BOARD_START_FEN);
     play(&board, "g1f3 g8f6 f3g1 f6g8");
     // Once before, 4 plies back: a draw only when that was inside the search.
     cr_expect_not(board_is_repetition_draw(&board, 0));
@@ -645,7 +601,7 @@ Test(draw, repetition_draw_semantics, .init = setup) {
     cr_expect_not(board_is_repetition_draw(&board, 0));
     cr_expect_not(board_is_repetition_draw(&board, 100));
     // Positions reached with the other side to move (2 plies back) never count.
-    set_fen_or_fail(&board, "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    test_board_from_fen(&board, "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
     play(&board, "e1d1 e8d8");
     cr_expect_eq(board_repetitions(&board), 0);
     cr_expect_not(board_is_repetition_draw(&board, 100));
@@ -654,11 +610,11 @@ Test(draw, repetition_draw_semantics, .init = setup) {
 Test(draw, en_passant_square_and_repetition, .init = setup) {
     // 1.e4 leaves no capturable en-passant square: the position after it
     // repeats with the same position reached by knight moves.
-    set_fen_or_fail(&board, BOARD_START_FEN);
+    test_board_from_fen(&board, BOARD_START_FEN);
     play(&board, "e2e4 b8c6 g1f3 c6b8 f3g1");
     cr_expect_eq(board_repetitions(&board), 1);
     // A capturable en-passant square makes a different position.
-    set_fen_or_fail(&board, BOARD_START_FEN);
+    test_board_from_fen(&board, BOARD_START_FEN);
     play(&board, "e2e4 g8f6 e4e5 d7d5");
     cr_expect_neq(board.ep, SQ_NONE);
     play(&board, "g1f3 b8c6 f3g1 c6b8");
@@ -668,7 +624,7 @@ Test(draw, en_passant_square_and_repetition, .init = setup) {
 }
 
 static bool insufficient(const char *fen) {
-    set_fen_or_fail(&board, fen);
+    test_board_from_fen(&board, fen);
     return board_insufficient_material(&board);
 }
 
@@ -692,7 +648,7 @@ Test(draw, insufficient_material, .init = setup) {
 }
 
 Test(draw, mate_and_stalemate, .init = setup) {
-    set_fen_or_fail(&board, BOARD_START_FEN);
+    test_board_from_fen(&board, BOARD_START_FEN);
     cr_expect_not(board_is_checkmate(&board));
     cr_expect_not(board_is_stalemate(&board));
     play(&board, "f2f3 e7e5 g2g4");
@@ -702,18 +658,18 @@ Test(draw, mate_and_stalemate, .init = setup) {
     cr_expect(board_is_checkmate(&board));
     cr_expect_not(board_is_stalemate(&board));
 
-    set_fen_or_fail(&board, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    test_board_from_fen(&board, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
     cr_expect(board_is_stalemate(&board));
     cr_expect_not(board_is_checkmate(&board));
     // Check with an escape is neither.
-    set_fen_or_fail(&board, "7k/8/6K1/8/8/8/8/7R b - - 0 1");
+    test_board_from_fen(&board, "7k/8/6K1/8/8/8/8/7R b - - 0 1");
     cr_expect(board_in_check(&board));
     cr_expect_not(board_is_checkmate(&board));
     cr_expect_not(board_is_stalemate(&board));
     // Back-rank mate, and a king and pawn stalemate.
-    set_fen_or_fail(&board, "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1");
+    test_board_from_fen(&board, "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1");
     cr_expect(board_is_checkmate(&board));
-    set_fen_or_fail(&board, "k7/P7/1K6/8/8/8/8/8 b - - 0 1");
+    test_board_from_fen(&board, "k7/P7/1K6/8/8/8/8/8 b - - 0 1");
     cr_expect(board_is_stalemate(&board));
 }
 
@@ -743,7 +699,7 @@ static void check_gives_check(Board *b, const char *fen) {
 Test(attacks, gives_check_agrees_with_making_the_move, .init = setup) {
     static MoveList root;
     for (int i = 0; i < suite_size; i++) {
-        set_fen_or_fail(&board, suite_fens[i]);
+        test_board_from_fen(&board, suite_fens[i]);
         check_gives_check(&board, suite_fens[i]);
         movegen_legal(&board, &root);
         for (int j = 0; j < root.count; j++) {
@@ -759,7 +715,7 @@ Test(attacks, gives_check_agrees_with_making_the_move, .init = setup) {
 Test(attacks, gives_check_along_random_playouts, .init = setup) {
     rng_state = 31337;
     for (int g = 0; g < 60; g++) {
-        set_fen_or_fail(&board, g % 2 ? BOARD_START_FEN : suite_fens[(g * 17) % suite_size]);
+        test_board_from_fen(&board, g % 2 ? BOARD_START_FEN : suite_fens[(g * 17) % suite_size]);
         for (int ply = 0; ply < 150; ply++) {
             check_gives_check(&board, "random playout");
             if (!play_random(&board))
@@ -791,8 +747,8 @@ Test(attacks, gives_check_special_cases, .init = setup) {
         { "rnbqkbnr/ppp2ppp/8/3pp3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3", "f1c4", false },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        set_fen_or_fail(&board, cases[i].fen);
-        Move m = find_move(&board, cases[i].move);
+        test_board_from_fen(&board, cases[i].fen);
+        Move m = test_find_move(&board, cases[i].move);
         cr_assert_neq(m, MOVE_NONE, "%s not legal in \"%s\"", cases[i].move, cases[i].fen);
         cr_expect_eq(board_gives_check(&board, m), cases[i].check, "\"%s\" %s", cases[i].fen,
                      cases[i].move);
@@ -803,7 +759,7 @@ Test(attacks, gives_check_special_cases, .init = setup) {
 }
 
 Test(attacks, checkers_and_attacked_squares, .init = setup) {
-    set_fen_or_fail(&board, "4k3/8/3N4/1B6/8/8/8/4K2R b - - 0 1");
+    test_board_from_fen(&board, "4k3/8/3N4/1B6/8/8/8/4K2R b - - 0 1");
     cr_expect_eq(board.checkers,
                  bb_square(square_from_name("d6")) | bb_square(square_from_name("b5")));
     cr_expect(board_square_attacked(&board, square_from_name("e8"), WHITE));

@@ -12,10 +12,8 @@
 #include "engine/book.h"
 #include "engine/movegen.h"
 #include "engine/polyglot_keys.h"
+#include "tests/helpers.h"
 
-#ifndef TEST_DATADIR
-#define TEST_DATADIR "tests/data"
-#endif
 #ifndef TEST_BOOK
 #define TEST_BOOK "data/patzer.bin"
 #endif
@@ -39,39 +37,9 @@ static void teardown(void) {
 
 TestSuite(book, .init = setup, .fini = teardown);
 
-static const char *data_dir(void) {
-    const char *env = getenv("TEST_DATADIR");
-    return env && *env ? env : TEST_DATADIR;
-}
-
 static Board *load(const char *fen) {
-    char err[160] = "";
-    cr_assert(board_set_fen(&board, fen, err, sizeof err), "bad test FEN '%s': %s", fen, err);
+    test_board_from_fen(&board, fen);
     return &board;
-}
-
-static Square sq(const char *name) {
-    Square s = square_from_name(name);
-    cr_assert_neq(s, SQ_NONE, "bad square '%.2s'", name);
-    return s;
-}
-
-// The legal move written "e2e4" / "e7e8q" / "e1g1" (castling as patzer writes it).
-static Move find_move(const Board *b, const char *uci) {
-    MoveList list;
-    movegen_legal(b, &list);
-    Square from = sq(uci), to = sq(uci + 2);
-    for (int i = 0; i < list.count; i++) {
-        Move m = list.moves[i];
-        if (move_from(m) != from || move_to(m) != to)
-            continue;
-        if (!uci[4] && !move_is_promotion(m))
-            return m;
-        if (uci[4] && move_is_promotion(m) && "nbrq"[move_promotion(m) - KNIGHT] == uci[4])
-            return m;
-    }
-    cr_assert_fail("'%s' is not legal here", uci);
-    return MOVE_NONE;
 }
 
 // Plays a space-separated list of coordinate moves.
@@ -79,7 +47,7 @@ static void play(Board *b, const char *moves) {
     char buf[512];
     snprintf(buf, sizeof buf, "%s", moves);
     for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " "))
-        board_make_move(b, find_move(b, tok));
+        board_make_move(b, test_uci_move(b, tok));
 }
 
 // A Polyglot move from text, written independently of book_encode_move.
@@ -87,7 +55,7 @@ static uint16_t pg_move(const char *uci) {
     int promo = 0;
     if (uci[4])
         promo = (int)(strchr("nbrq", uci[4]) - "nbrq") + 1;
-    return (uint16_t)(sq(uci + 2) | (sq(uci) << 6) | (promo << 12));
+    return (uint16_t)(test_square(uci + 2) | (test_square(uci) << 6) | (promo << 12));
 }
 
 // ------------------------------------------------------------------ keys
@@ -199,7 +167,7 @@ static void fixture_entries(BookWriterEntry *out) {
 }
 
 static void fixture_path(char *buf, size_t n) {
-    snprintf(buf, n, "%s/small.bin", data_dir());
+    test_data_path("small.bin", buf, n);
 }
 
 static Book *open_ok(const char *path) {
@@ -266,12 +234,12 @@ Test(book, probe_start_position) {
     const char *want[4] = { "e2e4", "d2d4", "c2c4", "g1f3" };
     const unsigned weights[4] = { 50, 30, 15, 5 };
     for (int i = 0; i < 4; i++) {
-        cr_expect_eq(moves[i].move, find_move(b, want[i]), "move %d", i);
+        cr_expect_eq(moves[i].move, test_uci_move(b, want[i]), "move %d", i);
         cr_expect_eq(moves[i].weight, weights[i], "weight %d", i);
     }
     // max caps the answer, keeping the best.
     cr_expect_eq(book_moves(book, b, moves, 2), 2);
-    cr_expect_eq(moves[0].move, find_move(b, "e2e4"));
+    cr_expect_eq(moves[0].move, test_uci_move(b, "e2e4"));
     cr_expect_eq(book_moves(book, b, moves, 0), 0);
     book_close(book);
 }
@@ -297,7 +265,7 @@ Test(book, pick_frequencies) {
     for (int i = 0; i < 10000; i++) {
         Move m = book_pick(book, b, &rng);
         int j = 0;
-        while (j < 4 && m != find_move(b, names[j]))
+        while (j < 4 && m != test_uci_move(b, names[j]))
             j++;
         cr_assert_lt(j, 4, "picked a move that is not in the book");
         counts[j]++;
@@ -325,16 +293,16 @@ Test(book, zero_weights) {
     play(b, "e2e4");
     BookMove moves[8];
     cr_assert_eq(book_moves(book, b, moves, 8), 2);
-    cr_expect_eq(moves[0].move, find_move(b, "c7c5"));
+    cr_expect_eq(moves[0].move, test_uci_move(b, "c7c5"));
     cr_expect_eq(moves[1].weight, 0);
     uint64_t rng = 7;
     for (int i = 0; i < 200; i++)
-        cr_expect_eq(book_pick(book, b, &rng), find_move(b, "c7c5"));
+        cr_expect_eq(book_pick(book, b, &rng), test_uci_move(b, "c7c5"));
 
     // All zero: every entry is a candidate.
     b = load(START_FEN);
     play(b, "d2d4");
-    Move d5 = find_move(b, "d7d5"), nf6 = find_move(b, "g8f6");
+    Move d5 = test_uci_move(b, "d7d5"), nf6 = test_uci_move(b, "g8f6");
     int seen_d5 = 0, seen_nf6 = 0;
     for (int i = 0; i < 200; i++) {
         Move m = book_pick(book, b, &rng);
@@ -378,19 +346,19 @@ Test(book, promotion_decoded) {
 
 Test(book, encode_move) {
     Board *b = load(CASTLE_FEN);
-    cr_expect_eq(book_encode_move(b, find_move(b, "e1g1")), pg_move("e1h1"));
-    cr_expect_eq(book_encode_move(b, find_move(b, "e1c1")), pg_move("e1a1"));
-    cr_expect_eq(book_encode_move(b, find_move(b, "a2a4")), pg_move("a2a4"));
+    cr_expect_eq(book_encode_move(b, test_uci_move(b, "e1g1")), pg_move("e1h1"));
+    cr_expect_eq(book_encode_move(b, test_uci_move(b, "e1c1")), pg_move("e1a1"));
+    cr_expect_eq(book_encode_move(b, test_uci_move(b, "a2a4")), pg_move("a2a4"));
     play(b, "a2a3");
-    cr_expect_eq(book_encode_move(b, find_move(b, "e8g8")), pg_move("e8h8"));
-    cr_expect_eq(book_encode_move(b, find_move(b, "e8c8")), pg_move("e8a8"));
+    cr_expect_eq(book_encode_move(b, test_uci_move(b, "e8g8")), pg_move("e8h8"));
+    cr_expect_eq(book_encode_move(b, test_uci_move(b, "e8c8")), pg_move("e8a8"));
     b = load("8/4P3/8/8/8/8/k7/7K w - - 0 1");
     const char *promos[4] = { "e7e8n", "e7e8b", "e7e8r", "e7e8q" };
     for (int i = 0; i < 4; i++)
-        cr_expect_eq(book_encode_move(b, find_move(b, promos[i])), pg_move(promos[i]));
+        cr_expect_eq(book_encode_move(b, test_uci_move(b, promos[i])), pg_move(promos[i]));
     // En passant is an ordinary pawn move in Polyglot.
     b = load("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1");
-    cr_expect_eq(book_encode_move(b, find_move(b, "e5d6")), pg_move("e5d6"));
+    cr_expect_eq(book_encode_move(b, test_uci_move(b, "e5d6")), pg_move("e5d6"));
 }
 
 // ------------------------------------------------------------------ raw files
@@ -463,7 +431,7 @@ Test(book, duplicate_entries_merged) {
     Book *book = open_ok(tmp_path);
     BookMove moves[8];
     cr_assert_eq(book_moves(book, b, moves, 8), 2);
-    cr_expect_eq(moves[0].move, find_move(b, "d2d4"));
+    cr_expect_eq(moves[0].move, test_uci_move(b, "d2d4"));
     cr_expect_eq(moves[0].weight, 60);
     cr_expect_eq(moves[1].weight, 20);
     book_close(book);
@@ -519,7 +487,7 @@ Test(book, write_failure_leaves_nothing) {
 static bool any_of(const Board *b, const BookMove *moves, int n, const char *const *uci, int nuci) {
     for (int i = 0; i < n; i++)
         for (int j = 0; j < nuci; j++)
-            if (moves[i].move == find_move(b, uci[j]))
+            if (moves[i].move == test_uci_move(b, uci[j]))
                 return true;
     return false;
 }

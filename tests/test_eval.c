@@ -9,10 +9,7 @@
 
 #include "engine/eval.h"
 #include "engine/movegen.h"
-
-#ifndef TEST_DATADIR
-#define TEST_DATADIR "tests/data"
-#endif
+#include "tests/helpers.h"
 
 enum { MAX_POSITIONS = 20000, PLAYOUT_GAMES = 120, PLAYOUT_PLIES = 160 };
 
@@ -23,23 +20,12 @@ static void setup(void) {
     board_init_tables();
 }
 
-static const char *data_dir(void) {
-    const char *env = getenv("TEST_DATADIR");
-    return env && *env ? env : TEST_DATADIR;
-}
-
 static void add_position(const char *fen) {
     cr_assert_lt(position_count, MAX_POSITIONS);
     snprintf(positions[position_count++], FEN_MAX, "%s", fen);
 }
 
-static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
-static uint64_t rng_next(void) {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
+static uint64_t rng_state = 0x9E3779B97F4A7C15ULL; // the random games, fixed seed
 
 // The suite's positions followed by every position of a fixed-seed set of random games.
 static void load_positions(void) {
@@ -48,7 +34,7 @@ static void load_positions(void) {
     position_count = 0;
 
     char path[1024];
-    snprintf(path, sizeof path, "%s/perftsuite.epd", data_dir());
+    test_data_path("perftsuite.epd", path, sizeof path);
     FILE *f = fopen(path, "r");
     cr_assert_not_null(f, "cannot open %s", path);
     char line[512];
@@ -74,7 +60,7 @@ static void load_positions(void) {
             movegen_legal(&b, &list);
             if (list.count == 0)
                 break;
-            board_make_move(&b, list.moves[rng_next() % (unsigned)list.count]);
+            board_make_move(&b, list.moves[test_rng_next(&rng_state) % (unsigned)list.count]);
             char fen[FEN_MAX];
             board_to_fen(&b, fen, sizeof fen);
             add_position(fen);
@@ -137,21 +123,16 @@ static void mirror_fen(const char *fen, char *out, size_t outsz) {
              half, full);
 }
 
-static void set_fen(Board *b, const char *fen) {
-    char err[256];
-    cr_assert(board_set_fen(b, fen, err, sizeof err), "%s: %s", fen, err);
-}
-
 static int eval_fen(const char *fen) {
     static Board b;
-    set_fen(&b, fen);
+    test_board_from_fen(&b, fen);
     return eval_evaluate(&b, NULL);
 }
 
 // The score from White's point of view.
 static int white_eval(const char *fen) {
     static Board b;
-    set_fen(&b, fen);
+    test_board_from_fen(&b, fen);
     int v = eval_evaluate(&b, NULL);
     return b.side == WHITE ? v : -v;
 }
@@ -165,8 +146,8 @@ Test(eval_positions, colour_symmetry) {
     for (int i = 0; i < position_count; i++) {
         char mirrored[FEN_MAX + 8];
         mirror_fen(positions[i], mirrored, sizeof mirrored);
-        set_fen(&b, positions[i]);
-        set_fen(&m, mirrored);
+        test_board_from_fen(&b, positions[i]);
+        test_board_from_fen(&m, mirrored);
         int v = eval_evaluate(&b, NULL), w = eval_evaluate(&m, NULL);
         cr_assert_eq(v, w, "%s scores %d, mirrored %s scores %d", positions[i], v, mirrored, w);
         checked++;
@@ -189,7 +170,7 @@ Test(eval_positions, pawn_cache_matches_uncached) {
     cr_assert_not_null(pc);
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; i < position_count; i++) {
-            set_fen(&b, positions[i]);
+            test_board_from_fen(&b, positions[i]);
             int cached = eval_evaluate(&b, pc), plain = eval_evaluate(&b, NULL);
             cr_assert_eq(cached, plain, "%s: cached %d, uncached %d (pass %d)", positions[i],
                          cached, plain, pass);
@@ -203,7 +184,7 @@ Test(eval_positions, pawn_cache_matches_uncached) {
 Test(eval_positions, scores_stay_inside_eval_bounds) {
     static Board b;
     for (int i = 0; i < position_count; i++) {
-        set_fen(&b, positions[i]);
+        test_board_from_fen(&b, positions[i]);
         int v = eval_evaluate(&b, NULL);
         cr_assert(v > -VALUE_EVAL_MAX && v < VALUE_EVAL_MAX, "%s: %d", positions[i], v);
     }
@@ -212,7 +193,7 @@ Test(eval_positions, scores_stay_inside_eval_bounds) {
 Test(eval_positions, explain_terms_add_up) {
     static Board b;
     for (int i = 0; i < position_count; i += 3) {
-        set_fen(&b, positions[i]);
+        test_board_from_fen(&b, positions[i]);
         EvalTerm terms[EVAL_TERMS_MAX];
         int n = eval_explain(&b, terms, EVAL_TERMS_MAX);
         cr_assert(n > 3 && n <= EVAL_TERMS_MAX);
@@ -262,7 +243,7 @@ Test(eval, opposite_bishops_are_drawish) {
         "8/4k3/3b2p1/p6p/P4P1P/3B4/4K3/8 w - - 0 1", // White a pawn up, more pawns
     };
     for (size_t i = 0; i < sizeof fens / sizeof *fens; i++) {
-        set_fen(&b, fens[i]);
+        test_board_from_fen(&b, fens[i]);
         Bitboard bishops = b.pieces[BISHOP];
         cr_assert((bishops & BB_LIGHT_SQUARES) && (bishops & BB_DARK_SQUARES));
         int v = eval_evaluate(&b, NULL);
@@ -342,12 +323,12 @@ Test(eval, phase) {
     board_set_start(&b);
     cr_assert_eq(eval_phase(&b), EVAL_PHASE_MAX);
     cr_assert_eq(EVAL_PHASE_MAX, 24);
-    set_fen(&b, "8/8/4k3/8/4P3/4K3/8/8 w - - 0 1");
+    test_board_from_fen(&b, "8/8/4k3/8/4P3/4K3/8/8 w - - 0 1");
     cr_assert_eq(eval_phase(&b), 0);
-    set_fen(&b, "r3k3/8/8/8/8/8/8/2B1K1N1 w - - 0 1");
+    test_board_from_fen(&b, "r3k3/8/8/8/8/8/8/2B1K1N1 w - - 0 1");
     cr_assert_eq(eval_phase(&b), 4);
     // Promoted queens do not push the phase past the maximum.
-    set_fen(&b, "qqqqk3/8/8/8/8/8/8/QQQQK3 w - - 0 1");
+    test_board_from_fen(&b, "qqqqk3/8/8/8/8/8/8/QQQQK3 w - - 0 1");
     cr_assert_eq(eval_phase(&b), EVAL_PHASE_MAX);
 }
 
@@ -364,7 +345,7 @@ Test(eval, piece_values) {
 // The white-relative middlegame part of a named eval_explain term.
 static int term_mg(const char *fen, const char *name) {
     static Board b;
-    set_fen(&b, fen);
+    test_board_from_fen(&b, fen);
     EvalTerm terms[EVAL_TERMS_MAX];
     int n = eval_explain(&b, terms, EVAL_TERMS_MAX);
     for (int i = 0; i < n; i++)

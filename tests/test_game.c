@@ -431,6 +431,28 @@ Test(game, flag_fall_on_a_move) {
     cr_assert_str_eq(game_result_text(g), "0-1");
 }
 
+// When a GUI keeps the time (xboard), a fallen flag is its call: the game
+// goes on and the clocks keep counting.
+Test(game, gui_referees_time) {
+    GameSettings s;
+    game_settings_default(&s);
+    s.players[WHITE] = s.players[BLACK] = PLAYER_HUMAN;
+    s.tc = tc_of("0:10");
+    s.gui_referees_time = true;
+    char err[256] = "";
+    game = game_new(&s, err, sizeof err);
+    cr_assert_not_null(game, "%s", err);
+    game_start_clock(game, 0);
+    cr_assert_not(game_tick(game, 20000));
+    cr_assert_eq(game_play_text(game, "e4", 20000, err, sizeof err), GAME_OK, "%s", err);
+    cr_assert_not(game_is_over(game));
+    cr_assert(game_clock(game)->running);
+    cr_assert_eq(game_clock(game)->turn, BLACK);
+    play(game, "e5", 21000);
+    cr_assert_eq(game_ply_count(game), 2);
+    cr_assert_eq(clock_remaining(game_clock(game), BLACK, 21000), 9000);
+}
+
 Test(game, flag_fall_draw_lone_king) {
     Game *g = start(PLAYER_HUMAN, PLAYER_ENGINE, "0:10", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
     game_start_clock(g, 0);

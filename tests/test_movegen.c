@@ -7,10 +7,7 @@
 #include <string.h>
 
 #include "engine/movegen.h"
-
-#ifndef TEST_DATADIR
-#define TEST_DATADIR "tests/data"
-#endif
+#include "tests/helpers.h"
 
 enum { SUITE_MAX = 160, LINE_MAX_LEN = 512, FEN_LEN = 128, REPORT_MAX = 8 };
 
@@ -18,15 +15,10 @@ static char suite_fens[SUITE_MAX][FEN_LEN];
 static int suite_size;
 static Board board; // ~40 KB: kept off the stack
 
-static const char *data_dir(void) {
-    const char *env = getenv("TEST_DATADIR");
-    return env && *env ? env : TEST_DATADIR;
-}
-
 // The FEN of each suite line: the text before the first " ;".
 static void load_suite(void) {
     char path[1024];
-    snprintf(path, sizeof path, "%s/perftsuite.epd", data_dir());
+    test_data_path("perftsuite.epd", path, sizeof path);
     FILE *f = fopen(path, "r");
     cr_assert_not_null(f, "cannot open %s", path);
     char text[LINE_MAX_LEN];
@@ -49,20 +41,8 @@ static void setup(void) {
     load_suite();
 }
 
-static void set_fen_or_fail(Board *b, const char *fen) {
-    char err[128] = "";
-    cr_assert(board_set_fen(b, fen, err, sizeof err), "rejected FEN \"%s\": %s", fen, err);
-}
-
-// splitmix64 with a fixed seed, so that every run tests the same values.
+// The random generator state, seeded per test so that every run tests the same values.
 static uint64_t rng_state;
-static uint64_t rng_next(void) {
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
 // Set membership of 16-bit moves, stamped so that it needs no clearing.
 static uint32_t in_list[65536];
 static uint32_t stamp;
@@ -103,7 +83,7 @@ static void check_value(const Board *b, Move m) {
 Test(is_legal, listed_moves_are_legal, .init = setup) {
     static MoveList list, child;
     for (int i = 0; i < suite_size; i++) {
-        set_fen_or_fail(&board, suite_fens[i]);
+        test_board_from_fen(&board, suite_fens[i]);
         movegen_legal(&board, &list);
         for (int j = 0; j < list.count; j++) {
             cr_expect(movegen_is_legal(&board, list.moves[j]), "\"%s\": listed move %#06x",
@@ -124,7 +104,7 @@ Test(is_legal, every_value_in_suite_positions, .init = setup, .timeout = 300) {
     static MoveList list;
     mismatches = 0;
     for (int i = 0; i < suite_size; i++) {
-        set_fen_or_fail(&board, suite_fens[i]);
+        test_board_from_fen(&board, suite_fens[i]);
         movegen_legal(&board, &list);
         mark_list(&list);
         for (uint32_t v = 0; v < 65536; v++)
@@ -139,7 +119,7 @@ Test(is_legal, listed_moves_with_other_flag_bits, .init = setup) {
     static MoveList list;
     mismatches = 0;
     for (int i = 0; i < suite_size; i++) {
-        set_fen_or_fail(&board, suite_fens[i]);
+        test_board_from_fen(&board, suite_fens[i]);
         movegen_legal(&board, &list);
         mark_list(&list);
         for (int j = 0; j < list.count; j++)
@@ -162,7 +142,7 @@ Test(is_legal, random_values_and_foreign_moves, .init = setup, .timeout = 300) {
 
     // First pass: collect moves that are legal somewhere.
     for (int g = 0; g < GAMES; g++) {
-        set_fen_or_fail(&board, g % 2 ? BOARD_START_FEN : suite_fens[g % suite_size]);
+        test_board_from_fen(&board, g % 2 ? BOARD_START_FEN : suite_fens[g % suite_size]);
         for (int ply = 0; ply < PLIES; ply++) {
             movegen_legal(&board, &list);
             if (list.count == 0)
@@ -172,7 +152,7 @@ Test(is_legal, random_values_and_foreign_moves, .init = setup, .timeout = 300) {
                     seen[list.moves[j]] = true;
                     pool[pool_size++] = list.moves[j];
                 }
-            board_make_move(&board, list.moves[rng_next() % (uint64_t)list.count]);
+            board_make_move(&board, list.moves[test_rng_next(&rng_state) % (uint64_t)list.count]);
             if (board.ply >= BOARD_HISTORY_MAX - 1)
                 break;
         }
@@ -184,7 +164,7 @@ Test(is_legal, random_values_and_foreign_moves, .init = setup, .timeout = 300) {
     int positions = 0;
     rng_state = 67890;
     for (int g = 0; g < GAMES; g++) {
-        set_fen_or_fail(&board, g % 2 ? suite_fens[(g * 7) % suite_size] : BOARD_START_FEN);
+        test_board_from_fen(&board, g % 2 ? suite_fens[(g * 7) % suite_size] : BOARD_START_FEN);
         for (int ply = 0; ply < PLIES; ply++) {
             movegen_legal(&board, &list);
             if (list.count == 0)
@@ -194,10 +174,10 @@ Test(is_legal, random_values_and_foreign_moves, .init = setup, .timeout = 300) {
                 for (int j = 0; j < pool_size; j++)
                     check_value(&board, pool[j]);
                 for (int j = 0; j < RANDOM_VALUES; j++)
-                    check_value(&board, (Move)rng_next());
+                    check_value(&board, (Move)test_rng_next(&rng_state));
                 positions++;
             }
-            board_make_move(&board, list.moves[rng_next() % (uint64_t)list.count]);
+            board_make_move(&board, list.moves[test_rng_next(&rng_state) % (uint64_t)list.count]);
         }
     }
     cr_expect_gt(positions, 1000, "only %d positions sampled", positions);
@@ -218,12 +198,6 @@ Test(is_legal, special_values, .init = setup) {
 
 // ------------------------------------------------------------------ edge positions
 
-static Square sq(const char *name) {
-    Square s = square_from_name(name);
-    cr_assert_neq(s, SQ_NONE, "bad square name %s", name);
-    return s;
-}
-
 // The legal moves of the piece on `from`, as a bitboard of destinations.
 static Bitboard destinations(const Board *b, Square from) {
     static MoveList list;
@@ -239,7 +213,7 @@ static Bitboard squares(const char *names) {
     Bitboard bb = 0;
     for (const char *p = names; *p; p += 2) {
         char name[3] = { p[0], p[1], '\0' };
-        bb |= bb_square(sq(name));
+        bb |= bb_square(test_square(name));
         if (!p[2])
             break;
         p++; // the separating space
@@ -248,16 +222,16 @@ static Bitboard squares(const char *names) {
 }
 
 static void expect_destinations(const char *fen, const char *from, const char *to) {
-    set_fen_or_fail(&board, fen);
-    Bitboard got = destinations(&board, sq(from)), want = to[0] ? squares(to) : 0;
+    test_board_from_fen(&board, fen);
+    Bitboard got = destinations(&board, test_square(from)), want = to[0] ? squares(to) : 0;
     cr_expect_eq(got, want, "\"%s\": moves from %s are %#llx, expected {%s} = %#llx", fen, from,
                  (unsigned long long)got, to, (unsigned long long)want);
     // And movegen_is_legal agrees, square by square.
     for (Square s = 0; s < SQ_NB; s++) {
-        Move m = move_make(sq(from), s);
-        if (piece_type(board_piece_on(&board, sq(from))) == PAWN &&
+        Move m = move_make(test_square(from), s);
+        if (piece_type(board_piece_on(&board, test_square(from))) == PAWN &&
             relative_rank(board.side, s) == 7)
-            m = move_make_promotion(sq(from), s, QUEEN);
+            m = move_make_promotion(test_square(from), s, QUEEN);
         cr_expect_eq(movegen_is_legal(&board, m), bb_has(want, s), "\"%s\": %s to square %d", fen,
                      from, s);
     }
@@ -286,77 +260,71 @@ Test(edge, pinned_pieces_move_along_the_pin, .init = setup) {
     expect_destinations("4k1q1/8/8/8/8/8/r2R2K1/8 w - - 0 1", "d2", "");
 }
 
-static bool has_ep_move(const Board *b) {
-    static MoveList list;
-    movegen_legal(b, &list);
-    for (int i = 0; i < list.count; i++)
-        if (move_kind(list.moves[i]) == MOVE_EN_PASSANT)
-            return true;
-    return false;
-}
-
 Test(edge, ep_discovered_check_on_the_rank, .init = setup) {
     // The FEN names c6, but bxc6 would open the rank to the rook: the square
     // is dropped and no en-passant move exists.
-    set_fen_or_fail(&board, "8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1");
+    test_board_from_fen(&board, "8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1");
     cr_expect_eq(board.ep, SQ_NONE);
-    cr_expect_not(has_ep_move(&board));
-    Move bxc6 = move_make_kind(sq("b5"), sq("c6"), MOVE_EN_PASSANT);
+    cr_expect_not(test_has_ep_move(&board));
+    Move bxc6 = move_make_kind(test_square("b5"), test_square("c6"), MOVE_EN_PASSANT);
     cr_expect_not(movegen_is_legal(&board, bxc6));
 
     // The same after the double push is really played.
-    set_fen_or_fail(&board, "8/2p5/8/KP5r/8/8/8/4k3 b - - 0 1");
-    board_make_move(&board, move_make(sq("c7"), sq("c5")));
+    test_board_from_fen(&board, "8/2p5/8/KP5r/8/8/8/4k3 b - - 0 1");
+    board_make_move(&board, move_make(test_square("c7"), test_square("c5")));
     cr_expect_eq(board.ep, SQ_NONE);
-    cr_expect_not(has_ep_move(&board));
+    cr_expect_not(test_has_ep_move(&board));
     cr_expect_not(movegen_is_legal(&board, bxc6));
 
     // And the generator itself refuses it even with the square forced on.
-    set_fen_or_fail(&board, "8/8/8/KPp4r/8/8/8/4k3 w - - 0 1");
-    board.ep = (uint8_t)sq("c6");
+    test_board_from_fen(&board, "8/8/8/KPp4r/8/8/8/4k3 w - - 0 1");
+    board.ep = (uint8_t)test_square("c6");
     board.key = board_compute_key(&board);
-    cr_expect_not(has_ep_move(&board));
+    cr_expect_not(test_has_ep_move(&board));
     cr_expect_not(movegen_is_legal(&board, bxc6));
     cr_expect_eq(movegen_count(&board), 4);
 
     // Black, two pawns leaving the rank between king and queen.
-    set_fen_or_fail(&board, "8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1");
-    cr_expect_not(has_ep_move(&board));
-    board.ep = (uint8_t)sq("d3");
+    test_board_from_fen(&board, "8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1");
+    cr_expect_not(test_has_ep_move(&board));
+    board.ep = (uint8_t)test_square("d3");
     board.key = board_compute_key(&board);
-    cr_expect_not(has_ep_move(&board));
-    cr_expect_not(movegen_is_legal(&board, move_make_kind(sq("e4"), sq("d3"), MOVE_EN_PASSANT)));
+    cr_expect_not(test_has_ep_move(&board));
+    cr_expect_not(movegen_is_legal(
+        &board, move_make_kind(test_square("e4"), test_square("d3"), MOVE_EN_PASSANT)));
 }
 
 Test(edge, ep_legal_cases, .init = setup) {
     // Of two capturers, the one pinned on the other diagonal may not take.
-    set_fen_or_fail(&board, "6bk/8/8/1PpP4/2K5/8/8/8 w - c6 0 1");
-    cr_expect_eq(board.ep, sq("c6"));
-    cr_expect(movegen_is_legal(&board, move_make_kind(sq("b5"), sq("c6"), MOVE_EN_PASSANT)));
-    cr_expect_not(movegen_is_legal(&board, move_make_kind(sq("d5"), sq("c6"), MOVE_EN_PASSANT)));
-    cr_expect_eq(destinations(&board, sq("d5")), 0);
-    cr_expect_eq(destinations(&board, sq("b5")), squares("b6 c6"));
+    test_board_from_fen(&board, "6bk/8/8/1PpP4/2K5/8/8/8 w - c6 0 1");
+    cr_expect_eq(board.ep, test_square("c6"));
+    cr_expect(movegen_is_legal(
+        &board, move_make_kind(test_square("b5"), test_square("c6"), MOVE_EN_PASSANT)));
+    cr_expect_not(movegen_is_legal(
+        &board, move_make_kind(test_square("d5"), test_square("c6"), MOVE_EN_PASSANT)));
+    cr_expect_eq(destinations(&board, test_square("d5")), 0);
+    cr_expect_eq(destinations(&board, test_square("b5")), squares("b6 c6"));
 
     // Capturing along the pin is fine.
-    set_fen_or_fail(&board, "1b6/8/8/3pP3/8/8/7K/k7 w - d6 0 1");
-    cr_expect_eq(destinations(&board, sq("e5")), squares("d6"));
+    test_board_from_fen(&board, "1b6/8/8/3pP3/8/8/7K/k7 w - d6 0 1");
+    cr_expect_eq(destinations(&board, test_square("e5")), squares("d6"));
 
     // The double-pushed pawn gives check; taking it en passant resolves it.
-    set_fen_or_fail(&board, "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1");
+    test_board_from_fen(&board, "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1");
     cr_expect(board_in_check(&board));
-    Move exd3 = move_make_kind(sq("e4"), sq("d3"), MOVE_EN_PASSANT);
+    Move exd3 = move_make_kind(test_square("e4"), test_square("d3"), MOVE_EN_PASSANT);
     cr_expect(movegen_is_legal(&board, exd3));
-    cr_expect_eq(destinations(&board, sq("e4")), squares("d3"));
+    cr_expect_eq(destinations(&board, test_square("e4")), squares("d3"));
 
     // En passant with the wrong kind bits is not legal, nor is a diagonal
     // pawn move to an empty square.
-    cr_expect_not(movegen_is_legal(&board, move_make(sq("e4"), sq("d3"))));
-    set_fen_or_fail(&board, "8/8/8/2k5/3Pp3/8/8/4K3 b - - 0 1");
+    cr_expect_not(movegen_is_legal(&board, move_make(test_square("e4"), test_square("d3"))));
+    test_board_from_fen(&board, "8/8/8/2k5/3Pp3/8/8/4K3 b - - 0 1");
     cr_expect_not(movegen_is_legal(&board, exd3));
 }
 
 static bool castles(const char *fen, Square king_to) {
-    set_fen_or_fail(&board, fen);
+    test_board_from_fen(&board, fen);
     static MoveList list;
     movegen_legal(&board, &list);
     Square from = board_king(&board, board.side);
@@ -408,23 +376,23 @@ Test(edge, castling, .init = setup) {
 }
 
 Test(edge, double_check_only_king_moves, .init = setup) {
-    set_fen_or_fail(&board, "4k3/8/8/8/8/5n2/3P4/R3K2r w Q - 0 1");
+    test_board_from_fen(&board, "4k3/8/8/8/8/5n2/3P4/R3K2r w Q - 0 1");
     cr_expect_eq(bb_count(board.checkers), 2);
     static MoveList list;
     movegen_legal(&board, &list);
     cr_expect_eq(list.count, 2);
     for (int i = 0; i < list.count; i++)
         cr_expect_eq(move_from(list.moves[i]), SQ_E1);
-    cr_expect_not(movegen_is_legal(&board, move_make(sq("d2"), sq("d3"))));
-    cr_expect_not(movegen_is_legal(&board, move_make(sq("a1"), sq("b1"))));
+    cr_expect_not(movegen_is_legal(&board, move_make(test_square("d2"), test_square("d3"))));
+    cr_expect_not(movegen_is_legal(&board, move_make(test_square("a1"), test_square("b1"))));
     cr_expect_not(movegen_is_legal(&board, move_make_kind(SQ_E1, SQ_C1, MOVE_CASTLING)));
 }
 
 Test(edge, single_check_blocks_and_captures, .init = setup) {
     // Rook check on the file: block on e2..e7 or capture; king steps.
-    set_fen_or_fail(&board, "4r1k1/8/8/8/8/8/8/B3K1N1 w - - 0 1");
+    test_board_from_fen(&board, "4r1k1/8/8/8/8/8/8/B3K1N1 w - - 0 1");
     cr_expect(board_in_check(&board));
-    cr_expect_eq(destinations(&board, sq("a1")), squares("e5"));
-    cr_expect_eq(destinations(&board, sq("g1")), squares("e2"));
-    cr_expect_eq(destinations(&board, sq("e1")), squares("d1 d2 f1 f2"));
+    cr_expect_eq(destinations(&board, test_square("a1")), squares("e5"));
+    cr_expect_eq(destinations(&board, test_square("g1")), squares("e2"));
+    cr_expect_eq(destinations(&board, test_square("e1")), squares("d1 d2 f1 f2"));
 }

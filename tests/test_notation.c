@@ -7,10 +7,7 @@
 
 #include "engine/movegen.h"
 #include "engine/notation.h"
-
-#ifndef TEST_DATADIR
-#define TEST_DATADIR "tests/data"
-#endif
+#include "tests/helpers.h"
 
 // Boards are large (the undo stack), so the tests share one outside the stack.
 static Board board;
@@ -22,8 +19,7 @@ static void setup(void) {
 TestSuite(notation, .init = setup);
 
 static Board *load(const char *fen) {
-    char err[160] = "";
-    cr_assert(board_set_fen(&board, fen, err, sizeof err), "bad test FEN '%s': %s", fen, err);
+    test_board_from_fen(&board, fen);
     return &board;
 }
 
@@ -61,18 +57,11 @@ static Move coord(const char *uci) {
     return move_make(from, to);
 }
 
-// The legal move from/to (with the given promotion, or none), which must exist.
-static Move find_move(const Board *b, const char *uci) {
-    Move m = MOVE_NONE;
-    cr_assert_eq(notation_parse_uci(b, uci, &m), NOTATION_OK, "no legal move %s", uci);
-    return m;
-}
-
 static void expect_san(Board *b, const char *uci, const char *san) {
     char buf[MOVE_TEXT_MAX];
     Key key = b->key;
     int ply = b->ply;
-    notation_to_san(b, find_move(b, uci), buf);
+    notation_to_san(b, test_uci_move(b, uci), buf);
     cr_assert_str_eq(buf, san, "%s written as %s, expected %s", uci, buf, san);
     cr_assert_eq(b->key, key);
     cr_assert_eq(b->ply, ply);
@@ -114,6 +103,30 @@ static void round_trip_position(Board *b, Tally *t) {
         cr_assert_eq(notation_parse_move(b, uci, &back, err, sizeof err), NOTATION_OK, "%s", err);
         cr_assert_eq(back, m, "coordinates %s parsed as a different move", uci);
 
+        // Over-specified ("Ng1f3", "Qd1xd8") and capture-mark-free ("Nd5"
+        // for "Nxd5") forms name the same move, and the text need not end
+        // where the move does.
+        Piece pc = board_piece_on(b, move_from(m));
+        if (piece_type(pc) != PAWN && move_kind(m) != MOVE_CASTLING) {
+            char full[16], from[3], to[3];
+            square_name(move_from(m), from);
+            square_name(move_to(m), to);
+            snprintf(full, sizeof full, "%c%s%s%s", "PNBRQK"[piece_type(pc)], from,
+                     board_is_capture(b, m) ? "x" : "", to);
+            cr_assert_eq(notation_parse_move(b, full, &back, err, sizeof err), NOTATION_OK,
+                         "'%s': %s", full, err);
+            cr_assert_eq(back, m, "'%s' parsed as a different move", full);
+            char bare[MOVE_TEXT_MAX + 8];
+            size_t k = 0;
+            for (const char *c = san; *c; c++)
+                if (*c != 'x')
+                    bare[k++] = *c;
+            memcpy(bare + k, " and more", 10);
+            cr_assert_eq(notation_parse_move_n(b, bare, k, &back, err, sizeof err), NOTATION_OK,
+                         "'%.*s': %s", (int)k, bare, err);
+            cr_assert_eq(back, m, "'%.*s' parsed as a different move", (int)k, bare);
+        }
+
         char last = san[strlen(san) - 1];
         // With a full undo stack, make would compact it and unmake could not
         // restore the ply; the suffix is checked on the ordinary boards.
@@ -136,7 +149,8 @@ static void round_trip_position(Board *b, Tally *t) {
 }
 
 Test(notation, round_trip_perft_suite) {
-    const char *path = TEST_DATADIR "/perftsuite.epd";
+    char path[1024];
+    test_data_path("perftsuite.epd", path, sizeof path);
     FILE *f = fopen(path, "r");
     cr_assert_not_null(f, "cannot open %s", path);
     char line[512];
@@ -218,7 +232,7 @@ Test(notation, san_pawns) {
     b = load("rnbqkbnr/ppp2ppp/4p3/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3");
     cr_assert_eq(b->ep, square_from_name("d6"));
     expect_san(b, "e5d6", "exd6");
-    cr_assert_eq(move_kind(find_move(b, "e5d6")), MOVE_EN_PASSANT);
+    cr_assert_eq(move_kind(test_uci_move(b, "e5d6")), MOVE_EN_PASSANT);
 }
 
 Test(notation, san_promotions) {
@@ -258,7 +272,7 @@ Test(notation, san_check_mate_stalemate) {
 
     b = load("7k/5K2/8/6Q1/8/8/8/8 w - - 0 1");
     expect_san(b, "g5g6", "Qg6");
-    board_make_move(b, find_move(b, "g5g6"));
+    board_make_move(b, test_uci_move(b, "g5g6"));
     cr_assert(board_is_stalemate(b));
 }
 
@@ -298,7 +312,7 @@ Test(notation, lenient_marks_and_case) {
 
 Test(notation, lenient_castling) {
     Board *b = load("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
-    Move short_castle = find_move(b, "e1g1"), long_castle = find_move(b, "e1c1");
+    Move short_castle = test_uci_move(b, "e1g1"), long_castle = test_uci_move(b, "e1c1");
     cr_assert_eq(move_kind(short_castle), MOVE_CASTLING);
     const char *shorts[] = { "O-O", "0-0", "o-o", "O-O+", "0-0!", "e1g1", "Ke1g1" };
     for (size_t i = 0; i < sizeof shorts / sizeof shorts[0]; i++)
@@ -312,7 +326,7 @@ Test(notation, lenient_castling) {
 
 Test(notation, lenient_promotion) {
     Board *b = load("4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
-    Move queen = find_move(b, "a7a8q"), knight = find_move(b, "a7a8n");
+    Move queen = test_uci_move(b, "a7a8q"), knight = test_uci_move(b, "a7a8n");
     const char *as_queen[] = { "a8=Q", "a8Q", "a8q", "a8=q", "a8(Q)", "a7a8q", "a7a8Q", "a8=Q+" };
     for (size_t i = 0; i < sizeof as_queen / sizeof as_queen[0]; i++)
         cr_assert_eq(parse_ok(b, as_queen[i]), queen, "'%s'", as_queen[i]);
@@ -329,7 +343,7 @@ Test(notation, lenient_promotion) {
 
 Test(notation, lenient_en_passant_and_capture_marks) {
     Board *b = load("rnbqkbnr/ppp2ppp/4p3/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3");
-    Move ep = find_move(b, "e5d6");
+    Move ep = test_uci_move(b, "e5d6");
     const char *forms[] = { "exd6", "exd6 e.p.", "exd6e.p.", "exd6ep", "exd6 ep",
                             "ed6",  "e5d6",      "e5xd6",    "exd6+" };
     for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)

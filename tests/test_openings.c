@@ -10,6 +10,7 @@
 
 #include "engine/notation.h"
 #include "src/game/openings.h"
+#include "tests/helpers.h"
 
 #ifndef TEST_OPENINGS
 #define TEST_OPENINGS "data/openings.txt"
@@ -28,13 +29,8 @@ static Board *play(const char *const *moves) {
     Board *b = malloc(sizeof *b);
     cr_assert_not_null(b);
     board_set_start(b);
-    for (int i = 0; moves[i]; i++) {
-        Move m;
-        char err[160];
-        cr_assert_eq(notation_parse_move(b, moves[i], &m, err, sizeof err), NOTATION_OK, "%s: %s",
-                     moves[i], err);
-        board_make_move(b, m);
-    }
+    for (int i = 0; moves[i]; i++)
+        board_make_move(b, test_san_move(b, moves[i]));
     return b;
 }
 
@@ -116,11 +112,7 @@ Test(openings, positions_without_a_name) {
     cr_expect_str_eq(eco, "");
     cr_expect_str_eq(name, "");
 
-    char err[128];
-    cr_assert(board_set_fen(b,
-                            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 4 9",
-                            err, sizeof err),
-              "%s", err);
+    test_board_from_fen(b, "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 4 9");
     cr_expect_null(openings_lookup(o, b, NULL, 0, NULL, 0));
     free(b);
     openings_free(o);
@@ -129,10 +121,7 @@ Test(openings, positions_without_a_name) {
 Test(openings, fen_of_a_named_position) {
     Openings *o = load_shipped();
     Board *b = play((const char *[]){ NULL });
-    char err[128];
-    cr_assert(board_set_fen(b, "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3",
-                            err, sizeof err),
-              "%s", err);
+    test_board_from_fen(b, "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3");
     expect(o, b, "C50", "Italian Game");
     free(b);
     openings_free(o);

@@ -8,10 +8,7 @@
 
 #include "engine/movegen.h"
 #include "engine/perft.h"
-
-#ifndef TEST_DATADIR
-#define TEST_DATADIR "tests/data"
-#endif
+#include "tests/helpers.h"
 
 enum { SUITE_POSITIONS = 128, LINE_MAX_LEN = 512, MAX_DEPTHS = 16 };
 
@@ -27,11 +24,6 @@ typedef struct SuiteEntry {
 static SuiteEntry suite[SUITE_POSITIONS + 8];
 static int suite_size;
 static Board board; // ~40 KB: kept off the stack
-
-static const char *data_dir(void) {
-    const char *env = getenv("TEST_DATADIR");
-    return env && *env ? env : TEST_DATADIR;
-}
 
 // Parses "FEN ;D1 20 ;D2 400 ..." into e. Returns false on a malformed line.
 static bool parse_suite_line(char *text, SuiteEntry *e) {
@@ -60,7 +52,7 @@ static bool parse_suite_line(char *text, SuiteEntry *e) {
 // Reads the whole suite (the last line may lack its newline).
 static void load_suite(void) {
     char path[1024];
-    snprintf(path, sizeof path, "%s/perftsuite.epd", data_dir());
+    test_data_path("perftsuite.epd", path, sizeof path);
     FILE *f = fopen(path, "r");
     cr_assert_not_null(f, "cannot open %s", path);
     char text[LINE_MAX_LEN];
@@ -100,11 +92,6 @@ static bool perft_full(void) {
     return env && strcmp(env, "1") == 0;
 }
 
-static void set_fen_or_fail(Board *b, const char *fen) {
-    char err[128] = "";
-    cr_assert(board_set_fen(b, fen, err, sizeof err), "rejected FEN \"%s\": %s", fen, err);
-}
-
 // ------------------------------------------------------------------ the suite
 
 Test(perft, suite, .init = setup, .timeout = 1800) {
@@ -113,7 +100,7 @@ Test(perft, suite, .init = setup, .timeout = 1800) {
     int checked = 0, depths_run = 0;
     for (int i = 0; i < suite_size; i++) {
         const SuiteEntry *e = &suite[i];
-        set_fen_or_fail(&board, e->fen);
+        test_board_from_fen(&board, e->fen);
         // The deepest depth within the budget; when even the shallowest listed
         // depth is over it, that one alone, so that every position is checked.
         int deepest = 0;
@@ -201,7 +188,7 @@ Test(perft, edge_positions, .init = setup, .timeout = 600) {
     uint64_t budget = perft_full() ? UINT64_MAX : perft_budget();
     for (size_t i = 0; i < sizeof edge_cases / sizeof edge_cases[0]; i++) {
         const EdgeCase *c = &edge_cases[i];
-        set_fen_or_fail(&board, c->fen);
+        test_board_from_fen(&board, c->fen);
         for (int d = 1; d <= 6 && c->counts[d - 1]; d++) {
             // Depth 1 to 3 always; deeper ones within the budget.
             if (d > 3 && c->counts[d - 1] > budget)
@@ -216,7 +203,7 @@ Test(perft, edge_positions, .init = setup, .timeout = 600) {
 
 Test(perft, depth_zero_and_restore, .init = setup) {
     static Board before;
-    set_fen_or_fail(&board, suite[1].fen);
+    test_board_from_fen(&board, suite[1].fen);
     before = board;
     cr_expect_eq(perft(&board, 0), 1);
     cr_expect_eq(perft(&board, 1), 48);
@@ -231,7 +218,7 @@ Test(perft, divide, .init = setup) {
     static PerftDivide div;
     static MoveList list;
     for (int i = 0; i < suite_size; i += 9) {
-        set_fen_or_fail(&board, suite[i].fen);
+        test_board_from_fen(&board, suite[i].fen);
         for (int depth = 1; depth <= 2; depth++) {
             perft_divide(&board, depth, &div);
             movegen_legal(&board, &list);
@@ -306,7 +293,7 @@ Test(perft, generators_agree_two_plies_deep, .init = setup, .timeout = 600) {
     nodes_checked = 0;
     for (int i = 0; i < suite_size; i++) {
         const char *fen = suite[i].fen;
-        set_fen_or_fail(&board, fen);
+        test_board_from_fen(&board, fen);
         check_generators(&board, fen);
         movegen_legal(&board, &root);
         for (int j = 0; j < root.count; j++) {

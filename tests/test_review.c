@@ -11,15 +11,7 @@
 #include "engine/engine.h"
 #include "src/pgn/pgn.h"
 #include "src/game/review.h"
-
-#ifndef TEST_DATADIR
-#define TEST_DATADIR "tests/data"
-#endif
-
-static const char *data_dir(void) {
-    const char *d = getenv("TEST_DATADIR");
-    return d && *d ? d : TEST_DATADIR;
-}
+#include "tests/helpers.h"
 
 // The first game of the fixture walks into Scholar's mate (3...Nf6?? 4.Qxf7#),
 // the second leaves the queen to a bishop (2.Qg4?? Bxg4).
@@ -252,6 +244,21 @@ Test(review, progress_and_stop) {
     engine_free(e);
 }
 
+Test(review, passes_null_moves) {
+    Engine *e = new_engine();
+    PgnGame *g = read_game("1. e4 d5 2. e5 f5 3. -- Nc6 (3... Kf7) 4. d4 1-0");
+    ReviewOptions opt = { .depth = 2 };
+    ReviewPly *p = review(e, g, &opt);
+    cr_expect_eq(p[4].played, MOVE_NULL);
+    cr_expect_eq(p[4].nag, 0, "a null move is not judged");
+    cr_expect_eq(p[5].played, pgn_mainline_move(g, 5));
+    cr_assert(review_annotate(g, p, pgn_mainline_length(g)));
+    cr_expect_str_eq(pgn_mainline_san(g, 4), "--");
+    free(p);
+    pgn_game_free(g);
+    engine_free(e);
+}
+
 Test(review, engine_options_restored) {
     Engine *e = new_engine();
     char err[128], buf[32];
@@ -359,7 +366,7 @@ Test(review, nag_list_full) {
 
 Test(review, fixture_file_reads) {
     char err[256], path[1024];
-    snprintf(path, sizeof path, "%s/pgn/review_blunders.pgn", data_dir());
+    snprintf(path, sizeof path, "%s/pgn/review_blunders.pgn", test_data_dir());
     PgnReader *r = pgn_reader_open(path, err, sizeof err);
     cr_assert_not_null(r, "%s", err);
     PgnGame *g = pgn_game_new();

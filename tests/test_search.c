@@ -10,6 +10,7 @@
 #include "engine/engine.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "tests/helpers.h"
 
 typedef struct Capture {
     SearchInfo last; // the last line of thinking
@@ -36,17 +37,12 @@ static Board board;
 
 // Sets up fen followed by the moves (SAN, space separated) on the global board.
 static void setup(const char *fen, const char *moves) {
-    char err[160];
     board_init_tables();
-    cr_assert(board_set_fen(&board, fen, err, sizeof err), "%s: %s", fen, err);
+    test_board_from_fen(&board, fen);
     char buf[512];
     snprintf(buf, sizeof buf, "%s", moves ? moves : "");
-    for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
-        Move m;
-        cr_assert_eq(notation_parse_move(&board, tok, &m, err, sizeof err), NOTATION_OK, "%s: %s",
-                     tok, err);
-        board_make_move(&board, m);
-    }
+    for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " "))
+        board_make_move(&board, test_san_move(&board, tok));
 }
 
 static Capture search_depth(Engine *e, int depth) {

@@ -15,6 +15,7 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/skill.h"
+#include "tests/helpers.h"
 
 // ------------------------------------------------------------------ helpers
 
@@ -37,17 +38,8 @@ static void searcher_down(void) {
 }
 
 static void set_fen(Board *b, const char *fen) {
-    char err[160];
     board_init_tables();
-    cr_assert(board_set_fen(b, fen, err, sizeof err), "%s: %s", fen, err);
-}
-
-static Move parse(Board *b, const char *text) {
-    char err[160];
-    Move m;
-    cr_assert_eq(notation_parse_move(b, text, &m, err, sizeof err), NOTATION_OK, "%s: %s", text,
-                 err);
-    return m;
+    test_board_from_fen(b, fen);
 }
 
 // One search of b from a clean table and fresh statistics: level (0 or
@@ -236,7 +228,7 @@ Test(skill, never_allows_a_mate_in_one_when_avoidable, .init = searcher_up, .fin
      .timeout = 60) {
     Board b;
     set_fen(&b, BACK_RANK);
-    Move bait = parse(&b, "Rxa6");
+    Move bait = test_san_move(&b, "Rxa6");
     cr_assert(skill_allows_mate_in_one(&b, bait), "the bait must lose at once");
     for (int level = 1; level < ENGINE_LEVEL_MAX; level++) {
         for (uint64_t seed = 1; seed <= 12; seed++) {
@@ -260,7 +252,7 @@ Test(skill, takes_a_mate_in_one, .init = searcher_up, .fini = searcher_down) {
     for (size_t i = 0; i < sizeof mates / sizeof mates[0]; i++) {
         Board b;
         set_fen(&b, mates[i].fen);
-        Move mate = parse(&b, mates[i].mate);
+        Move mate = test_san_move(&b, mates[i].mate);
         for (int level = 1; level < ENGINE_LEVEL_MAX; level++)
             for (uint64_t seed = 1; seed <= 4; seed++)
                 cr_assert_eq(run(&b, level, seed, 0, MOVE_NONE).best, mate,
@@ -282,7 +274,7 @@ Test(skill, saves_a_hanging_queen, .init = searcher_up, .fini = searcher_down, .
             Move m = run(&b, level, seed, 0, MOVE_NONE).best;
             char text[8];
             notation_to_uci(m, text);
-            cr_assert_eq(move_from(m), move_from(parse(&b, "Qf3")),
+            cr_assert_eq(move_from(m), move_from(test_san_move(&b, "Qf3")),
                          "level %d seed %llu leaves the queen: %s", level, (unsigned long long)seed,
                          text);
         }
@@ -321,20 +313,6 @@ static LevelStats level_stats(int level, int positions, int seeds) {
     st.nodes /= n;
     st.loss /= n;
     return st;
-}
-
-// Prints the table of the levels' costs and losses with
-// PATZER_SKILL_STATS=1 (slow; for tuning the level table).
-Test(skill, statistics, .init = searcher_up, .fini = searcher_down, .timeout = 1200) {
-    if (!getenv("PATZER_SKILL_STATS"))
-        cr_skip_test("set PATZER_SKILL_STATS=1 to print the level statistics");
-    int positions =
-        atoi(getenv("PATZER_SKILL_STATS")) > 1 ? atoi(getenv("PATZER_SKILL_STATS")) : POSITIONS;
-    for (int level = 1; level < ENGINE_LEVEL_MAX; level++) {
-        LevelStats st = level_stats(level, positions, 2);
-        fprintf(stderr, "level %2d  elo %4d  nodes %9.0f  loss %6.1f  worst %4d\n", level,
-                engine_level_elo(level), st.nodes, st.loss, st.worst);
-    }
 }
 
 static double average_nodes(int from, int to, int positions) {

@@ -688,3 +688,76 @@ Test(ui, cmdbar_closed_from_its_handler) {
     type("e4\n");
     cr_assert_eq(got.count, 2);
 }
+
+// ----------------------------------------------------------- UTF-8 cuts
+
+Test(ui, text_copy_never_splits_a_character) {
+    char buf[8];
+    // "½" is two bytes, "♔" three: a cut falls before a character that does
+    // not fit whole.
+    cr_assert_eq(ui_text_copy(buf, 4, "ab\xC2\xBD"), 2);
+    cr_assert_str_eq(buf, "ab");
+    cr_assert_eq(ui_text_copy(buf, 5, "ab\xC2\xBD"), 4);
+    cr_assert_str_eq(buf, "ab\xC2\xBD");
+    cr_assert_eq(ui_text_copy(buf, 3, "\xE2\x99\x94x"), 0);
+    cr_assert_str_eq(buf, "");
+    cr_assert_eq(ui_text_copy(buf, 5, "\xE2\x99\x94xyz"), 4);
+    cr_assert_str_eq(buf, "\xE2\x99\x94x");
+    cr_assert_eq(ui_text_copy(buf, sizeof buf, "short"), 5);
+    cr_assert_str_eq(buf, "short");
+    // Bytes that are not UTF-8 are cut where the room ends.
+    cr_assert_eq(ui_text_copy(buf, 4, "\x80\x80\x80\x80\x80"), 3);
+    cr_assert_eq(ui_text_copy(buf, 0, "x"), 0);
+    // By display width: "½" one column, "名" two.
+    cr_assert_eq(ui_text_fit("\xC2\xBD\xC2\xBD\xC2\xBD", 2), 4);
+    cr_assert_eq(ui_text_fit("\xE5\x90\x8D\xE5\x89\x8D" "x", 3), 3);
+    cr_assert_eq(ui_text_fit("\xE5\x90\x8D\xE5\x89\x8D" "x", 5), 7);
+    cr_assert_eq(ui_text_fit("abc", 0), 0);
+}
+
+// A long status whose byte limit falls inside "½": the status line shows
+// whole characters only (no U+FFFD, no '?').
+Test(ui, long_utf8_status_is_cut_between_characters) {
+    open_screen(300, 30, false, false);
+    board_set_start(&board);
+    char text[UI_STATUS_MAX + 64];
+    size_t n = 0;
+    while (n < UI_STATUS_MAX - 2)
+        text[n++] = 'x';
+    while (n + 2 < sizeof text) {
+        text[n++] = '\xC2';
+        text[n++] = '\xBD';
+    }
+    text[n] = '\0';
+    UiView v;
+    base_view(&v);
+    size_t kept = ui_text_copy(v.status, sizeof v.status, text);
+    cr_assert_eq(kept, UI_STATUS_MAX - 2, "cut inside the character");
+    ui_view_draw(&v);
+    const char *screen = dump();
+    cr_assert_null(strstr(screen, "\xEF\xBF\xBD"), "a broken character is shown:\n%s", screen);
+    cr_assert_null(strstr(screen, "x?"), "a broken character is shown:\n%s", screen);
+}
+
+Test(ui, long_utf8_message_is_cut_between_characters) {
+    memset(&got, 0, sizeof got);
+    open_screen(600, 30, false, false);
+    board_set_start(&board);
+    UiView v;
+    base_view(&v);
+    ui_view_draw(&v);
+    cr_assert(ui_cmdbar_open("> ", NULL, on_line, words, file_commands, NULL));
+    // Far longer than the message buffer (512 bytes), "½" all along: the
+    // byte limit falls inside a character, the row holds whole ones.
+    char text[2000];
+    size_t n = 0;
+    while (n + 2 < sizeof text) {
+        text[n++] = '\xC2';
+        text[n++] = '\xBD';
+    }
+    text[n] = '\0';
+    ui_cmdbar_message(text);
+    const char *row = last_row(dump());
+    assert_shows(row, "\xC2\xBD\xC2\xBD");
+    cr_assert_null(strstr(row, "\xEF\xBF\xBD"), "a broken character is shown:\n%s", row);
+}

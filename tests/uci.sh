@@ -1,13 +1,10 @@
 #!/bin/bash
 # tests/uci.sh: talks UCI to patzer through a coprocess, the way a GUI does,
-# and checks the answers and how quickly they come.
+# and checks the answers. How quickly they come is measured by
+# bench/protocol.sh, not asserted here (a loaded machine is slow).
 #
 # Run by "make check" with $PATZER set, or by hand from the source tree.
 # Prints "N passed, M failed" last; exits 1 on any failure, 99 on a setup error.
-
-set -u
-LC_ALL=C
-export LC_ALL
 
 PROTOCOL=uci
 # shellcheck source=tests/engine_session.sh
@@ -19,14 +16,14 @@ BESTMOVE_RE='^bestmove ([a-h][1-8][a-h][1-8][qrbn]?|0000)( ponder [a-h][1-8][a-h
 
 start
 send uci
-check "uci: id name" '^id name patzer '
-check "uci: id author" '^id author '
-check "uci: Hash option" '^option name Hash type spin default [0-9]+ min [0-9]+ max [0-9]+$'
-check "uci: uciok" '^uciok$'
+check_reply "uci: id name" '^id name patzer '
+check_reply "uci: id author" '^id author '
+check_reply "uci: Hash option" '^option name Hash type spin default [0-9]+ min [0-9]+ max [0-9]+$'
+check_reply "uci: uciok" '^uciok$'
 if [[ $SEEN =~ option\ name\ Ponder\ type\ check ]]; then pass "uci: check option"; else
     fail "uci: check option"; fi
 send isready
-check "isready: readyok" '^readyok$'
+check_reply "isready: readyok" '^readyok$'
 send setoption name Hash value 32
 send setoption name Clear Hash
 send isready
@@ -34,24 +31,24 @@ expect '^readyok$' 10
 if [[ $SEEN =~ info\ string ]]; then fail "setoption: valid options accepted"; else
     pass "setoption: valid options accepted"; fi
 send setoption name No Such Option value 3
-check "setoption: unknown name -> info string" '^info string .*No Such Option'
+check_reply "setoption: unknown name -> info string" '^info string .*No Such Option'
 send setoption name Hash value lots
-check "setoption: bad value -> info string" '^info string '
+check_reply "setoption: bad value -> info string" '^info string '
 send this is not a command
-check "garbage line -> info string" '^info string '
+check_reply "garbage line -> info string" '^info string '
 send position fen not/a/fen w - - 0 1
-check "bad FEN -> info string" '^info string .*FEN'
+check_reply "bad FEN -> info string" '^info string .*FEN'
 send position startpos moves e2e4 e7e5 e1e3
-check "illegal move in position -> info string" '^info string .*e1e3'
+check_reply "illegal move in position -> info string" '^info string .*e1e3'
 
 # --- searches ---------------------------------------------------------------
 
 send ucinewgame
 send position startpos moves e2e4 e7e5
 send go depth 5
-check "go depth 5: info line with pv" \
+check_reply "go depth 5: info line with pv" \
     '^info depth [0-9]+ .*score (cp|mate) -?[0-9]+.* pv [a-h][1-8]'
-check "go depth 5: bestmove" '^bestmove '
+check_reply "go depth 5: bestmove" '^bestmove '
 if [[ $MATCH =~ $BESTMOVE_RE ]]; then
     pass "go depth 5: bestmove well formed"
     best=${BASH_REMATCH[1]}
@@ -73,50 +70,40 @@ else
 fi
 
 send position startpos
-t0=$(now_ms)
 send go movetime 200
-if expect '^bestmove ' 5 && [ $(($(now_ms) - t0)) -lt 1000 ]; then
-    pass "go movetime 200: answered within 1 s ($(($(now_ms) - t0)) ms)"
-else
-    fail "go movetime 200: answered within 1 s"
-fi
+check_reply "go movetime 200: bestmove by itself" "$BESTMOVE_RE" 30
 
-t0=$(now_ms)
 send go wtime 1000 btime 1000 winc 10 binc 10
-if expect '^bestmove ' 5 && [ $(($(now_ms) - t0)) -lt 700 ]; then
-    pass "go wtime 1000: answered well within 1 s ($(($(now_ms) - t0)) ms)"
-else
-    fail "go wtime 1000: answered well within 1 s"
-fi
+check_reply "go wtime 1000: bestmove by itself" "$BESTMOVE_RE" 30
 
 send go infinite
 sleep 0.5
 send isready
-check "isready while searching: readyok" '^readyok$' 2
+check_reply "isready while searching: readyok" '^readyok$' 2
 SEEN=""
-if expect '^bestmove ' 0.3 2>/dev/null; then
+if expect '^bestmove ' 0.3; then
     fail "go infinite: no bestmove before stop"
 else
     pass "go infinite: no bestmove before stop"
 fi
 send stop
-check "go infinite + stop: bestmove" "$BESTMOVE_RE" 3
+check_reply "go infinite + stop: bestmove" "$BESTMOVE_RE" 3
 
 send position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1
 send go depth 3
-check "mate in 1: score mate 1" '^info .*score mate 1 ' 10
-check "mate in 1: bestmove a1a8" '^bestmove a1a8' 10
+check_reply "mate in 1: score mate 1" '^info .*score mate 1 ' 10
+check_reply "mate in 1: bestmove a1a8" '^bestmove a1a8' 10
 
 send position fen 6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1
 send go searchmoves g8f8 depth 2
-check "searchmoves: only the given move" '^bestmove g8f8' 10
+check_reply "searchmoves: only the given move" '^bestmove g8f8' 10
 
 send position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1
 send go depth 3
-check "no legal move: bestmove 0000" '^bestmove 0000$' 10
+check_reply "no legal move: bestmove 0000" '^bestmove 0000$' 10
 
 send go depth
-check "go: missing value -> info string" '^info string ' 5
+check_reply "go: missing value -> info string" '^info string ' 5
 expect '^bestmove ' 10 || true
 
 stop_engine
@@ -130,14 +117,10 @@ expect '^uciok$' 10
 send position startpos
 send go infinite
 sleep 0.3
-t0=$(now_ms)
 stop_engine
-elapsed=$(($(now_ms) - t0))
-if [ "$STATUS" -eq 0 ] && [ "$elapsed" -lt 2000 ]; then
-    pass "quit while searching: prompt exit 0 (${elapsed} ms)"
-else
-    fail "quit while searching: status $STATUS after ${elapsed} ms"
-fi
+# A search left running would hit the session's 60 s timeout (status 124).
+if [ "$STATUS" -eq 0 ]; then pass "quit while searching: exit 0"; else
+    fail "quit while searching: status $STATUS"; fi
 
 # --- plain pipes ------------------------------------------------------------
 
@@ -171,5 +154,4 @@ status=$?
 if [ "$status" -eq 0 ] && [[ $out == *readyok* ]]; then pass "very long lines: survived"; else
     fail "very long lines: status $status"; fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -14,9 +14,9 @@
 # "make check-valgrind" runs this on a portable build (configure
 # --disable-native); see Makefile.am.
 
-set -u
-: "${PATZER:?PATZER must name the patzer binary}"
-srcdir=${srcdir:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+# shellcheck source=tests/lib.sh
+source "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+need_patzer
 command -v valgrind >/dev/null 2>&1 || { echo "SKIP: valgrind is not installed"; exit 77; }
 case $PATZER in /*) ;; *) PATZER=$PWD/$PATZER ;; esac
 # AddressSanitizer and valgrind cannot run together.
@@ -25,8 +25,7 @@ if grep -q __asan_init "$PATZER" 2>/dev/null; then
     exit 77
 fi
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/patzer-valgrind.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
+make_tmp
 export XDG_CONFIG_HOME=$tmp/config XDG_STATE_HOME=$tmp/state XDG_DATA_HOME=$tmp/data HOME=$tmp
 mkdir -p "$XDG_CONFIG_HOME" "$XDG_STATE_HOME"
 unset PATZER_BOOK
@@ -36,7 +35,6 @@ VG=(valgrind --quiet --leak-check=full --show-leak-kinds=definite,indirect
     --errors-for-leak-kinds=definite,indirect --error-exitcode=99 --num-callers=30
     --track-origins=yes --trace-children=no)
 TIMEOUT=${VALGRIND_TIMEOUT:-120}
-fails=0
 
 run() { # label allowed-statuses input-file command...
     local label=$1 allowed=$2 input=$3
@@ -51,26 +49,22 @@ run() { # label allowed-statuses input-file command...
         exit 77
     fi
     if [ $status -eq 99 ] || [ -s "$tmp/vg.log" ]; then
-        echo "FAIL: $label: valgrind reports errors or leaks:"
-        sed 's/^/  | /' "$tmp/vg.log"
-        fails=$((fails + 1))
+        fail "$label: valgrind reports errors or leaks" "$(cat "$tmp/vg.log")"
     elif [[ " $allowed " != *" $status "* ]]; then
-        echo "FAIL: $label: exit status $status (expected $allowed)"
-        tail -n 20 "$tmp/err" | sed 's/^/  | /'
-        fails=$((fails + 1))
+        fail "$label: exit status $status (expected $allowed)" "$(tail -n 20 "$tmp/err")"
     else
-        echo "ok: $label ($((SECONDS - start)) s)"
+        pass "$label ($((SECONDS - start)) s)"
     fi
 }
 
 # a) a short game in the line mode
 printf 'play both\ne4\ne5\nNf3\nsave %s/g.pgn\nload %s/g.pgn\nundo\nfen\nquit\n' "$tmp" "$tmp" >"$tmp/game.in"
 run "line-mode game" 0 "$tmp/game.in" "$PATZER"
-grep -q 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq' "$tmp/out" ||
-    { echo "FAIL: line-mode game: the fen after undo is missing"; fails=$((fails + 1)); }
+check "line-mode game: the fen after undo" \
+    grep -q 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq' "$tmp/out"
 
 # b) PGN loading
-pgns=("$srcdir"/tests/data/pgn/*.pgn)
+pgns=("$src"/tests/data/pgn/*.pgn)
 if ! "$PATZER" pgn </dev/null 2>&1 | grep -q "unknown command"; then
     # 1: some of the files are broken on purpose.
     run "patzer pgn tests/data/pgn/*.pgn" "0 1" /dev/null "$PATZER" pgn "${pgns[@]}"
@@ -85,11 +79,10 @@ fi
 printf 'uci\nisready\nposition startpos moves e2e4\ngo depth 6\ngo movetime 200\nstop\nisready\nquit\n' >"$tmp/uci.in"
 run "uci session" 0 "$tmp/uci.in" "$PATZER" uci
 n=$(grep -c '^bestmove ' "$tmp/out")
-[ "$n" -eq 2 ] || { echo "FAIL: uci session: $n bestmove lines, expected 2"; fails=$((fails + 1)); }
+check "uci session: $n bestmove lines, expected 2" test "$n" -eq 2
 
 # d) an xboard session
 printf 'xboard\nprotover 2\nnew\nsd 4\nusermove e2e4\nping 1\nforce\nusermove e7e5\nundo\nsetboard 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\ngo\nping 2\nquit\n' >"$tmp/xb.in"
 run "xboard session" 0 "$tmp/xb.in" "$PATZER" xboard
 
-[ $fails -eq 0 ] || { echo "valgrind: $fails failed"; exit 1; }
-echo "valgrind: all runs clean"
+finish

@@ -18,6 +18,7 @@
 #include "ui/layout.h"
 #include "ui/screen.h"
 #include "ui/theme.h"
+#include "ui/view.h"
 
 enum {
     HISTORY_MAX = 1000,
@@ -241,13 +242,11 @@ static void display_matches_hook(char **matches, int num, int max_length) {
         const char *slash = strrchr(m, '/');
         if (slash && slash[1])
             m = slash + 1;
-        int k = snprintf(note + len, sizeof note - len, "%s%s", i > 1 ? " " : "", m);
-        if (k < 0)
-            break;
-        len += (size_t)k;
+        if (i > 1)
+            note[len++] = ' ';
+        // A name that does not fit is cut between characters.
+        len += ui_text_copy(note + len, sizeof note - len, m);
     }
-    if (len >= sizeof note)
-        len = sizeof note - 1;
     ui_view_set_note(note);
     bar.note_shown = true;
     redisplay_hook();
@@ -380,6 +379,6 @@ void ui_cmdbar_redraw(void) {
 }
 
 void ui_cmdbar_message(const char *text) {
-    snprintf(bar.message, sizeof bar.message, "%s", text ? text : "");
+    ui_text_copy(bar.message, sizeof bar.message, text ? text : "");
     redisplay_hook();
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ui/theme.h"
+#include "ui/view.h"
 
 enum { TEXT_MAX = 1024 }; // longest run of characters drawn in one call
 
@@ -62,6 +63,40 @@ int draw_width(const char *s) {
         cols += draw_char_width(ch);
     }
     return cols;
+}
+
+size_t draw_boundary(const char *s, size_t n) {
+    // Back over at most three continuation bytes to the start of the
+    // character that s[n] belongs to; bytes that are not UTF-8 are cut as is.
+    size_t k = n;
+    while (k > 0 && n - k < 3 && ((unsigned char)s[k] & 0xC0) == 0x80)
+        k--;
+    return ((unsigned char)s[k] & 0xC0) == 0x80 ? n : k;
+}
+
+size_t ui_text_copy(char *dst, size_t dstsz, const char *src) {
+    if (dstsz == 0)
+        return 0;
+    size_t n = strlen(src);
+    if (n >= dstsz)
+        n = draw_boundary(src, dstsz - 1);
+    memmove(dst, src, n);
+    dst[n] = '\0';
+    return n;
+}
+
+size_t ui_text_fit(const char *s, int cols) {
+    size_t n = 0;
+    int used = 0;
+    while (s[n]) {
+        wchar_t ch;
+        int len = draw_decode(s + n, &ch);
+        used += draw_char_width(ch);
+        if (used > cols)
+            break;
+        n += (size_t)len;
+    }
+    return n;
 }
 
 // What can actually be shown for ch: control characters and, outside a

@@ -20,6 +20,10 @@ int draw_decode(const char *s, wchar_t *ch);
 int draw_char_width(wchar_t ch);
 // Columns the string takes.
 int draw_width(const char *s);
+// Where to cut s (at least n bytes long) to keep at most its first n bytes
+// without splitting a UTF-8 character: n, or the start of the character
+// that byte n is inside.
+size_t draw_boundary(const char *s, size_t n);
 
 // Draws s at (y, x) with attr, cut to at most maxcols columns; with
 // ellipsis a cut string ends in "…" (or "..." in ASCII). Returns the

@@ -36,7 +36,7 @@ static void draw_status(void) {
 }
 
 void ui_view_set_note(const char *text) {
-    snprintf(note, sizeof note, "%s", text ? text : "");
+    ui_text_copy(note, sizeof note, text ? text : "");
     if (ui_screen_is_open())
         draw_status();
 }
@@ -100,8 +100,9 @@ static void draw_overlay(const UiLayout *l, const char *text) {
         const char *nl = strchr(p, '\n');
         int len = nl ? (int)(nl - p) : (int)strlen(p);
         char line[512];
-        snprintf(line, sizeof line, "%.*s", len < (int)sizeof line - 1 ? len : (int)sizeof line - 1,
-                 p);
+        size_t take = len < (int)sizeof line ? (size_t)len : draw_boundary(p, sizeof line - 1);
+        memcpy(line, p, take);
+        line[take] = '\0';
         draw_text(w, y, 2, line, width - 4, theme_role_attr(ROLE_TITLE), false);
         p = nl ? nl + 1 : p + len;
     }
@@ -113,7 +114,7 @@ void ui_view_draw(const UiView *v) {
     if (!ui_screen_is_open() || !v)
         return;
     const UiLayout *l = ui_layout();
-    snprintf(status_text, sizeof status_text, "%s", v->status);
+    ui_text_copy(status_text, sizeof status_text, v->status);
     status_error = v->status_is_error;
     if (l->too_small) {
         draw_too_small(l);

@@ -75,4 +75,13 @@ typedef struct UiView {
 // caller finishes with ui_screen_update().
 void ui_view_draw(const UiView *v);
 
+// Text for the view's fixed-size fields is UTF-8 (names, "½", figurines).
+// Copies src into dst (dstsz bytes) like snprintf("%s"), but when src does
+// not fit the cut falls between characters, never inside one. Returns the
+// bytes copied.
+size_t ui_text_copy(char *dst, size_t dstsz, const char *src);
+// The bytes of the longest start of s that takes at most cols terminal
+// columns (whole characters, by wcwidth; a wide character takes two).
+size_t ui_text_fit(const char *s, int cols);
+
 #endif

@@ -17,11 +17,7 @@ enum {
     // Untimed games: a fixed time per engine move that grows with the level.
     UNTIMED_MOVETIME_BASE_MS = 1000,
     UNTIMED_MOVETIME_PER_LEVEL_MS = 100,
-    FIVEFOLD_EARLIER = 4, // board_repetitions counts earlier occurrences
-    THREEFOLD_EARLIER = 2,
-    SEVENTY_FIVE_MOVE_PLIES = 150,
-    FIFTY_MOVE_PLIES = 100,
-    END_TEXT_MAX = 64,
+    END_TEXT_MAX = OUTCOME_TEXT_MAX,
     MESSAGE_MAX = 256,
 };
 
@@ -127,33 +123,12 @@ static void restore_clock(Game *g, int ply, int64_t now) {
 
 // ------------------------------------------------------------------ endings
 
-// The words for an ending; side is who mated, resigned or ran out of time.
-static void describe_end(GameEnd end, Color side, char *t, size_t n) {
-    const char *who = color_names[side];
-    const char *other = color_names[opponent(side)];
-    switch (end) {
-    case END_NONE: snprintf(t, n, "%s", ""); break;
-    case END_CHECKMATE: snprintf(t, n, "%s mates", who); break;
-    case END_STALEMATE: snprintf(t, n, "Draw by stalemate"); break;
-    case END_INSUFFICIENT_MATERIAL: snprintf(t, n, "Draw by insufficient material"); break;
-    case END_FIVEFOLD_REPETITION: snprintf(t, n, "Draw by fivefold repetition"); break;
-    case END_SEVENTY_FIVE_MOVES: snprintf(t, n, "Draw by the seventy-five-move rule"); break;
-    case END_THREEFOLD_REPETITION: snprintf(t, n, "Draw by threefold repetition (claimed)"); break;
-    case END_FIFTY_MOVES: snprintf(t, n, "Draw by the fifty-move rule (claimed)"); break;
-    case END_RESIGNATION: snprintf(t, n, "%s resigns", who); break;
-    case END_AGREEMENT: snprintf(t, n, "Draw agreed"); break;
-    case END_TIME_FORFEIT: snprintf(t, n, "%s wins on time", other); break;
-    case END_TIME_DRAW:
-        snprintf(t, n, "Draw: %s's flag fell but %s cannot mate", who, other);
-        break;
-    }
-}
-
 static void finish(Game *g, GameResult result, GameEnd end, Color side, int64_t now) {
     g->result = result;
     g->end = end;
     g->end_side = side;
-    describe_end(end, side, g->end_text, sizeof g->end_text);
+    Outcome o = { .end = end, .result = result, .side = side };
+    outcome_describe(&o, g->end_text, sizeof g->end_text);
     clock_stop(&g->clock, now);
 }
 
@@ -163,22 +138,11 @@ static void clear_result(Game *g) {
     g->end_text[0] = '\0';
 }
 
-// The endings that follow from the position alone; checkmate comes first so
-// that a mate on the 75th move stands.
+// The endings that follow from the position alone (see outcome_forced).
 static void check_position_end(Game *g, int64_t now) {
-    const Board *b = &g->board;
-    Color mover = opponent(b->side);
-    if (board_is_checkmate(b))
-        finish(g, mover == WHITE ? RESULT_WHITE_WINS : RESULT_BLACK_WINS, END_CHECKMATE, mover,
-               now);
-    else if (board_is_stalemate(b))
-        finish(g, RESULT_DRAW, END_STALEMATE, mover, now);
-    else if (board_insufficient_material(b))
-        finish(g, RESULT_DRAW, END_INSUFFICIENT_MATERIAL, mover, now);
-    else if (board_repetitions(b) >= FIVEFOLD_EARLIER)
-        finish(g, RESULT_DRAW, END_FIVEFOLD_REPETITION, mover, now);
-    else if (b->halfmove >= SEVENTY_FIVE_MOVE_PLIES)
-        finish(g, RESULT_DRAW, END_SEVENTY_FIVE_MOVES, mover, now);
+    Outcome o = outcome_forced(&g->board);
+    if (o.end != END_NONE)
+        finish(g, o.result, o.end, o.side, now);
 }
 
 // Approximates "cannot mate by any legal sequence": a lone king, or king and
@@ -313,13 +277,7 @@ const char *game_end_text(const Game *g) {
 }
 
 const char *game_result_text(const Game *g) {
-    switch (g->result) {
-    case RESULT_WHITE_WINS: return "1-0";
-    case RESULT_BLACK_WINS: return "0-1";
-    case RESULT_DRAW: return "1/2-1/2";
-    case RESULT_NONE: break;
-    }
-    return "*";
+    return outcome_result_text(g->result);
 }
 
 const Clock *game_clock(const Game *g) {
@@ -347,9 +305,12 @@ static GameStatus apply_move(Game *g, Move m, int score, int depth, int64_t now,
         clock_start(&g->clock, mover, now);
     }
     if (!clock_press(&g->clock, now)) {
-        flag_fell(g, mover, now);
-        message(err, errsz, "%s's flag fell before the move was completed", color_names[mover]);
-        return GAME_ERR_GAME_OVER;
+        if (!g->settings.gui_referees_time) {
+            flag_fell(g, mover, now);
+            message(err, errsz, "%s's flag fell before the move was completed", color_names[mover]);
+            return GAME_ERR_GAME_OVER;
+        }
+        clock_start(&g->clock, opponent(mover), now); // the GUI judges the flag
     }
     GameMove *gm = &g->record[g->ply];
     memset(gm, 0, sizeof *gm);
@@ -467,15 +428,6 @@ GameStatus game_resign(Game *g, Color who, int64_t now) {
     return GAME_OK;
 }
 
-// The draw a claim in b would establish, END_NONE if none.
-static GameEnd claimable(const Board *b) {
-    if (board_repetitions(b) >= THREEFOLD_EARLIER)
-        return END_THREEFOLD_REPETITION;
-    if (b->halfmove >= FIFTY_MOVE_PLIES)
-        return END_FIFTY_MOVES;
-    return END_NONE;
-}
-
 static void explain_no_claim(const Board *b, const char *after_san, char *err, size_t errsz) {
     int times = board_repetitions(b) + 1;
     int moves = b->halfmove / 2;
@@ -492,7 +444,7 @@ GameStatus game_claim_draw(Game *g, Move move, int64_t now, char *err, size_t er
         message(err, errsz, "the game is over (%s)", game_end_text(g));
         return GAME_ERR_GAME_OVER;
     }
-    GameEnd now_end = claimable(&g->board);
+    GameEnd now_end = outcome_claimable(&g->board);
     if (now_end != END_NONE) {
         finish(g, RESULT_DRAW, now_end, g->board.side, now);
         return GAME_OK;
@@ -515,7 +467,7 @@ GameStatus game_claim_draw(Game *g, Move move, int64_t now, char *err, size_t er
     char san[MOVE_TEXT_MAX];
     notation_to_san(scratch, move, san);
     board_make_move(scratch, move);
-    GameEnd after = claimable(scratch);
+    GameEnd after = outcome_claimable(scratch);
     if (after == END_NONE)
         explain_no_claim(scratch, san, err, errsz);
     free(scratch);
@@ -548,7 +500,7 @@ void game_agree_draw(Game *g, int64_t now) {
 }
 
 bool game_tick(Game *g, int64_t now) {
-    if (game_is_over(g) || !clock_check_flag(&g->clock, now))
+    if (game_is_over(g) || g->settings.gui_referees_time || !clock_check_flag(&g->clock, now))
         return false;
     flag_fell(g, g->clock.turn, now);
     return true;
@@ -631,7 +583,8 @@ void game_search_limits(const Game *g, int64_t now, SearchLimits *limits) {
 }
 
 bool game_engine_should_claim(const Game *g, int score, int contempt_cp) {
-    return game_engine_to_move(g) && claimable(&g->board) != END_NONE && score < -contempt_cp;
+    return game_engine_to_move(g) && outcome_claimable(&g->board) != END_NONE &&
+           score < -contempt_cp;
 }
 
 unsigned game_generation(const Game *g) {

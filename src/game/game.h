@@ -11,25 +11,10 @@
 #include "engine/notation.h"
 #include "engine/search.h"
 #include "src/game/clock.h"
+#include "src/game/outcome.h"
 
 typedef enum { PLAYER_HUMAN, PLAYER_ENGINE } PlayerKind;
 
-typedef enum { RESULT_NONE, RESULT_WHITE_WINS, RESULT_BLACK_WINS, RESULT_DRAW } GameResult;
-
-typedef enum {
-    END_NONE,
-    END_CHECKMATE,
-    END_STALEMATE,
-    END_INSUFFICIENT_MATERIAL,
-    END_FIVEFOLD_REPETITION,
-    END_SEVENTY_FIVE_MOVES,
-    END_THREEFOLD_REPETITION, // claimed
-    END_FIFTY_MOVES,          // claimed
-    END_RESIGNATION,
-    END_AGREEMENT,
-    END_TIME_FORFEIT,         // the flag fell and the opponent can mate
-    END_TIME_DRAW,            // the flag fell but the opponent cannot mate
-} GameEnd;
 
 enum { GAME_NAME_MAX = 48, GAME_MAX_PLIES = 2048, LEVEL_MIN = 1, LEVEL_MAX = 20 };
 
@@ -39,6 +24,7 @@ typedef struct GameSettings {
     int level;                    // engine level 1..20 (20 = full strength)
     TimeControl tc;
     char names[COLOR_NB][GAME_NAME_MAX]; // empty: "You" / "patzer (level N)"
+    bool gui_referees_time; // a GUI keeps the time (xboard): a fallen flag ends nothing
 } GameSettings;
 
 // One ply of the record, with the clocks as they stood after it.

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/movegen.h"
+#include "src/game/outcome.h"
 
 enum {
     VARIATION_PLIES = 10, // moves of the engine's line written as a variation
@@ -53,20 +54,17 @@ static int clamp(int v, int lo, int hi) {
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-// A game over by the rules: checkmate, stalemate, too little material, and
-// at the end of the game (the draw was claimed) the fifty-move rule or a
-// threefold repetition. Fills ev and returns true.
+// A game over by the rules (outcome.h): the endings they impose, and at the
+// end of the game (where a draw was claimed) the claimable ones. Fills ev and
+// returns true.
 static bool rules_eval(const Board *b, bool last, PositionEval *ev) {
-    if (board_is_checkmate(b)) {
-        ev->score_white = b->side == WHITE ? -REVIEW_MATE : REVIEW_MATE;
-        return true;
-    }
-    if (board_is_stalemate(b) || board_insufficient_material(b) ||
-        (last && (b->halfmove >= 100 || board_repetitions(b) >= 2))) {
-        ev->score_white = 0;
-        return true;
-    }
-    return false;
+    Outcome o = last ? outcome_with_claims(b) : outcome_forced(b);
+    if (o.end == END_NONE)
+        return false;
+    ev->score_white = o.result == RESULT_WHITE_WINS   ? REVIEW_MATE
+                      : o.result == RESULT_BLACK_WINS ? -REVIEW_MATE
+                                                      : 0;
+    return true;
 }
 
 // Searches b (with its history) and fills ev.
@@ -173,8 +171,8 @@ static void judge_ply(ReviewPly *p, Move played, Color mover, const PositionEval
     p->best_mate_white = before->mate_white;
     memcpy(p->best_line, before->line, (size_t)before->line_len * sizeof before->line[0]);
     p->best_line_len = before->line_len;
-    if (p->best == MOVE_NONE || p->best == played)
-        return; // the engine's own choice (or nothing to compare with)
+    if (p->best == MOVE_NONE || p->best == played || played == MOVE_NULL)
+        return; // the engine's own choice (or nothing to compare with, or no move)
     int sign = mover == WHITE ? 1 : -1;
     p->nag = review_judge(sign * before->score_white, sign * after->score_white, &p->loss);
 }
@@ -223,7 +221,7 @@ int review_game(Engine *e, const PgnGame *g, const ReviewOptions *opt, ReviewPly
     for (; go_on && done < total; done++) {
         Move m = pgn_mainline_move(g, done);
         Color mover = b->side;
-        board_make_move(b, m);
+        pgn_node_play(b, pgn_mainline_node(g, done)); // a null move passes the turn
         analyse(e, b, done + 1 == total, opt, cap, after);
         judge_ply(&out[done], m, mover, before, after);
         PositionEval *t = before;

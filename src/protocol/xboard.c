@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The xboard (CECP, protocol 2) front end: keeps the game, the clocks and
-// whose side the engine plays, and makes the engine's moves when it is on move.
+// The xboard (CECP, protocol 2) front end: translates the GUI's commands to
+// the game controller (src/game/game.h), which keeps the game, the clocks,
+// who plays which side and the result, and runs the engine when it is to move.
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -12,8 +13,9 @@
 #include "engine/engine.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
-#include "src/util/paths.h"
+#include "src/game/game.h"
 #include "src/protocol/protocol.h"
+#include "src/util/paths.h"
 #include "src/util/text.h"
 
 enum {
@@ -36,31 +38,26 @@ typedef struct Xboard {
     // The main thread may skip the lock only while no search runs (after
     // settle), since the callbacks are the only other writers.
     pthread_mutex_t lock; // also serialises all output
-    Board board;          // the game, with its history for undo and repetitions
+    Game *game;           // the game; the engine plays the sides marked PLAYER_ENGINE
     SearchKind kind;      // what the current search is for
     bool discard;         // the current search's move must not be played
     bool thinking;        // a SEARCH_THINK that has not reported its move yet
     bool post;            // thinking output on
-    bool game_over;       // a result has been announced
     bool have_score;
     int last_score; // the engine's last reported score, its own view
-    Move hint;      // a move to suggest to the user
+    int last_depth;
+    Move hint; // a move to suggest to the user
     int pongs[PONG_QUEUE];
     int pong_count;
 
     // Main thread only.
-    bool force; // play neither side
     bool analyzing;
-    bool ponder; // hard/easy; recorded, pondering is not used
-    Color engine_side;
-    int mps; // moves per session, 0: whole game
-    int64_t base_ms, inc_ms;
-    int64_t st_ms; // exact time per move, 0 when unset
-    int sd;        // depth limit, 0 when unset
-    bool have_clock;
-    int64_t my_cs, opp_cs; // clocks in centiseconds
-    int start_fullmove;    // for moves-to-go in a session
-    Board scratch;
+    bool ponder;           // hard/easy; recorded, pondering is not used
+    int64_t st_ms;         // exact time per move, 0 when unset
+    int sd;                // depth limit, 0 when unset
+    bool have_time;        // the GUI reported the clocks with time/otim
+    int64_t my_cs, opp_cs; // those clocks in centiseconds, applied when the engine thinks
+    Board scratch;         // the position, for the move parser (which needs its own board)
 } Xboard;
 
 // ------------------------------------------------------------------ output
@@ -127,32 +124,44 @@ static bool parse_base(const char *text, int64_t *ms) {
 
 // ------------------------------------------------------------------ game state
 
-// The result line when the game in b is over, else NULL.
-static const char *game_result(const Board *b) {
-    if (board_is_checkmate(b))
-        return b->side == WHITE ? "0-1 {Black mates}" : "1-0 {White mates}";
-    if (board_is_stalemate(b))
-        return "1/2-1/2 {Stalemate}";
-    if (board_insufficient_material(b))
-        return "1/2-1/2 {Insufficient material}";
-    if (b->halfmove >= 100)
-        return "1/2-1/2 {50 move rule}";
-    if (board_repetitions(b) >= 2)
-        return "1/2-1/2 {Draw by repetition}";
-    return NULL;
+// Who plays: the engine one side, or neither (force mode, analysis).
+static void set_engine_side(Xboard *x, Color engine) {
+    PlayerKind p[COLOR_NB] = { PLAYER_HUMAN, PLAYER_HUMAN };
+    if (engine != COLOR_NB)
+        p[engine] = PLAYER_ENGINE;
+    game_set_players(x->game, p[WHITE], p[BLACK]);
 }
 
-// Announces the result if the game is over; the caller holds the lock or no
-// search runs. Returns true when it is over.
+static bool force_mode(const Xboard *x) {
+    return game_player(x->game, WHITE) == PLAYER_HUMAN &&
+           game_player(x->game, BLACK) == PLAYER_HUMAN;
+}
+
+// Parses a user move (coordinates or SAN) in the current position.
+static NotationStatus parse_move(Xboard *x, const char *text, Move *m) {
+    char err[160];
+    x->scratch = *game_board(x->game);
+    NotationStatus st = notation_parse_uci(&x->scratch, text, m);
+    if (st != NOTATION_OK)
+        st = notation_parse_move(&x->scratch, text, m, err, sizeof err);
+    return st;
+}
+
+// Announces the result if the game is over. When the engine plays, it first
+// claims a draw the rules allow (at once: xboard checks the claim); in force
+// mode the GUI is only replaying moves, and a claimable draw is not an end.
+// The caller holds the lock or no search runs. Returns true when it is over.
 static bool check_game_end(Xboard *x, bool locked) {
-    const char *result = game_result(&x->board);
-    if (!result)
+    Game *g = x->game;
+    if (!game_is_over(g) && !force_mode(x) && outcome_claimable(game_board(g)) != END_NONE &&
+        game_claim_draw(g, MOVE_NONE, search_now_ms(), NULL, 0) != GAME_OK)
         return false;
-    x->game_over = true;
+    if (!game_is_over(g))
+        return false;
     if (locked)
-        emit(x, "%s", result);
+        emit(x, "%s {%s}", game_result_text(g), game_end_text(g));
     else
-        say(x, "%s", result);
+        say(x, "%s {%s}", game_result_text(g), game_end_text(g));
     return true;
 }
 
@@ -168,6 +177,7 @@ static void on_info(const SearchInfo *info, void *ctx) {
     if (info->multipv == 1 && info->bound == BOUND_EXACT) {
         if (x->kind == SEARCH_THINK) {
             x->last_score = info->score;
+            x->last_depth = info->depth;
             x->have_score = true;
         } else if (info->pv_length > 0) {
             x->hint = info->pv[0];
@@ -192,16 +202,16 @@ static void on_bestmove(Move best, Move ponder, void *ctx) {
     Xboard *x = ctx;
     pthread_mutex_lock(&x->lock);
     if (x->kind == SEARCH_THINK && x->thinking && !x->discard) {
-        if (best == MOVE_NONE) {
-            (void)check_game_end(x, true);
-        } else {
+        int score = x->have_score ? x->last_score : VALUE_NONE;
+        int depth = x->have_score ? x->last_depth : 0;
+        if (best != MOVE_NONE &&
+            game_play_move(x->game, best, score, depth, search_now_ms()) == GAME_OK) {
             char text[MOVE_TEXT_MAX];
             notation_to_uci(best, text);
             emit(x, "move %s", text);
-            board_make_move(&x->board, best);
             x->hint = ponder;
-            (void)check_game_end(x, true);
         }
+        (void)check_game_end(x, true);
     }
     x->thinking = false;
     // Pings sent while the engine thought are answered after its move.
@@ -229,33 +239,48 @@ static void start_search(Xboard *x, SearchKind kind, const SearchLimits *limits)
     x->kind = kind;
     x->discard = false;
     x->thinking = kind == SEARCH_THINK;
-    engine_set_position(x->engine, &x->board);
+    engine_set_position(x->engine, game_board(x->game));
     EngineCallbacks cb = { .on_info = on_info, .on_bestmove = on_bestmove, .ctx = x };
     engine_go(x->engine, limits, &cb);
 }
 
+// The GUI's last clock report (time/otim) becomes the game's clocks, the
+// engine's being the side to move's; an untimed game gets a clock from it.
+static void apply_gui_clocks(Xboard *x, int64_t now) {
+    if (!x->have_time)
+        return;
+    Color us = game_turn(x->game);
+    int64_t ms[COLOR_NB];
+    ms[us] = x->my_cs > 0 ? x->my_cs * 10 : 0;
+    ms[!us] = x->opp_cs > 0 ? x->opp_cs * 10 : 0;
+    if (game_settings(x->game)->tc.untimed) {
+        // The rest of the game in the time reported, as far as we know.
+        TimeControl tc = { .untimed = false, .count = 1 };
+        tc.periods[0].base_ms = ms[us];
+        game_set_time_control(x->game, &tc, now);
+    }
+    game_set_clocks(x->game, ms, now);
+}
+
 // Thinks about the engine's move in the current position, within the time
-// control the GUI set.
+// control the GUI set: st, else the game's clocks, else a fixed time (unless
+// sd alone limits the search).
 static void start_thinking(Xboard *x) {
+    int64_t now = search_now_ms();
+    apply_gui_clocks(x, now);
     SearchLimits limits;
-    search_limits_init(&limits);
-    Color us = x->board.side;
-    if (x->st_ms > 0) {
-        limits.movetime = x->st_ms;
-    } else if (x->have_clock) {
-        limits.time[us] = x->my_cs > 0 ? x->my_cs * 10 : 0;
-        limits.time[!us] = x->opp_cs > 0 ? x->opp_cs * 10 : 0;
-        limits.inc[WHITE] = limits.inc[BLACK] = x->inc_ms;
-        if (x->mps > 0) {
-            int played = x->board.fullmove - x->start_fullmove;
-            limits.movestogo = x->mps - (played > 0 ? played : 0) % x->mps;
-        }
-    } else if (x->sd == 0) {
-        limits.movetime = DEFAULT_MOVETIME_MS;
+    game_search_limits(x->game, now, &limits);
+    if (x->st_ms > 0 || game_settings(x->game)->tc.untimed) {
+        search_limits_init(&limits);
+        if (x->st_ms > 0)
+            limits.movetime = x->st_ms;
+        else if (x->sd == 0)
+            limits.movetime = DEFAULT_MOVETIME_MS;
     }
     if (x->sd > 0)
         limits.depth = x->sd;
     x->have_score = false;
+    game_start_clock(x->game, now);
     start_search(x, SEARCH_THINK, &limits);
 }
 
@@ -273,14 +298,15 @@ static void after_change(Xboard *x) {
         start_analysis(x);
 }
 
-static void reset_clocks(Xboard *x) {
-    x->my_cs = x->opp_cs = x->base_ms / 10;
-    x->have_clock = x->base_ms > 0 || x->inc_ms > 0;
-}
-
 // ------------------------------------------------------------------ commands
+//
+// Every command is a CommandFn given its name and the rest of the line
+// (modified in place); the table at the end maps names to them.
 
-static void cmd_protover(Xboard *x) {
+typedef void CommandFn(Xboard *x, const char *cmd, char *rest);
+
+static void cmd_protover(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd, (void)rest;
     say(x,
         "feature ping=1 setboard=1 playother=1 san=0 usermove=1 time=1 draw=1 sigint=0 "
         "sigterm=0 reuse=1 analyze=1 colors=0 memory=1 variants=\"normal\" "
@@ -289,38 +315,34 @@ static void cmd_protover(Xboard *x) {
     say(x, "feature done=1");
 }
 
-static void cmd_new(Xboard *x) {
+static void cmd_new(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd, (void)rest;
     settle(x);
-    board_set_start(&x->board);
-    x->force = false;
-    x->engine_side = BLACK;
-    x->game_over = false;
+    // A fresh game from the start position under the same time control.
+    GameSettings st = *game_settings(x->game);
+    st.start_fen[0] = '\0';
+    st.players[WHITE] = PLAYER_HUMAN;
+    st.players[BLACK] = PLAYER_ENGINE;
+    char err[160];
+    if (!game_reset(x->game, &st, err, sizeof err))
+        say(x, "Error (%s): new", err);
     x->sd = 0; // `new` removes the depth limit, the spec says
     x->hint = MOVE_NONE;
     x->have_score = false;
-    x->start_fullmove = 1;
-    reset_clocks(x);
+    x->have_time = false;
     engine_new_game(x->engine);
     after_change(x);
 }
 
-// A move from the user, in coordinates or SAN.
-static void cmd_usermove(Xboard *x, const char *text) {
-    settle(x);
-    Move m;
-    char err[160];
-    if (!text) {
-        say(x, "Error (missing move): usermove");
+// Plays the user's move m for whichever side is to move.
+static void play_user_move(Xboard *x, Move m, const char *text) {
+    GameStatus st = game_play_move(x->game, m, VALUE_NONE, 0, search_now_ms());
+    if (st != GAME_OK) {
+        say(x, "Illegal move (%s): %.*s",
+            st == GAME_ERR_GAME_OVER ? "the game is over" : "not playable", ECHO_MAX, text);
         after_change(x);
         return;
     }
-    if (notation_parse_uci(&x->board, text, &m) != NOTATION_OK &&
-        notation_parse_move(&x->board, text, &m, err, sizeof err) != NOTATION_OK) {
-        say(x, "Illegal move: %.*s", ECHO_MAX, text);
-        after_change(x);
-        return;
-    }
-    board_make_move(&x->board, m);
     x->hint = MOVE_NONE;
     if (check_game_end(x, false)) {
         after_change(x);
@@ -328,69 +350,100 @@ static void cmd_usermove(Xboard *x, const char *text) {
     }
     if (x->analyzing)
         start_analysis(x);
-    else if (!x->force && x->board.side == x->engine_side)
+    else if (game_engine_to_move(x->game))
         start_thinking(x);
 }
 
-static void cmd_go(Xboard *x) {
+// A move from the user, in coordinates or SAN.
+static void user_move_text(Xboard *x, const char *text) {
     settle(x);
-    x->force = false;
-    x->analyzing = false;
-    x->engine_side = x->board.side;
-    if (movegen_count(&x->board) == 0) {
-        (void)check_game_end(x, false);
+    Move m;
+    if (!text) {
+        say(x, "Error (missing move): usermove");
+        after_change(x);
         return;
     }
+    if (parse_move(x, text, &m) != NOTATION_OK) {
+        say(x, "Illegal move: %.*s", ECHO_MAX, text);
+        after_change(x);
+        return;
+    }
+    play_user_move(x, m, text);
+}
+
+static void cmd_usermove(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd;
+    user_move_text(x, text_next_word(&rest));
+}
+
+static void cmd_go(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd, (void)rest;
+    settle(x);
+    x->analyzing = false;
+    set_engine_side(x, game_turn(x->game));
+    if (check_game_end(x, false))
+        return;
     start_thinking(x);
 }
 
-static void cmd_level(Xboard *x, char *rest) {
+static void cmd_level(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd;
     int64_t mps, base, inc;
     char *a = text_next_word(&rest), *b = text_next_word(&rest), *c = text_next_word(&rest);
     if (!text_parse_i64(a, 0, 100000, &mps) || !parse_base(b, &base) || !parse_seconds(c, &inc)) {
         say(x, "Error (bad arguments): level");
         return;
     }
-    x->mps = (int)mps;
-    x->base_ms = base;
-    x->inc_ms = inc;
+    // MPS moves in BASE, repeating; no moves and no time at all: no clock.
+    TimeControl tc = { .untimed = base == 0 && inc == 0, .count = 1 };
+    tc.periods[0] = (TimePeriod){ .moves = (int)mps, .base_ms = base, .inc_ms = inc };
+    pthread_mutex_lock(&x->lock); // a running search's move may be played meanwhile
+    game_set_time_control(x->game, &tc, search_now_ms());
+    pthread_mutex_unlock(&x->lock);
     x->st_ms = 0;
-    reset_clocks(x);
+    x->have_time = false;
 }
 
-static void cmd_setboard(Xboard *x, char *rest) {
+static void cmd_setboard(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd;
     settle(x);
     char *fen = text_trim(rest);
     char err[160];
-    if (strlen(fen) >= FEN_TEXT_MAX || !board_set_fen(&x->scratch, fen, err, sizeof err)) {
-        say(x, "tellusererror Illegal position: %s",
-            strlen(fen) >= FEN_TEXT_MAX ? "FEN too long" : err);
-        after_change(x);
-        return;
-    }
-    memcpy(&x->board, &x->scratch, sizeof x->board);
-    x->game_over = false;
-    x->hint = MOVE_NONE;
-    x->start_fullmove = x->board.fullmove;
-    after_change(x);
-}
-
-static void cmd_undo(Xboard *x, int plies, const char *name) {
-    settle(x);
-    if (x->board.ply < plies) {
-        say(x, "Error (no moves to take back): %s", name);
+    if (strlen(fen) >= FEN_TEXT_MAX) {
+        say(x, "tellusererror Illegal position: FEN too long");
+    } else if (!game_set_fen(x->game, fen, search_now_ms(), err, sizeof err)) {
+        say(x, "tellusererror Illegal position: %s", err);
     } else {
-        for (int i = 0; i < plies; i++)
-            board_unmake_move(&x->board);
-        x->game_over = false;
         x->hint = MOVE_NONE;
     }
     after_change(x);
 }
 
-static void cmd_ping(Xboard *x, const char *arg) {
+// `undo` takes back one ply, `remove` two, whoever made them.
+static void cmd_undo(Xboard *x, const char *name, char *rest) {
+    (void)rest;
+    int plies = strcmp(name, "remove") == 0 ? 2 : 1;
+    settle(x);
+    Game *g = x->game;
+    if (game_ply_count(g) < plies) {
+        say(x, "Error (no moves to take back): %s", name);
+    } else {
+        // With both sides human, game_undo takes back one ply at a time.
+        PlayerKind white = game_player(g, WHITE), black = game_player(g, BLACK);
+        set_engine_side(x, COLOR_NB);
+        for (int i = 0; i < plies; i++)
+            if (game_undo(g, search_now_ms()) != GAME_OK)
+                say(x, "Error (cannot take back): %s", name);
+        game_set_players(g, white, black);
+        x->hint = MOVE_NONE;
+    }
+    after_change(x);
+}
+
+static void cmd_ping(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd;
     int64_t n;
-    if (!text_parse_i64(arg, INT32_MIN, INT32_MAX, &n)) {
+    if (!text_parse_i64(text_next_word(&rest), INT32_MIN, INT32_MAX, &n)) {
         say(x, "Error (bad argument): ping");
         return;
     }
@@ -402,17 +455,19 @@ static void cmd_ping(Xboard *x, const char *arg) {
     pthread_mutex_unlock(&x->lock);
 }
 
-static void cmd_draw(Xboard *x) {
+static void cmd_draw(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd, (void)rest;
     pthread_mutex_lock(&x->lock);
-    if (!x->force && !x->analyzing && x->have_score && x->last_score <= DRAW_ACCEPT_CP)
+    if (!force_mode(x) && !x->analyzing && x->have_score && x->last_score <= DRAW_ACCEPT_CP)
         emit(x, "offer draw");
     pthread_mutex_unlock(&x->lock);
 }
 
-static void cmd_hint(Xboard *x) {
+static void cmd_hint(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd, (void)rest;
     pthread_mutex_lock(&x->lock);
     // The board is stable under the lock: only the move callback changes it.
-    if (x->hint != MOVE_NONE && movegen_is_legal(&x->board, x->hint)) {
+    if (x->hint != MOVE_NONE && movegen_is_legal(game_board(x->game), x->hint)) {
         char text[MOVE_TEXT_MAX];
         notation_to_uci(x->hint, text);
         emit(x, "Hint: %s", text);
@@ -428,9 +483,10 @@ static void set_option(Xboard *x, const char *name, const char *value, const cha
     after_change(x);
 }
 
-static void cmd_memory(Xboard *x, const char *arg) {
+static void cmd_memory(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd;
     int64_t mb;
-    if (!text_parse_i64(arg, 1, INT32_MAX, &mb)) {
+    if (!text_parse_i64(text_next_word(&rest), 1, INT32_MAX, &mb)) {
         say(x, "Error (bad argument): memory");
         return;
     }
@@ -450,7 +506,8 @@ static void cmd_memory(Xboard *x, const char *arg) {
 }
 
 // `option NAME=VALUE` or `option NAME` (a button).
-static void cmd_option(Xboard *x, char *rest) {
+static void cmd_option(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd;
     char *text = text_trim(rest);
     char *eq = strchr(text, '=');
     if (eq)
@@ -458,115 +515,144 @@ static void cmd_option(Xboard *x, char *rest) {
     set_option(x, text_trim(text), eq ? text_trim(eq + 1) : NULL, "option");
 }
 
+// Commands with nothing to do here.
+static void cmd_ignore(Xboard *x, const char *cmd, char *rest) {
+    (void)x, (void)cmd, (void)rest;
+}
+
+static void cmd_variant(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd;
+    char *v = text_next_word(&rest);
+    if (!v || strcmp(v, "normal") != 0)
+        say(x, "Error (unsupported variant): %.*s", ECHO_MAX, v ? v : "");
+}
+
+// `force` and `result`: the engine plays neither side (and stops analysing).
+static void cmd_force(Xboard *x, const char *cmd, char *rest) {
+    (void)rest;
+    settle(x);
+    set_engine_side(x, COLOR_NB);
+    if (strcmp(cmd, "result") == 0)
+        x->analyzing = false;
+    else
+        after_change(x);
+}
+
+static void cmd_playother(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd, (void)rest;
+    settle(x);
+    set_engine_side(x, (Color)!game_turn(x->game));
+    after_change(x);
+}
+
+static void cmd_st(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd;
+    int64_t ms;
+    if (parse_seconds(text_next_word(&rest), &ms) && ms > 0)
+        x->st_ms = ms;
+    else
+        say(x, "Error (bad argument): st");
+}
+
+static void cmd_sd(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd;
+    int64_t n;
+    if (text_parse_i64(text_next_word(&rest), 1, MAX_PLY - 1, &n))
+        x->sd = (int)n;
+    else
+        say(x, "Error (bad argument): sd");
+}
+
+// `time N` and `otim N`: the engine's and the opponent's clocks.
+static void cmd_time(Xboard *x, const char *cmd, char *rest) {
+    int64_t n;
+    if (!text_parse_i64(text_next_word(&rest), INT32_MIN, INT32_MAX, &n)) {
+        say(x, "Error (bad argument): %s", cmd);
+        return;
+    }
+    *(cmd[0] == 't' ? &x->my_cs : &x->opp_cs) = n;
+    x->have_time = true;
+}
+
+// `?`: move now; the move is still made, just sooner.
+static void cmd_move_now(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd, (void)rest;
+    if (x->kind == SEARCH_THINK)
+        engine_stop(x->engine);
+}
+
+static void cmd_hard(Xboard *x, const char *cmd, char *rest) {
+    (void)rest;
+    x->ponder = cmd[0] == 'h';
+}
+
+static void cmd_post(Xboard *x, const char *cmd, char *rest) {
+    (void)rest;
+    pthread_mutex_lock(&x->lock);
+    x->post = cmd[0] == 'p';
+    pthread_mutex_unlock(&x->lock);
+}
+
+static void cmd_analyze(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd, (void)rest;
+    settle(x);
+    x->analyzing = true;
+    start_analysis(x);
+}
+
+static void cmd_exit(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd, (void)rest;
+    settle(x);
+    x->analyzing = false;
+}
+
+static void cmd_bk(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd, (void)rest;
+    say(x, " patzer has no book moves to show\n");
+}
+
+static const struct {
+    const char *name;
+    CommandFn *run;
+} COMMANDS[] = {
+    { "xboard", cmd_ignore },     { "accepted", cmd_ignore }, { "rejected", cmd_ignore },
+    { "random", cmd_ignore },     { "computer", cmd_ignore }, { "name", cmd_ignore },
+    { "rating", cmd_ignore },     { "ics", cmd_ignore },      { "cores", cmd_ignore },
+    { "egtpath", cmd_ignore },    { ".", cmd_ignore },        { "protover", cmd_protover },
+    { "new", cmd_new },           { "variant", cmd_variant }, { "force", cmd_force },
+    { "result", cmd_force },      { "go", cmd_go },           { "playother", cmd_playother },
+    { "level", cmd_level },       { "st", cmd_st },           { "sd", cmd_sd },
+    { "time", cmd_time },         { "otim", cmd_time },       { "usermove", cmd_usermove },
+    { "?", cmd_move_now },        { "ping", cmd_ping },       { "draw", cmd_draw },
+    { "setboard", cmd_setboard }, { "undo", cmd_undo },       { "remove", cmd_undo },
+    { "hard", cmd_hard },         { "easy", cmd_hard },       { "post", cmd_post },
+    { "nopost", cmd_post },       { "analyze", cmd_analyze }, { "exit", cmd_exit },
+    { "hint", cmd_hint },         { "bk", cmd_bk },           { "memory", cmd_memory },
+    { "option", cmd_option },
+};
+
 // Runs one command line (modified in place); returns true on `quit`.
 static bool xboard_command(Xboard *x, char *line) {
     char *rest = line;
     char *cmd = text_next_word(&rest);
     if (!cmd)
         return false;
-    int64_t n;
-
     if (strcmp(cmd, "quit") == 0)
         return true;
-    if (strcmp(cmd, "xboard") == 0 || strcmp(cmd, "accepted") == 0 ||
-        strcmp(cmd, "rejected") == 0 || strcmp(cmd, "random") == 0 ||
-        strcmp(cmd, "computer") == 0 || strcmp(cmd, "name") == 0 || strcmp(cmd, "rating") == 0 ||
-        strcmp(cmd, "ics") == 0 || strcmp(cmd, "cores") == 0 || strcmp(cmd, "egtpath") == 0 ||
-        strcmp(cmd, ".") == 0)
-        return false; // nothing to do for these
-    if (strcmp(cmd, "protover") == 0) {
-        cmd_protover(x);
-    } else if (strcmp(cmd, "new") == 0) {
-        cmd_new(x);
-    } else if (strcmp(cmd, "variant") == 0) {
-        char *v = text_next_word(&rest);
-        if (!v || strcmp(v, "normal") != 0)
-            say(x, "Error (unsupported variant): %.*s", ECHO_MAX, v ? v : "");
-    } else if (strcmp(cmd, "force") == 0) {
-        settle(x);
-        x->force = true;
-        after_change(x);
-    } else if (strcmp(cmd, "go") == 0) {
-        cmd_go(x);
-    } else if (strcmp(cmd, "playother") == 0) {
-        settle(x);
-        x->force = false;
-        x->engine_side = !x->board.side;
-        after_change(x);
-    } else if (strcmp(cmd, "level") == 0) {
-        cmd_level(x, rest);
-    } else if (strcmp(cmd, "st") == 0) {
-        int64_t ms;
-        if (parse_seconds(text_next_word(&rest), &ms) && ms > 0)
-            x->st_ms = ms;
-        else
-            say(x, "Error (bad argument): st");
-    } else if (strcmp(cmd, "sd") == 0) {
-        if (text_parse_i64(text_next_word(&rest), 1, MAX_PLY - 1, &n))
-            x->sd = (int)n;
-        else
-            say(x, "Error (bad argument): sd");
-    } else if (strcmp(cmd, "time") == 0 || strcmp(cmd, "otim") == 0) {
-        if (!text_parse_i64(text_next_word(&rest), INT32_MIN, INT32_MAX, &n)) {
-            say(x, "Error (bad argument): %s", cmd);
-        } else {
-            *(cmd[0] == 't' ? &x->my_cs : &x->opp_cs) = n;
-            x->have_clock = true;
+    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++) {
+        if (strcmp(cmd, COMMANDS[i].name) == 0) {
+            COMMANDS[i].run(x, cmd, rest);
+            return false;
         }
-    } else if (strcmp(cmd, "usermove") == 0) {
-        cmd_usermove(x, text_next_word(&rest));
-    } else if (strcmp(cmd, "?") == 0) {
-        if (x->kind == SEARCH_THINK)
-            engine_stop(x->engine); // the move is still made, just sooner
-    } else if (strcmp(cmd, "ping") == 0) {
-        cmd_ping(x, text_next_word(&rest));
-    } else if (strcmp(cmd, "draw") == 0) {
-        cmd_draw(x);
-    } else if (strcmp(cmd, "result") == 0) {
-        settle(x);
-        x->force = true;
-        x->analyzing = false;
-    } else if (strcmp(cmd, "setboard") == 0) {
-        cmd_setboard(x, rest);
-    } else if (strcmp(cmd, "undo") == 0) {
-        cmd_undo(x, 1, "undo");
-    } else if (strcmp(cmd, "remove") == 0) {
-        cmd_undo(x, 2, "remove");
-    } else if (strcmp(cmd, "hard") == 0 || strcmp(cmd, "easy") == 0) {
-        x->ponder = cmd[0] == 'h';
-    } else if (strcmp(cmd, "post") == 0 || strcmp(cmd, "nopost") == 0) {
-        pthread_mutex_lock(&x->lock);
-        x->post = cmd[0] == 'p';
-        pthread_mutex_unlock(&x->lock);
-    } else if (strcmp(cmd, "analyze") == 0) {
-        settle(x);
-        x->analyzing = true;
-        start_analysis(x);
-    } else if (strcmp(cmd, "exit") == 0) {
-        settle(x);
-        x->analyzing = false;
-    } else if (strcmp(cmd, "hint") == 0) {
-        cmd_hint(x);
-    } else if (strcmp(cmd, "bk") == 0) {
-        say(x, " patzer has no book moves to show\n");
-    } else if (strcmp(cmd, "memory") == 0) {
-        cmd_memory(x, text_next_word(&rest));
-    } else if (strcmp(cmd, "option") == 0) {
-        cmd_option(x, rest);
+    }
+    // A bare move (protocol 1 style, or a GUI without usermove).
+    settle(x);
+    Move m;
+    if (parse_move(x, cmd, &m) == NOTATION_UNPARSEABLE) {
+        say(x, "Error (unknown command): %.*s", ECHO_MAX, cmd);
+        after_change(x);
     } else {
-        // A bare move (protocol 1 style, or a GUI without usermove).
-        settle(x);
-        Move m;
-        char err[160];
-        NotationStatus st = notation_parse_uci(&x->board, cmd, &m);
-        if (st != NOTATION_OK)
-            st = notation_parse_move(&x->board, cmd, &m, err, sizeof err);
-        if (st == NOTATION_UNPARSEABLE) {
-            say(x, "Error (unknown command): %.*s", ECHO_MAX, cmd);
-            after_change(x);
-        } else {
-            cmd_usermove(x, cmd);
-        }
+        user_move_text(x, cmd);
     }
     return false;
 }
@@ -585,16 +671,22 @@ int xboard_run(FILE *in, FILE *out, const char *first_line) {
         return 1;
     }
     paths_set_default_book(x->engine);
-    if (pthread_mutex_init(&x->lock, NULL) != 0) {
-        fputs("patzer: cannot create a mutex\n", stderr);
+    // Human White, engine Black, no clock until the GUI sets one; xboard
+    // judges the flags.
+    GameSettings settings;
+    game_settings_default(&settings);
+    settings.tc = (TimeControl){ .untimed = true };
+    settings.gui_referees_time = true;
+    char err[160];
+    x->game = game_new(&settings, err, sizeof err);
+    if (!x->game || pthread_mutex_init(&x->lock, NULL) != 0) {
+        fprintf(stderr, "patzer: %s\n", x->game ? "cannot create a mutex" : err);
+        game_free(x->game);
         engine_free(x->engine);
         free(x);
         return 1;
     }
     atomic_init(&x->out_broken, false);
-    board_set_start(&x->board);
-    x->engine_side = BLACK;
-    x->start_fullmove = 1;
     x->hint = MOVE_NONE;
 
     bool quit = false;
@@ -614,6 +706,7 @@ int xboard_run(FILE *in, FILE *out, const char *first_line) {
 
     settle(x);
     engine_free(x->engine);
+    game_free(x->game);
     pthread_mutex_destroy(&x->lock);
     free(x);
     return 0;

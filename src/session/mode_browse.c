@@ -16,20 +16,23 @@ static const Transition stay = {.kind = TR_STAY};
 static bool show_position(Session *s, bool notify) {
     BrowseState *b = &s->browse;
     GameSettings settings;
-    replay_settings(b->replay, &s->opts.settings, &settings);
-    int n = replay_line_length(b->replay);
+    replay_settings(b->replay, &s->opts.settings, &settings); // from the segment's start
+    int seg = replay_segment_start(b->replay); // the game starts after a null move
+    int n = replay_line_length(b->replay) - seg;
+    if (n > GAME_MAX_PLIES)
+        n = GAME_MAX_PLIES;
     Move moves[GAME_MAX_PLIES];
-    for (int i = 0; i < n && i < GAME_MAX_PLIES; i++)
-        moves[i] = replay_line_node(b->replay, i)->move;
+    for (int i = 0; i < n; i++)
+        moves[i] = replay_line_node(b->replay, seg + i)->move;
     char err[512];
-    Game *g = session_game_from_line(s, &settings, moves, n < GAME_MAX_PLIES ? n : GAME_MAX_PLIES,
-                                     replay_cursor(b->replay), err, sizeof err);
+    int cursor = replay_cursor(b->replay) - seg;
+    Game *g = session_game_from_line(s, &settings, moves, n, cursor, err, sizeof err);
     if (!g) {
         session_say(s, MSG_ERROR, "%s", err);
         return false;
     }
-    if (game_ply_count(g) < replay_cursor(b->replay))
-        replay_set_cursor(b->replay, game_ply_count(g)); // the game ended before the line did
+    if (game_ply_count(g) < cursor) // the game ended (mate) before the line did
+        replay_set_cursor(b->replay, seg + game_ply_count(g));
     game_free(b->game);
     b->game = g;
     if (notify)
@@ -83,11 +86,14 @@ static void browse_leave(Session *s, int64_t now) {
     close_view(&s->browse);
 }
 
-// After White's move N, counted from the game's first move number.
-static int goto_ply(const Game *g, int number) {
+// After White's move N, counted in the line's own numbering.
+static int goto_ply(const Replay *r, int number) {
     if (number == 0)
         return 0;
-    int ply = (number - game_start_fullmove(g)) * 2 + (game_start_side(g) == WHITE ? 1 : 0);
+    int first;
+    Color side;
+    replay_move_number(r, 0, &first, &side);
+    int ply = (number - first) * 2 + (side == WHITE ? 1 : 0);
     return ply < 0 ? 0 : ply;
 }
 
@@ -110,7 +116,7 @@ static bool step(Session *s, const Command *cmd) {
     case CMD_FIRST: return replay_set_cursor(r, 0);
     case CMD_LAST: return replay_set_cursor(r, length);
     case CMD_GOTO: {
-        int ply = goto_ply(s->browse.game, cmd->number);
+        int ply = goto_ply(r, cmd->number);
         if (ply <= length && replay_set_cursor(r, ply))
             return true;
         session_say(s, MSG_ERROR, "The line has only %d moves.", (length + 1) / 2);
@@ -187,11 +193,13 @@ static void browse_status(const Session *s, char *buf, size_t bufsz) {
         len = (size_t)snprintf(buf, bufsz, "Start of the game");
     } else {
         const PgnNode *n = replay_line_node(r, cursor - 1);
-        int ply_index = cursor - 1 + (game_start_side(g) == BLACK);
+        int number;
+        Color side;
+        replay_move_number(r, cursor - 1, &number, &side);
         char nags[32];
         nag_text(n, nags, sizeof nags);
-        len = (size_t)snprintf(buf, bufsz, "%d.%s %s%s", game_start_fullmove(g) + ply_index / 2,
-                               ply_index % 2 ? ".." : "", n->san, nags);
+        len = (size_t)snprintf(buf, bufsz, "%d.%s %s%s", number, side == BLACK ? ".." : "",
+                               n->san, nags);
         if (n->comment && len < bufsz)
             len += (size_t)snprintf(buf + len, bufsz - len, "  {%s}", n->comment);
     }
@@ -205,7 +213,7 @@ static void browse_status(const Session *s, char *buf, size_t bufsz) {
 
 static PgnGame *browse_to_pgn(Session *s, int64_t now) {
     (void)now;
-    return session_pgn_copy(replay_game(s->browse.replay));
+    return pgn_game_clone(replay_game(s->browse.replay));
 }
 
 const ModeOps mode_browse_ops = {
@@ -237,4 +245,8 @@ void browse_move_list(Session *s, const char *const **sans, int *count, int *cur
     *count = n < GAME_MAX_PLIES ? n : GAME_MAX_PLIES;
     *current = replay_cursor(b->replay);
     *variations = b->line_variations;
+}
+
+void browse_move_list_start(const Session *s, int *fullmove, Color *side) {
+    replay_move_number(s->browse.replay, 0, fullmove, side); // the line, not the board's game
 }

@@ -7,13 +7,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/util/text.h"
+
 struct Replay {
     PgnGame *game;
     char path[PATH_MAX_LEN];
     int number;
     const PgnNode *line[GAME_MAX_PLIES];
     int length, cursor;
+    int start_fullmove; // the numbering of the game's first move
+    Color start_side;
 };
+
+// Reads the numbering of the first move from the game's start position.
+static void set_start(Replay *r) {
+    r->start_fullmove = 1;
+    r->start_side = WHITE;
+    Board *b = malloc(sizeof *b);
+    if (b && board_set_fen(b, pgn_start_fen(r->game), NULL, 0)) {
+        r->start_fullmove = b->fullmove;
+        r->start_side = b->side;
+    }
+    free(b);
+}
 
 // The move that continues the line after ply `ply` plies: the first move of
 // the game, or the next move of the node before.
@@ -63,6 +79,7 @@ Replay *replay_open(const char *path, int number, char *err, size_t errsz) {
     r->game = g;
     snprintf(r->path, sizeof r->path, "%s", path);
     r->number = number;
+    set_start(r);
     extend(r, 0);
     r->cursor = r->length;
     return r;
@@ -75,6 +92,7 @@ Replay *replay_adopt(PgnGame *g, const char *name) {
     r->game = g;
     snprintf(r->path, sizeof r->path, "%s", name);
     r->number = 1;
+    set_start(r);
     extend(r, 0);
     r->cursor = r->length;
     return r;
@@ -142,27 +160,50 @@ bool replay_leave_variation(Replay *r) {
     return false;
 }
 
-bool replay_follow(Replay *r, const Move *moves, int n) {
-    Board *b = malloc(sizeof *b);
+void replay_move_number(const Replay *r, int ply, int *fullmove, Color *side) {
+    int t = (int)r->start_side + ply;
+    *fullmove = r->start_fullmove + t / 2;
+    *side = (Color)(t % 2);
+}
+
+int replay_segment_start(const Replay *r) {
+    for (int ply = r->cursor; ply > 0; ply--)
+        if (r->line[ply - 1]->move == MOVE_NULL)
+            return ply;
+    return 0;
+}
+
+bool replay_position(const Replay *r, int ply, Board *out) {
     const char *fen = pgn_start_fen(r->game);
-    if (!b || !board_set_fen(b, fen ? fen : BOARD_START_FEN, NULL, 0)) {
+    if (ply < 0 || ply > r->length || !board_set_fen(out, fen ? fen : BOARD_START_FEN, NULL, 0))
+        return false;
+    for (int i = 0; i < ply; i++)
+        pgn_node_play(out, r->line[i]);
+    return true;
+}
+
+bool replay_follow(Replay *r, const Move *moves, int n) {
+    int base = replay_segment_start(r);
+    Board *b = malloc(sizeof *b);
+    if (!b || !replay_position(r, base, b)) {
         free(b);
         return false;
     }
-    const PgnNode *after = NULL;
-    for (int i = 0; i < n && i < GAME_MAX_PLIES; i++) {
+    const PgnNode *after = base > 0 ? r->line[base - 1] : NULL;
+    int end = base;
+    for (int i = 0; i < n && end < GAME_MAX_PLIES; i++) {
         const PgnNode *node = pgn_add_move_after(r->game, after, moves[i], b);
         if (!node) {
             free(b);
             return false;
         }
-        r->line[i] = node;
+        r->line[end++] = node;
         after = node;
         board_make_move(b, moves[i]);
     }
     free(b);
-    extend(r, n < GAME_MAX_PLIES ? n : GAME_MAX_PLIES);
-    r->cursor = r->length < n ? r->length : n;
+    extend(r, end);
+    r->cursor = end;
     return true;
 }
 
@@ -174,9 +215,16 @@ void replay_settings(const Replay *r, const GameSettings *base, GameSettings *ou
     const char *fen = pgn_start_fen(r->game);
     snprintf(out->start_fen, sizeof out->start_fen, "%s",
              fen && strcmp(fen, BOARD_START_FEN) != 0 ? fen : "");
+    // After a null move the game on the board starts from the position it
+    // left (a game cannot hold a null move).
+    int seg = replay_segment_start(r);
+    Board *b = seg > 0 ? malloc(sizeof *b) : NULL;
+    if (b && replay_position(r, seg, b))
+        board_to_fen(b, out->start_fen, sizeof out->start_fen);
+    free(b);
     for (Color c = WHITE; c <= BLACK; c++) {
         const char *name = pgn_tag(r->game, c == WHITE ? "White" : "Black");
-        snprintf(out->names[c], sizeof out->names[c], "%s", name ? name : "");
+        text_copy(out->names[c], sizeof out->names[c], name ? name : "");
     }
 }
 
@@ -197,7 +245,7 @@ static bool contains(const char *haystack, const char *needle) {
 
 static void copy_tag(const PgnGame *g, const char *name, char *out, size_t outsz) {
     const char *v = pgn_tag(g, name);
-    snprintf(out, outsz, "%s", v ? v : "?");
+    text_copy(out, outsz, v ? v : "?");
 }
 
 int replay_list(const char *path, const char *filter, GameListEntry *out, int max, int *matches,

@@ -27,6 +27,11 @@ const PgnNode *replay_line_node(const Replay *r, int ply);
 int replay_cursor(const Replay *r);
 bool replay_set_cursor(Replay *r, int ply);
 
+// The move number and the side of the line's move at ply (0-based), counted
+// from the game's start position (the board's game may start later, after
+// a null move).
+void replay_move_number(const Replay *r, int ply, int *fullmove, Color *side);
+
 // Alternatives to the next move of the line (at the cursor).
 int replay_variation_count(const Replay *r);
 // Follows alternative n (1-based) instead of the next move; the cursor moves
@@ -36,13 +41,22 @@ bool replay_enter_variation(Replay *r, int n);
 // point. False on the main line.
 bool replay_leave_variation(Replay *r);
 
-// Makes the line follow the given moves from the start position (adding to
-// the tree whatever is new: a continuation, or a variation where the game
-// had another move) and puts the cursor after them. False when out of memory.
+// Null moves: the line may pass the turn ("--"), which a Game cannot hold.
+// The game on the board therefore starts after the last null move before
+// the cursor: the segment start (0 when there is none).
+int replay_segment_start(const Replay *r);
+// The position after the line's first `ply` moves, null moves passed (side
+// to move flipped, no en passant). False when ply is out of range.
+bool replay_position(const Replay *r, int ply, Board *out);
+
+// Makes the line follow the given moves, played from the segment start
+// (adding to the tree whatever is new: a continuation, or a variation where
+// the game had another move), and puts the cursor after them. False when out
+// of memory or a move is illegal.
 bool replay_follow(Replay *r, const Move *moves, int n);
 
-// The game settings a loaded game is shown with: its start position, both
-// sides human, no clock.
+// The game settings a loaded game is shown with: its start position (the
+// position at the segment start), both sides human, no clock.
 void replay_settings(const Replay *r, const GameSettings *base, GameSettings *out);
 
 // One game of a file, for a list to pick from.

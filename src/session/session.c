@@ -28,8 +28,12 @@ static bool switch_mode(Session *s, SessionMode to, const ModeArgs *args, int64_
     SessionMode from = s->mode;
     if (!modes[to]->enter(s, args, now))
         return false;
-    if (from == SESSION_BROWSE && to != SESSION_BROWSE)
-        s->browse_ply = game_ply_count(modes[from]->game(s));
+    if (from == SESSION_BROWSE && to != SESSION_BROWSE) {
+        const char *const *sans;
+        int count;
+        const unsigned char *vars;
+        browse_move_list(s, &sans, &count, &s->browse_ply, &vars);
+    }
     if (from != to) {
         modes[from]->leave(s, now);
         if (to == SESSION_PLAY || to == SESSION_BROWSE)
@@ -593,6 +597,16 @@ const unsigned char *session_move_variations(Session *s) {
     const unsigned char *vars;
     browse_move_list(s, &sans, &count, &cur, &vars);
     return vars;
+}
+
+void session_move_list_start(const Session *s, int *fullmove, Color *side) {
+    if (s->mode == SESSION_BROWSE) {
+        browse_move_list_start(s, fullmove, side);
+        return;
+    }
+    const Game *g = current(s)->game(s);
+    *fullmove = game_start_fullmove(g);
+    *side = game_start_side(g);
 }
 
 void session_move_list(Session *s, const char *const **sans, int *count, int *current_ply) {

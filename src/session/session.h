@@ -114,6 +114,8 @@ Move session_hint(const Session *s);
 // replayed; current is how many of them are on the board. Valid until the
 // next change.
 void session_move_list(Session *s, const char *const **sans, int *count, int *current);
+// The number and side of the first move of that list.
+void session_move_list_start(const Session *s, int *fullmove, Color *side);
 // Per ply of that list, how many alternatives the move has (NULL: none).
 const unsigned char *session_move_variations(Session *s);
 // "C50 Italian Game": the name of the latest named position of the game, or NULL.

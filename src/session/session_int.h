@@ -193,6 +193,8 @@ Game *session_game_from_line(const Session *s, const GameSettings *settings, con
 // Mode browse's move list: the line shown and each move's variation count.
 void browse_move_list(Session *s, const char *const **sans, int *count, int *current,
                       const unsigned char **variations);
+// The number and side of that list's first move.
+void browse_move_list_start(const Session *s, int *fullmove, Color *side);
 // Mode review's progress: true while it runs.
 bool review_mode_progress(const Session *s, int *done, int *total);
 

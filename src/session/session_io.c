@@ -213,23 +213,6 @@ bool session_load(Game *g, const char *path, int64_t now, char *err, size_t errs
     return ok;
 }
 
-PgnGame *session_pgn_copy(const PgnGame *g) {
-    size_t len;
-    char *text = pgn_write_string(g, &len);
-    if (!text)
-        return NULL;
-    PgnReader *r = pgn_reader_from_string(text, "copy");
-    free(text);
-    PgnGame *copy = r ? pgn_game_new() : NULL;
-    PgnError err;
-    if (!copy || pgn_reader_next(r, copy, &err) != 1) {
-        pgn_game_free(copy);
-        copy = NULL;
-    }
-    pgn_reader_close(r);
-    return copy;
-}
-
 enum { ARCHIVE_MAX_BYTES = 256 << 20 };
 
 bool session_archive(const PgnGame *g, const char *path, char *err, size_t errsz) {

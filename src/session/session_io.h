@@ -24,8 +24,6 @@ bool session_save(const Game *g, const Openings *o, const char *path, int64_t no
 // level stay. On failure the game is unchanged and err says why.
 bool session_load(Game *g, const char *path, int64_t now, char *err, size_t errsz);
 
-// A deep copy of a PGN game (through its text); NULL when out of memory.
-PgnGame *session_pgn_copy(const PgnGame *g);
 // Appends the game to the archive at path (atomically: the whole file is
 // rewritten through a temporary file). Silently nothing when path is empty.
 bool session_archive(const PgnGame *g, const char *path, char *err, size_t errsz);

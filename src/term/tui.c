@@ -69,11 +69,13 @@ static void on_message(MessageKind kind, const char *text, void *ctx) {
     if (kind == MSG_ANALYSIS)
         return; // the analysis pane shows the thinking as it goes
     if (kind == MSG_HELP) {
-        snprintf(t->overlay, sizeof t->overlay, "%s\n\n(press any key)", text);
+        static const char tail[] = "\n\n(press any key)";
+        size_t n = ui_text_copy(t->overlay, sizeof t->overlay - (sizeof tail - 1), text);
+        memcpy(t->overlay + n, tail, sizeof tail);
         t->dirty = true;
         return;
     }
-    snprintf(t->status, sizeof t->status, "%s", text);
+    ui_text_copy(t->status, sizeof t->status, text); // never inside a UTF-8 character
     char *nl = strchr(t->status, '\n');
     if (nl)
         *nl = '\0';
@@ -132,8 +134,7 @@ static void draw(Tui *t, int64_t now) {
     }
     session_move_list(s, &v.sans, &v.ply_count, &v.current_ply);
     v.variations = session_move_variations(s);
-    v.start_fullmove = game_start_fullmove(g);
-    v.start_side = game_start_side(g);
+    session_move_list_start(s, &v.start_fullmove, &v.start_side);
     const SessionThinking *th = session_thinking(s);
     v.thinking.shown = th->shown;
     v.thinking.active = th->active;
@@ -149,17 +150,17 @@ static void draw(Tui *t, int64_t now) {
         v.thinking.lines[i].depth = th->lines[i].depth;
         v.thinking.lines[i].score_white = th->lines[i].score_white;
         v.thinking.lines[i].mate_white = th->lines[i].mate_white;
-        snprintf(v.thinking.lines[i].pv_san, sizeof v.thinking.lines[i].pv_san, "%s",
-                 th->lines[i].pv_san);
+        ui_text_copy(v.thinking.lines[i].pv_san, sizeof v.thinking.lines[i].pv_san,
+                     th->lines[i].pv_san);
     }
-    snprintf(v.thinking.pv_san, sizeof v.thinking.pv_san, "%s", th->pv_san);
+    ui_text_copy(v.thinking.pv_san, sizeof v.thinking.pv_san, th->pv_san);
     v.material_white = material_white(v.board);
     const char *opening = session_opening(s);
-    snprintf(v.opening, sizeof v.opening, "%s", opening ? opening : "");
+    ui_text_copy(v.opening, sizeof v.opening, opening ? opening : ""); // "Réti"
     if (t->status_sticky && t->status[0]) {
-        // The message, and always the mode it was said in.
-        snprintf(v.status, sizeof v.status, "%.*s  [%s]", UI_STATUS_MAX - 20, t->status,
-                 session_mode_name(session_mode(s)));
+        // The message (cut on a character boundary), and always the mode.
+        size_t n = ui_text_copy(v.status, sizeof v.status - 24, t->status);
+        snprintf(v.status + n, sizeof v.status - n, "  [%s]", session_mode_name(session_mode(s)));
         v.status_is_error = t->status_error;
     } else {
         session_status(s, v.status, sizeof v.status);

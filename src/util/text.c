@@ -47,3 +47,20 @@ bool text_parse_i64(const char *text, int64_t min, int64_t max, int64_t *out) {
     *out = v;
     return true;
 }
+
+size_t text_copy(char *dst, size_t dstsz, const char *src) {
+    if (dstsz == 0)
+        return 0;
+    size_t n = strlen(src);
+    if (n >= dstsz) {
+        // Back over the continuation bytes of a character that would be cut.
+        size_t k = n = dstsz - 1;
+        while (k > 0 && n - k < 3 && ((unsigned char)src[k] & 0xC0) == 0x80)
+            k--;
+        if (((unsigned char)src[k] & 0xC0) != 0x80)
+            n = k;
+    }
+    memmove(dst, src, n);
+    dst[n] = '\0';
+    return n;
+}

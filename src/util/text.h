@@ -5,6 +5,7 @@
 #define SRC_TEXT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 // Space, tab, CR, LF, VT or FF.
@@ -16,5 +17,9 @@ char *text_next_word(char **cursor);
 char *text_trim(char *s);
 // A whole decimal number in [min, max]; false for anything else or NULL.
 bool text_parse_i64(const char *text, int64_t min, int64_t max, int64_t *out);
+// Copies src into dst (dstsz bytes) like snprintf("%s"), but a cut, when src
+// does not fit, falls between UTF-8 characters, never inside one (names,
+// "½"). Returns the bytes copied.
+size_t text_copy(char *dst, size_t dstsz, const char *src);
 
 #endif

@@ -89,9 +89,11 @@ fi
 
 engine_srcs=$(cd "$top_srcdir" && ls engine/*.c)
 declare -A extra=(
-    [fen]="" [san]="" [pgn]="src/pgn/pgn.c src/util/paths.c"
+    [fen]="" [san]="" [pgn]="src/pgn/model.c src/pgn/read.c src/pgn/write.c src/util/paths.c"
     [command]="src/session/command.c src/game/clock.c"
-    [uci]="src/protocol/uci.c src/util/paths.c src/util/text.c" [xboard]="src/protocol/xboard.c src/util/paths.c src/util/text.c"
+    [uci]="src/protocol/uci.c src/util/paths.c src/util/text.c"
+    [xboard]="src/protocol/xboard.c src/game/game.c src/game/clock.c src/game/outcome.c
+              src/util/paths.c src/util/text.c"
 )
 
 newest_header=$(cd "$top_srcdir" && ls -t engine/*.h src/*/*.h tests/fuzz/*.h | head -n 1)

@@ -1,0 +1,925 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The streaming PGN reader: lexer, tag pairs, move text with variations,
+// comments and NAGs, error positions and recovery.
+#include "src/pgn/read.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/movegen.h"
+#include "src/pgn/tree.h"
+
+enum { READ_CHUNK = 64 * 1024, LINE_MAX_BYTES = 64 * 1024 * 1024 };
+
+// What the reader skips after a game with an error.
+typedef enum { SKIP_NONE, SKIP_TAGS, SKIP_MOVES } SkipMode;
+
+// One line of play: the main line (level 0) or an open variation.
+typedef struct Level {
+    Board board; // position after the last move of this line
+    bool has_move;
+    bool var_since_last; // a variation was closed after the last move
+    int next_ply;
+    int open_line, open_col; // where its '(' is
+    PgnNode *parent;         // the move this line is an alternative to
+    PgnNode *last;
+    const char *pending; // comment waiting for the next move
+} Level;
+
+struct PgnReader {
+    FILE *fp;
+    char name[PATH_MAX_LEN];
+    char *buf;
+    size_t cap, start, end;
+    bool eof, io_error, io_reported;
+    int io_errno;
+
+    const char *line; // current line (without its line end)
+    size_t len, pos;
+    int line_no;
+    bool have_line;
+    SkipMode skip;
+    int game_number;
+
+    Board *standard; // the standard start position, copied for each game
+    char *scratch;   // comment text and tag values
+    size_t slen, scap;
+    Level *levels;
+    int levels_cap;
+
+    // Per game.
+    bool build;
+    PgnGame *game;
+    PgnError *err;
+    PgnError spare_err; // where errors go when the caller passes no PgnError
+    int depth;
+    bool in_tags; // still before the move text
+    bool started; // the start position has been set up
+    bool fen_seen;
+    char fen[FEN_MAX * 2];
+    int fen_line, fen_col;
+    bool setup_zero;
+    char tag_result[8];
+    char result[8];
+};
+
+static PgnReader *reader_new(const char *name) {
+    board_init_tables();
+    PgnReader *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->standard = malloc(sizeof *r->standard);
+    if (!r->standard) {
+        free(r);
+        return NULL;
+    }
+    board_set_start(r->standard);
+    snprintf(r->name, sizeof r->name, "%s", name ? name : "<string>");
+    return r;
+}
+
+PgnReader *pgn_reader_open(const char *path, char *err, size_t errsz) {
+    PgnReader *r = reader_new(path);
+    if (!r) {
+        snprintf(err, errsz, "out of memory");
+        return NULL;
+    }
+    r->cap = READ_CHUNK;
+    r->buf = malloc(r->cap);
+    if (!r->buf) {
+        pgn_reader_close(r);
+        snprintf(err, errsz, "out of memory");
+        return NULL;
+    }
+    r->fp = fopen(path, "rb");
+    if (!r->fp) {
+        snprintf(err, errsz, "cannot open %s: %s", path, strerror(errno));
+        pgn_reader_close(r);
+        return NULL;
+    }
+    return r;
+}
+
+PgnReader *pgn_reader_from_string(const char *text, const char *name) {
+    PgnReader *r = reader_new(name);
+    if (!r)
+        return NULL;
+    size_t n = strlen(text);
+    r->buf = malloc(n + 1);
+    if (!r->buf) {
+        pgn_reader_close(r);
+        return NULL;
+    }
+    memcpy(r->buf, text, n + 1);
+    r->cap = n + 1;
+    r->end = n;
+    r->eof = true;
+    return r;
+}
+
+void pgn_reader_close(PgnReader *r) {
+    if (!r)
+        return;
+    if (r->fp)
+        fclose(r->fp); // read-only: nothing to lose on a failed close
+    free(r->buf);
+    free(r->standard);
+    free(r->scratch);
+    free(r->levels);
+    free(r);
+}
+
+// Makes the next line current. False at the end of input (or on a read error).
+static bool next_line(PgnReader *r) {
+    for (;;) {
+        char *s = r->buf + r->start;
+        size_t avail = r->end - r->start;
+        char *nl = avail ? memchr(s, '\n', avail) : NULL;
+        if (nl) {
+            r->line = s;
+            r->len = (size_t)(nl - s);
+            r->start += r->len + 1;
+            break;
+        }
+        if (r->eof || r->io_error) {
+            if (avail == 0) {
+                r->have_line = false;
+                return false;
+            }
+            r->line = s;
+            r->len = avail;
+            r->start = r->end;
+            break;
+        }
+        if (r->start > 0) {
+            memmove(r->buf, s, avail);
+            r->end = avail;
+            r->start = 0;
+        }
+        if (r->end == r->cap) {
+            // A line longer than the buffer: grow (bounded by the longest line).
+            char *b = r->cap < LINE_MAX_BYTES ? realloc(r->buf, r->cap * 2) : NULL;
+            if (!b) {
+                r->io_error = true;
+                r->io_errno = ENOMEM;
+                continue;
+            }
+            r->buf = b;
+            r->cap *= 2;
+        }
+        size_t got = fread(r->buf + r->end, 1, r->cap - r->end, r->fp);
+        r->end += got;
+        if (got == 0) {
+            if (ferror(r->fp)) {
+                r->io_error = true;
+                r->io_errno = errno ? errno : EIO;
+            } else {
+                r->eof = true;
+            }
+        }
+    }
+    r->line_no++;
+    if (r->len > 0 && r->line[r->len - 1] == '\r')
+        r->len--;
+    if (r->line_no == 1 && r->len >= 3 && !memcmp(r->line, "\xEF\xBB\xBF", 3)) {
+        r->line += 3;
+        r->len -= 3;
+    }
+    r->pos = 0;
+    r->have_line = true;
+    return true;
+}
+
+// Like next_line but passes over '%' escape lines.
+static bool next_text_line(PgnReader *r) {
+    while (next_line(r))
+        if (r->len == 0 || r->line[0] != '%')
+            return true;
+    return false;
+}
+
+static inline bool is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static inline bool is_name_char(char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+// What a symbol token (a move, a move number, a result) is made of:
+// letters, digits and _+#=:-/, by table as the lexer looks at every byte.
+static const bool symbol_chars[256] = {
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+    ['8'] = 1, ['9'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1,
+    ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1,
+    ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1,
+    ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1,
+    ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1,
+    ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1,
+    ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['_'] = 1, ['+'] = 1,
+    ['#'] = 1, ['='] = 1, [':'] = 1, ['-'] = 1, ['/'] = 1,
+};
+
+static inline bool is_symbol_char(char c) {
+    return symbol_chars[(unsigned char)c];
+}
+
+// A line of the form [Name "..."] (a tag pair starting in column 1).
+static bool looks_like_tag_line(const char *s, size_t n) {
+    size_t i = 0;
+    if (n < 5 || s[i++] != '[')
+        return false;
+    while (i < n && is_space(s[i]))
+        i++;
+    size_t name = i;
+    while (i < n && is_name_char(s[i]))
+        i++;
+    if (i == name)
+        return false;
+    while (i < n && is_space(s[i]))
+        i++;
+    if (i >= n || s[i] != '"')
+        return false;
+    while (n > i && is_space(s[n - 1]))
+        n--;
+    return s[n - 1] == ']';
+}
+
+static int fail_at(PgnReader *r, int line, int col, SkipMode skip, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static int fail_at(PgnReader *r, int line, int col, SkipMode skip, const char *fmt, ...) {
+    PgnError *e = r->err;
+    snprintf(e->file, sizeof e->file, "%s", r->name);
+    e->line = line;
+    e->column = col;
+    e->game_number = r->game_number;
+    int n = snprintf(e->message, sizeof e->message, "game %d: ", r->game_number);
+    va_list ap;
+    va_start(ap, fmt);
+    if (n > 0 && (size_t)n < sizeof e->message)
+        vsnprintf(e->message + n, sizeof e->message - (size_t)n, fmt, ap);
+    va_end(ap);
+    r->skip = skip;
+    return -1;
+}
+
+static int fail_here(PgnReader *r, const char *fmt, const char *arg) {
+    return fail_at(r, r->line_no, (int)r->pos + 1, r->in_tags ? SKIP_TAGS : SKIP_MOVES, fmt, arg);
+}
+
+// Skips the rest of a game that had an error; see SkipMode.
+static void skip_bad_game(PgnReader *r) {
+    SkipMode mode = r->skip;
+    r->skip = SKIP_NONE;
+    if (mode == SKIP_NONE)
+        return;
+    while (next_line(r)) {
+        size_t i = 0;
+        while (i < r->len && is_space(r->line[i]))
+            i++;
+        bool blank = i == r->len;
+        bool tag = r->len > 0 && r->line[0] == '[';
+        if (mode == SKIP_TAGS) {
+            if (!tag)
+                mode = SKIP_MOVES;
+            continue;
+        }
+        if (tag && !blank)
+            return; // the next game starts here; the line stays current
+    }
+}
+
+static bool scratch_reserve(PgnReader *r, size_t more) {
+    if (r->slen + more + 1 <= r->scap)
+        return true;
+    size_t cap = r->scap ? r->scap : 1024;
+    while (r->slen + more + 1 > cap)
+        cap *= 2;
+    char *s = realloc(r->scratch, cap);
+    if (!s)
+        return false;
+    r->scratch = s;
+    r->scap = cap;
+    return true;
+}
+
+// Appends comment text with blank runs folded into single spaces.
+static bool scratch_add_text(PgnReader *r, const char *s, size_t n) {
+    if (!scratch_reserve(r, n + 1))
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (is_space(c) || c == '\n') {
+            if (r->slen > 0 && r->scratch[r->slen - 1] != ' ')
+                r->scratch[r->slen++] = ' ';
+        } else {
+            r->scratch[r->slen++] = c;
+        }
+    }
+    r->scratch[r->slen] = '\0';
+    return true;
+}
+
+static Level *level(PgnReader *r) {
+    return &r->levels[r->depth];
+}
+
+static bool ensure_levels(PgnReader *r, int depth) {
+    if (depth < r->levels_cap)
+        return true;
+    int cap = r->levels_cap ? r->levels_cap * 2 : 4;
+    while (cap <= depth)
+        cap *= 2;
+    Level *l = realloc(r->levels, (size_t)cap * sizeof *l);
+    if (!l)
+        return false;
+    r->levels = l;
+    r->levels_cap = cap;
+    return true;
+}
+
+// Sets up level 0 from the FEN tag or the standard position.
+static int start_game_position(PgnReader *r) {
+    if (r->started)
+        return 0;
+    r->started = true;
+    r->in_tags = false;
+    Level *l = &r->levels[0];
+    if (r->fen_seen && !r->setup_zero) {
+        char why[160];
+        if (!board_set_fen(&l->board, r->fen, why, sizeof why))
+            return fail_at(r, r->fen_line, r->fen_col, SKIP_MOVES, "bad FEN tag: %s", why);
+    } else {
+        memcpy(&l->board, r->standard, offsetof(Board, history));
+        l->board.ply = 0;
+    }
+    if (r->build)
+        pgn_tree_set_start(r->game, &l->board);
+    return 0;
+}
+
+// Takes a [%clk h:mm:ss(.f)] command out of s (in place); its value in *ms.
+static void extract_clock(char *s, long long *ms) {
+    char *c = strstr(s, "[%clk");
+    if (!c)
+        return;
+    const char *p = c + 5;
+    long long f[3] = { 0, 0, 0 };
+    while (*p == ' ')
+        p++;
+    for (int k = 0; k < 3; k++) {
+        if (*p < '0' || *p > '9')
+            return;
+        while (*p >= '0' && *p <= '9' && f[k] < 100000000)
+            f[k] = f[k] * 10 + (*p++ - '0');
+        if (k < 2 && *p++ != ':')
+            return;
+    }
+    long long frac = 0;
+    if (*p == '.') {
+        p++;
+        int digits = 0;
+        while (*p >= '0' && *p <= '9') {
+            if (digits < 3) {
+                frac = frac * 10 + (*p - '0');
+                digits++;
+            }
+            p++;
+        }
+        for (; digits < 3; digits++)
+            frac *= 10;
+    }
+    while (*p == ' ')
+        p++;
+    if (*p != ']' || f[1] > 59 || f[2] > 59)
+        return;
+    *ms = (f[0] * 3600 + f[1] * 60 + f[2]) * 1000 + frac;
+    // Remove it and the blanks on one side, so "a [%clk ..] b" becomes "a b".
+    char *end = (char *)p + 1;
+    while (*end == ' ')
+        end++;
+    if (*end == '\0')
+        while (c > s && c[-1] == ' ')
+            c--;
+    memmove(c, end, strlen(end) + 1);
+}
+
+// A finished comment (in r->scratch) goes to the move before it, or waits
+// for the next move.
+static int attach_comment(PgnReader *r) {
+    if (!r->build)
+        return 0;
+    PgnGame *g = r->game;
+    Level *l = level(r);
+    while (r->slen > 0 && r->scratch[r->slen - 1] == ' ')
+        r->scratch[--r->slen] = '\0';
+    if (l->last && !l->var_since_last) {
+        PgnNode *n = l->last;
+        bool had_text = r->slen > 0;
+        if (n->clock_ms < 0)
+            extract_clock(r->scratch, &n->clock_ms);
+        r->slen = strlen(r->scratch);
+        if (had_text && r->slen == 0 && n->clock_ms >= 0)
+            return 0; // the comment only carried the clock
+        const char *t = pgn_tree_text(g, r->scratch, r->slen);
+        if (!t || !(n->comment = pgn_tree_join(g, n->comment, t)))
+            return fail_here(r, "%s", "out of memory");
+        return 0;
+    }
+    const char *t = pgn_tree_text(g, r->scratch, r->slen);
+    if (!t || !(l->pending = pgn_tree_join(g, l->pending, t)))
+        return fail_here(r, "%s", "out of memory");
+    return 0;
+}
+
+// Scans a comment from r->pos (just after '{') to its '}', across lines.
+static int read_brace_comment(PgnReader *r) {
+    int open_line = r->line_no, open_col = (int)r->pos;
+    r->slen = 0;
+    if (r->scratch)
+        r->scratch[0] = '\0';
+    for (;;) {
+        const char *s = r->line + r->pos;
+        size_t n = r->len - r->pos;
+        const char *close = memchr(s, '}', n);
+        size_t take = close ? (size_t)(close - s) : n;
+        if (r->build && !scratch_add_text(r, s, take))
+            return fail_here(r, "%s", "out of memory");
+        if (close) {
+            r->pos += take + 1;
+            return attach_comment(r);
+        }
+        if (r->build && !scratch_add_text(r, " ", 1))
+            return fail_here(r, "%s", "out of memory");
+        if (!next_text_line(r))
+            return fail_at(r, open_line, open_col, SKIP_NONE,
+                           "unclosed comment: '{' has no matching '}'");
+        if (looks_like_tag_line(r->line, r->len))
+            return fail_at(r, open_line, open_col, SKIP_NONE,
+                           "unclosed comment: '{' has no matching '}' before the next game's tags");
+    }
+}
+
+// Reads a tag pair at r->pos ('[').
+static int read_tag(PgnReader *r) {
+    const char *s = r->line;
+    size_t n = r->len, i = r->pos + 1;
+    int tag_col = (int)r->pos + 1;
+    while (i < n && is_space(s[i]))
+        i++;
+    size_t name = i;
+    while (i < n && is_name_char(s[i]))
+        i++;
+    size_t name_len = i - name;
+    r->pos = i;
+    if (name_len == 0 || name_len > 255)
+        return fail_here(r, "bad tag: %s", "expected a tag name after '['");
+    while (i < n && is_space(s[i]))
+        i++;
+    r->pos = i;
+    if (i >= n || s[i] != '"')
+        return fail_here(r, "bad tag: %s", "expected '\"' before the tag value");
+    i++;
+    r->slen = 0;
+    for (;;) {
+        if (i >= n) {
+            r->pos = i;
+            return fail_here(r, "bad tag: %s", "the tag value has no closing '\"'");
+        }
+        char c = s[i++];
+        if (c == '"')
+            break;
+        if (c == '\\' && i < n && (s[i] == '"' || s[i] == '\\'))
+            c = s[i++];
+        // A stray carriage return (or other control character) in a value
+        // is read as a blank: tag values are one line.
+        if ((unsigned char)c < ' ')
+            c = ' ';
+        if (!scratch_reserve(r, 1))
+            return fail_here(r, "%s", "out of memory");
+        r->scratch[r->slen++] = c;
+    }
+    // An empty value may be the first use of the buffer.
+    if (!scratch_reserve(r, 1))
+        return fail_here(r, "%s", "out of memory");
+    r->scratch[r->slen] = '\0';
+    while (i < n && is_space(s[i]))
+        i++;
+    r->pos = i;
+    if (i >= n || s[i] != ']')
+        return fail_here(r, "bad tag: %s", "expected ']' after the tag value");
+    r->pos = i + 1;
+
+    char tag_name[256];
+    memcpy(tag_name, s + name, name_len);
+    tag_name[name_len] = '\0';
+    if (!strcmp(tag_name, "FEN")) {
+        r->fen_seen = true;
+        snprintf(r->fen, sizeof r->fen, "%s", r->scratch);
+        r->fen_line = r->line_no;
+        r->fen_col = tag_col;
+    } else if (!strcmp(tag_name, "SetUp")) {
+        r->setup_zero = !strcmp(r->scratch, "0");
+    } else if (!strcmp(tag_name, "Result") && pgn_is_result(r->scratch)) {
+        strcpy(r->tag_result, r->scratch);
+    }
+    if (r->build && !pgn_set_tag(r->game, tag_name, r->scratch))
+        return fail_here(r, "bad tag: %s", "the tag cannot be stored (bad name or out of memory)");
+    return 0;
+}
+
+// The part of a notation message after "'text': ".
+static const char *reason_of(const char *msg) {
+    const char *p = strstr(msg, "': ");
+    return p ? p + 3 : msg;
+}
+
+// "--" (ChessBase, Scid, pgn-extract) or "Z0": a null move.
+static bool is_null_move(const char *s, size_t n) {
+    return n == 2 && ((s[0] == '-' && s[1] == '-') || (s[0] == 'Z' && s[1] == '0'));
+}
+
+// Plays the move text s (n bytes, suffix annotations already split off): a
+// move or a null move.
+static int play_move(PgnReader *r, const char *s, size_t n, int col) {
+    int rc = start_game_position(r);
+    if (rc)
+        return rc;
+    Level *l = level(r);
+    Move m = MOVE_NONE;
+    char why[256];
+    NotationStatus st = notation_parse_move_n(&l->board, s, n, &m, why, sizeof why);
+    if (st == NOTATION_UNPARSEABLE && is_null_move(s, n)) {
+        // Passing the turn in check would leave a king en prise.
+        if (board_in_check(&l->board))
+            return fail_at(r, r->line_no, col, SKIP_MOVES,
+                           "null move '%.*s' at move %d (%s) while in check", (int)n, s,
+                           l->board.fullmove, l->board.side == WHITE ? "White" : "Black");
+        m = MOVE_NULL;
+        st = NOTATION_OK;
+    }
+    if (st != NOTATION_OK) {
+        char text[64];
+        snprintf(text, sizeof text, "%.*s", (int)(n < 60 ? n : 60), s);
+        char fen[FEN_MAX];
+        board_to_fen(&l->board, fen, sizeof fen);
+        const char *kind = st == NOTATION_AMBIGUOUS ? "ambiguous"
+                           : st == NOTATION_ILLEGAL ? "illegal"
+                                                    : "unreadable";
+        const char *detail = st == NOTATION_UNPARSEABLE ? "not a move" : reason_of(why);
+        return fail_at(r, r->line_no, col, SKIP_MOVES,
+                       "%s move '%s' at move %d (%s), position: %s: %s%s", kind, text,
+                       l->board.fullmove, l->board.side == WHITE ? "White" : "Black", fen,
+                       st == NOTATION_AMBIGUOUS ? "could be " : "", detail);
+    }
+    PgnNode *node = NULL;
+    if (r->build) {
+        PgnGame *g = r->game;
+        node = pgn_tree_node(g);
+        if (!node)
+            return fail_at(r, r->line_no, col, SKIP_MOVES, "out of memory");
+        node->move = m;
+        node->ply = l->next_ply;
+        notation_to_san(&l->board, m, node->san);
+        node->pre = l->pending;
+        l->pending = NULL;
+        if (l->last) {
+            l->last->next = node;
+        } else if (r->depth > 0) {
+            // A new alternative goes after the ones already there.
+            PgnNode **slot = &l->parent->variation;
+            while (*slot)
+                slot = &(*slot)->next_variation;
+            *slot = node;
+        }
+        if (r->depth == 0 && !pgn_tree_push_main(g, node))
+            return fail_at(r, r->line_no, col, SKIP_MOVES, "out of memory");
+    }
+    if (m == MOVE_NULL)
+        board_make_null(&l->board);
+    else
+        board_make_move(&l->board, m);
+    l->last = node;
+    l->has_move = true;
+    l->var_since_last = false;
+    l->next_ply++;
+    return 0;
+}
+
+static int add_nag(PgnReader *r, int nag, int col) {
+    Level *l = level(r);
+    if (!l->has_move)
+        return fail_at(r, r->line_no, col, SKIP_MOVES, "annotation before any move");
+    if (!r->build)
+        return 0;
+    if (l->last->nag_count >= PGN_MAX_NAGS)
+        return fail_at(r, r->line_no, col, SKIP_MOVES, "more than %d annotations on one move",
+                       PGN_MAX_NAGS);
+    l->last->nags[l->last->nag_count++] = (unsigned char)nag;
+    return 0;
+}
+
+// "!", "?", "!!", "??", "!?", "?!" as NAGs 1-6; 0 for anything else.
+static int suffix_nag(const char *s, size_t n) {
+    static const char *const marks[] = { "!", "?", "!!", "??", "!?", "?!" };
+    for (int i = 0; i < 6; i++)
+        if (strlen(marks[i]) == n && !memcmp(marks[i], s, n))
+            return i + 1;
+    return 0;
+}
+
+static int open_variation(PgnReader *r) {
+    int rc = start_game_position(r);
+    if (rc)
+        return rc;
+    Level *l = level(r);
+    if (!l->has_move)
+        return fail_here(r, "%s", "a variation must follow the move it replaces");
+    if (r->depth + 1 > PGN_MAX_DEPTH)
+        return fail_here(r, "%s", "variations nested too deeply");
+    if (!ensure_levels(r, r->depth + 1))
+        return fail_here(r, "%s", "out of memory");
+    l = level(r); // the array may have moved
+    Level *v = &r->levels[r->depth + 1];
+    // The position before the line's last move: a copy of the line's board
+    // with only that move's undo record, taken back. Variations need no
+    // further history.
+    memcpy(&v->board, &l->board, offsetof(Board, history));
+    v->board.history[0] = l->board.history[l->board.ply - 1];
+    v->board.ply = 1;
+    if (board_last_move(&v->board) == MOVE_NULL)
+        board_unmake_null(&v->board);
+    else
+        board_unmake_move(&v->board);
+    v->has_move = v->var_since_last = false;
+    v->next_ply = l->next_ply - 1;
+    v->open_line = r->line_no;
+    v->open_col = (int)r->pos + 1;
+    v->parent = l->last;
+    v->last = NULL;
+    v->pending = NULL;
+    // A comment between two variations goes before the second one's first move.
+    v->pending = l->pending;
+    l->pending = NULL;
+    r->depth++;
+    r->pos++;
+    return 0;
+}
+
+static int close_variation(PgnReader *r) {
+    if (r->depth == 0)
+        return fail_here(r, "%s", "')' without a matching '('");
+    Level *v = level(r);
+    if (!v->has_move)
+        return fail_at(r, v->open_line, v->open_col, SKIP_MOVES, "empty variation");
+    if (r->build && v->pending)
+        v->last->trail = pgn_tree_join(r->game, v->last->trail, v->pending);
+    r->depth--;
+    level(r)->var_since_last = true;
+    r->pos++;
+    return 0;
+}
+
+static int unclosed_variation(PgnReader *r, SkipMode skip) {
+    Level *v = level(r);
+    return fail_at(r, v->open_line, v->open_col, skip,
+                   "unclosed variation: '(' has no matching ')'");
+}
+
+// The game is over: a result, a new game's tags or the end of input.
+static int finish_game(PgnReader *r, const char *result) {
+    int rc = start_game_position(r);
+    if (rc)
+        return rc;
+    snprintf(r->result, sizeof r->result, "%s",
+             result             ? result
+             : r->tag_result[0] ? r->tag_result
+                                : "*");
+    if (r->build) {
+        Level *l = &r->levels[0];
+        const char *lead = NULL;
+        if (l->pending) {
+            if (l->last)
+                l->last->trail = pgn_tree_join(r->game, l->last->trail, l->pending);
+            else
+                lead = l->pending;
+        }
+        pgn_tree_finish(r->game, lead, r->result, &l->board);
+    }
+    return 1;
+}
+
+// Reads a symbol token at r->pos: a move number, a result or a move.
+static int read_symbol(PgnReader *r) {
+    const char *s = r->line + r->pos;
+    size_t n = r->len - r->pos, i = 0;
+    int col = (int)r->pos + 1;
+    while (i < n && is_symbol_char(s[i]))
+        i++;
+    size_t tok = i;
+    r->in_tags = false;
+    // Move number: digits, then any dots.
+    size_t d = 0;
+    while (d < tok && s[d] >= '0' && s[d] <= '9')
+        d++;
+    if (d == tok) {
+        while (i < n && s[i] == '.')
+            i++;
+        r->pos += i;
+        return 0;
+    }
+    if ((tok == 3 && (!memcmp(s, "1-0", 3) || !memcmp(s, "0-1", 3))) ||
+        (tok == 7 && !memcmp(s, "1/2-1/2", 7))) {
+        if (r->depth > 0)
+            return unclosed_variation(r, SKIP_MOVES);
+        char res[8];
+        memcpy(res, s, tok);
+        res[tok] = '\0';
+        r->pos += tok;
+        return finish_game(r, res);
+    }
+    // Suffix annotation glued to the move.
+    size_t a = i;
+    while (a < n && (s[a] == '!' || s[a] == '?'))
+        a++;
+    r->in_tags = false;
+    int rc = play_move(r, s, tok, col);
+    if (rc)
+        return rc;
+    if (a > i) {
+        int nag = suffix_nag(s + i, a - i);
+        if (!nag)
+            return fail_at(r, r->line_no, (int)(r->pos + i) + 1, SKIP_MOVES,
+                           "bad annotation '%.*s'", (int)(a - i), s + i);
+        rc = add_nag(r, nag, (int)(r->pos + i) + 1);
+        if (rc)
+            return rc;
+    }
+    r->pos += a;
+    return 0;
+}
+
+// Reads one game. 1 = read, 0 = end of input, -1 = error.
+static int read_game(PgnReader *r) {
+    skip_bad_game(r);
+    r->depth = 0;
+    r->in_tags = true;
+    r->started = false;
+    r->fen_seen = false;
+    r->setup_zero = false;
+    r->tag_result[0] = '\0';
+    r->result[0] = '\0';
+    if (!ensure_levels(r, 0))
+        return -2;
+    Level *l = &r->levels[0];
+    l->has_move = l->var_since_last = false;
+    l->next_ply = 0;
+    l->parent = l->last = NULL;
+    l->pending = NULL;
+    bool begun = false;
+    for (;;) {
+        if (!r->have_line || r->pos >= r->len) {
+            if (!next_text_line(r)) {
+                if (r->io_error && !r->io_reported) {
+                    r->io_reported = true;
+                    if (!begun)
+                        r->game_number++;
+                    return fail_at(r, r->line_no, 1, SKIP_NONE, "read error: %s",
+                                   strerror(r->io_errno));
+                }
+                if (!begun)
+                    return 0;
+                if (r->depth > 0)
+                    return unclosed_variation(r, SKIP_NONE);
+                return finish_game(r, NULL);
+            }
+            continue;
+        }
+        char c = r->line[r->pos];
+        if (is_space(c) || c == '\n') {
+            r->pos++;
+            continue;
+        }
+        if (!begun) {
+            begun = true;
+            r->game_number++;
+        }
+        int rc = 0;
+        switch (c) {
+        case '[':
+            if (r->in_tags) {
+                rc = read_tag(r);
+            } else {
+                size_t k = 0;
+                while (k < r->pos && is_space(r->line[k]))
+                    k++;
+                if (k == r->pos && r->depth == 0)
+                    return finish_game(r, NULL); // next game; no result given
+                if (k == r->pos && looks_like_tag_line(r->line, r->len))
+                    return unclosed_variation(r, SKIP_NONE);
+                rc = fail_here(r, "%s", "unexpected '['");
+            }
+            break;
+        case '{':
+            r->in_tags = false;
+            r->pos++;
+            rc = read_brace_comment(r);
+            break;
+        case ';':
+            r->in_tags = false;
+            r->slen = 0;
+            if (r->build && !scratch_add_text(r, r->line + r->pos + 1, r->len - r->pos - 1))
+                rc = fail_here(r, "%s", "out of memory");
+            r->pos = r->len;
+            if (!rc)
+                rc = attach_comment(r);
+            break;
+        case '(':
+            r->in_tags = false;
+            rc = open_variation(r);
+            break;
+        case ')': rc = close_variation(r); break;
+        case '$': {
+            size_t i = r->pos + 1;
+            int nag = 0, digits = 0;
+            while (i < r->len && r->line[i] >= '0' && r->line[i] <= '9' && digits < 4) {
+                nag = nag * 10 + (r->line[i++] - '0');
+                digits++;
+            }
+            if (digits == 0 || nag > 255)
+                rc = fail_here(r, "%s", "bad NAG: expected $0 to $255");
+            else
+                rc = add_nag(r, nag, (int)r->pos + 1);
+            if (!rc)
+                r->pos = i;
+            break;
+        }
+        case '!':
+        case '?': {
+            size_t i = r->pos;
+            while (i < r->len && (r->line[i] == '!' || r->line[i] == '?'))
+                i++;
+            int nag = suffix_nag(r->line + r->pos, i - r->pos);
+            if (!nag)
+                rc = fail_at(r, r->line_no, (int)r->pos + 1, SKIP_MOVES, "bad annotation '%.*s'",
+                             (int)(i - r->pos), r->line + r->pos);
+            else
+                rc = add_nag(r, nag, (int)r->pos + 1);
+            if (!rc)
+                r->pos = i;
+            break;
+        }
+        case '*':
+            if (r->depth > 0)
+                return unclosed_variation(r, SKIP_MOVES);
+            r->pos++;
+            return finish_game(r, "*");
+        case '.': r->pos++; break;
+        default:
+            if (is_name_char(c) || c == '-') // '-': a null move "--"
+                rc = read_symbol(r);
+            else
+                rc = fail_at(r, r->line_no, (int)r->pos + 1, r->in_tags ? SKIP_TAGS : SKIP_MOVES,
+                             "unexpected character '%c'", c);
+            break;
+        }
+        if (rc)
+            return rc;
+    }
+}
+
+static int run_reader(PgnReader *r, bool build, PgnGame *g, PgnError *error) {
+    r->err = error ? error : &r->spare_err;
+    r->build = build;
+    r->game = g;
+    int rc = read_game(r);
+    if (rc == -2) {
+        // Nowhere to keep even the main line's board.
+        r->game_number++;
+        return fail_at(r, r->line_no, 1, SKIP_MOVES, "out of memory");
+    }
+    return rc;
+}
+
+int pgn_reader_next(PgnReader *r, PgnGame *out, PgnError *error) {
+    pgn_game_clear(out);
+    return run_reader(r, true, out, error);
+}
+
+int pgn_reader_validate(PgnReader *r, PgnSummary *summary, PgnError *error) {
+    int rc = run_reader(r, false, NULL, error);
+    if (summary) {
+        summary->game_number = r->game_number;
+        summary->plies = 0;
+        snprintf(summary->result, sizeof summary->result, "%s", r->result);
+        summary->final_fen[0] = '\0';
+        if (rc == 1) {
+            summary->plies = r->levels[0].next_ply;
+            board_to_fen(&r->levels[0].board, summary->final_fen, sizeof summary->final_fen);
+        }
+    }
+    return rc;
+}

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Helpers shared by the Criterion suites: where the test data is, boards from
+// FEN and moves from text with the failure reported as an assertion, and a
+// seeded random generator for reproducible random games. Header-only (each
+// suite is one program); every helper is static inline, so a suite pays only
+// for what it uses.
+#ifndef TESTS_HELPERS_H
+#define TESTS_HELPERS_H
+
+#include <criterion/criterion.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "engine/board.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+
+// "make check" passes the data directory in $TEST_DATADIR and as a define;
+// run by hand from the source tree, tests/data is found relative to it.
+#ifndef TEST_DATADIR
+#define TEST_DATADIR "tests/data"
+#endif
+
+static inline const char *test_data_dir(void) {
+    const char *env = getenv("TEST_DATADIR");
+    return env && *env ? env : TEST_DATADIR;
+}
+
+// The path of a file under the data directory ("perftsuite.epd", "pgn/x.pgn").
+static inline void test_data_path(const char *name, char *buf, size_t bufsz) {
+    int n = snprintf(buf, bufsz, "%s/%s", test_data_dir(), name);
+    cr_assert(n > 0 && (size_t)n < bufsz, "data path too long: %s/%s", test_data_dir(), name);
+}
+
+// Sets b from fen; a FEN the board refuses fails the test with the reason.
+static inline void test_board_from_fen(Board *b, const char *fen) {
+    char err[160] = "";
+    cr_assert(board_set_fen(b, fen, err, sizeof err), "rejected FEN \"%s\": %s", fen, err);
+}
+
+// A square from its name ("e4"); a bad name fails the test.
+static inline Square test_square(const char *name) {
+    Square s = square_from_name(name);
+    cr_assert_neq(s, SQ_NONE, "bad square name '%.2s'", name);
+    return s;
+}
+
+// The legal move with this UCI text ("e2e4", "e7e8q"), or MOVE_NONE.
+static inline Move test_find_move(const Board *b, const char *uci) {
+    Move m = MOVE_NONE;
+    return notation_parse_uci(b, uci, &m) == NOTATION_OK ? m : MOVE_NONE;
+}
+
+// The legal move with this UCI text; an illegal one fails the test.
+static inline Move test_uci_move(const Board *b, const char *uci) {
+    Move m = test_find_move(b, uci);
+    cr_assert_neq(m, MOVE_NONE, "'%s' is not legal here", uci);
+    return m;
+}
+
+// The legal move written in SAN or coordinates ("Nf3", "e1g1"); a move that
+// is not legal and unique fails the test with the parser's reason.
+static inline Move test_san_move(Board *b, const char *text) {
+    Move m = MOVE_NONE;
+    char err[160] = "";
+    cr_assert_eq(notation_parse_move(b, text, &m, err, sizeof err), NOTATION_OK, "%s: %s", text,
+                 err);
+    return m;
+}
+
+// Whether en passant is among the legal moves of b.
+static inline bool test_has_ep_move(const Board *b) {
+    MoveList list;
+    movegen_legal(b, &list);
+    for (int i = 0; i < list.count; i++)
+        if (move_kind(list.moves[i]) == MOVE_EN_PASSANT)
+            return true;
+    return false;
+}
+
+// SplitMix64 over a caller-owned state: the same seed, the same sequence.
+static inline uint64_t test_rng_next(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+#endif

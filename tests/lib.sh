@@ -1,0 +1,144 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# tests/lib.sh: sourced by the shell tests. Counting checks (pass, fail,
+# check, finish), the program and data under test (need_patzer, need_file),
+# a temporary directory removed on exit (make_tmp), running patzer with
+# given input (run_patzer), and tmux helpers for full-screen tests.
+#
+# Every script prints one line per check ("ok - NAME" or "FAIL - NAME" with
+# the context indented below), then "N passed, M failed"; it exits 1 on any
+# failure and 99 (automake's hard error) when something it needs is missing.
+
+set -u
+LC_ALL=C
+export LC_ALL
+
+# The source tree ($srcdir and $top_srcdir from "make check", else the
+# directory above this script) and the program under test.
+src=${srcdir:-${top_srcdir:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}}
+PATZER=${PATZER:-src/patzer}
+TEST_NAME=$(basename "$0" .sh)
+
+passed=0
+failed=0
+
+# pass NAME
+pass() {
+    passed=$((passed + 1))
+    echo "ok - $1"
+}
+
+# fail NAME [CONTEXT]: CONTEXT (or, when absent, the lines a protocol session
+# has read so far, $SEEN) is shown indented under the failure.
+fail() {
+    failed=$((failed + 1))
+    echo "FAIL - $1"
+    local context=${2-${SEEN:-}}
+    if [ -n "$context" ]; then
+        printf '%s\n' "$context" | tail -n 20 | sed 's/^/    | /'
+    fi
+}
+
+# check NAME COMMAND...: passes when COMMAND exits 0.
+check() {
+    local name=$1
+    shift
+    if "$@"; then pass "$name"; else fail "$name"; fi
+}
+
+# has TEXT FIXED / lacks TEXT FIXED: whether TEXT contains the fixed string.
+has() { grep -qF -- "$2" <<<"$1"; }
+lacks() { ! grep -qF -- "$2" <<<"$1"; }
+
+# skip REASON: a check that cannot run here (a missing tool).
+skip() {
+    echo "skip - $1"
+}
+
+# finish: the summary line and the exit status.
+finish() {
+    echo "$passed passed, $failed failed"
+    [ "$failed" -eq 0 ]
+    exit
+}
+
+# setup_error MESSAGE: something the test needs is missing.
+setup_error() {
+    echo "$TEST_NAME: $1" >&2
+    exit 99
+}
+
+# need_patzer: the program under test must exist.
+need_patzer() {
+    [ -x "$PATZER" ] || setup_error "no program at '$PATZER' (set PATZER)"
+}
+
+# need_file FILE...: test data that must be readable.
+need_file() {
+    local f
+    for f in "$@"; do
+        [ -r "$f" ] || setup_error "cannot read '$f'"
+    done
+}
+
+# make_tmp: $tmp, a fresh directory removed when the script exits.
+make_tmp() {
+    tmp=$(mktemp -d "${TMPDIR:-/tmp}/patzer-$TEST_NAME.XXXXXX") || setup_error "no temporary directory"
+    trap 'rm -rf "$tmp"' EXIT
+}
+
+# run_patzer ARGS...: runs the program (bounded by $RUN_TIMEOUT seconds,
+# default 120) with standard input from $RUN_INPUT (a file; /dev/null unless
+# set) in $RUN_DIR (default: here). Leaves stdout in $tmp/out, stderr in
+# $tmp/err and the exit status in $status. Needs make_tmp.
+run_patzer() {
+    local patzer
+    patzer=$(cd "$(dirname "$PATZER")" && pwd)/$(basename "$PATZER")
+    (cd "${RUN_DIR:-.}" && timeout "${RUN_TIMEOUT:-120}" "$patzer" "$@") \
+        >"$tmp/out" 2>"$tmp/err" <"${RUN_INPUT:-/dev/null}"
+    status=$?
+}
+
+# patzer_with_input TEXT ARGS...: prints what the program writes (stdout and
+# stderr) given TEXT on standard input; $status is set in the caller by
+# "out=$(...); status=$?".
+patzer_with_input() {
+    local input=$1
+    shift
+    printf '%s' "$input" | timeout "${RUN_TIMEOUT:-120}" "$PATZER" "$@" 2>&1
+}
+
+# Milliseconds since some fixed point, from bash's own clock.
+now_ms() {
+    local t=${EPOCHREALTIME/[.,]/}
+    echo $((t / 1000))
+}
+
+# --- tmux: full-screen tests on a private server ----------------------------
+
+# tmux_start COLUMNS ROWS COMMAND: a detached session "game" on a private
+# socket, killed on exit (with $tmp removed, if make_tmp was called).
+tmux_start() {
+    command -v tmux >/dev/null 2>&1 || { echo "$TEST_NAME: tmux not installed, skipped"; exit 77; }
+    TMUX_SOCKET=patzer-$TEST_NAME-$$
+    trap 'tm kill-server 2>/dev/null; rm -rf "${tmp:-}"' EXIT
+    tm new-session -d -s game -x "$1" -y "$2" "$3"
+}
+
+tm() { tmux -L "$TMUX_SOCKET" "$@"; }
+
+# The visible screen as text.
+screen() { tm capture-pane -p -t game 2>/dev/null; }
+
+# wait_for SECONDS REGEX: polls the screen until an extended regex matches.
+wait_for() {
+    local deadline=$(($(now_ms) + $1 * 1000))
+    while [ "$(now_ms)" -lt "$deadline" ]; do
+        screen | grep -qE -- "$2" && return 0
+        sleep 0.1
+    done
+    SEEN=$(screen)
+    return 1
+}
+
+# keys KEYS...: sends keys to the session (tmux send-keys syntax).
+keys() { tm send-keys -t game "$@"; }
