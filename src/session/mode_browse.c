@@ -69,8 +69,8 @@ static bool browse_enter(Session *s, const ModeArgs *args, int64_t now) {
         return false;
     }
     close_view(&old);
-    if (args->game)
-        return true;
+    if (args->game || args->ply >= 0)
+        return true; // a reviewed game, or back from an analysis: the board says it
     const PgnGame *g = replay_game(r);
     const char *white = pgn_tag(g, "White"), *black = pgn_tag(g, "Black");
     session_say(s, MSG_INFO,
