@@ -464,7 +464,7 @@ static void set_up_engine(Session *s) {
     }
     char path[PATH_MAX_LEN];
     if (openings_find_path(paths_argv0(), path, sizeof path))
-        s->openings = openings_load(path, why, sizeof why);
+        s->openings = openings_open(path); // read when a name is first asked for
 }
 
 // An unfinished game saved by the last session: resumed (--resume), archived
