@@ -66,6 +66,8 @@ static void install_signals(void) {
 
 static void on_message(MessageKind kind, const char *text, void *ctx) {
     Tui *t = ctx;
+    if (kind == MSG_ANALYSIS)
+        return; // the analysis pane shows the thinking as it goes
     if (kind == MSG_HELP) {
         static const char tail[] = "\n\n(press any key)";
         size_t n = ui_text_copy(t->overlay, sizeof t->overlay - (sizeof tail - 1), text);
@@ -156,7 +158,9 @@ static void draw(Tui *t, int64_t now) {
     const char *opening = session_opening(s);
     ui_text_copy(v.opening, sizeof v.opening, opening ? opening : ""); // "Réti"
     if (t->status_sticky && t->status[0]) {
-        ui_text_copy(v.status, sizeof v.status, t->status);
+        // The message (cut on a character boundary), and always the mode.
+        size_t n = ui_text_copy(v.status, sizeof v.status - 24, t->status);
+        snprintf(v.status + n, sizeof v.status - n, "  [%s]", session_mode_name(session_mode(s)));
         v.status_is_error = t->status_error;
     } else {
         session_status(s, v.status, sizeof v.status);
@@ -187,29 +191,30 @@ static const char *navigation_command(int key) {
 static int tick_ms(const Session *s, int64_t now) {
     const Game *g = session_game(s);
     const Clock *c = game_clock(g);
-    if (!c->running || game_is_over(g))
-        return 1000;
-    return clock_remaining(c, c->turn, now) < 10000 ? FAST_TICK_MS : TICK_MS;
+    int wake = session_wakeup_ms(s, now);
+    int tick = 1000;
+    if (c->running && !game_is_over(g))
+        tick = clock_remaining(c, c->turn, now) < 10000 ? FAST_TICK_MS : TICK_MS;
+    return wake >= 0 && wake < tick ? wake : tick;
 }
 
-int tui_run(const Config *cfg) {
+int tui_run(const Config *cfg, char *why, size_t whysz) {
     Tui t;
     memset(&t, 0, sizeof t);
     t.dump_path = getenv("PATZER_SCREEN_DUMP");
+    // The screen first: a terminal that cannot show it gets the line mode.
+    UiOptions uo = {.ascii = cfg->ascii, .no_color = cfg->no_color};
+    if (!ui_screen_open(&uo, why, whysz))
+        return TUI_NO_SCREEN;
+    atexit(ui_screen_close);
     SessionHooks hooks = {on_message, on_changed, &t};
     char err[512];
     t.session = session_new(&cfg->session, &hooks, frontend_now_ms(), err, sizeof err);
     if (!t.session) {
+        ui_screen_close();
         fprintf(stderr, "patzer: %s\n", err);
         return 1;
     }
-    UiOptions uo = {.ascii = cfg->ascii, .no_color = cfg->no_color};
-    if (!ui_screen_open(&uo, err, sizeof err)) {
-        fprintf(stderr, "patzer: cannot start the screen: %s\n", err);
-        session_free(t.session, frontend_now_ms());
-        return 1;
-    }
-    atexit(ui_screen_close);
     install_signals();
     char history[PATH_MAX_LEN];
     const char *history_path =
@@ -241,7 +246,9 @@ int tui_run(const Config *cfg) {
                 ui_screen_resize();  // and everything under it is drawn again
                 continue;
             }
-            const char *step = ui_cmdbar_is_empty() ? navigation_command(key) : NULL;
+            // Keys step through a game, but never answer the resume question.
+            const char *step = ui_cmdbar_is_empty() && !session_asking(t.session)
+                                   ? navigation_command(key) : NULL;
             if (step) {
                 t.status_sticky = false; // the status line follows the position again
                 session_handle_line(t.session, step, frontend_now_ms());
