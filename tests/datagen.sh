@@ -6,30 +6,10 @@
 # Run by "make check" with $PATZER and $srcdir set, or by hand from the
 # source tree. Prints "N passed, M failed" last; exits 1 on any failure.
 
-set -u
-LC_ALL=C
-export LC_ALL
-
-PATZER=${PATZER:-src/patzer}
-if [ ! -x "$PATZER" ]; then
-    echo "datagen: need the program '$PATZER' (set PATZER)" >&2
-    exit 99
-fi
-
-passed=0
-failed=0
-pass() {
-    passed=$((passed + 1))
-    echo "ok - $1"
-}
-fail() {
-    failed=$((failed + 1))
-    echo "FAIL - $1"
-    [ -n "${2:-}" ] && printf '%s\n' "$2" | tail -n 12 | sed 's/^/    | /'
-}
-
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/lib.sh
+source "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+need_patzer
+make_tmp
 opts="--nodes 300 --jobs 2 --progress 1000"
 
 out=$(timeout 120 "$PATZER" datagen --out "$tmp/a" --positions 300 $opts 2>&1)
@@ -117,5 +97,4 @@ else
     fail "bad opening book line" "$out"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -7,33 +7,14 @@
 # Run by "make check" with $PATZER, $TUNE and $srcdir set, or by hand from the
 # source tree. Prints "N passed, M failed" last; exits 1 on any failure.
 
-set -u
-LC_ALL=C
-export LC_ALL
-
-src=${srcdir:-${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}}
-PATZER=${PATZER:-src/patzer}
+# shellcheck source=tests/lib.sh
+source "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
 TUNE=${TUNE:-tools/tune}
 weights=$src/engine/eval_weights.c
-if [ ! -x "$PATZER" ] || [ ! -x "$TUNE" ] || [ ! -r "$weights" ]; then
-    echo "tune: need '$PATZER', '$TUNE' (set PATZER, TUNE) and '$weights'" >&2
-    exit 99
-fi
-
-passed=0
-failed=0
-pass() {
-    passed=$((passed + 1))
-    echo "ok - $1"
-}
-fail() {
-    failed=$((failed + 1))
-    echo "FAIL - $1"
-    [ -n "${2:-}" ] && printf '%s\n' "$2" | tail -n 12 | sed 's/^/    | /'
-}
-
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
+need_patzer
+need_file "$weights"
+[ -x "$TUNE" ] || setup_error "no tuner at '$TUNE' (set TUNE)"
+make_tmp
 
 # The weights from the #include line on (the header holds the provenance).
 body() {
@@ -86,5 +67,4 @@ else
     fail "missing data is reported" "$out"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
