@@ -202,7 +202,7 @@ Test(ui, ascii_start_position) {
     assert_shows(text, "White to move");
     assert_shows(text, "patzer");
     assert_shows(text, "level 10 (~1500)");
-    assert_shows(text, "Material: even");
+    assert_shows(text, "White took\n"); // nothing taken, no lead
 }
 
 Test(ui, ascii_monochrome_marks_dark_squares) {

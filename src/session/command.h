@@ -53,6 +53,10 @@ typedef enum {
     CMD_CLEAR,    // empty board (kings must be put back)
     CMD_DONE,     // use the edited position
     CMD_CANCEL,   // leave the editor, nothing changes
+    // The look of the board view (the front end carries them out).
+    CMD_THEME,    // text: a theme name, or empty to list them
+    CMD_PIECES,   // text: a piece set name, or empty to list them
+    CMD_BELL,     // text: on, off, or empty to show the setting
 } CommandKind;
 
 enum { COMMAND_TEXT_MAX = 512 };
@@ -77,6 +81,8 @@ bool command_parse(const char *line, Command *cmd, char *err, size_t errsz);
 
 // Command names for completion (the full names, not aliases).
 int command_names(const char **out, int max);
+// The full name of a command ("move" for CMD_MOVE).
+const char *command_name(CommandKind kind);
 // Help: with name NULL or empty, the list of commands with one line each;
 // otherwise the usage and description of that command (NULL if unknown).
 const char *command_help(const char *name);

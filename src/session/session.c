@@ -930,6 +930,15 @@ static void run_command(Session *s, const Command *cmd, int64_t now) {
     case CMD_REDO:
         take_back(s, cmd->kind == CMD_REDO, now);
         break;
+    case CMD_THEME:
+    case CMD_PIECES:
+    case CMD_BELL:
+        if (s->hooks.display)
+            s->hooks.display(command_name(cmd->kind), cmd->text, s->hooks.ctx);
+        else
+            say(s, MSG_ERROR, "%s changes the board view, which line mode does not have",
+                command_name(cmd->kind));
+        break;
     case CMD_FLIP:
         s->flipped = !s->flipped;
         changed(s);
@@ -1099,7 +1108,7 @@ void session_handle_line(Session *s, const char *line, int64_t now) {
         return;
     }
     if (s->editing && cmd.kind != CMD_EMPTY && cmd.kind != CMD_HELP && cmd.kind != CMD_QUIT &&
-        cmd.kind != CMD_FLIP && (cmd.kind < CMD_EDIT || cmd.kind > CMD_CANCEL)) {
+        cmd.kind != CMD_FLIP && (cmd.kind < CMD_EDIT || cmd.kind > CMD_BELL)) {
         say(s, MSG_ERROR, "The position editor is open: done to use the position, cancel to "
                           "leave it.");
         return;
