@@ -1,166 +1,65 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Hand-written tapered evaluation: every term is a middlegame/endgame pair, blended by the game
 // phase and scaled down in drawish endings. Pawn and king-shelter terms live in a pawn hash.
+// The linear weights are in engine/eval_weights.c (tuned from data); compiled with EVAL_TRACE
+// this file also records which weights each evaluation used, for the tuner.
 #include "engine/eval.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define ALWAYS_INLINE inline __attribute__((always_inline))
+#include "engine/eval_weights.h"
 
-// A middlegame/endgame pair in centipawns.
-typedef struct Score {
-    int mg, eg;
-} Score;
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 
 // The same pair packed small for the pawn cache.
 typedef struct Score16 {
     int16_t mg, eg;
 } Score16;
 
-// clang-format off
-#define S(m, e) { (m), (e) }
-// clang-format on
-
-// Piece-square table rows are written for files a-d and mirrored onto e-h: the tables are
-// left-right symmetric, which keeps them short and avoids a wing bias.
-#define ROW(a, b, c, d) a, b, c, d, d, c, b, a
-
 // ------------------------------------------------------------------------------ constants
 
 // Scale factors are out of SCALE_NORMAL; 0 means a dead draw.
 enum { SCALE_NORMAL = 64 };
 
-// Material. The middlegame values are also what eval_piece_value reports.
-static const Score PIECE_VALUE[PIECE_TYPE_NB] = {
-    S(100, 125), S(320, 305), S(335, 325), S(490, 545), S(975, 980), S(0, 0),
-};
+// The tunable weights (engine/eval_weights.h), under the names the code below uses.
+#define PIECE_VALUE (eval_weights.piece_value[0])
+#define PSQT (eval_weights.psqt)
+#define MOBILITY_KNIGHT (eval_weights.mobility_knight[0])
+#define MOBILITY_BISHOP (eval_weights.mobility_bishop[0])
+#define MOBILITY_ROOK (eval_weights.mobility_rook[0])
+#define MOBILITY_QUEEN (eval_weights.mobility_queen[0])
+#define PASSED_PAWN (eval_weights.passed_pawn[0])
+#define PAWN_PHALANX (eval_weights.pawn_phalanx[0])
+#define PAWN_SUPPORTED (eval_weights.pawn_supported[0])
+#define PAWN_DOUBLED (eval_weights.pawn_doubled[0][0])
+#define PAWN_ISOLATED (eval_weights.pawn_isolated[0][0])
+#define PAWN_BACKWARD (eval_weights.pawn_backward[0][0])
+#define PAWN_WEAK_UNOPPOSED (eval_weights.pawn_weak_unopposed[0][0])
+#define PASSED_FREE_STOP (eval_weights.passed_free_stop[0])
+#define PASSED_SAFE_PATH (eval_weights.passed_safe_path[0])
+#define PASSED_SUPPORTED (eval_weights.passed_supported[0])
+#define PASSED_UNSTOPPABLE (eval_weights.passed_unstoppable[0][0])
+#define KING_CENTRALISATION (eval_weights.king_centralisation[0])
+#define KING_PAWN_DISTANCE (eval_weights.king_pawn_distance[0])
+#define ROOK_OPEN_FILE (eval_weights.rook_open_file[0][0])
+#define ROOK_HALF_OPEN_FILE (eval_weights.rook_half_open_file[0][0])
+#define ROOK_ON_SEVENTH (eval_weights.rook_on_seventh[0][0])
+#define QUEEN_ON_SEVENTH (eval_weights.queen_on_seventh[0][0])
+#define BISHOP_PAIR (eval_weights.bishop_pair[0][0])
+#define THREAT_BY_PAWN (eval_weights.threat_by_pawn[0][0])
+#define THREAT_MINOR_ON_MAJOR (eval_weights.threat_minor_on_major[0][0])
+#define THREAT_HANGING (eval_weights.threat_hanging[0][0])
+#define UNDEVELOPED_MINOR (eval_weights.undeveloped_minor[0][0])
+#define EARLY_QUEEN (eval_weights.early_queen[0][0])
+#define TEMPO (eval_weights.tempo[0][0])
 
-// Piece-square tables from White's point of view: the first row is rank 1 (a1..h1), the last
-// rank 8. Black looks them up through square_mirror.
-static const Score PSQT[PIECE_TYPE_NB][SQ_NB] = {
-    [PAWN] = {
-        ROW(S(0, 0), S(0, 0), S(0, 0), S(0, 0)),
-        // Unmoved centre pawns block the bishops, so they are mildly discouraged.
-        ROW(S(-4, 4), S(2, 2), S(-2, 2), S(-10, 2)),
-        ROW(S(-6, 2), S(0, 0), S(4, 0), S(6, 0)),
-        ROW(S(-6, 6), S(-2, 4), S(8, 2), S(20, 0)),
-        ROW(S(-2, 14), S(2, 12), S(12, 8), S(24, 6)),
-        ROW(S(6, 34), S(12, 32), S(20, 26), S(30, 22)),
-        ROW(S(30, 70), S(36, 66), S(40, 60), S(44, 56)),
-        ROW(S(0, 0), S(0, 0), S(0, 0), S(0, 0)),
-    },
-    [KNIGHT] = {
-        ROW(S(-60, -40), S(-30, -28), S(-24, -18), S(-20, -12)),
-        ROW(S(-32, -26), S(-18, -14), S(-2, -6), S(4, -2)),
-        ROW(S(-22, -18), S(2, -4), S(10, 4), S(16, 10)),
-        ROW(S(-14, -12), S(6, 2), S(18, 12), S(22, 18)),
-        ROW(S(-10, -12), S(10, 2), S(22, 12), S(28, 18)),
-        ROW(S(-16, -16), S(8, -4), S(20, 4), S(26, 10)),
-        ROW(S(-26, -24), S(-12, -12), S(4, -6), S(10, 0)),
-        ROW(S(-70, -44), S(-36, -30), S(-26, -22), S(-22, -16)),
-    },
-    [BISHOP] = {
-        ROW(S(-22, -16), S(-6, -10), S(-10, -8), S(-6, -4)),
-        ROW(S(-4, -10), S(12, -4), S(6, -2), S(4, 2)),
-        ROW(S(-6, -6), S(8, 0), S(10, 4), S(8, 6)),
-        ROW(S(-4, -4), S(4, 2), S(10, 6), S(14, 8)),
-        ROW(S(-6, -4), S(6, 2), S(8, 6), S(12, 8)),
-        ROW(S(-8, -6), S(2, 0), S(4, 2), S(6, 4)),
-        ROW(S(-14, -10), S(-6, -4), S(-2, -2), S(0, 0)),
-        ROW(S(-24, -16), S(-14, -12), S(-12, -10), S(-10, -8)),
-    },
-    [ROOK] = {
-        ROW(S(-6, -4), S(-4, -4), S(2, -2), S(8, -2)),
-        ROW(S(-14, -6), S(-6, -4), S(-2, -2), S(0, -2)),
-        ROW(S(-14, -4), S(-6, -2), S(-2, -2), S(0, -2)),
-        ROW(S(-12, 0), S(-4, 0), S(-2, 0), S(0, 0)),
-        ROW(S(-10, 2), S(-2, 2), S(0, 2), S(2, 2)),
-        ROW(S(-6, 4), S(2, 4), S(4, 4), S(6, 4)),
-        ROW(S(6, 8), S(14, 10), S(16, 10), S(18, 10)),
-        ROW(S(2, 6), S(4, 6), S(6, 6), S(8, 6)),
-    },
-    [QUEEN] = {
-        ROW(S(-16, -28), S(-10, -20), S(-6, -14), S(0, -10)),
-        ROW(S(-10, -20), S(0, -12), S(4, -6), S(4, -2)),
-        ROW(S(-8, -14), S(2, -4), S(4, 2), S(4, 6)),
-        ROW(S(-6, -8), S(0, 2), S(2, 8), S(2, 14)),
-        ROW(S(-6, -6), S(-2, 4), S(0, 10), S(0, 16)),
-        ROW(S(-8, -8), S(-4, 2), S(-2, 8), S(-2, 12)),
-        ROW(S(-10, -14), S(-10, -4), S(-4, 0), S(-2, 4)),
-        ROW(S(-18, -26), S(-12, -18), S(-10, -12), S(-8, -10)),
-    },
-    // Middlegame: hide in a corner behind the pawns. Endgame: mostly keep off the edges; the
-    // centralisation proper is the king-activity term.
-    [KING] = {
-        ROW(S(24, -40), S(34, -26), S(8, -18), S(-14, -16)),
-        ROW(S(10, -24), S(14, -12), S(-12, -6), S(-30, -4)),
-        ROW(S(-20, -18), S(-26, -6), S(-34, 0), S(-40, 2)),
-        ROW(S(-36, -14), S(-44, -2), S(-52, 4), S(-60, 6)),
-        ROW(S(-46, -12), S(-54, 0), S(-62, 6), S(-70, 8)),
-        ROW(S(-52, -12), S(-60, 0), S(-68, 4), S(-76, 6)),
-        ROW(S(-58, -18), S(-66, -6), S(-74, 0), S(-80, 0)),
-        ROW(S(-64, -34), S(-70, -20), S(-78, -14), S(-84, -12)),
-    },
-};
-
-// Mobility by the number of reachable squares (not own pieces, not attacked by enemy pawns).
-// Few squares hurt more than many squares help.
-static const Score MOBILITY_KNIGHT[9] = {
-    S(-44, -56), S(-26, -34), S(-10, -16), S(-2, -6), S(4, 2),
-    S(10, 8),    S(15, 12),   S(19, 15),   S(22, 17),
-};
-static const Score MOBILITY_BISHOP[14] = {
-    S(-40, -54), S(-24, -34), S(-10, -18), S(-2, -8), S(4, 0),   S(10, 6),  S(14, 11),
-    S(18, 15),   S(21, 18),   S(24, 21),   S(26, 23), S(29, 25), S(31, 26), S(34, 27),
-};
-static const Score MOBILITY_ROOK[15] = {
-    S(-30, -60), S(-18, -38), S(-8, -22), S(-4, -10), S(-2, -2), S(0, 6),   S(4, 12),  S(8, 18),
-    S(12, 24),   S(15, 29),   S(18, 33),  S(20, 37),  S(22, 40), S(24, 42), S(26, 44),
-};
-static const Score MOBILITY_QUEEN[28] = {
-    S(-20, -40), S(-14, -30), S(-8, -22), S(-4, -14), S(-2, -8), S(0, -2),  S(2, 2),
-    S(4, 6),     S(6, 10),    S(8, 14),   S(10, 17),  S(12, 20), S(13, 23), S(14, 25),
-    S(15, 27),   S(16, 29),   S(17, 31),  S(18, 32),  S(19, 33), S(20, 34), S(21, 35),
-    S(22, 36),   S(22, 37),   S(23, 38),  S(23, 38),  S(24, 39), S(24, 39), S(25, 40),
-};
-
-// Pawn structure, indexed by the pawn's rank counted from its own side (1 = home rank).
-static const Score PASSED_PAWN[8] = {
-    S(0, 0), S(4, 10), S(6, 14), S(12, 24), S(28, 46), S(56, 90), S(90, 150), S(0, 0),
-};
-static const Score PAWN_PHALANX[8] = {
-    S(0, 0), S(4, 2), S(6, 4), S(10, 8), S(18, 16), S(32, 30), S(50, 50), S(0, 0),
-};
-static const Score PAWN_SUPPORTED[8] = {
-    S(0, 0), S(0, 0), S(8, 6), S(8, 6), S(12, 10), S(20, 20), S(36, 40), S(0, 0),
-};
-static const Score PAWN_DOUBLED = S(-10, -22);
-static const Score PAWN_ISOLATED = S(-10, -12);
-static const Score PAWN_BACKWARD = S(-8, -10);
-// Extra for weak pawns on a half-open file, where enemy rooks can attack them.
-static const Score PAWN_WEAK_UNOPPOSED = S(-8, -4);
-
-// Passed pawns, the parts that depend on pieces (not cached), by relative rank.
-static const Score PASSED_FREE_STOP[8] = {
-    S(0, 0), S(0, 0), S(0, 0), S(2, 8), S(6, 18), S(12, 34), S(20, 56), S(0, 0),
-};
-// The whole path to promotion is empty and unattacked by the enemy.
-static const Score PASSED_SAFE_PATH[8] = {
-    S(0, 0), S(0, 0), S(0, 0), S(4, 14), S(10, 30), S(18, 56), S(28, 90), S(0, 0),
-};
-// The stop square is covered by our pieces, or the pawn is protected by a pawn.
-static const Score PASSED_SUPPORTED[8] = {
-    S(0, 0), S(0, 0), S(0, 0), S(4, 6), S(8, 12), S(14, 20), S(20, 30), S(0, 0),
-};
-// Endgame king distances to the stop square, weighted by the pawn's rank: the enemy king
-// far away is good, our own king far away is bad. Distances are capped at the cap below.
+// Passed pawns: endgame king distances to the stop square, weighted by the pawn's rank: the
+// enemy king far away is good, our own king far away is bad. Distances are capped.
 static const int PASSED_KING_WEIGHT[8] = { 0, 0, 0, 1, 2, 4, 6, 0 };
 static const int PASSED_ENEMY_KING_DIST_EG = 5;
 static const int PASSED_OWN_KING_DIST_EG = 2;
 static const int PASSED_KING_DIST_CAP = 5;
-// A passed pawn that the lone enemy king cannot catch (rule of the square) in a pawn ending.
-static const Score PASSED_UNSTOPPABLE = S(0, 700);
 
 // King shelter: our nearest pawn on each of the three files around the king, by its relative
 // rank (1 = second rank; 0 = no pawn in front of the king on that file). Middlegame only.
@@ -192,33 +91,9 @@ static const int KING_DANGER_MG[KING_DANGER_SIZE] = {
 // Danger still matters a little when the queens are gone.
 static const int KING_DANGER_EG_DIVISOR = 6;
 
-// King activity in the endgame: centralisation by the distance to the four centre squares
-// (0..3), and proximity to the nearest pawn of either colour.
-static const Score KING_CENTRALISATION[4] = { S(0, 18), S(0, 10), S(0, 0), S(0, -14) };
-static const Score KING_PAWN_DISTANCE[8] = {
-    S(0, 0), S(0, 0), S(0, -4), S(0, -9), S(0, -15), S(0, -21), S(0, -27), S(0, -33),
-};
-
-// Pieces.
-static const Score ROOK_OPEN_FILE = S(36, 14);
-static const Score ROOK_HALF_OPEN_FILE = S(16, 8);
-static const Score ROOK_ON_SEVENTH = S(18, 32);
-static const Score QUEEN_ON_SEVENTH = S(8, 16);
-static const Score BISHOP_PAIR = S(28, 52);
-
-// Threats.
-static const Score THREAT_BY_PAWN = S(48, 30);        // pawn attacks a piece
-static const Score THREAT_MINOR_ON_MAJOR = S(30, 20); // knight or bishop attacks rook/queen
-static const Score THREAT_HANGING = S(20, 12);        // piece attacked and not defended
-
 // Development: minor pieces still at home, and the queen out while they are.
-static const Score UNDEVELOPED_MINOR = S(-12, 0);
-static const Score EARLY_QUEEN = S(-6, 0); // per undeveloped minor
 static const int DEVELOPMENT_MIN_PHASE = 16;
 static const int EARLY_QUEEN_MIN_UNDEVELOPED = 2;
-
-// The side to move gains a little; mostly in the middlegame where the initiative counts.
-static const Score TEMPO = S(20, 8);
 
 // Drawish endings (factors out of SCALE_NORMAL).
 static const int SCALE_LONE_MINOR = 0;         // no pawns, at most a minor piece
@@ -231,15 +106,61 @@ static const int SCALE_ONE_PAWN_NO_EDGE = 40; // one pawn and no more pieces tha
 // Pawn hash: a power of two.
 enum { PAWN_CACHE_ENTRIES = 16384 };
 
+// ------------------------------------------------------------------------------ tracing
+
+#ifdef EVAL_TRACE
+// The trace being filled and the side whose terms are being added: thread-local state of the
+// traced build only (tools/tune and its tests); the engine's build has none.
+static _Thread_local EvalTrace *trace;
+static _Thread_local int trace_sign;
+
+static void trace_side(Color c) {
+    trace_sign = c == WHITE ? 1 : -1;
+}
+// Counts n uses of weight w (ignored when w is not in the weight table).
+static void trace_weight(const Score *w, int n) {
+    ptrdiff_t i = w - &eval_weights.piece_value[0][0];
+    if (trace && i >= 0 && i < EVAL_WEIGHT_COUNT)
+        trace->coef[i] = (int16_t)(trace->coef[i] + trace_sign * n);
+}
+// A hand-set, non-linear term of c's.
+static void trace_fixed(Color c, Score s) {
+    if (trace) {
+        trace->fixed.mg += c == WHITE ? s.mg : -s.mg;
+        trace->fixed.eg += c == WHITE ? s.eg : -s.eg;
+    }
+}
+#else
+static ALWAYS_INLINE void trace_side(Color c) {
+    (void)c;
+}
+static ALWAYS_INLINE void trace_weight(const Score *w, int n) {
+    (void)w;
+    (void)n;
+}
+static ALWAYS_INLINE void trace_fixed(Color c, Score s) {
+    (void)c;
+    (void)s;
+}
+#endif
+
 // ------------------------------------------------------------------------------ helpers
 
-static ALWAYS_INLINE void add(Score *a, Score s) {
+// Adds a weight (once, or n times) to a side's sum; the tracer's side is the last trace_side.
+static ALWAYS_INLINE void add(Score *a, const Score *w) {
+    trace_weight(w, 1);
+    a->mg += w->mg;
+    a->eg += w->eg;
+}
+static ALWAYS_INLINE void add_n(Score *a, const Score *w, int n) {
+    trace_weight(w, n);
+    a->mg += w->mg * n;
+    a->eg += w->eg * n;
+}
+// Adds up sums (no weight).
+static ALWAYS_INLINE void accumulate(Score *a, Score s) {
     a->mg += s.mg;
     a->eg += s.eg;
-}
-static ALWAYS_INLINE void add_n(Score *a, Score s, int n) {
-    a->mg += s.mg * n;
-    a->eg += s.eg * n;
 }
 static ALWAYS_INLINE Score diff(Score w, Score b) {
     return (Score){ w.mg - b.mg, w.eg - b.eg };
@@ -344,7 +265,7 @@ static void pawn_structure(const Board *b, Color us, Score *structure, Score *ps
         Bitboard ahead = forward_ranks(us, s);
         Square stop = forward_square(us, s);
 
-        add(psqt, PSQT[PAWN][relative_square(us, s)]);
+        add(psqt, &PSQT[PAWN][relative_square(us, s)]);
 
         bool opposed = enemy & ahead & file;
         bool doubled = own & ahead & file;
@@ -352,25 +273,25 @@ static void pawn_structure(const Board *b, Color us, Score *structure, Score *ps
         bool phalanx = (bb_east(bb_square(s)) | bb_west(bb_square(s))) & own;
 
         if (!(enemy & ahead & (file | adj)) && !doubled) {
-            add(structure, PASSED_PAWN[r]);
+            add(structure, &PASSED_PAWN[r]);
             *passed |= bb_square(s);
         }
         if (doubled)
-            add(structure, PAWN_DOUBLED);
+            add(structure, &PAWN_DOUBLED);
         if (supported)
-            add(structure, PAWN_SUPPORTED[r]);
+            add(structure, &PAWN_SUPPORTED[r]);
         if (phalanx)
-            add(structure, PAWN_PHALANX[r]);
+            add(structure, &PAWN_PHALANX[r]);
 
         if (!(own & adj)) {
-            add(structure, PAWN_ISOLATED);
+            add(structure, &PAWN_ISOLATED);
             if (!opposed)
-                add(structure, PAWN_WEAK_UNOPPOSED);
+                add(structure, &PAWN_WEAK_UNOPPOSED);
         } else if (!supported && !phalanx && !(own & adj & ~ahead) && bb_has(enemy_att, stop)) {
             // Every neighbour has advanced past it and the square in front is guarded.
-            add(structure, PAWN_BACKWARD);
+            add(structure, &PAWN_BACKWARD);
             if (!opposed)
-                add(structure, PAWN_WEAK_UNOPPOSED);
+                add(structure, &PAWN_WEAK_UNOPPOSED);
         }
     }
 }
@@ -405,14 +326,14 @@ static Score king_activity(const Board *b, Square ksq) {
     Score s = { 0, 0 };
     int f = square_file(ksq), r = square_rank(ksq);
     int centre = imax(f < 4 ? 3 - f : f - 4, r < 4 ? 3 - r : r - 4);
-    add(&s, KING_CENTRALISATION[centre]);
+    add(&s, &KING_CENTRALISATION[centre]);
 
     Bitboard pawns = b->pieces[PAWN];
     if (pawns) {
         int best = 7;
         while (pawns && best > 1)
             best = imin(best, distance(ksq, bb_pop(&pawns)));
-        add(&s, KING_PAWN_DISTANCE[best]);
+        add(&s, &KING_PAWN_DISTANCE[best]);
     }
     return s;
 }
@@ -425,9 +346,11 @@ static void pawn_entry_compute(const Board *b, PawnEntry *e) {
 
     for (Color c = WHITE; c <= BLACK; c++) {
         Square k = board_king(b, c);
+        trace_side(c);
         pawn_structure(b, c, &structure[c], &psqt[c], &passed);
-        add(&psqt[c], PSQT[KING][relative_square(c, k)]);
+        add(&psqt[c], &PSQT[KING][relative_square(c, k)]);
         shelter[c] = king_shelter(b, c, k);
+        trace_fixed(c, shelter[c]);
         activity[c] = king_activity(b, k);
     }
     e->key = b->pawn_key;
@@ -485,19 +408,20 @@ static ALWAYS_INLINE void eval_pieces(EvalInfo *ei, Color us, PieceType t) {
     Score *pieces = &ei->term[TERM_PIECES][us];
     Bitboard their_zone = ei->king_zone[them];
     Bitboard own_pawns = board_pieces(b, us, PAWN);
+    trace_side(us);
 
     while (bb) {
         Square s = bb_pop(&bb);
         Bitboard a = attacks_piece(t, s, ei->occ);
         ei->att_by[us][t] |= a;
-        add(psqt, PSQT[t][relative_square(us, s)]);
+        add(psqt, &PSQT[t][relative_square(us, s)]);
 
         int n = bb_count(a & ei->mob_area[us]);
         switch (t) {
-        case KNIGHT: add(mob, MOBILITY_KNIGHT[n]); break;
-        case BISHOP: add(mob, MOBILITY_BISHOP[n]); break;
-        case ROOK: add(mob, MOBILITY_ROOK[n]); break;
-        default: add(mob, MOBILITY_QUEEN[n]); break;
+        case KNIGHT: add(mob, &MOBILITY_KNIGHT[n]); break;
+        case BISHOP: add(mob, &MOBILITY_BISHOP[n]); break;
+        case ROOK: add(mob, &MOBILITY_ROOK[n]); break;
+        default: add(mob, &MOBILITY_QUEEN[n]); break;
         }
 
         if (a & their_zone) {
@@ -511,14 +435,14 @@ static ALWAYS_INLINE void eval_pieces(EvalInfo *ei, Color us, PieceType t) {
             if (relative_rank(us, s) == 6 &&
                 (relative_rank(us, board_king(b, them)) == 7 ||
                  (board_pieces(b, them, PAWN) & bb_rank(square_rank(s)))))
-                add(pieces, t == ROOK ? ROOK_ON_SEVENTH : QUEEN_ON_SEVENTH);
+                add(pieces, t == ROOK ? &ROOK_ON_SEVENTH : &QUEEN_ON_SEVENTH);
         }
         if (t == ROOK) {
             Bitboard file = bb_file(square_file(s));
             if (!(b->pieces[PAWN] & file))
-                add(pieces, ROOK_OPEN_FILE);
+                add(pieces, &ROOK_OPEN_FILE);
             else if (!(own_pawns & file))
-                add(pieces, ROOK_HALF_OPEN_FILE);
+                add(pieces, &ROOK_HALF_OPEN_FILE);
         }
     }
 }
@@ -563,6 +487,7 @@ static int eval_passed(EvalInfo *ei, Color us, Bitboard passed) {
     Score *t = &ei->term[TERM_PASSED][us];
     Square own_k = board_king(b, us), their_k = board_king(b, them);
     int fastest = 99;
+    trace_side(us);
 
     while (passed) {
         Square s = bb_pop(&passed);
@@ -582,16 +507,19 @@ static int eval_passed(EvalInfo *ei, Color us, Bitboard passed) {
         if (r < 3)
             continue;
         int w = PASSED_KING_WEIGHT[r];
-        t->eg +=
-            w * (PASSED_ENEMY_KING_DIST_EG * imin(distance(their_k, stop), PASSED_KING_DIST_CAP) -
-                 PASSED_OWN_KING_DIST_EG * imin(distance(own_k, stop), PASSED_KING_DIST_CAP));
+        Score king_dist = {
+            0, w * (PASSED_ENEMY_KING_DIST_EG * imin(distance(their_k, stop), PASSED_KING_DIST_CAP) -
+                    PASSED_OWN_KING_DIST_EG * imin(distance(own_k, stop), PASSED_KING_DIST_CAP))
+        };
+        accumulate(t, king_dist);
+        trace_fixed(us, king_dist);
         if (!bb_has(ei->occ, stop)) {
-            add(t, PASSED_FREE_STOP[r]);
+            add(t, &PASSED_FREE_STOP[r]);
             if (!(path & (ei->occ | ei->att[them])))
-                add(t, PASSED_SAFE_PATH[r]);
+                add(t, &PASSED_SAFE_PATH[r]);
         }
         if (bb_has(ei->att[us], stop) || bb_has(ei->pawn_att[us], s))
-            add(t, PASSED_SUPPORTED[r]);
+            add(t, &PASSED_SUPPORTED[r]);
     }
     return fastest;
 }
@@ -653,9 +581,10 @@ static int evaluate(const Board *b, PawnCache *pc, Score *terms) {
     for (Color c = WHITE; c <= BLACK; c++) {
         Score m = { 0, 0 };
         int npm = 0;
+        trace_side(c);
         for (PieceType t = PAWN; t < KING; t++) {
             int n = bb_count(board_pieces(b, c, t));
-            add_n(&m, PIECE_VALUE[t], n);
+            add_n(&m, &PIECE_VALUE[t], n);
             if (t != PAWN)
                 npm += n * PIECE_VALUE[t].mg;
         }
@@ -704,32 +633,37 @@ static int evaluate(const Board *b, PawnCache *pc, Score *terms) {
     }
 
     // Step 5. King safety from the attack counts.
-    for (Color c = WHITE; c <= BLACK; c++)
+    for (Color c = WHITE; c <= BLACK; c++) {
         ei.term[TERM_KING_SAFETY][c] = king_danger(&ei, c);
+        trace_fixed(c, ei.term[TERM_KING_SAFETY][c]);
+    }
 
     // Step 6. Passed pawns against the pieces; the race of unstoppable pawns in pawn endings.
     int fastest[COLOR_NB];
     for (Color c = WHITE; c <= BLACK; c++)
         fastest[c] = eval_passed(&ei, c, pe->passed & b->colors[c]);
-    if (fastest[WHITE] < fastest[BLACK])
-        add(&ei.term[TERM_PASSED][WHITE], PASSED_UNSTOPPABLE);
-    else if (fastest[BLACK] < fastest[WHITE])
-        add(&ei.term[TERM_PASSED][BLACK], PASSED_UNSTOPPABLE);
+    for (Color c = WHITE; c <= BLACK; c++) {
+        if (fastest[c] < fastest[!c]) {
+            trace_side(c);
+            add(&ei.term[TERM_PASSED][c], &PASSED_UNSTOPPABLE);
+        }
+    }
 
     // Step 7. Bishop pair, threats and development.
     for (Color c = WHITE; c <= BLACK; c++) {
         Color them = !c;
         Bitboard bishops = board_pieces(b, c, BISHOP);
+        trace_side(c);
         if ((bishops & BB_LIGHT_SQUARES) && (bishops & BB_DARK_SQUARES))
-            add(&ei.term[TERM_PIECES][c], BISHOP_PAIR);
+            add(&ei.term[TERM_PIECES][c], &BISHOP_PAIR);
 
         Bitboard targets = b->colors[them] & ~b->pieces[PAWN] & ~b->pieces[KING];
         Bitboard majors = b->colors[them] & (b->pieces[ROOK] | b->pieces[QUEEN]);
         Score *th = &ei.term[TERM_THREATS][c];
-        add_n(th, THREAT_BY_PAWN, bb_count(ei.pawn_att[c] & targets));
-        add_n(th, THREAT_MINOR_ON_MAJOR,
+        add_n(th, &THREAT_BY_PAWN, bb_count(ei.pawn_att[c] & targets));
+        add_n(th, &THREAT_MINOR_ON_MAJOR,
               bb_count((ei.att_by[c][KNIGHT] | ei.att_by[c][BISHOP]) & majors));
-        add_n(th, THREAT_HANGING, bb_count(targets & ei.att[c] & ~ei.att[them]));
+        add_n(th, &THREAT_HANGING, bb_count(targets & ei.att[c] & ~ei.att[them]));
 
         if (phase >= DEVELOPMENT_MIN_PHASE) {
             Bitboard home_knights = c == WHITE ? bb_square(SQ_B1) | bb_square(SQ_G1)
@@ -740,10 +674,10 @@ static int evaluate(const Board *b, PawnCache *pc, Score *terms) {
             int undeveloped = bb_count(board_pieces(b, c, KNIGHT) & home_knights) +
                               bb_count(bishops & home_bishops);
             Score *dev = &ei.term[TERM_DEVELOPMENT][c];
-            add_n(dev, UNDEVELOPED_MINOR, undeveloped);
+            add_n(dev, &UNDEVELOPED_MINOR, undeveloped);
             Bitboard queens = board_pieces(b, c, QUEEN);
             if (undeveloped >= EARLY_QUEEN_MIN_UNDEVELOPED && queens && !bb_has(queens, queen_home))
-                add_n(dev, EARLY_QUEEN, undeveloped);
+                add_n(dev, &EARLY_QUEEN, undeveloped);
         }
     }
 
@@ -752,16 +686,19 @@ static int evaluate(const Board *b, PawnCache *pc, Score *terms) {
     for (int i = 0; i < TERM_NB; i++) {
         terms[i] = diff(ei.term[i][WHITE], ei.term[i][BLACK]);
         if (i == TERM_PSQT)
-            add(&terms[i], unpack(pe->psqt));
+            accumulate(&terms[i], unpack(pe->psqt));
         else if (i == TERM_PAWNS)
-            add(&terms[i], unpack(pe->structure));
+            accumulate(&terms[i], unpack(pe->structure));
         else if (i == TERM_KING_SAFETY)
-            add(&terms[i], unpack(pe->shelter));
+            accumulate(&terms[i], unpack(pe->shelter));
         else if (i == TERM_KING_ACTIVITY)
-            add(&terms[i], unpack(pe->activity));
-        else if (i == TERM_TEMPO)
-            terms[i] = b->side == WHITE ? TEMPO : (Score){ -TEMPO.mg, -TEMPO.eg };
-        add(&total, terms[i]);
+            accumulate(&terms[i], unpack(pe->activity));
+        else if (i == TERM_TEMPO) {
+            trace_side(WHITE);
+            terms[i] = (Score){ 0, 0 };
+            add_n(&terms[i], &TEMPO, b->side == WHITE ? 1 : -1);
+        }
+        accumulate(&total, terms[i]);
     }
 
     // Step 9. Blend by phase, scale drawish endings, clamp, and turn to the side to move.
@@ -769,8 +706,25 @@ static int evaluate(const Board *b, PawnCache *pc, Score *terms) {
     int scale = scale_factor(b, ei.npm, v >= 0 ? WHITE : BLACK);
     v = v * scale / SCALE_NORMAL;
     v = imax(imin(v, VALUE_EVAL_MAX - 1), -(VALUE_EVAL_MAX - 1));
+#ifdef EVAL_TRACE
+    if (trace) {
+        trace->phase = phase;
+        trace->scale = scale;
+        trace->eval = v;
+    }
+#endif
     return b->side == WHITE ? v : -v;
 }
+
+#ifdef EVAL_TRACE
+void eval_trace(const Board *b, EvalTrace *t) {
+    memset(t, 0, sizeof *t);
+    Score terms[TERM_NB];
+    trace = t;
+    evaluate(b, NULL, terms);
+    trace = NULL;
+}
+#endif
 
 int eval_evaluate(const Board *b, PawnCache *pc) {
     Score terms[TERM_NB];
@@ -789,7 +743,7 @@ int eval_explain(const Board *b, EvalTerm *terms, int max) {
     int n = 0;
     for (int i = 0; i < TERM_NB && n < max; i++, n++) {
         terms[n] = (EvalTerm){ TERM_NAMES[i], t[i].mg, t[i].eg };
-        add(&total, t[i]);
+        accumulate(&total, t[i]);
     }
     if (n < max) {
         int rest = white_v - taper(total, phase);

@@ -26,6 +26,8 @@ static void usage(FILE *out) {
           "       patzer annotate FILE [--movetime MS] [--depth N]\n"
           "                                        review PGN games: evals, ?! ? ??, better lines\n"
           "       patzer pgn FILE...               check PGN games, print one line per valid game\n"
+          "       patzer datagen [--positions N] [--jobs N] [--out DIR] ...\n"
+          "                                        self-play training data (--help for more)\n"
           "\n"
           "Options for the game:\n"
           "  -w, --white          play White (the default)\n"
@@ -197,6 +199,8 @@ int main(int argc, char **argv) {
             return cli_annotate(argc - 2, argv + 2);
         if (strcmp(cmd, "pgn") == 0)
             return cli_pgn(argc - 2, argv + 2);
+        if (strcmp(cmd, "datagen") == 0)
+            return cli_datagen(argc - 2, argv + 2);
     }
     static Config cfg;
     load_config(&cfg, argv[0]);

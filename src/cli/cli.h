@@ -21,6 +21,10 @@ int cli_pgn(int argc, char **argv);
 // PGN file and writes them annotated to stdout (exit 1 when a game had errors).
 int cli_annotate(int argc, char **argv);
 
+// `patzer datagen [OPTIONS]`: self-play training data (see cli_datagen.c),
+// and its --stats and --to-epd readers.
+int cli_datagen(int argc, char **argv);
+
 // Joins argv[0..argc) with single spaces into buf; false when it does not fit.
 bool cli_join_args(int argc, char **argv, char *buf, size_t bufsz);
 

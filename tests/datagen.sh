@@ -1,0 +1,121 @@
+#!/bin/bash
+# tests/datagen.sh: `patzer datagen` writes whole games with two workers,
+# continues a stopped run to the same data as an uninterrupted one, refuses
+# to mix settings, and its --stats and --to-epd readers agree with the data.
+#
+# Run by "make check" with $PATZER and $srcdir set, or by hand from the
+# source tree. Prints "N passed, M failed" last; exits 1 on any failure.
+
+set -u
+LC_ALL=C
+export LC_ALL
+
+PATZER=${PATZER:-src/patzer}
+if [ ! -x "$PATZER" ]; then
+    echo "datagen: need the program '$PATZER' (set PATZER)" >&2
+    exit 99
+fi
+
+passed=0
+failed=0
+pass() {
+    passed=$((passed + 1))
+    echo "ok - $1"
+}
+fail() {
+    failed=$((failed + 1))
+    echo "FAIL - $1"
+    [ -n "${2:-}" ] && printf '%s\n' "$2" | tail -n 12 | sed 's/^/    | /'
+}
+
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+opts="--nodes 300 --jobs 2 --progress 1000"
+
+out=$(timeout 120 "$PATZER" datagen --out "$tmp/a" --positions 300 $opts 2>&1)
+if [ $? -eq 0 ] && [ -s "$tmp/a/worker-000.bin" ] && [ -s "$tmp/a/worker-001.bin" ]; then
+    pass "two workers write their files"
+else
+    fail "two workers write their files" "$out"
+fi
+last=$(printf '%s\n' "$out" | tail -n 1)
+if [[ $last =~ ^datagen:\ [0-9]+\ games,\ [0-9]+\ positions\ \([0-9.]+%\),\ [0-9]+\ positions/s ]]; then
+    pass "progress line"
+else
+    fail "progress line" "$out"
+fi
+size=$(($(stat -c %s "$tmp/a/worker-000.bin") + $(stat -c %s "$tmp/a/worker-001.bin")))
+if [ $((size % 32)) -eq 0 ] && [ $((size / 32)) -ge 300 ]; then
+    pass "whole 32-byte records, at least the target"
+else
+    fail "whole 32-byte records, at least the target" "size $size"
+fi
+
+# A stopped run: the first 150 positions, then the rest of the same target.
+"$PATZER" datagen --out "$tmp/b" --positions 150 $opts > /dev/null 2>&1
+# A torn game: three records (a game's first, without its end) and a part.
+head -c 100 "$tmp/a/worker-000.bin" > "$tmp/torn"
+cat "$tmp/torn" >> "$tmp/b/worker-000.bin"
+before=$(($(stat -c %s "$tmp/b/worker-000.bin") + $(stat -c %s "$tmp/b/worker-001.bin") - 100))
+out=$(timeout 120 "$PATZER" datagen --out "$tmp/b" --positions 300 $opts 2>&1)
+if [[ $out == *" $((before / 32)) positions on disk"* ]]; then
+    pass "the torn game is cut before counting"
+else
+    fail "the torn game is cut before counting" "$out"
+fi
+if cmp -s "$tmp/a/worker-000.bin" "$tmp/b/worker-000.bin" &&
+   cmp -s "$tmp/a/worker-001.bin" "$tmp/b/worker-001.bin"; then
+    pass "a continued run reproduces the uninterrupted one"
+else
+    fail "a continued run reproduces the uninterrupted one" "$out"
+fi
+
+out=$("$PATZER" datagen --out "$tmp/a" --positions 300 --nodes 301 --jobs 2 2>&1)
+if [ $? -eq 2 ] && [[ $out == *"other settings"* ]]; then
+    pass "other settings are refused"
+else
+    fail "other settings are refused" "$out"
+fi
+
+stats=$("$PATZER" datagen --stats --out "$tmp/a" 2>&1)
+records=$((size / 32))
+if [[ $stats == *"positions  $records "* ]] && [[ $stats == *"games "* ]]; then
+    pass "--stats counts the records"
+else
+    fail "--stats counts the records" "$stats"
+fi
+
+"$PATZER" datagen --to-epd "$tmp/all.epd" --all --out "$tmp/a" 2> /dev/null
+"$PATZER" datagen --to-epd "$tmp/quiet.epd" --out "$tmp/a" 2> /dev/null
+all=$(wc -l < "$tmp/all.epd")
+quiet=$(wc -l < "$tmp/quiet.epd")
+bad=$(grep -Evc '^[^ ]+ [wb] [-KQkq]+ [-a-h1-8]+ ce -?[0-9]+;( pm [^;]+;)? c9 "(1-0|0-1|1/2-1/2)"; hmvc [0-9]+; fmvn [0-9]+;$' "$tmp/all.epd")
+if [ "$all" -eq "$records" ] && [ "$quiet" -gt 0 ] && [ "$quiet" -lt "$all" ] && [ "$bad" -eq 0 ]; then
+    pass "--to-epd writes every position (--all) or the quiet ones"
+else
+    fail "--to-epd writes every position (--all) or the quiet ones" "all $all quiet $quiet bad $bad"
+fi
+# The EPD positions are legal: the epd solver parses them (with their pm as bm).
+sed -n '1,5{s/ pm / bm /;p}' "$tmp/all.epd" > "$tmp/five.epd"
+if "$PATZER" epd "$tmp/five.epd" --movetime 10 > /dev/null 2>&1 || [ $? -eq 1 ]; then
+    pass "the EPD output is read back by patzer epd"
+else
+    fail "the EPD output is read back by patzer epd"
+fi
+
+out=$("$PATZER" datagen --jobs 0 2>&1)
+if [ $? -eq 2 ] && [[ $out == *"--jobs needs a number"* ]]; then
+    pass "bad option value"
+else
+    fail "bad option value" "$out"
+fi
+printf 'not a fen\n' > "$tmp/book.epd"
+out=$("$PATZER" datagen --out "$tmp/c" --book "$tmp/book.epd" 2>&1)
+if [ $? -eq 2 ] && [[ $out == *"book.epd:1: bad FEN"* ]]; then
+    pass "bad opening book line"
+else
+    fail "bad opening book line" "$out"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
