@@ -190,6 +190,10 @@ bool ui_theme_parse(const char *name, const char *spec, UiTheme *out, char *err,
             return false;
         }
         *eq = '\0';
+        if (!eq[1]) {
+            snprintf(err, errsz, "theme %s: no colour for %.40s (use 0-255 or #rrggbb)", name, w);
+            return false;
+        }
         if (!parse_color(eq + 1, &color)) {
             snprintf(err, errsz, "theme %s: bad colour '%.40s' for %s (use 0-255 or #rrggbb)",
                      name, eq + 1, w);
