@@ -113,7 +113,8 @@ bool ui_theme_add(const UiTheme *t, char *err, size_t errsz) {
     while (slot < themes.user_count && strcasecmp(themes.user[slot].name, t->name))
         slot++;
     if (slot == UI_THEMES_MAX - BUILTIN_NB) {
-        snprintf(err, errsz, "too many themes (at most %d of your own)", UI_THEMES_MAX - BUILTIN_NB);
+        snprintf(err, errsz, "too many themes (at most %d of your own)",
+                 UI_THEMES_MAX - BUILTIN_NB);
         return false;
     }
     bool was_current = themes.current == &themes.user[slot];

@@ -133,8 +133,10 @@ static void on_display(const char *command, const char *arg, void *ctx) {
         return;
     }
     if (!*arg) {
-        on_message(MSG_INFO, t->bell ? "The bell is on (bell off to silence it)"
-                                     : "The bell is off (bell on to ring on moves and low time)", t);
+        on_message(MSG_INFO,
+                   t->bell ? "The bell is on (bell off to silence it)"
+                           : "The bell is off (bell on to ring on moves and low time)",
+                   t);
         return;
     }
     if (strcasecmp(arg, "on") && strcasecmp(arg, "off")) {
@@ -197,8 +199,8 @@ static bool low_time(const Clock *c, Color side, int64_t now) {
 // The bell rings on the engine's move, and when a human's clock turns low.
 static void ring_bell(Tui *t, const Game *g, int64_t now) {
     int plies = game_ply_count(g);
-    bool ring = plies == t->plies + 1 && game_player(g, game_turn(g) == WHITE ? BLACK : WHITE) ==
-                                             PLAYER_ENGINE;
+    Color mover = game_turn(g) == WHITE ? BLACK : WHITE;
+    bool ring = plies > t->plies && game_player(g, mover) == PLAYER_ENGINE;
     t->plies = plies;
     for (Color c = WHITE; c <= BLACK; c++) {
         bool low = low_time(game_clock(g), c, now) && !game_is_over(g);
