@@ -3,10 +3,10 @@
 // stalemate, and the consistency check used by debug builds.
 #include "engine/board.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/errmsg.h"
 #include "engine/movegen.h"
 #include "engine/zobrist.h"
 
@@ -156,51 +156,41 @@ Square square_from_name(const char *s) {
     return make_square(s[0] - 'a', s[1] - '1');
 }
 
-static bool fail(char *err, size_t errsz, const char *fmt, ...) {
-    if (err && errsz) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errsz, fmt, ap);
-        va_end(ap);
-    }
-    return false;
-}
-
 bool board_check(const Board *b, char *err, size_t errsz) {
     Bitboard seen = 0;
     for (int t = 0; t < PIECE_TYPE_NB; t++) {
         if (seen & b->pieces[t])
-            return fail(err, errsz, "piece type bitboards overlap");
+            return errmsg_set(err, errsz, "piece type bitboards overlap");
         seen |= b->pieces[t];
     }
     if (b->colors[WHITE] & b->colors[BLACK])
-        return fail(err, errsz, "colour bitboards overlap");
+        return errmsg_set(err, errsz, "colour bitboards overlap");
     if (seen != board_occupied(b))
-        return fail(err, errsz, "type and colour bitboards disagree");
+        return errmsg_set(err, errsz, "type and colour bitboards disagree");
     for (Square s = 0; s < SQ_NB; s++) {
         Piece p = (Piece)b->squares[s];
         if (p == NO_PIECE) {
             if (bb_has(seen, s))
-                return fail(err, errsz, "mailbox empty but bitboard set on square %d", s);
+                return errmsg_set(err, errsz, "mailbox empty but bitboard set on square %d", s);
         } else if (p > NO_PIECE || !bb_has(b->pieces[piece_type(p)] & b->colors[piece_color(p)], s)) {
-            return fail(err, errsz, "mailbox and bitboards disagree on square %d", s);
+            return errmsg_set(err, errsz, "mailbox and bitboards disagree on square %d", s);
         }
     }
     for (Color c = WHITE; c <= BLACK; c++)
         if (bb_count(board_pieces(b, c, KING)) != 1)
-            return fail(err, errsz, "side %d has %d kings", c, bb_count(board_pieces(b, c, KING)));
+            return errmsg_set(err, errsz, "side %d has %d kings", c, bb_count(board_pieces(b, c, KING)));
     if (b->pieces[PAWN] & (BB_RANK_1 | BB_RANK_8))
-        return fail(err, errsz, "pawn on the first or last rank");
+        return errmsg_set(err, errsz, "pawn on the first or last rank");
     if (b->key != board_compute_key(b))
-        return fail(err, errsz, "incremental key differs from the computed key");
+        return errmsg_set(err, errsz, "incremental key differs from the computed key");
     if (b->pawn_key != board_compute_pawn_key(b))
-        return fail(err, errsz, "incremental pawn key differs from the computed one");
+        return errmsg_set(err, errsz, "incremental pawn key differs from the computed one");
     Bitboard checkers = board_attackers_to(b, board_king(b, b->side), board_occupied(b)) &
                         b->colors[!b->side];
     if (checkers != b->checkers)
-        return fail(err, errsz, "checkers field is stale");
+        return errmsg_set(err, errsz, "checkers field is stale");
     if (board_attackers_to(b, board_king(b, !b->side), board_occupied(b)) & b->colors[b->side])
-        return fail(err, errsz, "the side not to move is in check");
+        return errmsg_set(err, errsz, "the side not to move is in check");
     static const struct { int right; Square king, rook; Color c; } rights[4] = {
         {CASTLE_WK, SQ_E1, SQ_H1, WHITE}, {CASTLE_WQ, SQ_E1, SQ_A1, WHITE},
         {CASTLE_BK, SQ_E8, SQ_H8, BLACK}, {CASTLE_BQ, SQ_E8, SQ_A8, BLACK}};
@@ -208,10 +198,10 @@ bool board_check(const Board *b, char *err, size_t errsz) {
         if ((b->castling & rights[i].right) &&
             (b->squares[rights[i].king] != make_piece(rights[i].c, KING) ||
              b->squares[rights[i].rook] != make_piece(rights[i].c, ROOK)))
-            return fail(err, errsz, "castling right without king and rook in place");
+            return errmsg_set(err, errsz, "castling right without king and rook in place");
     if (b->ep != SQ_NONE && square_rank(b->ep) != (b->side == WHITE ? 5 : 2))
-        return fail(err, errsz, "en-passant square on the wrong rank");
+        return errmsg_set(err, errsz, "en-passant square on the wrong rank");
     if (b->ply < 0 || b->ply > BOARD_HISTORY_MAX)
-        return fail(err, errsz, "history depth out of range");
+        return errmsg_set(err, errsz, "history depth out of range");
     return true;
 }

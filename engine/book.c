@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Polyglot opening books: the Polyglot position key, probing a book held in memory, weighted
-// random choice, and writing a sorted book file.
+// random choice, and encoding a sorted book (the caller writes the file).
 #include "engine/book.h"
 
 #include <errno.h>
@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "engine/errmsg.h"
 #include "engine/movegen.h"
 #include "engine/polyglot_keys.h"
 
@@ -37,45 +38,58 @@ static Key entry_key(const Book *book, size_t i) {
     return get_be(book->data + i * ENTRY_SIZE, 8);
 }
 
-static void set_err(char *err, size_t errsz, const char *fmt, const char *path, const char *why) {
-    if (err && errsz)
-        snprintf(err, errsz, fmt, path, why);
-}
-
-Book *book_open(const char *path, char *err, size_t errsz) {
+// Opens path and checks that it can be a book (a regular file whose size is a
+// whole, non-zero number of entries); the size in *size. NULL with err set otherwise.
+static FILE *open_checked(const char *path, size_t *size, char *err, size_t errsz) {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        set_err(err, errsz, "cannot open book %s: %s", path, strerror(errno));
+        errmsg_set(err, errsz, "cannot open book %s: %s", path, strerror(errno));
         return NULL;
     }
     struct stat st;
     if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        set_err(err, errsz, "cannot read book %s: %s", path, "not a regular file");
+        errmsg_set(err, errsz, "cannot read book %s: not a regular file", path);
         fclose(f);
         return NULL;
     }
-    char why[96];
     if (st.st_size == 0 || st.st_size % ENTRY_SIZE != 0) {
-        snprintf(why, sizeof why, "size %lld is %s", (long long)st.st_size,
-                 st.st_size == 0 ? "empty" : "not a multiple of 16 bytes");
-        set_err(err, errsz, "bad book %s: %s", path, why);
+        errmsg_set(err, errsz, "bad book %s: size %lld is %s", path, (long long)st.st_size,
+                   st.st_size == 0 ? "empty" : "not a multiple of 16 bytes");
         fclose(f);
         return NULL;
     }
+    *size = (size_t)st.st_size;
+    return f;
+}
+
+bool book_check_file(const char *path, char *err, size_t errsz) {
+    size_t size;
+    FILE *f = open_checked(path, &size, err, errsz);
+    if (!f)
+        return false;
+    fclose(f);
+    return true;
+}
+
+Book *book_open(const char *path, char *err, size_t errsz) {
+    size_t size;
+    FILE *f = open_checked(path, &size, err, errsz);
+    if (!f)
+        return NULL;
     Book *book = malloc(sizeof *book);
-    unsigned char *data = malloc((size_t)st.st_size);
+    unsigned char *data = malloc(size);
     if (!book || !data) {
-        set_err(err, errsz, "cannot load book %s: %s", path, strerror(ENOMEM));
+        errmsg_set(err, errsz, "cannot load book %s: %s", path, strerror(ENOMEM));
         free(book);
         free(data);
         fclose(f);
         return NULL;
     }
-    size_t got = fread(data, 1, (size_t)st.st_size, f);
+    size_t got = fread(data, 1, size, f);
     bool read_error = ferror(f);
     fclose(f);
-    if (got != (size_t)st.st_size) {
-        set_err(err, errsz, "cannot read book %s: %s", path,
+    if (got != size) {
+        errmsg_set(err, errsz, "cannot read book %s: %s", path,
                 read_error ? strerror(EIO) : "file shrank while reading");
         free(book);
         free(data);
@@ -86,9 +100,9 @@ Book *book_open(const char *path, char *err, size_t errsz) {
     // Probing is a binary search, so an unsorted book would silently miss positions.
     for (size_t i = 1; i < book->count; i++) {
         if (entry_key(book, i) < entry_key(book, i - 1)) {
-            snprintf(why, sizeof why, "entry %zu has a smaller key than entry %zu (not sorted)", i,
-                     i - 1);
-            set_err(err, errsz, "bad book %s: %s", path, why);
+            errmsg_set(err, errsz,
+                       "bad book %s: entry %zu has a smaller key than entry %zu (not sorted)",
+                       path, i, i - 1);
             book_close(book);
             return NULL;
         }
@@ -296,11 +310,10 @@ static int cmp_key_weight(const void *pa, const void *pb) {
     return (a->move > b->move) - (a->move < b->move);
 }
 
-bool book_write(const char *path, BookWriterEntry *entries, size_t n, char *err, size_t errsz) {
-    if (n == 0) {
-        set_err(err, errsz, "cannot write book %s: %s", path, "no entries");
-        return false;
-    }
+unsigned char *book_encode(BookWriterEntry *entries, size_t n, size_t *len) {
+    *len = 0;
+    if (n == 0)
+        return NULL;
     qsort(entries, n, sizeof *entries, cmp_key_move);
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
@@ -316,17 +329,9 @@ bool book_write(const char *path, BookWriterEntry *entries, size_t n, char *err,
     }
     qsort(entries, m, sizeof *entries, cmp_key_weight);
 
-    size_t len = strlen(path);
-    char *tmp = malloc(len + 5);
     unsigned char *buf = malloc(m * ENTRY_SIZE);
-    if (!tmp || !buf) {
-        set_err(err, errsz, "cannot write book %s: %s", path, strerror(ENOMEM));
-        free(tmp);
-        free(buf);
-        return false;
-    }
-    memcpy(tmp, path, len);
-    memcpy(tmp + len, ".tmp", 5);
+    if (!buf)
+        return NULL;
     for (size_t i = 0; i < m; i++) {
         unsigned char *e = buf + i * ENTRY_SIZE;
         put_be(e, entries[i].key, 8);
@@ -334,33 +339,6 @@ bool book_write(const char *path, BookWriterEntry *entries, size_t n, char *err,
         put_be(e + 10, entries[i].weight, 2);
         put_be(e + 12, 0, 4); // learn
     }
-
-    // Write beside the target and rename, so a reader never sees half a book and a failed
-    // write leaves any old book in place.
-    bool ok = false;
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        set_err(err, errsz, "cannot create %s: %s", tmp, strerror(errno));
-    } else {
-        size_t put = fwrite(buf, ENTRY_SIZE, m, f);
-        int write_errno = errno;
-        if (fflush(f) != 0 || put != m)
-            set_err(err, errsz, "cannot write %s: %s", tmp,
-                    strerror(put != m ? write_errno : errno));
-        else
-            ok = true;
-        if (fclose(f) != 0 && ok) {
-            set_err(err, errsz, "cannot write %s: %s", tmp, strerror(errno));
-            ok = false;
-        }
-        if (ok && rename(tmp, path) != 0) {
-            set_err(err, errsz, "cannot rename the new book to %s: %s", path, strerror(errno));
-            ok = false;
-        }
-        if (!ok)
-            remove(tmp);
-    }
-    free(tmp);
-    free(buf);
-    return ok;
+    *len = m * ENTRY_SIZE;
+    return buf;
 }

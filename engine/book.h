@@ -19,6 +19,9 @@ typedef struct BookMove {
 // size not a multiple of 16, unsorted keys...).
 Book *book_open(const char *path, char *err, size_t errsz);
 void book_close(Book *book);
+// The checks of book_open that need no reading (the file opens, is regular, and
+// its size is a whole number of entries), for callers that read the book later.
+bool book_check_file(const char *path, char *err, size_t errsz);
 // Number of entries in the book.
 size_t book_size(const Book *book);
 
@@ -33,14 +36,17 @@ int book_moves(const Book *book, const Board *b, BookMove *out, int max);
 // rng is the caller's generator state (any non-zero seed).
 Move book_pick(const Book *book, const Board *b, uint64_t *rng);
 
-// Writes a book: entries (key, Polyglot move, weight) are sorted and merged
-// (same key and move: weights added) and written atomically (temp + rename).
+// The bytes of a book file: entries (key, Polyglot move, weight) are sorted
+// (and reordered in place) and merged (same key and move: weights added, capped
+// at 65535). Returns a new buffer of *len bytes for the caller to write (and
+// free), or NULL when n is 0 or memory runs out. The engine does no file
+// writing; src/util/paths.h's paths_write_atomic puts the bytes on disk.
 typedef struct BookWriterEntry {
     Key key;
     uint16_t move; // Polyglot encoding, see book_encode_move
     uint32_t weight;
 } BookWriterEntry;
-bool book_write(const char *path, BookWriterEntry *entries, size_t n, char *err, size_t errsz);
+unsigned char *book_encode(BookWriterEntry *entries, size_t n, size_t *len);
 // patzer move -> Polyglot move encoding (castling as king takes rook).
 uint16_t book_encode_move(const Board *b, Move m);
 

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "engine/book.h"
+#include "engine/errmsg.h"
 #include "engine/movegen.h"
 #include "engine/skill.h"
 
@@ -20,11 +21,15 @@ enum {
     ELO_DEFAULT = 1500,
 };
 
+// The hash table, the searcher and the book are made when first needed (the
+// table at its final size once a Hash option or the first search fixes it), so
+// that a program which starts and quits, or only answers "uci", costs nothing.
 struct Engine {
     Board board;
-    TTable *tt;
-    Searcher *searcher;
-    Book *book;
+    TTable *tt;         // NULL until the Hash option or the first search
+    Searcher *searcher; // NULL until the first search
+    Book *book;         // NULL until a search first wants a book move
+    bool book_tried;    // book_path was opened (or failed to open) already
     char book_path[BOOK_PATH_MAX];
     bool own_book;
     bool ponder_option;
@@ -112,15 +117,8 @@ Engine *engine_new(void) {
     if (!e)
         return NULL;
     e->hash_mb = HASH_DEFAULT_MB;
-    e->tt = tt_new((size_t)e->hash_mb);
     atomic_init(&e->stop, false);
     atomic_init(&e->pondering, false);
-    e->searcher = e->tt ? search_new(e->tt, &e->stop) : NULL;
-    if (!e->searcher) {
-        tt_free(e->tt);
-        free(e);
-        return NULL;
-    }
     pthread_mutex_init(&e->lock, NULL);
     pthread_cond_init(&e->wake, NULL);
     e->multipv = 1;
@@ -151,6 +149,25 @@ void engine_set_position(Engine *e, const Board *b) { memcpy(&e->board, b, sizeo
 
 const Board *engine_position(const Engine *e) { return &e->board; }
 
+// Makes the hash table and the searcher if they are not there yet.
+static bool prepare_search(Engine *e) {
+    if (!e->tt)
+        e->tt = tt_new((size_t)e->hash_mb);
+    if (e->tt && !e->searcher)
+        e->searcher = search_new(e->tt, &e->stop);
+    return e->searcher != NULL;
+}
+
+// The book, opened the first time a search asks for it. A book that has gone
+// bad since BookFile was checked is left alone: the engine searches instead.
+static const Book *current_book(Engine *e) {
+    if (!e->book_tried && e->book_path[0]) {
+        e->book_tried = true;
+        e->book = book_open(e->book_path, NULL, 0);
+    }
+    return e->book;
+}
+
 static bool must_wait_for_stop(Engine *e) {
     return e->limits.infinite || atomic_load(&e->pondering);
 }
@@ -159,8 +176,8 @@ static void *search_thread(void *arg) {
     Engine *e = arg;
     Move best = MOVE_NONE, ponder = MOVE_NONE;
 
-    if (e->own_book && e->book && !e->limits.infinite && !e->analyse_mode &&
-        !e->limits.searchmoves_count && !e->limits.ponder)
+    if (e->own_book && !e->limits.infinite && !e->analyse_mode && !e->limits.searchmoves_count &&
+        !e->limits.ponder && current_book(e))
         best = book_pick(e->book, &e->board, &e->rng);
 
     if (best == MOVE_NONE) {
@@ -196,6 +213,12 @@ void engine_go(Engine *e, const SearchLimits *limits, const EngineCallbacks *cb)
     engine_wait(e);
     e->limits = *limits;
     e->cb = *cb;
+    if (!prepare_search(e)) {
+        // No memory for the search: answer at once rather than never.
+        if (cb->on_bestmove)
+            cb->on_bestmove(MOVE_NONE, MOVE_NONE, cb->ctx);
+        return;
+    }
     atomic_store(&e->stop, false);
     atomic_store(&e->pondering, limits->ponder);
     if (pthread_create(&e->thread, NULL, search_thread, e) == 0) {
@@ -222,7 +245,7 @@ void engine_wait(Engine *e) {
 
 void engine_ponderhit(Engine *e) {
     pthread_mutex_lock(&e->lock);
-    if (atomic_load(&e->pondering)) {
+    if (atomic_load(&e->pondering) && e->searcher) {
         atomic_store(&e->pondering, false);
         search_ponderhit(e->searcher);
     }
@@ -235,17 +258,13 @@ bool engine_is_searching(Engine *e) { return e->thread_joinable; }
 void engine_new_game(Engine *e) {
     engine_stop(e);
     engine_wait(e);
-    tt_clear(e->tt);
-    search_clear(e->searcher);
+    if (e->tt)
+        tt_clear(e->tt);
+    if (e->searcher)
+        search_clear(e->searcher);
 }
 
 // ------------------------------------------------------------------ options
-
-static bool fail(char *err, size_t errsz, const char *fmt, const char *a, const char *b) {
-    if (err && errsz)
-        snprintf(err, errsz, fmt, a, b);
-    return false;
-}
 
 static bool parse_int(const char *value, int min, int max, int *out) {
     char *end;
@@ -276,13 +295,15 @@ static bool set_book(Engine *e, const char *path, char *err, size_t errsz) {
         return true;
     }
     if (strlen(path) >= BOOK_PATH_MAX)
-        return fail(err, errsz, "book path too long: %s%s", path, "");
+        return errmsg_set(err, errsz, "book path too long: %s", path);
+    // Checked now, so that a wrong path is reported where it is set; read when
+    // a search first wants a book move.
     char why[256];
-    Book *book = book_open(path, why, sizeof why);
-    if (!book)
-        return fail(err, errsz, "cannot load book %s: %s", path, why);
+    if (!book_check_file(path, why, sizeof why))
+        return errmsg_set(err, errsz, "cannot load book %s: %s", path, why);
     book_close(e->book);
-    e->book = book;
+    e->book = NULL;
+    e->book_tried = false;
     snprintf(e->book_path, sizeof e->book_path, "%s", path);
     return true;
 }
@@ -294,7 +315,7 @@ bool engine_set_option(Engine *e, const char *name, const char *value, char *err
         if (strcasecmp(options[i].name, name) == 0)
             opt = &options[i];
     if (!opt)
-        return fail(err, errsz, "unknown option '%s'%s", name, "");
+        return errmsg_set(err, errsz, "unknown option '%s'", name);
     if (!value)
         value = "";
     if (e->thread_joinable && (opt->type != OPTION_CHECK || opt == &options[10])) {
@@ -304,19 +325,27 @@ bool engine_set_option(Engine *e, const char *name, const char *value, char *err
     int n = 0;
     bool flag = false;
     if (opt->type == OPTION_SPIN && !parse_int(value, opt->min, opt->max, &n)) {
-        char range[64];
-        snprintf(range, sizeof range, "%d..%d", opt->min, opt->max);
-        return fail(err, errsz, "option value '%s' out of range %s", value, range);
+        return errmsg_set(err, errsz, "option value '%s' out of range %d..%d", value, opt->min,
+                          opt->max);
     }
     if (opt->type == OPTION_CHECK && !parse_bool(value, &flag))
-        return fail(err, errsz, "option value '%s' is not true or false%s", value, "");
+        return errmsg_set(err, errsz, "option value '%s' is not true or false", value);
 
     if (opt == &options[0]) {
-        if (!tt_resize(e->tt, (size_t)n))
-            return fail(err, errsz, "not enough memory for %s MB of hash%s", value, "");
+        // The first size set is the table's only allocation; later ones resize.
+        bool ok;
+        if (e->tt) {
+            ok = tt_resize(e->tt, (size_t)n);
+        } else {
+            e->tt = tt_new((size_t)n);
+            ok = e->tt != NULL;
+        }
+        if (!ok)
+            return errmsg_set(err, errsz, "not enough memory for %s MB of hash", value);
         e->hash_mb = n;
     } else if (opt == &options[1]) {
-        tt_clear(e->tt);
+        if (e->tt)
+            tt_clear(e->tt);
     } else if (opt == &options[2]) {
         e->threads = n;
     } else if (opt == &options[3]) {

@@ -25,7 +25,9 @@ typedef struct EngineCallbacks {
 } EngineCallbacks;
 
 // A new engine with default options (16 MB hash, own book off until a book
-// is set). NULL when out of memory.
+// is set). NULL when out of memory. Costs almost nothing: the hash table is
+// made when the Hash option or the first search fixes its size, and the book
+// is read when a search first wants a move from it.
 Engine *engine_new(void);
 // Stops any search, joins the thread and frees everything.
 void engine_free(Engine *e);
@@ -38,7 +40,8 @@ void engine_set_position(Engine *e, const Board *b);
 const Board *engine_position(const Engine *e);
 
 // Starts a search with the limits; returns at once. A search already running
-// is stopped and waited for first.
+// is stopped and waited for first. When the hash table cannot be had (out of
+// memory), on_bestmove reports MOVE_NONE at once, on the calling thread.
 void engine_go(Engine *e, const SearchLimits *limits, const EngineCallbacks *cb);
 // Asks the running search to stop soon; it still reports its best move.
 void engine_stop(Engine *e);

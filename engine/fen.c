@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // FEN parsing with strict validation, and FEN output.
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/board.h"
+#include "engine/errmsg.h"
 #include "engine/movegen.h"
 #include "engine/zobrist.h"
 
@@ -14,16 +14,6 @@ enum { FEN_FIELDS = 6, FIELD_MAX = 96 };
 
 static const char piece_chars[] = "PpNnBbRrQqKk";
 static const char *const color_names[COLOR_NB] = {"white", "black"};
-
-static bool reject(char *err, size_t errsz, const char *fmt, ...) {
-    if (err && errsz) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errsz, fmt, ap);
-        va_end(ap);
-    }
-    return false;
-}
 
 static Piece piece_from_char(char c) {
     const char *p = strchr(piece_chars, c);
@@ -65,29 +55,29 @@ static bool parse_placement(Board *b, const char *field, char *err, size_t errsz
         char c = *p;
         if (c == '/') {
             if (file != 8)
-                return reject(err, errsz, "board: rank %d has %d squares, expected 8", rank + 1, file);
+                return errmsg_set(err, errsz, "board: rank %d has %d squares, expected 8", rank + 1, file);
             if (rank == 0)
-                return reject(err, errsz, "board: more than 8 ranks");
+                return errmsg_set(err, errsz, "board: more than 8 ranks");
             rank--;
             file = 0;
         } else if (c >= '1' && c <= '8') {
             file += c - '0';
             if (file > 8)
-                return reject(err, errsz, "board: rank %d has more than 8 squares", rank + 1);
+                return errmsg_set(err, errsz, "board: rank %d has more than 8 squares", rank + 1);
         } else {
             Piece pc = piece_from_char(c);
             if (pc == NO_PIECE)
-                return reject(err, errsz, "board: unexpected character '%c'", c);
+                return errmsg_set(err, errsz, "board: unexpected character '%c'", c);
             if (file >= 8)
-                return reject(err, errsz, "board: rank %d has more than 8 squares", rank + 1);
+                return errmsg_set(err, errsz, "board: rank %d has more than 8 squares", rank + 1);
             b->squares[make_square(file, rank)] = (uint8_t)pc;
             file++;
         }
     }
     if (rank != 0)
-        return reject(err, errsz, "board: %d ranks, expected 8", 8 - rank);
+        return errmsg_set(err, errsz, "board: %d ranks, expected 8", 8 - rank);
     if (file != 8)
-        return reject(err, errsz, "board: rank 1 has %d squares, expected 8", file);
+        return errmsg_set(err, errsz, "board: rank 1 has %d squares, expected 8", file);
     return true;
 }
 
@@ -95,12 +85,12 @@ static bool parse_counter(const char *field, const char *name, long min, long ma
                           char *err, size_t errsz) {
     char *end;
     if (!isdigit((unsigned char)field[0]))
-        return reject(err, errsz, "%s '%s' is not a number", name, field);
+        return errmsg_set(err, errsz, "%s '%s' is not a number", name, field);
     long v = strtol(field, &end, 10);
     if (*end)
-        return reject(err, errsz, "%s '%s' is not a number", name, field);
+        return errmsg_set(err, errsz, "%s '%s' is not a number", name, field);
     if (v < min || v > max)
-        return reject(err, errsz, "%s %ld out of range %ld..%ld", name, v, min, max);
+        return errmsg_set(err, errsz, "%s %ld out of range %ld..%ld", name, v, min, max);
     *out = v;
     return true;
 }
@@ -111,19 +101,19 @@ static bool validate_material(const Board *b, char *err, size_t errsz) {
     for (Color c = WHITE; c <= BLACK; c++) {
         int kings = bb_count(board_pieces(b, c, KING));
         if (kings == 0)
-            return reject(err, errsz, "board: no %s king", color_names[c]);
+            return errmsg_set(err, errsz, "board: no %s king", color_names[c]);
         if (kings > 1)
-            return reject(err, errsz, "board: %d %s kings", kings, color_names[c]);
+            return errmsg_set(err, errsz, "board: %d %s kings", kings, color_names[c]);
         int pawns = bb_count(board_pieces(b, c, PAWN));
         if (pawns > 8)
-            return reject(err, errsz, "board: %d %s pawns", pawns, color_names[c]);
+            return errmsg_set(err, errsz, "board: %d %s pawns", pawns, color_names[c]);
         if (bb_count(b->colors[c]) > 16)
-            return reject(err, errsz, "board: %d %s pieces", bb_count(b->colors[c]), color_names[c]);
+            return errmsg_set(err, errsz, "board: %d %s pieces", bb_count(b->colors[c]), color_names[c]);
     }
     if (b->pieces[PAWN] & BB_RANK_8)
-        return reject(err, errsz, "pawn on rank 8");
+        return errmsg_set(err, errsz, "pawn on rank 8");
     if (b->pieces[PAWN] & BB_RANK_1)
-        return reject(err, errsz, "pawn on rank 1");
+        return errmsg_set(err, errsz, "pawn on rank 1");
     return true;
 }
 
@@ -143,17 +133,17 @@ static bool parse_castling(Board *b, const char *field, char *err, size_t errsz)
         while (i < 4 && spec[i].ch != *p)
             i++;
         if (i == 4)
-            return reject(err, errsz, "castling: unexpected character '%c'", *p);
+            return errmsg_set(err, errsz, "castling: unexpected character '%c'", *p);
         if (b->castling & spec[i].right)
-            return reject(err, errsz, "castling: '%c' given twice", *p);
+            return errmsg_set(err, errsz, "castling: '%c' given twice", *p);
         char sq[3];
         if (b->squares[spec[i].king] != make_piece(spec[i].c, KING)) {
             square_name(spec[i].king, sq);
-            return reject(err, errsz, "castling '%c' but no %s king on %s", *p, color_names[spec[i].c], sq);
+            return errmsg_set(err, errsz, "castling '%c' but no %s king on %s", *p, color_names[spec[i].c], sq);
         }
         if (b->squares[spec[i].rook] != make_piece(spec[i].c, ROOK)) {
             square_name(spec[i].rook, sq);
-            return reject(err, errsz, "castling '%c' but no %s rook on %s", *p, color_names[spec[i].c], sq);
+            return errmsg_set(err, errsz, "castling '%c' but no %s rook on %s", *p, color_names[spec[i].c], sq);
         }
         b->castling |= (uint8_t)spec[i].right;
     }
@@ -169,13 +159,13 @@ static bool parse_ep(Board *b, const char *field, char *err, size_t errsz) {
         return true;
     Square ep = square_from_name(field);
     if (ep == SQ_NONE || field[2] != '\0')
-        return reject(err, errsz, "en passant: '%s' is not a square", field);
+        return errmsg_set(err, errsz, "en passant: '%s' is not a square", field);
     Color us = b->side, them = !us;
     int push = them == WHITE ? 8 : -8;
     Square pawn_sq = ep + push, origin = ep - push;
     if (square_rank(ep) != (us == WHITE ? 5 : 2) || b->squares[pawn_sq] != make_piece(them, PAWN) ||
         b->squares[ep] != NO_PIECE || b->squares[origin] != NO_PIECE)
-        return reject(err, errsz, "en passant square %s impossible", field);
+        return errmsg_set(err, errsz, "en passant square %s impossible", field);
     b->ep = (uint8_t)ep;
     return true;
 }
@@ -185,12 +175,12 @@ bool board_set_fen(Board *out, const char *fen, char *err, size_t errsz) {
     char fields[FEN_FIELDS][FIELD_MAX];
     bool too_long;
     if (!fen)
-        return reject(err, errsz, "empty FEN");
+        return errmsg_set(err, errsz, "empty FEN");
     int n = split_fields(fen, fields, FEN_FIELDS, &too_long);
     if (n != FEN_FIELDS && n != 4)
-        return reject(err, errsz, "expected 6 fields, got %d", n);
+        return errmsg_set(err, errsz, "expected 6 fields, got %d", n);
     if (too_long)
-        return reject(err, errsz, "a field is too long");
+        return errmsg_set(err, errsz, "a field is too long");
 
     // Build into a scratch board so that a rejected FEN changes nothing.
     static _Thread_local Board scratch;
@@ -216,7 +206,7 @@ bool board_set_fen(Board *out, const char *fen, char *err, size_t errsz) {
     else if (strcmp(fields[1], "b") == 0)
         b->side = BLACK;
     else
-        return reject(err, errsz, "side to move '%s' must be 'w' or 'b'", fields[1]);
+        return errmsg_set(err, errsz, "side to move '%s' must be 'w' or 'b'", fields[1]);
 
     if (!parse_castling(b, fields[2], err, errsz) || !parse_ep(b, fields[3], err, errsz))
         return false;
@@ -233,10 +223,10 @@ bool board_set_fen(Board *out, const char *fen, char *err, size_t errsz) {
     Color us = b->side, them = !us;
     Bitboard occ = board_occupied(b);
     if (board_attackers_to(b, board_king(b, them), occ) & b->colors[us])
-        return reject(err, errsz, "side not to move is in check");
+        return errmsg_set(err, errsz, "side not to move is in check");
     b->checkers = board_attackers_to(b, board_king(b, us), occ) & b->colors[them];
     if (bb_count(b->checkers) > 2)
-        return reject(err, errsz, "side to move is in check by %d pieces", bb_count(b->checkers));
+        return errmsg_set(err, errsz, "side to move is in check by %d pieces", bb_count(b->checkers));
     if (b->ep != SQ_NONE && b->checkers) {
         // After a double push the only possible checks come from the pushed
         // pawn itself or a line it uncovered.
@@ -246,7 +236,7 @@ bool board_set_fen(Board *out, const char *fen, char *err, size_t errsz) {
         if (others && !(attacks_line(board_king(b, us), origin) & others)) {
             char sq[3];
             square_name(b->ep, sq);
-            return reject(err, errsz, "en passant square %s impossible with this check", sq);
+            return errmsg_set(err, errsz, "en passant square %s impossible with this check", sq);
         }
     }
     // Keep the en-passant square only when a legal capture uses it.

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/errmsg.h"
 #include "engine/movegen.h"
 
 static const char piece_letters[PIECE_TYPE_NB] = { 'P', 'N', 'B', 'R', 'Q', 'K' };
@@ -161,12 +162,10 @@ static void append(char *err, size_t errsz, size_t *len, const char *fmt, ...) {
 static NotationStatus fail(NotationStatus st, char *err, size_t errsz, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 static NotationStatus fail(NotationStatus st, char *err, size_t errsz, const char *fmt, ...) {
-    if (err && errsz) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errsz, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    errmsg_vset(err, errsz, fmt, ap);
+    va_end(ap);
     return st;
 }
 

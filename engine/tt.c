@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The transposition table: 64-byte buckets of four 16-byte entries, three kept
 // by depth and age and one always replaced; mate scores stored node-relative.
+// The buckets are anonymous pages: the kernel hands them out zeroed on first
+// touch, so a new or cleared table costs nothing until the search writes to it.
+// MAP_ANONYMOUS is not in POSIX.1-2008, which the build otherwise asks for.
+#define _DEFAULT_SOURCE
 #include "engine/tt.h"
 
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 enum {
     BUCKET_BYTES = 64,
@@ -52,9 +57,10 @@ _Static_assert(VALUE_NONE <= INT16_MAX, "VALUE_NONE must fit 16 bits");
 _Static_assert(TT_DEPTH_MAX - TT_DEPTH_MIN + 1 <= UINT8_MAX, "depth must fit its byte");
 
 struct TTable {
-    Bucket *buckets;
-    size_t mask; // bucket count - 1; the count is a power of two
+    Bucket *buckets; // bucket count * BUCKET_BYTES of mapped pages
+    size_t mask;     // bucket count - 1; the count is a power of two
     uint8_t generation;
+    bool dirty; // something was stored since the pages were last fresh
 };
 
 static bool entry_used(const TTEntry *e) {
@@ -131,13 +137,17 @@ static size_t bucket_count_for(size_t mb) {
     return count;
 }
 
+// Fresh zero pages, page-aligned (so bucket-aligned); none is resident until touched.
+// count * BUCKET_BYTES cannot overflow: bucket_count_for kept the bytes in size_t.
 static Bucket *bucket_alloc(size_t count) {
-    // count * BUCKET_BYTES cannot overflow: bucket_count_for kept the bytes in size_t.
-    size_t bytes = count * BUCKET_BYTES;
-    Bucket *b = aligned_alloc(BUCKET_BYTES, bytes);
+    void *p = mmap(NULL, count * BUCKET_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                   -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+static void bucket_release(Bucket *b, size_t count) {
     if (b)
-        memset(b, 0, bytes);
-    return b;
+        munmap(b, count * BUCKET_BYTES);
 }
 
 static Bucket *bucket_of(const TTable *tt, Key key) {
@@ -156,13 +166,14 @@ TTable *tt_new(size_t mb) {
     }
     tt->mask = count - 1;
     tt->generation = 0;
+    tt->dirty = false;
     return tt;
 }
 
 void tt_free(TTable *tt) {
     if (!tt)
         return;
-    free(tt->buckets);
+    bucket_release(tt->buckets, tt->mask + 1);
     free(tt);
 }
 
@@ -171,10 +182,11 @@ bool tt_resize(TTable *tt, size_t mb) {
     Bucket *b = bucket_alloc(count);
     if (!b)
         return false;
-    free(tt->buckets);
+    bucket_release(tt->buckets, tt->mask + 1);
     tt->buckets = b;
     tt->mask = count - 1;
     tt->generation = 0;
+    tt->dirty = false;
     return true;
 }
 
@@ -183,8 +195,17 @@ size_t tt_size_mb(const TTable *tt) {
 }
 
 void tt_clear(TTable *tt) {
-    memset(tt->buckets, 0, (tt->mask + 1) * BUCKET_BYTES);
     tt->generation = 0;
+    if (!tt->dirty)
+        return;
+    // Mapping fresh pages over the old ones drops them at once; the search then
+    // faults in only what it uses, instead of the clear writing every page.
+    size_t bytes = (tt->mask + 1) * BUCKET_BYTES;
+    void *p = mmap(tt->buckets, bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    if (p == MAP_FAILED)
+        memset(tt->buckets, 0, bytes); // the old mapping is still in place
+    tt->dirty = false;
 }
 
 void tt_new_search(TTable *tt) {
@@ -222,6 +243,7 @@ void tt_store(TTable *tt, Key key, int ply, Move move, int score, int eval, int 
               Bound bound) {
     Bucket *b = bucket_of(tt, key);
     depth = clamp_int(depth, TT_DEPTH_MIN, TT_DEPTH_MAX);
+    tt->dirty = true;
 
     TTEntry *e = NULL;
     for (int i = 0; i < BUCKET_SLOTS; i++) {

@@ -27,12 +27,15 @@ typedef struct TTHit {
 enum { TT_MB_MIN = 1, TT_MB_MAX = 65536, TT_MB_DEFAULT = 16 };
 
 // A table of (about) mb megabytes, rounded down to a power of two buckets.
-// NULL when the memory cannot be had.
+// NULL when the memory cannot be had. The memory is reserved, not touched:
+// resident memory grows only as the search writes to the table.
 TTable *tt_new(size_t mb);
 void tt_free(TTable *tt);
 // Changes the size; on failure keeps the old table and returns false.
 bool tt_resize(TTable *tt, size_t mb);
 size_t tt_size_mb(const TTable *tt);
+// Empties the table; after a search, by swapping in fresh pages rather than
+// writing zeros over every one (a table never stored to costs nothing).
 void tt_clear(TTable *tt);
 // Starts a new search generation, so that entries of older searches age.
 void tt_new_search(TTable *tt);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Tests for engine/book.c: Polyglot keys of the published test positions, probing and picking
 // from the fixture tests/data/small.bin, castling and promotion decoding, rejected files,
-// book_write, and (when present) Debian's gnuchess book and patzer's own book.
+// book_encode (written as patzer writes every file), and (when present) Debian's gnuchess book and patzer's own book.
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "engine/book.h"
 #include "engine/movegen.h"
 #include "engine/polyglot_keys.h"
+#include "src/util/paths.h"
 #include "tests/helpers.h"
 
 #ifndef TEST_BOOK
@@ -191,6 +193,19 @@ static void make_tmp_path(void) {
     close(fd);
 }
 
+// What patzer does to write a book: the engine encodes, src/ writes atomically.
+static bool write_book(const char *path, BookWriterEntry *e, size_t n, char *err, size_t errsz) {
+    size_t len;
+    unsigned char *bytes = book_encode(e, n, &len);
+    if (!bytes) {
+        snprintf(err, errsz, "nothing to write");
+        return false;
+    }
+    bool ok = paths_write_atomic(path, (const char *)bytes, len, err, errsz);
+    free(bytes);
+    return ok;
+}
+
 static size_t read_all(const char *path, unsigned char *buf, size_t cap) {
     FILE *f = fopen(path, "rb");
     cr_assert_not_null(f, "cannot read %s", path);
@@ -206,17 +221,17 @@ Test(book, writer_reproduces_fixture) {
     char path[512], err[256] = "";
     fixture_path(path, sizeof path);
     if (getenv("PATZER_WRITE_FIXTURE")) {
-        cr_assert(book_write(path, entries, FIXTURE_N, err, sizeof err), "%s", err);
+        cr_assert(write_book(path, entries, FIXTURE_N, err, sizeof err), "%s", err);
         fixture_entries(entries);
     }
     make_tmp_path();
-    cr_assert(book_write(tmp_path, entries, FIXTURE_N, err, sizeof err), "%s", err);
+    cr_assert(write_book(tmp_path, entries, FIXTURE_N, err, sizeof err), "%s", err);
     static unsigned char want[4096], got[4096];
     size_t nwant = read_all(path, want, sizeof want);
     size_t ngot = read_all(tmp_path, got, sizeof got);
     cr_assert_eq(ngot, FIXTURE_N * 16);
     cr_assert(nwant == ngot && memcmp(want, got, ngot) == 0,
-              "%s differs from what book_write makes of the fixture table", path);
+              "%s differs from what book_encode makes of the fixture table", path);
 }
 
 Test(book, fixture_size) {
@@ -418,6 +433,20 @@ Test(book, rejects_directory) {
     expect_rejected("/", "not a regular file");
 }
 
+Test(book, check_file_refuses_what_open_refuses) {
+    char err[256] = "";
+    cr_expect_not(book_check_file("/nonexistent/patzer/book.bin", err, sizeof err));
+    cr_expect(strstr(err, "cannot open") != NULL, "%s", err);
+    cr_expect_not(book_check_file("/", err, sizeof err));
+    unsigned char bytes[17] = { 0 };
+    write_raw(bytes, sizeof bytes);
+    cr_expect_not(book_check_file(tmp_path, err, sizeof err));
+    cr_expect(strstr(err, "not a multiple of 16") != NULL, "%s", err);
+    char path[512];
+    fixture_path(path, sizeof path);
+    cr_expect(book_check_file(path, err, sizeof err), "%s", err);
+}
+
 Test(book, duplicate_entries_merged) {
     // Two entries of one move (a book merged by another tool) count as one, weights added.
     Board *b = load(START_FEN);
@@ -444,7 +473,7 @@ Test(book, write_merges_and_sorts) {
     };
     make_tmp_path();
     char err[256] = "";
-    cr_assert(book_write(tmp_path, e, 6, err, sizeof err), "%s", err);
+    cr_assert(write_book(tmp_path, e, 6, err, sizeof err), "%s", err);
     unsigned char got[128];
     cr_assert_eq(read_all(tmp_path, got, sizeof got), 48);
     unsigned char want[48];
@@ -457,12 +486,22 @@ Test(book, write_merges_and_sorts) {
     book_close(book);
 }
 
+// The number of entries in dir other than "." and "..".
+static int entries_in(const char *dir) {
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d, "cannot list %s", dir);
+    int n = 0;
+    for (struct dirent *de; (de = readdir(d));)
+        n += strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0;
+    closedir(d);
+    return n;
+}
+
 Test(book, write_failure_leaves_nothing) {
     BookWriterEntry e[] = { { 1, 0x0123, 1 } };
     char err[256] = "";
-    cr_expect_not(book_write("/nonexistent/patzer/book.bin", e, 1, err, sizeof err));
-    cr_expect(strstr(err, "/nonexistent/patzer/book.bin.tmp") != NULL, "message: %s", err);
-    cr_expect_neq(access("/nonexistent/patzer/book.bin.tmp", F_OK), 0);
+    cr_expect_not(write_book("/nonexistent/patzer/book.bin", e, 1, err, sizeof err));
+    cr_expect(strstr(err, "/nonexistent/patzer/book.bin") != NULL, "message: %s", err);
 
     // A directory in the way of the rename: the temporary file must be removed.
     make_tmp_path();
@@ -471,15 +510,15 @@ Test(book, write_failure_leaves_nothing) {
     char sub[300];
     snprintf(sub, sizeof sub, "%s/x", tmp_path);
     cr_assert_eq(mkdir(sub, 0700), 0);
-    cr_expect_not(book_write(sub, e, 1, err, sizeof err));
-    char leftover[320];
-    snprintf(leftover, sizeof leftover, "%s.tmp", sub);
-    cr_expect_neq(access(leftover, F_OK), 0, "%s left behind", leftover);
+    cr_expect_not(write_book(sub, e, 1, err, sizeof err));
+    cr_expect_eq(entries_in(tmp_path), 1, "a temporary file was left beside %s", sub);
     rmdir(sub);
     rmdir(tmp_path);
     tmp_path[0] = '\0';
 
-    cr_expect_not(book_write("/nonexistent/empty.bin", e, 0, err, sizeof err));
+    size_t len = 99;
+    cr_expect_null(book_encode(e, 0, &len), "no entries, no book");
+    cr_expect_eq(len, 0);
 }
 
 // ------------------------------------------------------------------ real books

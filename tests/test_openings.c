@@ -197,6 +197,54 @@ Test(openings, empty_file) {
     openings_free(o);
 }
 
+Test(openings, open_reads_the_file_at_the_first_query) {
+    char path[64];
+    write_temp("", path, sizeof path);
+    Openings *o = openings_open(path);
+    cr_assert_not_null(o);
+    // Written after openings_open: the names are there only if it read nothing yet.
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("1. e4 e5 2. Nf3 Nc6 3. Bc4  # C50 Italian Game\n", f);
+    cr_assert_eq(fclose(f), 0);
+
+    Board *b = play((const char *[]){ NULL });
+    cr_expect_null(openings_lookup(o, b, NULL, 0, NULL, 0), "the start position has no name");
+    free(b);
+    b = play((const char *[]){ "e4", "e5", "Nf3", "Nc6", "Bc4", NULL });
+    expect(o, b, "C50", "Italian Game");
+    free(b);
+    cr_expect_eq(openings_count(o), 1);
+    unlink(path);
+    openings_free(o);
+}
+
+Test(openings, open_matches_load_on_the_shipped_file) {
+    Openings *eager = load_shipped();
+    Openings *lazy = openings_open(TEST_OPENINGS);
+    cr_assert_not_null(lazy);
+    Board *b = play((const char *[]){ "e4", "c5", "Nf3", "d6", "d4", "cxd4", NULL });
+    const char *a = openings_lookup(eager, b, NULL, 0, NULL, 0);
+    const char *z = openings_lookup(lazy, b, NULL, 0, NULL, 0);
+    cr_assert(a && z);
+    cr_expect_str_eq(z, a);
+    free(b);
+    cr_expect_eq(openings_count(lazy), openings_count(eager));
+    cr_expect_eq(openings_errors(lazy), openings_errors(eager));
+    openings_free(lazy);
+    openings_free(eager);
+}
+
+Test(openings, open_of_a_missing_file_names_nothing) {
+    Openings *o = openings_open("/nonexistent/openings.txt");
+    cr_assert_not_null(o);
+    Board *b = play((const char *[]){ "e4", NULL });
+    cr_expect_null(openings_lookup(o, b, NULL, 0, NULL, 0));
+    cr_expect_eq(openings_count(o), 0);
+    free(b);
+    openings_free(o);
+}
+
 Test(openings, find_path) {
     char buf[4096];
     setenv("PATZER_OPENINGS", "/somewhere/names.txt", 1);

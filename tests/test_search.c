@@ -268,6 +268,28 @@ Test(search, time_limit_is_kept) {
     engine_free(e);
 }
 
+// The engine makes its table when the Hash option or the first search asks for
+// it, and reads the book when a search first wants a move from it.
+Test(search, hash_and_book_are_made_when_needed) {
+    Engine *e = engine_new();
+    cr_assert_not_null(e);
+    char buf[64], err[256] = "";
+    engine_new_game(e); // nothing to clear yet
+    cr_assert(engine_set_option(e, "Clear Hash", "", err, sizeof err), "%s", err);
+    cr_assert(engine_set_option(e, "Hash", "32", err, sizeof err), "%s", err);
+    cr_assert(engine_get_option(e, "Hash", buf, sizeof buf));
+    cr_expect_str_eq(buf, "32");
+    cr_expect_not(engine_set_option(e, "BookFile", "/nonexistent/book.bin", err, sizeof err));
+    cr_expect(strstr(err, "/nonexistent/book.bin") != NULL, "%s", err);
+    setup("8/8/8/8/8/8/8/K6k w - - 0 1", NULL);
+    Capture c = search_depth(e, 3);
+    cr_expect_neq(c.best, MOVE_NONE);
+    cr_assert(engine_set_option(e, "Hash", "8", err, sizeof err), "%s", err);
+    c = search_depth(e, 3);
+    cr_expect_neq(c.best, MOVE_NONE);
+    engine_free(e);
+}
+
 Test(search, bench_is_reproducible) {
     BenchRunner *r = bench_runner_new();
     cr_assert_not_null(r);

@@ -292,6 +292,28 @@ Test(tt, clear_removes_entries) {
     tt_free(tt);
 }
 
+// A clear maps fresh pages over a used table: clearing again and again, with
+// and without stores between, must always leave a working, empty table.
+Test(tt, repeated_clears) {
+    TTable *tt = new_table(SMALL_MB);
+    TTHit hit;
+    tt_clear(tt); // never stored to: nothing to drop
+    cr_assert_not(probe(tt, bucket_key(3), &hit));
+    for (int round = 0; round < 3; round++) {
+        store(tt, bucket_key(3), MOVE_NONE, MID, BOUND_EXACT);
+        cr_assert(probe(tt, bucket_key(3), &hit));
+        tt_clear(tt);
+        tt_clear(tt);
+        cr_assert_not(probe(tt, bucket_key(3), &hit), "round %d", round);
+        cr_assert_eq(tt_hashfull(tt), 0);
+    }
+    cr_assert(tt_resize(tt, SMALL_MB * 2));
+    store(tt, bucket_key(5), MOVE_NONE, MID, BOUND_EXACT);
+    tt_clear(tt);
+    cr_assert_not(probe(tt, bucket_key(5), &hit), "cleared after a resize");
+    tt_free(tt);
+}
+
 Test(tt, sizes_round_down_and_clamp) {
     TTable *tt = new_table(5);
     cr_assert_eq(tt_size_mb(tt), 4);

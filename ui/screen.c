@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include "engine/errmsg.h"
 #include "ui/draw.h"
 #include "ui/layout.h"
 #include "ui/theme.h"
@@ -156,11 +157,6 @@ static void layout_make(void) {
     wnoutrefresh(stdscr);
 }
 
-static void set_err(char *err, size_t errsz, const char *msg) {
-    if (err && errsz)
-        snprintf(err, errsz, "%s", msg);
-}
-
 static void release(void) {
     if (screen) {
         delscreen(screen);
@@ -178,7 +174,7 @@ static bool start_terminal(const UiOptions *opts, char *err, size_t errsz) {
         null_in = fopen("/dev/null", "r");
         null_out = fopen("/dev/null", "w");
         if (!null_in || !null_out) {
-            set_err(err, errsz, "cannot open /dev/null");
+            errmsg_set(err, errsz, "cannot open /dev/null");
             return false;
         }
         // The size comes from the options, not from LINES/COLUMNS.
@@ -186,12 +182,12 @@ static bool start_terminal(const UiOptions *opts, char *err, size_t errsz) {
         for (size_t i = 0; !screen && i < sizeof headless_terms / sizeof headless_terms[0]; i++)
             screen = newterm(headless_terms[i], null_out, null_in);
         if (!screen) {
-            set_err(err, errsz, "no usable terminal description for headless mode");
+            errmsg_set(err, errsz, "no usable terminal description for headless mode");
             return false;
         }
         set_term(screen);
         if (resizeterm(opts->headless_lines, opts->headless_cols) == ERR) {
-            set_err(err, errsz, "cannot set the headless terminal size");
+            errmsg_set(err, errsz, "cannot set the headless terminal size");
             return false;
         }
         return true;
@@ -202,14 +198,14 @@ static bool start_terminal(const UiOptions *opts, char *err, size_t errsz) {
         return true;
     }
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-        set_err(err, errsz, "standard input and output must be a terminal");
+        errmsg_set(err, errsz, "standard input and output must be a terminal");
         return false;
     }
     // newterm rather than initscr: initscr exits on failure.
     const char *term = getenv("TERM");
     screen = newterm(term && *term ? term : NULL, stdout, stdin);
     if (!screen) {
-        set_err(err, errsz, "unknown terminal type (check TERM)");
+        errmsg_set(err, errsz, "unknown terminal type (check TERM)");
         return false;
     }
     set_term(screen);
@@ -238,7 +234,7 @@ bool ui_screen_open(const UiOptions *opts, char *err, size_t errsz) {
     if ((!modes && !headless) || keypad(stdscr, TRUE) == ERR || nodelay(stdscr, TRUE) == ERR) {
         endwin();
         release();
-        set_err(err, errsz, "cannot set the terminal modes");
+        errmsg_set(err, errsz, "cannot set the terminal modes");
         return false;
     }
     intrflush(stdscr, FALSE);

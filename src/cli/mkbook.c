@@ -9,6 +9,7 @@
 
 #include "engine/book.h"
 #include "engine/notation.h"
+#include "src/util/paths.h"
 
 typedef struct Entries {
     BookWriterEntry *items;
@@ -199,13 +200,19 @@ int main(int argc, char **argv) {
         size_t positions, entries;
         count_book(&e, &positions, &entries);
         char err[512] = "";
-        if (book_write(out, e.items, e.count, err, sizeof err)) {
+        size_t len;
+        unsigned char *bytes = book_encode(e.items, e.count, &len);
+        if (!bytes) {
+            fprintf(stderr, "mkbook: out of memory encoding %s\n", out);
+            status = 1;
+        } else if (paths_write_atomic(out, (const char *)bytes, len, err, sizeof err)) {
             fprintf(stderr, "mkbook: %s: %ld lines, %zu positions, %zu entries\n", out, st.lines,
                     positions, entries);
         } else {
             fprintf(stderr, "mkbook: %s\n", err);
             status = 1;
         }
+        free(bytes);
     }
     free(e.items);
     return status;

@@ -3,11 +3,11 @@
 // every way a game ends, as a state machine over the engine's board.
 #include "src/game/game.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/errmsg.h"
 #include "engine/movegen.h"
 
 enum {
@@ -47,15 +47,6 @@ struct Game {
 };
 
 static const char *const color_names[COLOR_NB] = { "White", "Black" };
-
-static void message(char *err, size_t errsz, const char *fmt, ...) {
-    if (!err || errsz == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errsz, fmt, ap);
-    va_end(ap);
-}
 
 static Color opponent(Color c) {
     return (Color)!c;
@@ -171,7 +162,7 @@ static bool setup(Game *g, const GameSettings *s, char *err, size_t errsz) {
     // The start board is built aside so that a bad FEN changes nothing.
     Board *start = malloc(sizeof *start);
     if (!start) {
-        message(err, errsz, "out of memory");
+        errmsg_set(err, errsz, "out of memory");
         return false;
     }
     if (s->start_fen[0]) {
@@ -200,7 +191,7 @@ static bool setup(Game *g, const GameSettings *s, char *err, size_t errsz) {
 Game *game_new(const GameSettings *s, char *err, size_t errsz) {
     Game *g = calloc(1, sizeof *g);
     if (!g) {
-        message(err, errsz, "out of memory");
+        errmsg_set(err, errsz, "out of memory");
         return NULL;
     }
     if (!setup(g, s, err, errsz)) {
@@ -287,7 +278,7 @@ int game_redo_available(const Game *g) {
 static GameStatus apply_move(Game *g, Move m, int score, int depth, int64_t now, char *err,
                              size_t errsz) {
     if (g->ply >= GAME_MAX_PLIES) {
-        message(err, errsz, "the game record is full (%d plies)", GAME_MAX_PLIES);
+        errmsg_set(err, errsz, "the game record is full (%d plies)", GAME_MAX_PLIES);
         return GAME_ERR_GAME_OVER;
     }
     Color mover = g->board.side;
@@ -299,7 +290,8 @@ static GameStatus apply_move(Game *g, Move m, int score, int depth, int64_t now,
     if (!clock_press(&g->clock, now)) {
         if (!g->settings.gui_referees_time) {
             flag_fell(g, mover, now);
-            message(err, errsz, "%s's flag fell before the move was completed", color_names[mover]);
+            errmsg_set(err, errsz, "%s's flag fell before the move was completed",
+                       color_names[mover]);
             return GAME_ERR_GAME_OVER;
         }
         clock_start(&g->clock, opponent(mover), now); // the GUI judges the flag
@@ -323,22 +315,22 @@ static GameStatus apply_move(Game *g, Move m, int score, int depth, int64_t now,
 
 GameStatus game_play_text(Game *g, const char *text, int64_t now, char *err, size_t errsz) {
     if (game_is_over(g)) {
-        message(err, errsz, "the game is over (%s)", game_end_text(g));
+        errmsg_set(err, errsz, "the game is over (%s)", game_end_text(g));
         return GAME_ERR_GAME_OVER;
     }
     if (g->settings.players[g->board.side] != PLAYER_HUMAN) {
-        message(err, errsz, "it is not your turn: the engine plays %s", color_names[g->board.side]);
+        errmsg_set(err, errsz, "it is not your turn: the engine plays %s", color_names[g->board.side]);
         return GAME_ERR_NOT_YOUR_TURN;
     }
     char why[MESSAGE_MAX] = "";
     Move m = MOVE_NONE;
     switch (notation_parse_move(&g->board, text, &m, why, sizeof why)) {
     case NOTATION_OK: return apply_move(g, m, VALUE_NONE, 0, now, err, errsz);
-    case NOTATION_UNPARSEABLE: message(err, errsz, "%s", why); return GAME_ERR_PARSE;
-    case NOTATION_ILLEGAL: message(err, errsz, "%s", why); return GAME_ERR_ILLEGAL;
-    case NOTATION_AMBIGUOUS: message(err, errsz, "%s", why); return GAME_ERR_AMBIGUOUS;
+    case NOTATION_UNPARSEABLE: errmsg_set(err, errsz, "%s", why); return GAME_ERR_PARSE;
+    case NOTATION_ILLEGAL: errmsg_set(err, errsz, "%s", why); return GAME_ERR_ILLEGAL;
+    case NOTATION_AMBIGUOUS: errmsg_set(err, errsz, "%s", why); return GAME_ERR_AMBIGUOUS;
     }
-    message(err, errsz, "%s", why);
+    errmsg_set(err, errsz, "%s", why);
     return GAME_ERR_PARSE;
 }
 
@@ -423,7 +415,7 @@ GameStatus game_resign(Game *g, Color who, int64_t now) {
 static void explain_no_claim(const Board *b, const char *after_san, char *err, size_t errsz) {
     int times = board_repetitions(b) + 1;
     int moves = b->halfmove / 2;
-    message(err, errsz,
+    errmsg_set(err, errsz,
             "no draw to claim: %s%s%sthe position %s occurred %d time%s and %d move%s passed "
             "without a capture or pawn move",
             after_san ? "after " : "", after_san ? after_san : "", after_san ? " " : "",
@@ -433,7 +425,7 @@ static void explain_no_claim(const Board *b, const char *after_san, char *err, s
 
 GameStatus game_claim_draw(Game *g, Move move, int64_t now, char *err, size_t errsz) {
     if (game_is_over(g)) {
-        message(err, errsz, "the game is over (%s)", game_end_text(g));
+        errmsg_set(err, errsz, "the game is over (%s)", game_end_text(g));
         return GAME_ERR_GAME_OVER;
     }
     GameEnd now_end = outcome_claimable(&g->board);
@@ -446,13 +438,13 @@ GameStatus game_claim_draw(Game *g, Move move, int64_t now, char *err, size_t er
         return GAME_ERR_NOTHING;
     }
     if (!movegen_is_legal(&g->board, move)) {
-        message(err, errsz, "no draw to claim: the move is illegal");
+        errmsg_set(err, errsz, "no draw to claim: the move is illegal");
         return GAME_ERR_ILLEGAL;
     }
     // The claim is checked on a scratch board; the move is then played for real.
     Board *scratch = malloc(sizeof *scratch);
     if (!scratch) {
-        message(err, errsz, "out of memory");
+        errmsg_set(err, errsz, "out of memory");
         return GAME_ERR_NOTHING;
     }
     *scratch = g->board;
@@ -592,7 +584,7 @@ void game_fen(const Game *g, char *buf, size_t bufsz) {
 bool game_set_fen(Game *g, const char *fen, int64_t now, char *err, size_t errsz) {
     Board *b = malloc(sizeof *b);
     if (!b) {
-        message(err, errsz, "out of memory");
+        errmsg_set(err, errsz, "out of memory");
         return false;
     }
     if (!board_set_fen(b, fen, err, errsz)) {

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Opening names: every line of the openings file is played from the start position, and the
 // key of its final position maps to its "ECO Name" in a sorted array searched by bisection.
+// The file is read the first time a name is asked for, not when the program starts.
 #include "src/game/openings.h"
 
 #include <ctype.h>
-#include <libgen.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "engine/notation.h"
 #include "src/util/paths.h"
@@ -25,6 +25,13 @@ typedef struct Entry {
 } Entry;
 
 struct Openings {
+    // Loading state: the file is parsed by the first query (under lock), so
+    // queries on a const Openings may fill the table in.
+    pthread_mutex_t lock;
+    bool loaded;
+    char *path;
+    Key start_key; // the start position, never named: asking for it loads nothing
+
     Entry *entries;
     int count, cap;
     char *arena;
@@ -238,42 +245,91 @@ static bool parse_text(Openings *o, char *text) {
     return ok;
 }
 
-Openings *openings_load(const char *path, char *err, size_t errsz) {
+Openings *openings_open(const char *path) {
     board_init_tables();
-    char *text = paths_read_file(path, OPENINGS_FILE_MAX, NULL, err, errsz);
-    if (!text)
-        return NULL;
     Openings *o = calloc(1, sizeof *o);
-    bool ok = o && parse_text(o, text);
+    Board *start = malloc(sizeof *start);
+    if (!o || !start || !(o->path = strdup(path)) || pthread_mutex_init(&o->lock, NULL) != 0) {
+        if (o)
+            free(o->path);
+        free(o);
+        free(start);
+        return NULL;
+    }
+    board_set_start(start);
+    o->start_key = start->key;
+    free(start);
+    return o;
+}
+
+// Reads and parses the file once. False with err set when it cannot be read or memory runs
+// out; the table is then left empty.
+static bool load_table(Openings *o, char *err, size_t errsz) {
+    o->loaded = true;
+    char *text = paths_read_file(o->path, OPENINGS_FILE_MAX, NULL, err, errsz);
+    if (!text)
+        return false;
+    bool ok = parse_text(o, text);
     free(text);
     if (!ok) {
-        openings_free(o);
+        free(o->entries);
+        free(o->arena);
+        o->entries = NULL;
+        o->arena = NULL;
+        o->count = 0;
+        if (err && errsz)
+            snprintf(err, errsz, "out of memory reading %s", o->path);
+        return false;
+    }
+    sort_entries(o);
+    return true;
+}
+
+// The table, loaded on first use. The object is not const (openings_open made it on the
+// heap); only the lazily filled cache behind the const pointer changes.
+static const Openings *ensure_loaded(const Openings *co) {
+    Openings *o = (Openings *)co;
+    pthread_mutex_lock(&o->lock);
+    if (!o->loaded)
+        load_table(o, NULL, 0);
+    pthread_mutex_unlock(&o->lock);
+    return o;
+}
+
+Openings *openings_load(const char *path, char *err, size_t errsz) {
+    Openings *o = openings_open(path);
+    if (!o) {
         if (err && errsz)
             snprintf(err, errsz, "out of memory reading %s", path);
         return NULL;
     }
-    sort_entries(o);
+    if (!load_table(o, err, errsz)) {
+        openings_free(o);
+        return NULL;
+    }
     return o;
 }
 
 void openings_free(Openings *o) {
     if (!o)
         return;
+    pthread_mutex_destroy(&o->lock);
     free(o->entries);
     free(o->arena);
+    free(o->path);
     free(o);
 }
 
 int openings_count(const Openings *o) {
-    return o ? o->count : 0;
+    return o ? ensure_loaded(o)->count : 0;
 }
 
 int openings_errors(const Openings *o) {
-    return o ? o->errors : 0;
+    return o ? ensure_loaded(o)->errors : 0;
 }
 
 const char *openings_first_error(const Openings *o) {
-    return o ? o->first_error : "";
+    return o ? ensure_loaded(o)->first_error : "";
 }
 
 static const Entry *find(const Openings *o, Key key) {
@@ -299,6 +355,11 @@ const char *openings_lookup(const Openings *o, const Board *b, char *eco, size_t
     copy_out(name, namesz, "", 0);
     if (!o || !b)
         return NULL;
+    // Every named line has moves, so the start position itself never has a name: the
+    // first screen of a new game need not read the file.
+    if (b->ply == 0 && b->key == o->start_key)
+        return NULL;
+    o = ensure_loaded(o);
     const Entry *e = find(o, b->key);
     for (int i = b->ply - 1; !e && i >= 0; i--)
         e = find(o, b->history[i].key);
@@ -311,32 +372,6 @@ const char *openings_lookup(const Openings *o, const Board *b, char *eco, size_t
     return s;
 }
 
-static bool set_path(char *buf, size_t bufsz, const char *path) {
-    int n = snprintf(buf, bufsz, "%s", path);
-    if (n < 0 || (size_t)n >= bufsz) {
-        if (bufsz)
-            buf[0] = '\0';
-        return false;
-    }
-    return true;
-}
-
 bool openings_find_path(const char *argv0, char *buf, size_t bufsz) {
-    if (!buf || !bufsz)
-        return false;
-    buf[0] = '\0';
-    const char *env = getenv("PATZER_OPENINGS");
-    if (env && *env)
-        return set_path(buf, bufsz, env);
-    if (argv0 && strchr(argv0, '/')) {
-        char copy[PATH_MAX_LEN];
-        char candidate[PATH_MAX_LEN];
-        snprintf(copy, sizeof copy, "%s", argv0);
-        int n = snprintf(candidate, sizeof candidate, "%s/../data/openings.txt", dirname(copy));
-        if (n > 0 && (size_t)n < sizeof candidate && access(candidate, R_OK) == 0)
-            return set_path(buf, bufsz, candidate);
-    }
-    if (access(PKGDATADIR "/openings.txt", R_OK) == 0)
-        return set_path(buf, bufsz, PKGDATADIR "/openings.txt");
-    return false;
+    return paths_data_file("openings.txt", "PATZER_OPENINGS", argv0, buf, bufsz);
 }

@@ -24,6 +24,10 @@ typedef struct Openings Openings;
 // Returns NULL with a message in err only when the file cannot be read or memory runs out.
 // Calls board_init_tables itself.
 Openings *openings_load(const char *path, char *err, size_t errsz);
+// The same table, read from path the first time it is queried (a start that shows only the
+// start position reads nothing). A file that cannot be read then gives an empty table. NULL
+// only when out of memory. Queries may come from any thread.
+Openings *openings_open(const char *path);
 void openings_free(Openings *o);
 
 // Named positions held (distinct positions; transposed duplicates are not counted).

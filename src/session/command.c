@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/errmsg.h"
+
 typedef enum {
     ARG_NONE,     // no arguments
     ARG_NEW,      // new's options, in any order
@@ -378,17 +380,6 @@ typedef struct Word {
     size_t len;
 } Word;
 
-__attribute__((format(printf, 3, 4))) static bool fail(char *err, size_t errsz, const char *fmt,
-                                                       ...) {
-    if (err && errsz > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errsz, fmt, ap);
-        va_end(ap);
-    }
-    return false;
-}
-
 static bool is_space(char c) {
     return isspace((unsigned char)c) != 0;
 }
@@ -447,7 +438,7 @@ static const CommandSpec *find_spec(Word w) {
 
 static bool copy_text(char *dst, Word w, const char *what, char *err, size_t errsz) {
     if (w.len >= COMMAND_TEXT_MAX)
-        return fail(err, errsz, "%s is too long (at most %d characters)", what,
+        return errmsg_set(err, errsz, "%s is too long (at most %d characters)", what,
                     COMMAND_TEXT_MAX - 1);
     memcpy(dst, w.s, w.len);
     dst[w.len] = '\0';
@@ -466,7 +457,7 @@ static bool parse_number(const CommandSpec *spec, Word w, int *out, char *err, s
     if (i)
         v = -v;
     if (!digits || v < spec->min || v > spec->max)
-        return fail(err, errsz, "%s must be a whole number from %d to %d, not '%.*s'", spec->name,
+        return errmsg_set(err, errsz, "%s must be a whole number from %d to %d, not '%.*s'", spec->name,
                     spec->min, spec->max, echo_len(w), w.s);
     *out = (int)v;
     return true;
@@ -477,14 +468,14 @@ static bool number_after(const CommandSpec *spec, const char **p, int *out, char
                          size_t errsz) {
     Word w;
     if (!next_word(p, &w))
-        return fail(err, errsz, "%s needs a number from %d to %d", spec->name, spec->min,
+        return errmsg_set(err, errsz, "%s needs a number from %d to %d", spec->name, spec->min,
                     spec->max);
     return parse_number(spec, w, out, err, errsz);
 }
 
 static bool time_text(Word w, Command *cmd, char *err, size_t errsz) {
     if (w.len == 0)
-        return fail(err, errsz, "time needs a time control, such as 5+3, 40/90+30 or none");
+        return errmsg_set(err, errsz, "time needs a time control, such as 5+3, 40/90+30 or none");
     if (!copy_text(cmd->text, w, "the time control", err, errsz))
         return false;
     // timecontrol_parse's messages already name the part at fault.
@@ -521,14 +512,14 @@ static bool parse_new(const char *p, Command *cmd, char *err, size_t errsz) {
         Color c;
         if (side_word(w, &c)) {
             if (cmd->has_side)
-                return fail(err, errsz, "new: the side is given twice");
+                return errmsg_set(err, errsz, "new: the side is given twice");
             cmd->has_side = true;
             cmd->side = c;
             continue;
         }
         const CommandSpec *opt = new_option(w);
         if (!opt)
-            return fail(err, errsz,
+            return errmsg_set(err, errsz,
                         "new: unknown option '%.*s' (expected white, black, level N, elo N "
                         "or time TC)",
                         echo_len(w), w.s);
@@ -536,7 +527,7 @@ static bool parse_new(const char *p, Command *cmd, char *err, size_t errsz) {
                     : opt->kind == CMD_ELO ? &cmd->has_elo
                                            : &cmd->has_time;
         if (*has)
-            return fail(err, errsz, "new: %s is given twice", opt->name);
+            return errmsg_set(err, errsz, "new: %s is given twice", opt->name);
         if (opt->kind == CMD_LEVEL || opt->kind == CMD_ELO) {
             int *dst = opt->kind == CMD_LEVEL ? &cmd->level : &cmd->elo;
             if (!number_after(opt, &p, dst, err, errsz))
@@ -563,18 +554,18 @@ static bool parse_new(const char *p, Command *cmd, char *err, size_t errsz) {
 static bool parse_play(const char *p, Command *cmd, char *err, size_t errsz) {
     Word w, extra;
     if (!next_word(&p, &w))
-        return fail(err, errsz, "play needs white, black, both or none");
+        return errmsg_set(err, errsz, "play needs white, black, both or none");
     Color c;
     if (side_word(w, &c)) {
         cmd->human[c] = true;
     } else if (word_is(w, "both")) {
         cmd->human[WHITE] = cmd->human[BLACK] = true;
     } else if (!word_is(w, "none")) {
-        return fail(err, errsz, "play needs white, black, both or none, not '%.*s'", echo_len(w),
+        return errmsg_set(err, errsz, "play needs white, black, both or none, not '%.*s'", echo_len(w),
                     w.s);
     }
     if (next_word(&p, &extra))
-        return fail(err, errsz, "'play' takes just one of white, black, both or none");
+        return errmsg_set(err, errsz, "'play' takes just one of white, black, both or none");
     return true;
 }
 
@@ -598,7 +589,7 @@ bool command_parse(const char *line, Command *cmd, char *err, size_t errsz) {
     switch (spec->arg) {
     case ARG_NONE:
         if (next_word(&p, &extra))
-            return fail(err, errsz, "'%s' takes no arguments", spec->name);
+            return errmsg_set(err, errsz, "'%s' takes no arguments", spec->name);
         return true;
     case ARG_NEW: return parse_new(p, cmd, err, errsz);
     case ARG_PLAY: return parse_play(p, cmd, err, errsz);
@@ -606,19 +597,19 @@ bool command_parse(const char *line, Command *cmd, char *err, size_t errsz) {
         if (!number_after(spec, &p, &cmd->number, err, errsz))
             return false;
         if (next_word(&p, &extra))
-            return fail(err, errsz, "'%s' takes just one number", spec->name);
+            return errmsg_set(err, errsz, "'%s' takes just one number", spec->name);
         return true;
     case ARG_TIME: return time_text(rest_of(p), cmd, err, errsz);
     case ARG_OPT_MOVE:
         if (!next_word(&p, &w))
             return true;
         if (next_word(&p, &extra))
-            return fail(err, errsz, "'%s' takes at most one move", spec->name);
+            return errmsg_set(err, errsz, "'%s' takes at most one move", spec->name);
         return copy_text(cmd->text, w, "the move", err, errsz);
     case ARG_REST:
         w = rest_of(p);
         if (w.len == 0)
-            return fail(err, errsz, "%s needs %s", spec->name, spec->what);
+            return errmsg_set(err, errsz, "%s needs %s", spec->name, spec->what);
         return copy_text(cmd->text, w, spec->what, err, errsz);
     case ARG_OPT_REST:
         w = rest_of(p);
@@ -628,15 +619,15 @@ bool command_parse(const char *line, Command *cmd, char *err, size_t errsz) {
             return true;
         const CommandSpec *about = find_spec(w);
         if (!about)
-            return fail(err, errsz, "help: there is no command '%.*s'", echo_len(w), w.s);
+            return errmsg_set(err, errsz, "help: there is no command '%.*s'", echo_len(w), w.s);
         if (next_word(&p, &extra))
-            return fail(err, errsz, "'%s' takes at most one command name", spec->name);
+            return errmsg_set(err, errsz, "'%s' takes at most one command name", spec->name);
         // The full name, so command_help finds it whatever alias was typed.
         snprintf(cmd->text, sizeof cmd->text, "%s", about->name);
         return true;
     }
     }
-    return fail(err, errsz, "internal error: bad argument kind");
+    return errmsg_set(err, errsz, "internal error: bad argument kind");
 }
 
 const char *command_name(CommandKind kind) {

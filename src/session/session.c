@@ -1161,7 +1161,7 @@ Session *session_new(const SessionOptions *opts, const SessionHooks *hooks, int6
     }
     char openings_path[PATH_MAX_LEN];
     if (openings_find_path(paths_argv0(), openings_path, sizeof openings_path))
-        s->openings = openings_load(openings_path, why, sizeof why);
+        s->openings = openings_open(openings_path); // read when a name is first asked for
     if (opts->resume) {
         if (session_load(s->game, opts->autosave_path, now, why, sizeof why) &&
             !game_is_over(s->game))

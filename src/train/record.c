@@ -5,24 +5,15 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine/errmsg.h"
+
 enum { CODE_CASTLING_ROOK = 12, CODE_EP_PAWN = 13, CODES_VALID = 14 };
 enum { PIECES_MAX = 32, READ_CHUNK_RECORDS = 4096 };
-
-static bool fail(char *err, size_t errsz, const char *fmt, ...) {
-    if (err && errsz) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errsz, fmt, ap);
-        va_end(ap);
-    }
-    return false;
-}
 
 // ------------------------------------------------------------------------------ positions
 
@@ -81,7 +72,7 @@ bool train_position_to_board(const TrainPosition *p, Board *b, char *err, size_t
     train_position_fen(p, fen, sizeof fen);
     char why[160];
     if (!board_set_fen(b, fen, why, sizeof why))
-        return fail(err, errsz, "bad position %s: %s", fen, why);
+        return errmsg_set(err, errsz, "bad position %s: %s", fen, why);
     return true;
 }
 
@@ -144,7 +135,7 @@ bool train_decode(const uint8_t rec[TRAIN_RECORD_SIZE], TrainPosition *p, char *
     for (int i = 0; i < 8; i++)
         occ |= (Bitboard)rec[i] << (8 * i);
     if (bb_count(occ) > PIECES_MAX)
-        return fail(err, errsz, "%d pieces (at most 32)", bb_count(occ));
+        return errmsg_set(err, errsz, "%d pieces (at most 32)", bb_count(occ));
     memset(p->squares, NO_PIECE, sizeof p->squares);
     p->side = (Color)(rec[31] & 1);
     p->castling = 0;
@@ -153,17 +144,18 @@ bool train_decode(const uint8_t rec[TRAIN_RECORD_SIZE], TrainPosition *p, char *
         Square s = bb_pop(&occ);
         int code = (rec[8 + i / 2] >> (4 * (i & 1))) & 15;
         if (code >= CODES_VALID)
-            return fail(err, errsz, "invalid piece code %d", code);
+            return errmsg_set(err, errsz, "invalid piece code %d", code);
         if (code == CODE_CASTLING_ROOK) {
             int right = castling_right_of(s);
             if (!right)
-                return fail(err, errsz, "castling rook on a square that has no castling right");
+                return errmsg_set(err, errsz,
+                                  "castling rook on a square that has no castling right");
             p->castling |= (uint8_t)right;
             code = make_piece(square_rank(s) == 0 ? WHITE : BLACK, ROOK);
         } else if (code == CODE_EP_PAWN) {
             Color them = !p->side;
             if (relative_rank(them, s) != 3)
-                return fail(err, errsz, "en-passant pawn off its fourth rank");
+                return errmsg_set(err, errsz, "en-passant pawn off its fourth rank");
             p->ep = (uint8_t)(them == WHITE ? s - 8 : s + 8);
             code = make_piece(them, PAWN);
         }
@@ -175,9 +167,9 @@ bool train_decode(const uint8_t rec[TRAIN_RECORD_SIZE], TrainPosition *p, char *
     p->halfmove = rec[30];
     int result = (rec[31] >> 1) & 3;
     if (result > TRAIN_WHITE_WINS)
-        return fail(err, errsz, "invalid game result %d", result);
+        return errmsg_set(err, errsz, "invalid game result %d", result);
     if (rec[31] & 0x80)
-        return fail(err, errsz, "reserved bit set");
+        return errmsg_set(err, errsz, "reserved bit set");
     p->result = (TrainResult)result;
     p->flags = (rec[31] >> 3) & 15;
     return true;
@@ -209,7 +201,7 @@ static bool add_path(TrainReader *r, const char *dir, const char *name) {
 static bool list_directory(TrainReader *r, const char *dir, char *err, size_t errsz) {
     DIR *d = opendir(dir);
     if (!d)
-        return fail(err, errsz, "%s: %s", dir, strerror(errno));
+        return errmsg_set(err, errsz, "%s: %s", dir, strerror(errno));
     struct dirent *e;
     bool ok = true;
     while (ok && (e = readdir(d))) {
@@ -219,7 +211,7 @@ static bool list_directory(TrainReader *r, const char *dir, char *err, size_t er
     }
     closedir(d);
     if (!ok)
-        return fail(err, errsz, "out of memory");
+        return errmsg_set(err, errsz, "out of memory");
     qsort(r->paths, (size_t)r->path_count, sizeof *r->paths, compare_names);
     return true;
 }
@@ -228,9 +220,10 @@ bool train_reader_open(TrainReader *r, const char *path, char *err, size_t errsz
     memset(r, 0, sizeof *r);
     struct stat st;
     if (stat(path, &st) != 0)
-        return fail(err, errsz, "%s: %s", path, strerror(errno));
-    bool ok = S_ISDIR(st.st_mode) ? list_directory(r, path, err, errsz)
-                                  : (add_path(r, NULL, path) || fail(err, errsz, "out of memory"));
+        return errmsg_set(err, errsz, "%s: %s", path, strerror(errno));
+    bool ok = S_ISDIR(st.st_mode)
+                  ? list_directory(r, path, err, errsz)
+                  : (add_path(r, NULL, path) || errmsg_set(err, errsz, "out of memory"));
     if (!ok)
         train_reader_close(r);
     return ok;
@@ -244,7 +237,7 @@ int train_reader_next(TrainReader *r, TrainPosition *p, char *err, size_t errsz)
             r->file = fopen(r->paths[r->path_index], "rb");
             r->record = 0;
             if (!r->file) {
-                fail(err, errsz, "%s: %s", r->paths[r->path_index], strerror(errno));
+                errmsg_set(err, errsz, "%s: %s", r->paths[r->path_index], strerror(errno));
                 return -1;
             }
         }
@@ -253,7 +246,8 @@ int train_reader_next(TrainReader *r, TrainPosition *p, char *err, size_t errsz)
         if (got == sizeof rec) {
             char why[128];
             if (!train_decode(rec, p, why, sizeof why)) {
-                fail(err, errsz, "%s: record %lld: %s", r->paths[r->path_index], r->record, why);
+                errmsg_set(err, errsz, "%s: record %lld: %s", r->paths[r->path_index],
+                           r->record, why);
                 return -1;
             }
             r->record++;
@@ -263,7 +257,7 @@ int train_reader_next(TrainReader *r, TrainPosition *p, char *err, size_t errsz)
         fclose(r->file);
         r->file = NULL;
         if (bad) {
-            fail(err, errsz, "%s: %s after record %lld", r->paths[r->path_index],
+            errmsg_set(err, errsz, "%s: %s after record %lld", r->paths[r->path_index],
                  got ? "truncated record" : "read error", r->record);
             return -1;
         }
@@ -289,11 +283,11 @@ static bool scan_games(const char *path, long long *games, long long *records, o
     *keep = 0;
     FILE *f = fopen(path, "rb");
     if (!f)
-        return errno == ENOENT || fail(err, errsz, "%s: %s", path, strerror(errno));
+        return errno == ENOENT || errmsg_set(err, errsz, "%s: %s", path, strerror(errno));
     uint8_t *buf = malloc((size_t)READ_CHUNK_RECORDS * TRAIN_RECORD_SIZE);
     if (!buf) {
         fclose(f);
-        return fail(err, errsz, "out of memory");
+        return errmsg_set(err, errsz, "out of memory");
     }
     long long index = 0;
     size_t got;
@@ -305,7 +299,7 @@ static bool scan_games(const char *path, long long *games, long long *records, o
             }
         }
     }
-    bool ok = !ferror(f) || fail(err, errsz, "%s: read error", path);
+    bool ok = !ferror(f) || errmsg_set(err, errsz, "%s: read error", path);
     free(buf);
     fclose(f);
     *keep = (off_t)(*records * TRAIN_RECORD_SIZE);
@@ -319,10 +313,11 @@ bool train_writer_open(TrainWriter *w, const char *path, char *err, size_t errsz
         return false;
     struct stat st;
     if (stat(path, &st) == 0 && st.st_size != keep && truncate(path, keep) != 0)
-        return fail(err, errsz, "%s: cannot cut the unfinished game: %s", path, strerror(errno));
+        return errmsg_set(err, errsz, "%s: cannot cut the unfinished game: %s", path,
+                          strerror(errno));
     w->file = fopen(path, "ab");
     if (!w->file)
-        return fail(err, errsz, "%s: %s", path, strerror(errno));
+        return errmsg_set(err, errsz, "%s: %s", path, strerror(errno));
     return true;
 }
 
@@ -332,7 +327,7 @@ bool train_writer_add_game(TrainWriter *w, const TrainPosition *game, int n, cha
         return true;
     uint8_t *buf = malloc((size_t)n * TRAIN_RECORD_SIZE);
     if (!buf)
-        return fail(err, errsz, "out of memory");
+        return errmsg_set(err, errsz, "out of memory");
     for (int i = 0; i < n; i++) {
         TrainPosition p = game[i];
         p.flags =
@@ -342,7 +337,7 @@ bool train_writer_add_game(TrainWriter *w, const TrainPosition *game, int n, cha
     size_t put = fwrite(buf, TRAIN_RECORD_SIZE, (size_t)n, w->file);
     free(buf);
     if (put != (size_t)n || fflush(w->file) != 0)
-        return fail(err, errsz, "write error: %s", strerror(errno));
+        return errmsg_set(err, errsz, "write error: %s", strerror(errno));
     w->games++;
     w->records += n;
     return true;

@@ -3,6 +3,7 @@
 #include "src/util/paths.h"
 
 #include "engine/engine.h"
+#include "engine/errmsg.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -84,25 +85,39 @@ bool paths_state_file(const char *name, char *buf, size_t bufsz, bool create_dir
 
 static bool readable(const char *path) { return access(path, R_OK) == 0; }
 
-void paths_find_book(const char *argv0, char *buf, size_t bufsz) {
+static bool set_path(char *buf, size_t bufsz, const char *path) {
+    int n = snprintf(buf, bufsz, "%s", path);
+    if (n >= 0 && (size_t)n < bufsz)
+        return true;
     buf[0] = '\0';
-    const char *env = getenv("PATZER_BOOK");
-    if (env && *env) {
-        snprintf(buf, bufsz, "%s", env);
-        return;
-    }
+    return false;
+}
+
+bool paths_data_file(const char *name, const char *env_var, const char *argv0, char *buf,
+                     size_t bufsz) {
+    if (!buf || !bufsz)
+        return false;
+    buf[0] = '\0';
+    const char *env = env_var ? getenv(env_var) : NULL;
+    if (env && *env)
+        return set_path(buf, bufsz, env);
     if (argv0 && strchr(argv0, '/')) {
         char copy[PATH_MAX_LEN];
-        snprintf(copy, sizeof copy, "%s", argv0);
         char candidate[PATH_MAX_LEN];
-        int n = snprintf(candidate, sizeof candidate, "%s/../data/patzer.bin", dirname(copy));
-        if (n > 0 && (size_t)n < sizeof candidate && (size_t)n < bufsz && readable(candidate)) {
-            memcpy(buf, candidate, (size_t)n + 1);
-            return;
-        }
+        snprintf(copy, sizeof copy, "%s", argv0);
+        int n = snprintf(candidate, sizeof candidate, "%s/../data/%s", dirname(copy), name);
+        if (n > 0 && (size_t)n < sizeof candidate && readable(candidate))
+            return set_path(buf, bufsz, candidate);
     }
-    if (readable(PKGDATADIR "/patzer.bin"))
-        snprintf(buf, bufsz, "%s", PKGDATADIR "/patzer.bin");
+    char installed[PATH_MAX_LEN];
+    int n = snprintf(installed, sizeof installed, "%s/%s", PKGDATADIR, name);
+    if (n > 0 && (size_t)n < sizeof installed && readable(installed))
+        return set_path(buf, bufsz, installed);
+    return false;
+}
+
+void paths_find_book(const char *argv0, char *buf, size_t bufsz) {
+    paths_data_file("patzer.bin", "PATZER_BOOK", argv0, buf, bufsz);
 }
 
 void paths_set_default_book(Engine *engine) {
@@ -112,10 +127,9 @@ void paths_set_default_book(Engine *engine) {
         engine_set_option(engine, "BookFile", book, NULL, 0);
 }
 
+// "what path: reason", the reason from errno.
 static bool fail(char *err, size_t errsz, const char *what, const char *path) {
-    if (err && errsz)
-        snprintf(err, errsz, "%s %s: %s", what, path, strerror(errno));
-    return false;
+    return errmsg_set(err, errsz, "%s %s: %s", what, path, strerror(errno));
 }
 
 bool paths_write_atomic(const char *path, const char *data, size_t len, char *err, size_t errsz) {
@@ -172,22 +186,19 @@ char *paths_read_file(const char *path, size_t max_bytes, size_t *len, char *err
     struct stat st;
     if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
         fclose(f);
-        if (err && errsz)
-            snprintf(err, errsz, "%s is a directory", path);
+        errmsg_set(err, errsz, "%s is a directory", path);
         return NULL;
     }
     if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size > max_bytes) {
         fclose(f);
-        if (err && errsz)
-            snprintf(err, errsz, "%s is too large (%lld bytes, the limit is %zu)", path,
-                     (long long)st.st_size, max_bytes);
+        errmsg_set(err, errsz, "%s is too large (%lld bytes, the limit is %zu)", path,
+                   (long long)st.st_size, max_bytes);
         return NULL;
     }
     char *buf = malloc(max_bytes + 1);
     if (!buf) {
         fclose(f);
-        if (err && errsz)
-            snprintf(err, errsz, "out of memory reading %s", path);
+        errmsg_set(err, errsz, "out of memory reading %s", path);
         return NULL;
     }
     size_t n = fread(buf, 1, max_bytes + 1, f);
@@ -195,14 +206,12 @@ char *paths_read_file(const char *path, size_t max_bytes, size_t *len, char *err
     fclose(f);
     if (read_error || n > max_bytes) {
         free(buf);
-        if (err && errsz)
-            snprintf(err, errsz, read_error ? "cannot read %s" : "%s is too large", path);
+        errmsg_set(err, errsz, read_error ? "cannot read %s" : "%s is too large", path);
         return NULL;
     }
     if (memchr(buf, '\0', n)) {
         free(buf);
-        if (err && errsz)
-            snprintf(err, errsz, "%s is a binary file, not text", path);
+        errmsg_set(err, errsz, "%s is a binary file, not text", path);
         return NULL;
     }
     buf[n] = '\0';

@@ -18,6 +18,12 @@ bool paths_state_dir(char *buf, size_t bufsz, bool create);
 bool paths_config_file(const char *name, char *buf, size_t bufsz, bool create_dir);
 bool paths_state_file(const char *name, char *buf, size_t bufsz, bool create_dir);
 
+// The one place a shipped data file is looked for: $env_var when set (taken as
+// it is, so that a wrong path shows up as an error where the file is read),
+// then data/NAME next to the program (a build tree: argv0's directory/../data),
+// then the installed $(pkgdatadir)/NAME. False, buf empty, when none is found.
+bool paths_data_file(const char *name, const char *env_var, const char *argv0, char *buf,
+                     size_t bufsz);
 // The opening book: $PATZER_BOOK, then data/patzer.bin next to the program
 // (a build tree: argv0's directory/../data), then the installed
 // $(pkgdatadir)/patzer.bin. Empty string when none exists.
