@@ -35,7 +35,7 @@ static const UiTheme builtin[] = {
     { .name = "contrast", // mid greys, so both white and black pieces stand out; vivid marks
       .square = { { 242, 248 }, { 178, 226 }, { 33, 45 }, { 196, 203 } },
       .piece = { 231, 16 }, .text = 252, .accent = 46, .alert = 196,
-      .basic_square = { { COLOR_BLUE, COLOR_CYAN }, { COLOR_YELLOW, COLOR_YELLOW },
+      .basic_square = { { COLOR_MAGENTA, COLOR_CYAN }, { COLOR_YELLOW, COLOR_YELLOW },
                         { COLOR_GREEN, COLOR_GREEN }, { COLOR_RED, COLOR_RED } },
       .basic_piece = { COLOR_WHITE, COLOR_BLACK } },
     { .name = "paper", // for light terminal backgrounds: dark text around the board
