@@ -3,7 +3,8 @@
 # End to end: theme and piece set switched in the real terminal game (tmux).
 # The board's colours (read with capture-pane -e) and glyphs change at once,
 # the choices land in patzer.conf beside the user's own lines, and a user
-# theme from the file is listed and drawn with its colours.
+# theme from the file is listed and drawn with its colours; with bell on,
+# the engine's move rings the terminal bell (tmux's window bell flag).
 # shellcheck source=tests/lib.sh
 source "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
 need_patzer
@@ -16,10 +17,12 @@ theme.mine = light=#ffffff dark=#005f00 white=226 black=16
 CONF
 patzer=$(cd "$(dirname "$PATZER")" && pwd)/$(basename "$PATZER")
 cat >"$tmp/run.sh" <<RUN
-export HOME="$tmp" XDG_STATE_HOME="$tmp/state" XDG_CONFIG_HOME="$tmp/config" LANG=C.UTF-8
+# A fresh state directory each start: no autosaved game to resume.
+export HOME="$tmp" XDG_STATE_HOME="\$(mktemp -d "$tmp/state.XXXXXX")" XDG_CONFIG_HOME="$tmp/config"
+export LANG=C.UTF-8
 export TERM=xterm-256color
 unset NO_COLOR LC_ALL
-exec "$patzer" --no-book --time none
+exec "$patzer" --no-book --time none --level 1
 RUN
 colours() { tm capture-pane -e -p -t game 2>/dev/null; }
 # has_colour SGR: the screen shows that colour sequence (e.g. "48;5;94").
@@ -33,11 +36,18 @@ has_colour() {
     return 1
 }
 conf() { cat "$tmp/config/patzer/patzer.conf"; }
+# The bell flag tmux keeps for the window (1 once the program rang).
+bell_flag() { tm display -p -t game '#{window_bell_flag}'; }
 # lacks_on_screen FIXED: the screen does not show the text.
 lacks_on_screen() { ! screen | grep -qF -- "$1"; }
 
 tmux_start 100 30 "bash $tmp/run.sh"
+tm set -g monitor-bell on
+tm set -g bell-action any
 check "the board appears" wait_for 10 '^>'
+keys "e4" Enter
+check "the engine replies" wait_for 20 '1\. e4 [a-hNBRQKO]'
+check "no bell while the bell is off" test "$(bell_flag)" = 0
 check "classic theme by default: brown dark squares" has_colour "48;5;94"
 check "filled pieces by default" wait_for 2 '♟'
 
@@ -72,7 +82,12 @@ sleep 0.5
 tm kill-server 2>/dev/null
 # A second start reads the choices back.
 tmux_start 100 30 "bash $tmp/run.sh"
+tm set -g monitor-bell on
+tm set -g bell-action any
 check "the next start keeps the letters" wait_for 10 ' P '
 check "and the user theme" has_colour "48;5;22"
+keys "e4" Enter
+check "the engine replies again" wait_for 20 '1\. e4 [a-hNBRQKO]'
+check "the bell rang on the engine's move" test "$(bell_flag)" = 1
 keys "quit" Enter
 finish
