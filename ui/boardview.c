@@ -70,6 +70,8 @@ static int wrap(const char *text, int cols, char lines[][UI_NAME_MAX * 2], int m
             if (cut > 0)
                 fit = cut;
         }
+        if (fit >= sizeof lines[n])
+            fit = draw_boundary(p, sizeof lines[n] - 1);
         if (fit == 0)
             break;
         memcpy(lines[n], p, fit);
