@@ -38,6 +38,7 @@ static void usage(FILE *out) {
           "  -f, --fen FEN        start from this position\n"
           "  -a, --ascii          ASCII board instead of Unicode pieces\n"
           "  -r, --resume         continue the unfinished game saved automatically\n"
+          "  -n, --new            start a new game (an unfinished one goes to the archive)\n"
           "  -p, --pgn FILE       open the games of a PGN file to replay and analyse\n"
           "      --no-book        the engine does not play from its opening book\n"
           "      --config-example print a commented configuration file\n"
@@ -53,9 +54,13 @@ static void usage(FILE *out) {
           out);
 }
 
+// Problems in patzer.conf are shown by the session (status line, line mode).
 static void report_config(const char *text, void *ctx) {
-    (void)ctx;
-    fprintf(stderr, "patzer: %s\n", text);
+    Config *cfg = ctx;
+    char *notes = cfg->session.notes;
+    size_t used = strlen(notes);
+    snprintf(notes + used, sizeof cfg->session.notes - used, "%s%s",
+             used ? "\n" : "", text);
 }
 
 // Reads the configuration file and the book location into cfg.
@@ -63,12 +68,15 @@ static void load_config(Config *cfg, const char *argv0) {
     config_defaults(cfg);
     char path[PATH_MAX_LEN];
     if (paths_config_file("patzer.conf", path, sizeof path, false))
-        config_load(cfg, path, report_config, NULL);
+        config_load(cfg, path, report_config, cfg);
     if (!cfg->session.book_path[0])
         paths_find_book(argv0, cfg->session.book_path, sizeof cfg->session.book_path);
     if (!paths_state_file("autosave.pgn", cfg->session.autosave_path,
                           sizeof cfg->session.autosave_path, true))
         cfg->session.autosave_path[0] = '\0';
+    if (!paths_user_data_file("games.pgn", cfg->session.archive_path,
+                              sizeof cfg->session.archive_path, true))
+        cfg->session.archive_path[0] = '\0';
 }
 
 // Parses the game options; returns -1 to go on, else an exit status.
@@ -78,13 +86,14 @@ static int parse_game_options(int argc, char **argv, Config *cfg) {
         {"level", required_argument, NULL, 'l'}, {"elo", required_argument, NULL, 'e'},
         {"time", required_argument, NULL, 't'},  {"fen", required_argument, NULL, 'f'},
         {"ascii", no_argument, NULL, 'a'},   {"resume", no_argument, NULL, 'r'},
+        {"new", no_argument, NULL, 'n'},
         {"no-book", no_argument, NULL, 'B'}, {"help", no_argument, NULL, 'h'},
         {"pgn", required_argument, NULL, 'p'},
         {"config-example", no_argument, NULL, 'C'},
         {"version", no_argument, NULL, 'V'}, {NULL, 0, NULL, 0}};
     char err[512];
     int opt;
-    while ((opt = getopt_long(argc, argv, "wbl:e:t:f:arp:hV", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "wbl:e:t:f:arnp:hV", longopts, NULL)) != -1) {
         bool ok = true;
         switch (opt) {
         case 'w':
@@ -115,6 +124,9 @@ static int parse_game_options(int argc, char **argv, Config *cfg) {
             break;
         case 'r':
             cfg->session.resume = true;
+            break;
+        case 'n':
+            cfg->session.fresh = true;
             break;
         case 'B':
             cfg->session.own_book = false;
@@ -158,10 +170,31 @@ static int parse_game_options(int argc, char **argv, Config *cfg) {
 
 // Input from a pipe: a GUI that did not say which protocol on the command
 // line says it with its first line; anything else is the line-mode game.
+// The first line is read byte by byte, so stdin's buffer holds nothing that
+// the line mode (which reads the descriptor) would miss.
+static ssize_t read_first_line(char **line) {
+    size_t cap = 256, n = 0;
+    *line = malloc(cap);
+    if (!*line)
+        return -1;
+    char c;
+    ssize_t got;
+    while ((got = read(STDIN_FILENO, &c, 1)) == 1 && c != '\n') {
+        if (n + 2 > cap) {
+            char *bigger = cap < (1u << 20) ? realloc(*line, cap *= 2) : NULL;
+            if (!bigger)
+                break;
+            *line = bigger;
+        }
+        (*line)[n++] = c;
+    }
+    (*line)[n] = '\0';
+    return got <= 0 && n == 0 ? -1 : (ssize_t)n;
+}
+
 static int run_pipe(const Config *cfg) {
     char *line = NULL;
-    size_t cap = 0;
-    ssize_t n = getline(&line, &cap, stdin);
+    ssize_t n = read_first_line(&line);
     while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' ' ||
                      line[n - 1] == '\t'))
         line[--n] = '\0';
@@ -209,5 +242,10 @@ int main(int argc, char **argv) {
         return status;
     if (!isatty(STDIN_FILENO))
         return run_pipe(&cfg);
-    return tui_run(&cfg);
+    char why[256] = "";
+    status = tui_run(&cfg, why, sizeof why);
+    if (status != TUI_NO_SCREEN)
+        return status;
+    fprintf(stderr, "patzer: %s; using the line mode.\n", why);
+    return linemode_run(&cfg, stdin, stdout, NULL);
 }

@@ -5,7 +5,7 @@ set -u
 PATZER=${PATZER:-src/patzer}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/patzer-linemode.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-export HOME=$tmp XDG_STATE_HOME=$tmp/state XDG_CONFIG_HOME=$tmp/config
+export HOME=$tmp XDG_STATE_HOME=$tmp/state XDG_CONFIG_HOME=$tmp/config XDG_DATA_HOME=$tmp/data
 passed=0 failed=0
 
 check() { # description, command...
@@ -88,6 +88,84 @@ check "an overlong setboard is refused" has "$out" "too long"
 # End of input without quit: the session ends cleanly.
 out=$(printf 'play both\ne4\n' | timeout 30 "$PATZER" 2>&1)
 check "end of input ends the session" test $? -eq 0
+
+# Input is read as it arrives: a whole script on a pipe, analysis included.
+out=$(printf 'analyze\nstop\nquit\n' | timeout 20 "$PATZER" 2>&1)
+check "analyze, stop, quit from a pipe ends (status $?)" has "$out" "Analysis stopped."
+out=$(printf 'analyze\n' | timeout 20 "$PATZER" 2>&1)
+check "end of input stops an analysis and ends (status $?)" has "$out" "Analysis stopped."
+out=$(printf '%s\n' 'lines 2' 'analyze depth 6' fen quit | timeout 30 "$PATZER" 2>&1)
+check "analyze prints one line per depth" grep -qE '^depth 5 line 1 score [-+][0-9.]+ nodes [0-9.]+[kM]?  1\. ' <<<"$out"
+check "MultiPV lines are numbered" grep -qE '^depth 6 line 2 score ' <<<"$out"
+check "the final lines close the analysis" grep -qE '^final depth 6 line 1 ' <<<"$out"
+check "a limited analysis ends by itself, then the script goes on" \
+    grep -qE "^$start_fen\$" <<<"$out"
+out=$(printf '%s\n' 'analyze 1s' | timeout 20 "$PATZER" 2>&1)
+check "analyze 1s ends by itself" has "$out" "Analysis done."
+
+# The unfinished game is never wiped by a start that does not resume it.
+rm -rf "$XDG_STATE_HOME" "$XDG_DATA_HOME"
+printf '%s\n' 'play both' d4 quit | timeout 30 "$PATZER" >/dev/null 2>&1
+out=$(printf '%s\n' quit | timeout 30 "$PATZER" 2>&1)
+check "a plain start asks to resume the unfinished game" has "$out" "Resume it? (y/n)"
+check "starting and quitting keeps the unfinished game" grep -q '1\. d4' "$save"
+out=$(printf '%s\n' y fen quit | timeout 30 "$PATZER" 2>&1)
+check "y resumes it" has "$out" "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1"
+out=$(printf '%s\n' n quit | timeout 30 "$PATZER" 2>&1)
+check "n starts a new game and archives the old one" grep -q '1\. d4' "$XDG_DATA_HOME/patzer/games.pgn"
+out=$(printf '%s\n' quit | timeout 30 "$PATZER" 2>&1)
+check "the archived game is not offered again" lacks "$out" "Resume it?"
+printf '%s\n' 'play both' e4 quit | timeout 30 "$PATZER" >/dev/null 2>&1
+out=$(printf '%s\n' fen quit | timeout 30 "$PATZER" --new 2>&1)
+check "--new answers in advance" has "$out" "$start_fen"
+check "--new archived the unfinished game" grep -qE '^1\. e4 .*\*$' "$XDG_DATA_HOME/patzer/games.pgn"
+
+# The whole mix: play, load, game N, setboard, edit, analyze, review, game 0,
+# quit, restart: the live game is never lost, no mode's state leaks.
+rm -rf "$XDG_STATE_HOME"
+cat >"$tmp/two.pgn" <<'PGN'
+[Event "Club"]
+[White "Alpha"]
+[Black "Beta"]
+[Result "1-0"]
+
+1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0
+
+[Event "Club"]
+[White "Gamma"]
+[Black "Delta"]
+[Result "*"]
+
+1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Bg5 Be7 5. g3 *
+PGN
+out=$(printf '%s\n' 'play both' e4 c5 "load $tmp/two.pgn" 'game 2' prev 'game 0' fen \
+      'game 1' 'setboard 4k3/8/8/8/8/8/8/4K2R w K - 0 1' Rh8 Kd7 undo edit 'side black' cancel \
+      'analyze depth 4' review stop back fen quit | timeout 60 "$PATZER" 2>&1)
+check "game 0 returns to the live game" has "$out" "Back to your game"
+check "the live game is intact after browsing" \
+    has "$out" "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+check "setboard in browse starts a clean game" has "$out" "Position set: 4k3/8/8/8/8/8/8/4K2R w K - 0 1"
+check "the new game takes moves" has "$out" "Last move: 1. Rh8+"
+check "no out-of-memory on the new game" lacks "$out" "out of memory"
+check "undo says what it took back" has "$out" "Took back 1... Kd7"
+check "the editor acknowledges" has "$out" "Black to move (editor)"
+check "analysis in line mode" grep -qE '^depth 4 score ' <<<"$out"
+check "stop ends the review" grep -qE '^(Review stopped|Error: Review stopped before)' <<<"$out"
+check "the set-up game is the live game at the end" has "$out" "4k2R/8/8/8/8/8/8/4K3 b - - 1 1"
+out=$(printf '%s\n' y fen quit | timeout 30 "$PATZER" 2>&1)
+check "after a restart the live game is offered" has "$out" "Resume it?"
+check "and resumed" has "$out" "4k2R/8/8/8/8/8/8/4K3 b - - 1 1"
+
+# play none is paced; pace 0 lets it run; end of input stops it.
+out=$(printf '%s\n' 'level 1' 'time none' 'play none' | timeout 30 "$PATZER" 2>&1)
+check "play none from a pipe ends at end of input" test $? -eq 0
+
+# patzer.conf problems reach the line mode.
+mkdir -p "$XDG_CONFIG_HOME/patzer"
+echo 'colour = blue' >"$XDG_CONFIG_HOME/patzer/patzer.conf"
+out=$(printf '%s\n' quit | timeout 30 "$PATZER" --new 2>/dev/null)
+check "configuration errors are shown in line mode" grep -q "^Error: .*patzer.conf:1: .*colour" <<<"$out"
+rm "$XDG_CONFIG_HOME/patzer/patzer.conf"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

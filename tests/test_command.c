@@ -474,9 +474,9 @@ Test(command, theme_pieces_bell) {
 
 Test(command, names_and_help) {
     const char *names[64];
-    int n = command_names(names, ARRAY_LEN(names));
-    cr_assert_eq(n, 44, "%d command names", n);
-    cr_expect_eq(command_names(NULL, 0), n);
+    int n = command_names(names, ARRAY_LEN(names), CMODE_ALL);
+    cr_assert_eq(n, 46, "%d command names", n);
+    cr_expect_eq(command_names(NULL, 0, CMODE_ALL), n);
     const char *list = command_help(NULL);
     cr_assert_not_null(list);
     cr_expect_eq(command_help(""), list);
@@ -529,11 +529,11 @@ Test(command, names_and_help) {
 
 Test(command, names_respect_max) {
     const char *names[3] = { NULL, NULL, NULL };
-    cr_expect_eq(command_names(names, 2), 2);
+    cr_expect_eq(command_names(names, 2, CMODE_ALL), 2);
     cr_expect_str_eq(names[0], "new");
     cr_expect_str_eq(names[1], "play");
     cr_expect_null(names[2]);
-    cr_expect_eq(command_names(names, 0), 0);
+    cr_expect_eq(command_names(names, 0, CMODE_ALL), 0);
 }
 
 // ------------------------------------------------------------------ replay
@@ -576,4 +576,37 @@ Test(command, analysis_replay_and_editor_commands) {
     cr_expect_not(command_parse("goto", &cmd, err, sizeof err));
     cr_expect_not(command_parse("put", &cmd, err, sizeof err));
     cr_expect_not(command_parse("next 2", &cmd, err, sizeof err));
+}
+
+// One table says which modes take each command; completion follows it.
+Test(command, modes_of_commands) {
+    cr_expect_eq(command_modes(CMD_PUT), (unsigned)CMODE_EDIT);
+    cr_expect_eq(command_modes(CMD_QUIT), (unsigned)CMODE_ALL);
+    cr_expect(command_modes(CMD_MOVE) & CMODE_PLAY);
+    cr_expect_not(command_modes(CMD_MOVE) & CMODE_EDIT);
+    cr_expect(command_modes(CMD_STOP) & CMODE_REVIEW);
+    cr_expect_str_eq(command_name(CMD_BACK), "back");
+    cr_expect(strstr(command_help("put"), "Modes: edit."), "%s", command_help("put"));
+    cr_expect(strstr(command_help("undo"), "Modes: play, browse, analyse."), "%s",
+              command_help("undo"));
+    cr_expect_not(strstr(command_help("quit"), "Modes:"));
+    const char *names[64];
+    int n = command_names(names, 64, CMODE_EDIT);
+    bool put = false, hint = false;
+    for (int i = 0; i < n; i++) {
+        put |= strcmp(names[i], "put") == 0;
+        hint |= strcmp(names[i], "hint") == 0;
+    }
+    cr_expect(put, "the editor completes put");
+    cr_expect_not(hint, "the editor does not complete hint");
+    Command cmd;
+    char err[128];
+    cr_expect(command_parse("game 0", &cmd, err, sizeof err), "%s", err);
+    cr_expect_eq(cmd.number, 0);
+    cr_expect(command_parse("back", &cmd, err, sizeof err));
+    cr_expect_eq(cmd.kind, CMD_BACK);
+    cr_expect(command_parse("pace 0", &cmd, err, sizeof err));
+    cr_expect_eq(cmd.kind, CMD_PACE);
+    cr_expect(command_parse("analyze depth 20", &cmd, err, sizeof err));
+    cr_expect_str_eq(cmd.text, "depth 20");
 }

@@ -80,6 +80,10 @@ send "save $tmp/reviewed.pgn" Enter
 check "the reviewed game is saved" wait_for 10 'Saved to'
 check "the saved game explains the blunder" grep -q 'Blunder' "$tmp/reviewed.pgn"
 
+send "review" Enter
+send "stop" Enter
+check "stop cancels a review" wait_for 10 'Review stopped'
+
 send "quit" Enter
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -169,6 +169,15 @@ static void release(void) {
     null_in = null_out = NULL;
 }
 
+// "dumb" terminals (TERM=dumb, an editor's shell buffer) would get the
+// screen as one line: curses needs at least to move the cursor.
+static bool named_terminal(const char *term, char *err, size_t errsz) {
+    if (term && *term && strcmp(term, "dumb") != 0)
+        return true;
+    return errmsg_set(err, errsz, "TERM is %s, a terminal that cannot draw the board",
+                      term && *term ? term : "not set");
+}
+
 static bool start_terminal(const UiOptions *opts, char *err, size_t errsz) {
     if (opts->headless) {
         null_in = fopen("/dev/null", "r");
@@ -203,12 +212,19 @@ static bool start_terminal(const UiOptions *opts, char *err, size_t errsz) {
     }
     // newterm rather than initscr: initscr exits on failure.
     const char *term = getenv("TERM");
-    screen = newterm(term && *term ? term : NULL, stdout, stdin);
+    if (!named_terminal(term, err, errsz))
+        return false;
+    screen = newterm(term, stdout, stdin);
     if (!screen) {
         errmsg_set(err, errsz, "unknown terminal type (check TERM)");
         return false;
     }
     set_term(screen);
+    const char *cup = tigetstr("cup");
+    if (!cup || cup == (const char *)-1) {
+        errmsg_set(err, errsz, "the terminal cannot move the cursor (check TERM)");
+        return false;
+    }
     return true;
 }
 

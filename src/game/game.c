@@ -201,6 +201,14 @@ Game *game_new(const GameSettings *s, char *err, size_t errsz) {
     return g;
 }
 
+Game *game_clone(const Game *g) {
+    // A Game holds no pointers: a copy of the struct is a deep copy.
+    Game *copy = malloc(sizeof *copy);
+    if (copy)
+        memcpy(copy, g, sizeof *copy);
+    return copy;
+}
+
 void game_free(Game *g) {
     free(g);
 }

@@ -47,6 +47,9 @@ void game_settings_default(GameSettings *s);
 // returns NULL and writes the FEN error into err.
 Game *game_new(const GameSettings *s, char *err, size_t errsz);
 void game_free(Game *g);
+// A copy of the whole game (record, redo tail, clocks), owned by the caller.
+// NULL when out of memory.
+Game *game_clone(const Game *g);
 // Starts over from new settings (same error rules); on error the game is unchanged.
 bool game_reset(Game *g, const GameSettings *s, char *err, size_t errsz);
 const GameSettings *game_settings(const Game *g);

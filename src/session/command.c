@@ -38,6 +38,7 @@ typedef struct CommandSpec {
     const char *usage;
     const char *summary; // one line in the list
     const char *help;    // a sentence or two
+    unsigned modes;      // CMODE_* bits of the modes that accept it; 0: all
 } CommandSpec;
 
 // No alias may ever read as a move: aliases are letters only, never a lone
@@ -53,6 +54,7 @@ static const CommandSpec specs[] = {
               "any order, set the engine's level or Elo and the time control, e.g. new black "
               "level 5 time 10+5." },
     { .kind = CMD_PLAY,
+      .modes = CMODE_PLAY,
       .name = "play",
       .arg = ARG_PLAY,
       .usage = "play white|black|both|none",
@@ -60,6 +62,7 @@ static const CommandSpec specs[] = {
       .help = "Chooses the sides you move yourself; the engine plays the others. With both you "
               "move for both sides, with none the engine plays itself." },
     { .kind = CMD_UNDO,
+      .modes = CMODE_PLAY | CMODE_BROWSE | CMODE_ANALYSE,
       .name = "undo",
       .aliases = { "u", "takeback" },
       .arg = ARG_NONE,
@@ -67,6 +70,7 @@ static const CommandSpec specs[] = {
       .summary = "take back the last move",
       .help = "Takes back the last move. redo plays it again." },
     { .kind = CMD_REDO,
+      .modes = CMODE_PLAY | CMODE_BROWSE | CMODE_ANALYSE,
       .name = "redo",
       .aliases = { "r" },
       .arg = ARG_NONE,
@@ -81,12 +85,14 @@ static const CommandSpec specs[] = {
       .summary = "turn the board around",
       .help = "Turns the board around, so the other side is at the bottom." },
     { .kind = CMD_HINT,
+      .modes = CMODE_PLAY,
       .name = "hint",
       .arg = ARG_NONE,
       .usage = "hint",
       .summary = "suggest a move",
       .help = "Asks the engine for a good move in the current position." },
     { .kind = CMD_LEVEL,
+      .modes = CMODE_PLAY,
       .name = "level",
       .aliases = { "lv", "lvl" },
       .arg = ARG_NUMBER,
@@ -96,6 +102,7 @@ static const CommandSpec specs[] = {
       .summary = "set the engine's strength (1-20)",
       .help = "Sets the engine's strength from 1 (weakest) to 20 (full strength)." },
     { .kind = CMD_ELO,
+      .modes = CMODE_PLAY,
       .name = "elo",
       .arg = ARG_NUMBER,
       .min = 600,
@@ -104,6 +111,7 @@ static const CommandSpec specs[] = {
       .summary = "set the engine's strength as an Elo rating",
       .help = "Makes the engine play at about the given Elo rating, from 600 to 3000." },
     { .kind = CMD_TIME,
+      .modes = CMODE_PLAY,
       .name = "time",
       .aliases = { "tc" },
       .arg = ARG_TIME,
@@ -113,18 +121,21 @@ static const CommandSpec specs[] = {
               "(40/90+30), periods separated by commas (40/90+30, 30+30), a simple or "
               "Bronstein delay (5d3, 5b3), or none for no clock." },
     { .kind = CMD_RESIGN,
+      .modes = CMODE_PLAY,
       .name = "resign",
       .arg = ARG_NONE,
       .usage = "resign",
       .summary = "resign the game",
       .help = "Resigns the game; the other side wins." },
     { .kind = CMD_DRAW,
+      .modes = CMODE_PLAY,
       .name = "draw",
       .arg = ARG_NONE,
       .usage = "draw",
       .summary = "offer a draw",
       .help = "Offers a draw to the engine, which accepts or declines." },
     { .kind = CMD_CLAIM,
+      .modes = CMODE_PLAY,
       .name = "claim",
       .arg = ARG_OPT_MOVE,
       .usage = "claim [MOVE]",
@@ -146,6 +157,7 @@ static const CommandSpec specs[] = {
       .summary = "set up a position",
       .help = "Sets up the position given in Forsyth-Edwards Notation." },
     { .kind = CMD_SAVE,
+      .modes = CMODE_PLAY | CMODE_BROWSE | CMODE_ANALYSE | CMODE_REVIEW,
       .name = "save",
       .arg = ARG_REST,
       .what = "a file name",
@@ -161,12 +173,14 @@ static const CommandSpec specs[] = {
       .summary = "load a game from a file",
       .help = "Loads the game saved in FILE." },
     { .kind = CMD_GO,
+      .modes = CMODE_PLAY,
       .name = "go",
       .arg = ARG_NONE,
       .usage = "go",
       .summary = "let the engine play the side to move",
       .help = "The engine takes over the side to move and plays now." },
     { .kind = CMD_STOP,
+      .modes = CMODE_PLAY | CMODE_BROWSE | CMODE_ANALYSE | CMODE_REVIEW,
       .name = "stop",
       .arg = ARG_NONE,
       .usage = "stop",
@@ -180,13 +194,16 @@ static const CommandSpec specs[] = {
       .summary = "leave patzer",
       .help = "Leaves patzer." },
     { .kind = CMD_ANALYZE,
+      .modes = CMODE_PLAY | CMODE_BROWSE | CMODE_ANALYSE,
       .name = "analyze",
       .aliases = { "analyse", "an" },
-      .arg = ARG_NONE,
-      .usage = "analyze",
-      .summary = "analyse the position until stop",
-      .help = "Starts the engine analysing the current position without end (no contempt); "
-              "it follows you as you step through a game or make moves. stop ends it." },
+      .arg = ARG_OPT_REST,
+      .usage = "analyze [Ns|depth N]",
+      .summary = "analyse the position (until stop, N seconds or depth N)",
+      .help = "Analyses the position shown (no contempt), without end or for N seconds "
+              "(analyze 5s) or to depth N (analyze depth 20). Moves, undo/redo and next/prev "
+              "move about and the analysis follows; stop ends it and returns to where you "
+              "were. Line mode prints one line per completed depth." },
     { .kind = CMD_LINES,
       .name = "lines",
       .arg = ARG_NUMBER,
@@ -196,6 +213,7 @@ static const CommandSpec specs[] = {
       .summary = "analyse N lines at once (1-5)",
       .help = "Sets how many best lines the analysis shows, from 1 to 5." },
     { .kind = CMD_NEXT,
+      .modes = CMODE_BROWSE | CMODE_ANALYSE,
       .name = "next",
       .aliases = { "n" },
       .arg = ARG_NONE,
@@ -204,13 +222,15 @@ static const CommandSpec specs[] = {
       .help = "Steps one move forward in the game or line being shown (also the right arrow "
               "on an empty command line)." },
     { .kind = CMD_PREV,
+      .modes = CMODE_BROWSE | CMODE_ANALYSE,
       .name = "prev",
-      .aliases = { "p", "back" },
+      .aliases = { "p" },
       .arg = ARG_NONE,
       .usage = "prev",
       .summary = "one move back",
       .help = "Steps one move back (also the left arrow on an empty command line)." },
     { .kind = CMD_FIRST,
+      .modes = CMODE_BROWSE | CMODE_ANALYSE,
       .name = "first",
       .aliases = { "start" },
       .arg = ARG_NONE,
@@ -218,6 +238,7 @@ static const CommandSpec specs[] = {
       .summary = "to the start of the game",
       .help = "Goes to the start position of the game (also Home on an empty command line)." },
     { .kind = CMD_LAST,
+      .modes = CMODE_BROWSE | CMODE_ANALYSE,
       .name = "last",
       .aliases = { "end" },
       .arg = ARG_NONE,
@@ -226,6 +247,7 @@ static const CommandSpec specs[] = {
       .help = "Goes to the last move of the line being shown (also End on an empty command "
               "line)." },
     { .kind = CMD_GOTO,
+      .modes = CMODE_BROWSE,
       .name = "goto",
       .aliases = { "jump" },
       .arg = ARG_NUMBER,
@@ -235,6 +257,7 @@ static const CommandSpec specs[] = {
       .summary = "to move N",
       .help = "Goes to the position after White's move N (goto 0 is the start)." },
     { .kind = CMD_VAR,
+      .modes = CMODE_BROWSE,
       .name = "var",
       .aliases = { "variation" },
       .arg = ARG_NUMBER,
@@ -245,6 +268,7 @@ static const CommandSpec specs[] = {
       .help = "Enters the Nth alternative to the next move of the line shown (also Page Down "
               "for the first one on an empty command line); up leaves it." },
     { .kind = CMD_UP,
+      .modes = CMODE_BROWSE,
       .name = "up",
       .aliases = { "mainline" },
       .arg = ARG_NONE,
@@ -253,6 +277,7 @@ static const CommandSpec specs[] = {
       .help = "Leaves the variation, back to the line it branches from (also Page Up on an "
               "empty command line)." },
     { .kind = CMD_REVIEW,
+      .modes = CMODE_PLAY | CMODE_BROWSE,
       .name = "review",
       .arg = ARG_NONE,
       .usage = "review",
@@ -264,6 +289,7 @@ static const CommandSpec specs[] = {
       .name = "theme",
       .aliases = { "colors", "colours" },
       .arg = ARG_OPT_REST,
+      .modes = CMODE_ALL,
       .usage = "theme [NAME]",
       .summary = "choose the board's colours",
       .help = "Without a name, lists the board themes (classic, green, blue, contrast, paper "
@@ -272,6 +298,7 @@ static const CommandSpec specs[] = {
     { .kind = CMD_PIECES,
       .name = "pieces",
       .arg = ARG_OPT_REST,
+      .modes = CMODE_ALL,
       .usage = "pieces [filled|outline|letters]",
       .summary = "choose how pieces are drawn",
       .help = "Without a name, lists the piece sets; with one, draws the pieces as filled or "
@@ -279,6 +306,7 @@ static const CommandSpec specs[] = {
     { .kind = CMD_BELL,
       .name = "bell",
       .arg = ARG_OPT_REST,
+      .modes = CMODE_ALL,
       .usage = "bell [on|off]",
       .summary = "ring on the engine's move and low time",
       .help = "With on, the terminal bell rings when the engine moves and when your clock "
@@ -294,12 +322,30 @@ static const CommandSpec specs[] = {
     { .kind = CMD_GAME,
       .name = "game",
       .arg = ARG_NUMBER,
-      .min = 1,
+      .min = 0,
       .max = 1000000,
       .usage = "game N",
-      .summary = "show game N of the loaded file",
-      .help = "Shows game N of the last loaded file." },
+      .summary = "show game N of the loaded file (0: your game)",
+      .help = "Shows game N of the last loaded file; game 0 returns to the game you are "
+              "playing, with its clocks (paused while it is not shown)." },
+    { .kind = CMD_BACK,
+      .name = "back",
+      .arg = ARG_NONE,
+      .usage = "back",
+      .summary = "back to the game you are playing",
+      .help = "Leaves the file, editor, analysis or review and returns to the game you are "
+              "playing (the same as game 0)." },
+    { .kind = CMD_PACE,
+      .name = "pace",
+      .arg = ARG_NUMBER,
+      .min = 0,
+      .max = 60000,
+      .usage = "pace MS",
+      .summary = "time between the engine's moves when it plays itself",
+      .help = "When the engine plays both sides (play none), it waits MS milliseconds between "
+              "moves so you can watch (default 1000; pace 0 for none)." },
     { .kind = CMD_EDIT,
+      .modes = CMODE_PLAY | CMODE_BROWSE | CMODE_ANALYSE,
       .name = "edit",
       .arg = ARG_NONE,
       .usage = "edit",
@@ -307,6 +353,7 @@ static const CommandSpec specs[] = {
       .help = "Starts the position editor on the current position: put, remove, clear, side, "
               "castling and ep change it, done uses it (if it is legal), cancel leaves it." },
     { .kind = CMD_PUT,
+      .modes = CMODE_EDIT,
       .name = "put",
       .arg = ARG_REST,
       .what = "a piece and a square",
@@ -315,6 +362,7 @@ static const CommandSpec specs[] = {
       .help = "In the editor, puts a piece on a square: Qd4 for a white queen, qd4 for a "
               "black one (letters KQRBNP)." },
     { .kind = CMD_REMOVE,
+      .modes = CMODE_EDIT,
       .name = "remove",
       .aliases = { "rm" },
       .arg = ARG_REST,
@@ -323,6 +371,7 @@ static const CommandSpec specs[] = {
       .summary = "editor: empty a square",
       .help = "In the editor, takes the piece off a square." },
     { .kind = CMD_SIDE,
+      .modes = CMODE_EDIT,
       .name = "side",
       .arg = ARG_REST,
       .what = "white or black",
@@ -330,6 +379,7 @@ static const CommandSpec specs[] = {
       .summary = "editor: the side to move",
       .help = "In the editor, sets the side to move." },
     { .kind = CMD_CASTLING,
+      .modes = CMODE_EDIT,
       .name = "castling",
       .arg = ARG_REST,
       .what = "castling rights",
@@ -337,6 +387,7 @@ static const CommandSpec specs[] = {
       .summary = "editor: castling rights",
       .help = "In the editor, sets the castling rights as in FEN (KQkq, Kq, -)." },
     { .kind = CMD_EP,
+      .modes = CMODE_EDIT,
       .name = "ep",
       .arg = ARG_REST,
       .what = "a square or -",
@@ -344,12 +395,14 @@ static const CommandSpec specs[] = {
       .summary = "editor: en-passant square",
       .help = "In the editor, sets the en-passant target square (e3, d6) or none (-)." },
     { .kind = CMD_CLEAR,
+      .modes = CMODE_EDIT,
       .name = "clear",
       .arg = ARG_NONE,
       .usage = "clear",
       .summary = "editor: empty the board",
       .help = "In the editor, takes every piece off the board." },
     { .kind = CMD_DONE,
+      .modes = CMODE_EDIT,
       .name = "done",
       .arg = ARG_NONE,
       .usage = "done",
@@ -357,6 +410,7 @@ static const CommandSpec specs[] = {
       .help = "Leaves the editor and sets up the edited position, or says why it is illegal "
               "and stays in the editor." },
     { .kind = CMD_CANCEL,
+      .modes = CMODE_EDIT,
       .name = "cancel",
       .arg = ARG_NONE,
       .usage = "cancel",
@@ -630,6 +684,26 @@ bool command_parse(const char *line, Command *cmd, char *err, size_t errsz) {
     return errmsg_set(err, errsz, "internal error: bad argument kind");
 }
 
+int command_names(const char **out, int max, unsigned mode_mask) {
+    // With no array, the count (so a caller can size one).
+    if (!out)
+        return (int)N_SPECS;
+    int n = 0;
+    for (size_t i = 0; i < N_SPECS && n < max; i++)
+        if (command_modes(specs[i].kind) & mode_mask)
+            out[n++] = specs[i].name;
+    return n;
+}
+
+unsigned command_modes(CommandKind kind) {
+    if (kind == CMD_MOVE)
+        return CMODE_PLAY | CMODE_BROWSE | CMODE_ANALYSE;
+    for (size_t i = 0; i < N_SPECS; i++)
+        if (specs[i].kind == kind)
+            return specs[i].modes ? specs[i].modes : (unsigned)CMODE_ALL;
+    return CMODE_ALL; // CMD_EMPTY
+}
+
 const char *command_name(CommandKind kind) {
     for (size_t i = 0; i < N_SPECS; i++)
         if (specs[i].kind == kind)
@@ -637,19 +711,9 @@ const char *command_name(CommandKind kind) {
     return kind == CMD_MOVE ? "move" : "";
 }
 
-int command_names(const char **out, int max) {
-    // With no array, the count (so a caller can size one).
-    if (!out)
-        return (int)N_SPECS;
-    int n = 0;
-    for (size_t i = 0; i < N_SPECS && n < max; i++)
-        out[n++] = specs[i].name;
-    return n;
-}
-
 // ------------------------------------------------------------------ help
 
-enum { HELP_LIST_MAX = 4096, HELP_ENTRY_MAX = 640 };
+enum { HELP_LIST_MAX = 6144, HELP_ENTRY_MAX = 640 };
 
 // Built once from the table on first use; the strings stay valid for good.
 // (The first call must not race another: the UI calls it from one thread.)
@@ -676,6 +740,22 @@ static size_t append_aliases(char *buf, size_t size, size_t used, const CommandS
     return used;
 }
 
+// "Modes: play, browse." for a command that not every mode takes.
+static size_t append_modes(char *buf, size_t size, size_t used, unsigned modes) {
+    static const char *const names[] = {"play", "browse", "edit", "analyse", "review"};
+    if (!modes || modes == CMODE_ALL)
+        return used;
+    used = append(buf, size, used, "\nModes:");
+    const char *sep = " ";
+    for (int m = 0; m < 5; m++) {
+        if (modes & (1u << m)) {
+            used = append(buf, size, used, "%s%s", sep, names[m]);
+            sep = ", ";
+        }
+    }
+    return append(buf, size, used, ".");
+}
+
 static void build_help(void) {
     size_t used = 0;
     for (size_t i = 0; i < N_SPECS; i++) {
@@ -688,7 +768,8 @@ static void build_help(void) {
 
         size_t n = append(help_entry[i], HELP_ENTRY_MAX, 0, "%s", s->usage);
         n = append_aliases(help_entry[i], HELP_ENTRY_MAX, n, s);
-        append(help_entry[i], HELP_ENTRY_MAX, n, "\n%s", s->help);
+        n = append(help_entry[i], HELP_ENTRY_MAX, n, "\n%s", s->help);
+        append_modes(help_entry[i], HELP_ENTRY_MAX, n, s->modes);
     }
     append(help_list, sizeof help_list, used,
            "Anything else is taken as a move, e.g. e4, Nf3, O-O or e7e8q.");

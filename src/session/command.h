@@ -53,11 +53,24 @@ typedef enum {
     CMD_CLEAR,    // empty board (kings must be put back)
     CMD_DONE,     // use the edited position
     CMD_CANCEL,   // leave the editor, nothing changes
+    // The session's documents.
+    CMD_BACK,     // back to the game being played (game 0 does the same)
+    CMD_PACE,     // number: milliseconds between the engine's moves when it plays itself
     // The look of the board view (the front end carries them out).
     CMD_THEME,    // text: a theme name, or empty to list them
     CMD_PIECES,   // text: a piece set name, or empty to list them
     CMD_BELL,     // text: on, off, or empty to show the setting
 } CommandKind;
+
+// The modes of the session, as bits: which modes accept a command.
+enum {
+    CMODE_PLAY = 1 << 0,    // playing the live game
+    CMODE_BROWSE = 1 << 1,  // stepping through a game of a file (or a reviewed game)
+    CMODE_EDIT = 1 << 2,    // the position editor
+    CMODE_ANALYSE = 1 << 3, // the engine analyses a position you can move about in
+    CMODE_REVIEW = 1 << 4,  // a review of every move runs
+    CMODE_ALL = (1 << 5) - 1,
+};
 
 enum { COMMAND_TEXT_MAX = 512 };
 
@@ -79,8 +92,11 @@ typedef struct Command {
 // option, missing or bad argument).
 bool command_parse(const char *line, Command *cmd, char *err, size_t errsz);
 
-// Command names for completion (the full names, not aliases).
-int command_names(const char **out, int max);
+// Command names for completion (the full names, not aliases) of the
+// commands that the modes in mode_mask accept.
+int command_names(const char **out, int max, unsigned mode_mask);
+// The modes (CMODE_* bits) that accept a command; moves are CMD_MOVE.
+unsigned command_modes(CommandKind kind);
 // The full name of a command ("move" for CMD_MOVE).
 const char *command_name(CommandKind kind);
 // Help: with name NULL or empty, the list of commands with one line each;

@@ -19,6 +19,7 @@ void config_defaults(Config *c) {
     game_settings_default(&c->session.settings);
     c->session.own_book = true;
     c->session.hash_mb = 64;
+    c->session.pace_ms = -1; // the session's default
 }
 
 static bool parse_bool(const char *v, bool *out) {

@@ -1,15 +1,29 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A playing session: the game controller, the engine, the event queue from
-// the engine thread, and the command language, tied together without any
-// terminal. The terminal game and the line mode are two thin front ends
-// over it: they feed it lines and time, and draw what it exposes.
+// A playing session: the live game, the engine, the event queue from the
+// engine and review threads, and the command language, tied together without
+// any terminal. It is always in one mode (SessionMode); the live game stays
+// alive in all of them. The terminal game and the line mode are two thin
+// front ends over it: they feed it lines and time, and draw what it exposes.
+// Everything here is called from one thread.
 #ifndef SRC_SESSION_H
 #define SRC_SESSION_H
 
 #include "engine/engine.h"
 #include "src/game/game.h"
 
-typedef enum { MSG_INFO, MSG_ERROR, MSG_HELP } MessageKind;
+// MSG_ANALYSIS: one completed depth of an analysis, one line per PV, for
+// front ends that print it (line mode); a screen draws session_thinking.
+typedef enum { MSG_INFO, MSG_ERROR, MSG_HELP, MSG_ANALYSIS } MessageKind;
+
+// What the session is doing: each mode owns its state, and the session
+// switches between them only by leaving one and entering the other.
+typedef enum {
+    SESSION_PLAY,    // the live game (never lost: the other modes leave it alive)
+    SESSION_BROWSE,  // a game of a file, or a reviewed game
+    SESSION_EDIT,    // the position editor
+    SESSION_ANALYSE, // the engine analyses a copy of the position shown
+    SESSION_REVIEW,  // a review of every move runs
+} SessionMode;
 
 typedef struct SessionHooks {
     // A message for the user (one or more lines). Called on the main thread.
@@ -29,6 +43,10 @@ typedef struct SessionOptions {
     bool own_book;            // the engine plays from the book in the opening
     char autosave_path[4096]; // empty: no autosave
     bool resume;              // start from the autosaved game if it is unfinished
+    bool fresh;               // --new: start a new game (an unfinished one is archived)
+    char archive_path[4096];  // finished and abandoned games are appended here (empty: none)
+    int pace_ms;              // between engine moves when it plays itself (-1: default)
+    char notes[1024];         // problems found before the session (patzer.conf), shown at start
     char load_path[4096];     // a PGN file to open at start (empty: none)
     int hash_mb;
 } SessionOptions;
@@ -72,10 +90,24 @@ void session_poll(Session *s, int64_t now);
 // Descriptor that becomes readable when the engine has something to say.
 int session_event_fd(const Session *s);
 bool session_quit_requested(const Session *s);
-// Waits for the engine to finish its current move (line mode at end of input).
+// Whether the engine is thinking about a move of the game being played.
 bool session_engine_busy(const Session *s);
+// Whether the session is working on something it was asked to finish: the
+// engine's reply to the human's move, a limited analysis, a review. A script
+// waits for this before its next line (a "stop" line may interrupt).
+bool session_busy(const Session *s);
+// Whether a question waits for the next line (resume the unfinished game?).
+bool session_asking(const Session *s);
+// Milliseconds until the session wants session_poll again (pacing), -1: none.
+int session_wakeup_ms(const Session *s, int64_t now);
+SessionMode session_mode(const Session *s);
+// "play", "browse", "edit", "analyse", "review".
+const char *session_mode_name(SessionMode m);
 
+// The game shown (the live game, a file's game, the analysis board). The
+// live game itself is session_live_game.
 const Game *session_game(const Session *s);
+const Game *session_live_game(const Session *s);
 // The board to show: the game's, or the position being edited.
 const Board *session_display_board(const Session *s);
 bool session_editing(const Session *s);

@@ -6,9 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "engine/engine.h"
 #include "src/pgn/pgn.h"
+#include "src/util/paths.h"
 
 // Tags of patzer's own that let a saved game be resumed as it was.
 #define TAG_WHITE_PLAYER "PatzerWhite"
@@ -208,5 +210,39 @@ bool session_load(Game *g, const char *path, int64_t now, char *err, size_t errs
     }
     game_free(fresh);
     pgn_game_free(p);
+    return ok;
+}
+
+enum { ARCHIVE_MAX_BYTES = 256 << 20 };
+
+bool session_archive(const PgnGame *g, const char *path, char *err, size_t errsz) {
+    if (!path || !path[0])
+        return true;
+    size_t old_len = 0, len = 0;
+    char *old = NULL;
+    if (access(path, F_OK) == 0 &&
+        !(old = paths_read_file(path, ARCHIVE_MAX_BYTES, &old_len, err, errsz)))
+        return false;
+    char *text = pgn_write_string(g, &len);
+    char *all = text ? malloc(old_len + len + 2) : NULL;
+    if (!all) {
+        free(old);
+        free(text);
+        snprintf(err, errsz, "out of memory archiving the game");
+        return false;
+    }
+    size_t n = 0;
+    if (old_len) {
+        memcpy(all, old, old_len);
+        n = old_len;
+        if (all[n - 1] != '\n')
+            all[n++] = '\n';
+        all[n++] = '\n';
+    }
+    memcpy(all + n, text, len);
+    bool ok = paths_write_atomic(path, all, n + len, err, errsz);
+    free(old);
+    free(text);
+    free(all);
     return ok;
 }

@@ -24,4 +24,8 @@ bool session_save(const Game *g, const Openings *o, const char *path, int64_t no
 // level stay. On failure the game is unchanged and err says why.
 bool session_load(Game *g, const char *path, int64_t now, char *err, size_t errsz);
 
+// Appends the game to the archive at path (atomically: the whole file is
+// rewritten through a temporary file). Silently nothing when path is empty.
+bool session_archive(const PgnGame *g, const char *path, char *err, size_t errsz);
+
 #endif

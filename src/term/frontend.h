@@ -16,7 +16,10 @@ static inline int64_t frontend_now_ms(void) { return search_now_ms(); }
 // (or NULL). Returns the exit status.
 int linemode_run(const Config *cfg, FILE *in, FILE *out, const char *first_line);
 
-// Runs the terminal game. Returns the exit status.
-int tui_run(const Config *cfg);
+enum { TUI_NO_SCREEN = -1 };
+
+// Runs the terminal game. Returns the exit status, or TUI_NO_SCREEN (with the
+// reason in why) when the terminal cannot show it; nothing was started then.
+int tui_run(const Config *cfg, char *why, size_t whysz);
 
 #endif

@@ -1,21 +1,32 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The plain line mode: the game's command language over a pipe, with the
-// board printed as text after each move, so games can be scripted.
+// board printed as text after each move, so games can be scripted and
+// positions analysed. Input is read in order as it arrives; a line waits
+// only while the session finishes what the previous one asked (the engine's
+// reply, a limited analysis, a review), and a "stop" line may cut that short.
+#include <errno.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "src/term/frontend.h"
+
+enum { POLL_MS = 50, INPUT_MAX = 1 << 16, LINE_MAX_LEN = 8192 };
 
 typedef struct LineMode {
     Session *session;
     FILE *out;
+    int fd;
+    bool eof;
+    char buf[INPUT_MAX];
+    size_t len;
 } LineMode;
 
 static void print_board(LineMode *lm) {
     const Game *g = session_game(lm->session);
-    const Board *b = game_board(g);
+    const Board *b = session_display_board(lm->session);
     static const char glyphs[] = "PpNnBbRrQqKk";
     bool flip = session_flipped(lm->session);
     for (int r = 0; r < 8; r++) {
@@ -29,7 +40,7 @@ static void print_board(LineMode *lm) {
         fputc('\n', lm->out);
     }
     fputs(flip ? "   h g f e d c b a\n" : "   a b c d e f g h\n", lm->out);
-    int n = game_ply_count(g);
+    int n = session_editing(lm->session) ? 0 : game_ply_count(g);
     if (n > 0) {
         const GameMove *last = game_move(g, n - 1);
         int ply_index = n - 1 + (game_start_side(g) == BLACK);
@@ -50,46 +61,115 @@ static void on_message(MessageKind kind, const char *text, void *ctx) {
 
 static void on_changed(void *ctx) { print_board(ctx); }
 
-// Lets the engine finish its move(s) before the next line is read, so that
-// a script sees the reply to each of its moves.
-static void wait_for_engine(LineMode *lm) {
+// Takes the next complete line out of the buffer (a last line without a
+// newline counts at end of input). False when there is none yet.
+static bool take_line(LineMode *lm, char *line, size_t linesz) {
+    char *nl = memchr(lm->buf, '\n', lm->len);
+    if (!nl && !(lm->eof && lm->len > 0) && lm->len < sizeof lm->buf)
+        return false;
+    size_t n = nl ? (size_t)(nl - lm->buf) : lm->len;
+    size_t used = nl ? n + 1 : n;
+    while (n > 0 && (lm->buf[n - 1] == '\r' || lm->buf[n - 1] == '\n'))
+        n--;
+    if (n >= linesz)
+        n = linesz - 1; // an overlong line is cut; the command reports it
+    memcpy(line, lm->buf, n);
+    line[n] = '\0';
+    memmove(lm->buf, lm->buf + used, lm->len - used);
+    lm->len -= used;
+    return true;
+}
+
+// Whether the next waiting line is "stop" (it may interrupt what runs).
+static bool stop_waiting(const LineMode *lm) {
+    const char *p = lm->buf;
+    while (p < lm->buf + lm->len && (*p == ' ' || *p == '\t'))
+        p++;
+    size_t left = (size_t)(lm->buf + lm->len - p);
+    return left >= 5 && strncmp(p, "stop", 4) == 0 && (p[4] == '\n' || p[4] == '\r' ||
+                                                       p[4] == ' ');
+}
+
+// Sleeps until input or an engine event arrives (or a timer is due).
+static void wait_input(LineMode *lm, bool want_input) {
     Session *s = lm->session;
-    for (;;) {
+    struct pollfd fds[2] = {{.fd = session_event_fd(s), .events = POLLIN},
+                            {.fd = lm->fd, .events = POLLIN}};
+    int timeout = POLL_MS;
+    int wake = session_wakeup_ms(s, frontend_now_ms());
+    if (wake >= 0 && wake < timeout)
+        timeout = wake;
+    bool read_input = want_input && !lm->eof && lm->len < sizeof lm->buf;
+    if (poll(fds, read_input ? 2 : 1, timeout) <= 0 || !read_input ||
+        !(fds[1].revents & (POLLIN | POLLHUP | POLLERR)))
+        return;
+    ssize_t n = read(lm->fd, lm->buf + lm->len, sizeof lm->buf - lm->len);
+    if (n > 0)
+        lm->len += (size_t)n;
+    else if (n == 0 || errno != EINTR)
+        lm->eof = true;
+}
+
+// At the end of input: what was asked is finished (a limited analysis, a
+// review, the engine's reply), an analysis without end and the engine
+// playing itself are stopped.
+static void finish(LineMode *lm) {
+    Session *s = lm->session;
+    while (!session_quit_requested(s) && session_busy(s)) {
         session_poll(s, frontend_now_ms());
-        const Game *g = session_game(s);
-        if (session_quit_requested(s) || (!session_engine_busy(s) && !game_engine_to_move(g)) ||
-            game_is_over(g))
+        wait_input(lm, false);
+    }
+    if (session_mode(s) == SESSION_ANALYSE)
+        session_handle_line(s, "stop", frontend_now_ms());
+}
+
+static void run(LineMode *lm) {
+    Session *s = lm->session;
+    char line[LINE_MAX_LEN];
+    while (!session_quit_requested(s)) {
+        session_poll(s, frontend_now_ms());
+        if (session_quit_requested(s))
             break;
-        struct pollfd pfd = {.fd = session_event_fd(s), .events = POLLIN};
-        poll(&pfd, 1, 50);
+        bool busy = session_busy(s);
+        if ((!busy || stop_waiting(lm)) && take_line(lm, line, sizeof line)) {
+            session_handle_line(s, line, frontend_now_ms());
+            continue;
+        }
+        if (lm->eof && lm->len == 0) {
+            finish(lm);
+            break;
+        }
+        wait_input(lm, true);
     }
 }
 
 int linemode_run(const Config *cfg, FILE *in, FILE *out, const char *first_line) {
-    LineMode lm = {.out = out};
-    SessionHooks hooks = {on_message, on_changed, NULL, &lm};
-    char err[512];
-    lm.session = session_new(&cfg->session, &hooks, frontend_now_ms(), err, sizeof err);
-    if (!lm.session) {
-        fprintf(stderr, "patzer: %s\n", err);
+    LineMode *lm = calloc(1, sizeof *lm); // the input buffer is large
+    if (!lm) {
+        fprintf(stderr, "patzer: out of memory\n");
         return 1;
     }
-    print_board(&lm);
-    wait_for_engine(&lm);
+    lm->out = out;
+    lm->fd = fileno(in);
+    SessionHooks hooks = {on_message, on_changed, NULL, lm};
+    char err[512];
+    lm->session = session_new(&cfg->session, &hooks, frontend_now_ms(), err, sizeof err);
+    if (!lm->session) {
+        fprintf(stderr, "patzer: %s\n", err);
+        free(lm);
+        return 1;
+    }
+    print_board(lm);
     if (first_line) {
-        session_handle_line(lm.session, first_line, frontend_now_ms());
-        wait_for_engine(&lm);
+        size_t n = strlen(first_line);
+        if (n + 1 < sizeof lm->buf) {
+            memcpy(lm->buf, first_line, n);
+            lm->buf[n] = '\n';
+            lm->len = n + 1;
+        }
     }
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
-    while (!session_quit_requested(lm.session) && (n = getline(&line, &cap, in)) >= 0) {
-        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-            line[--n] = '\0';
-        session_handle_line(lm.session, line, frontend_now_ms());
-        wait_for_engine(&lm);
-    }
-    free(line);
-    session_free(lm.session, frontend_now_ms());
+    run(lm);
+    session_free(lm->session, frontend_now_ms());
+    free(lm);
     return 0;
 }

@@ -72,6 +72,8 @@ static void install_signals(void) {
 
 static void on_message(MessageKind kind, const char *text, void *ctx) {
     Tui *t = ctx;
+    if (kind == MSG_ANALYSIS)
+        return; // the analysis pane shows the thinking as it goes
     if (kind == MSG_HELP) {
         static const char tail[] = "\n\n(press any key)";
         size_t n = ui_text_copy(t->overlay, sizeof t->overlay - (sizeof tail - 1), text);
@@ -200,7 +202,9 @@ static bool low_time(const Clock *c, Color side, int64_t now) {
 static void ring_bell(Tui *t, const Game *g, int64_t now) {
     int plies = game_ply_count(g);
     Color mover = game_turn(g) == WHITE ? BLACK : WHITE;
-    bool ring = plies > t->plies && game_player(g, mover) == PLAYER_ENGINE;
+    // One or two new plies (the human's move and the reply may come between
+    // two redraws); more is a resumed or loaded game, which does not ring.
+    bool ring = plies > t->plies && plies - t->plies <= 2 && game_player(g, mover) == PLAYER_ENGINE;
     t->plies = plies;
     for (Color c = WHITE; c <= BLACK; c++) {
         bool low = low_time(game_clock(g), c, now) && !game_is_over(g);
@@ -255,7 +259,9 @@ static void draw(Tui *t, int64_t now) {
     const char *opening = session_opening(s);
     ui_text_copy(v.opening, sizeof v.opening, opening ? opening : ""); // "Réti"
     if (t->status_sticky && t->status[0]) {
-        ui_text_copy(v.status, sizeof v.status, t->status);
+        // The message (cut on a character boundary), and always the mode.
+        size_t n = ui_text_copy(v.status, sizeof v.status - 24, t->status);
+        snprintf(v.status + n, sizeof v.status - n, "  [%s]", session_mode_name(session_mode(s)));
         v.status_is_error = t->status_error;
     } else {
         session_status(s, v.status, sizeof v.status);
@@ -264,7 +270,7 @@ static void draw(Tui *t, int64_t now) {
         ui_text_copy(v.result, sizeof v.result, game_result_text(g));
         ui_text_copy(v.reason, sizeof v.reason, game_end_text(g));
     }
-    ring_bell(t, g, now);
+    ring_bell(t, session_live_game(s), now);
     v.overlay = t->overlay[0] ? t->overlay : NULL;
     session_graph(s, &v.graph, &v.graph_count);
     int done, total;
@@ -291,31 +297,33 @@ static const char *navigation_command(int key) {
 static int tick_ms(const Session *s, int64_t now) {
     const Game *g = session_game(s);
     const Clock *c = game_clock(g);
-    if (!c->running || game_is_over(g))
-        return 1000;
-    return clock_remaining(c, c->turn, now) < 10000 ? FAST_TICK_MS : TICK_MS;
+    int wake = session_wakeup_ms(s, now);
+    int tick = 1000;
+    if (c->running && !game_is_over(g))
+        tick = clock_remaining(c, c->turn, now) < 10000 ? FAST_TICK_MS : TICK_MS;
+    return wake >= 0 && wake < tick ? wake : tick;
 }
 
-int tui_run(const Config *cfg) {
+int tui_run(const Config *cfg, char *why, size_t whysz) {
     Tui t;
     memset(&t, 0, sizeof t);
     t.dump_path = getenv("PATZER_SCREEN_DUMP");
+    // The look first, so the screen opens in the chosen theme.
     char look_note[512];
     apply_look(&t, cfg, look_note, sizeof look_note);
+    // The screen first: a terminal that cannot show it gets the line mode.
+    UiOptions uo = {.ascii = cfg->ascii, .no_color = cfg->no_color};
+    if (!ui_screen_open(&uo, why, whysz))
+        return TUI_NO_SCREEN;
+    atexit(ui_screen_close);
     SessionHooks hooks = {on_message, on_changed, on_display, &t};
     char err[512];
     t.session = session_new(&cfg->session, &hooks, frontend_now_ms(), err, sizeof err);
     if (!t.session) {
+        ui_screen_close();
         fprintf(stderr, "patzer: %s\n", err);
         return 1;
     }
-    UiOptions uo = {.ascii = cfg->ascii, .no_color = cfg->no_color};
-    if (!ui_screen_open(&uo, err, sizeof err)) {
-        fprintf(stderr, "patzer: cannot start the screen: %s\n", err);
-        session_free(t.session, frontend_now_ms());
-        return 1;
-    }
-    atexit(ui_screen_close);
     install_signals();
     char history[PATH_MAX_LEN];
     const char *history_path =
@@ -330,7 +338,7 @@ int tui_run(const Config *cfg) {
 
     if (look_note[0])
         on_message(MSG_ERROR, look_note, &t);
-    t.plies = game_ply_count(session_game(t.session)); // a resumed game does not ring
+    t.plies = game_ply_count(session_live_game(t.session)); // a resumed game does not ring
     t.dirty = true;
     while (!stop_signal && !t.eof && !session_quit_requested(t.session)) {
         int64_t now = frontend_now_ms();
@@ -350,7 +358,9 @@ int tui_run(const Config *cfg) {
                 ui_screen_resize();  // and everything under it is drawn again
                 continue;
             }
-            const char *step = ui_cmdbar_is_empty() ? navigation_command(key) : NULL;
+            // Keys step through a game, but never answer the resume question.
+            const char *step = ui_cmdbar_is_empty() && !session_asking(t.session)
+                                   ? navigation_command(key) : NULL;
             if (step) {
                 t.status_sticky = false; // the status line follows the position again
                 session_handle_line(t.session, step, frontend_now_ms());

@@ -66,6 +66,10 @@ bool paths_state_dir(char *buf, size_t bufsz, bool create) {
     return xdg_dir("XDG_STATE_HOME", ".local/state", buf, bufsz, create);
 }
 
+bool paths_user_data_dir(char *buf, size_t bufsz, bool create) {
+    return xdg_dir("XDG_DATA_HOME", ".local/share", buf, bufsz, create);
+}
+
 static bool in_dir(bool (*dir_fn)(char *, size_t, bool), const char *name, char *buf,
                    size_t bufsz, bool create_dir) {
     char dir[PATH_MAX_LEN];
@@ -81,6 +85,10 @@ bool paths_config_file(const char *name, char *buf, size_t bufsz, bool create_di
 
 bool paths_state_file(const char *name, char *buf, size_t bufsz, bool create_dir) {
     return in_dir(paths_state_dir, name, buf, bufsz, create_dir);
+}
+
+bool paths_user_data_file(const char *name, char *buf, size_t bufsz, bool create_dir) {
+    return in_dir(paths_user_data_dir, name, buf, bufsz, create_dir);
 }
 
 static bool readable(const char *path) { return access(path, R_OK) == 0; }

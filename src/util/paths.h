@@ -14,9 +14,12 @@ enum { PATH_MAX_LEN = 4096 };
 bool paths_config_dir(char *buf, size_t bufsz, bool create);
 // $XDG_STATE_HOME/patzer or ~/.local/state/patzer (created when create is set).
 bool paths_state_dir(char *buf, size_t bufsz, bool create);
+// $XDG_DATA_HOME/patzer or ~/.local/share/patzer (created when create is set).
+bool paths_user_data_dir(char *buf, size_t bufsz, bool create);
 // A file in one of those directories.
 bool paths_config_file(const char *name, char *buf, size_t bufsz, bool create_dir);
 bool paths_state_file(const char *name, char *buf, size_t bufsz, bool create_dir);
+bool paths_user_data_file(const char *name, char *buf, size_t bufsz, bool create_dir);
 
 // The one place a shipped data file is looked for: $env_var when set (taken as
 // it is, so that a wrong path shows up as an error where the file is read),

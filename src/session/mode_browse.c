@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Mode browse: a game of a PGN file (or a reviewed game) on the board, to
+// step through, enter its variations and try moves in (they join the game
+// as its continuation or as a variation). Leaving it closes the file's game.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/session/session_int.h"
+
+static const Transition stay = {.kind = TR_STAY};
+
+// Puts the replay's line on the board up to the cursor (the rest of the line
+// as the redo tail, so an analysis started here can step forward). While the
+// mode is being entered the front end is not told: the core does it after.
+static bool show_position(Session *s, bool notify) {
+    BrowseState *b = &s->browse;
+    GameSettings settings;
+    replay_settings(b->replay, &s->opts.settings, &settings); // from the segment's start
+    int seg = replay_segment_start(b->replay); // the game starts after a null move
+    int n = replay_line_length(b->replay) - seg;
+    if (n > GAME_MAX_PLIES)
+        n = GAME_MAX_PLIES;
+    Move moves[GAME_MAX_PLIES];
+    for (int i = 0; i < n; i++)
+        moves[i] = replay_line_node(b->replay, seg + i)->move;
+    char err[512];
+    int cursor = replay_cursor(b->replay) - seg;
+    Game *g = session_game_from_line(s, &settings, moves, n, cursor, err, sizeof err);
+    if (!g) {
+        session_say(s, MSG_ERROR, "%s", err);
+        return false;
+    }
+    if (game_ply_count(g) < cursor) // the game ended (mate) before the line did
+        replay_set_cursor(b->replay, seg + game_ply_count(g));
+    game_free(b->game);
+    b->game = g;
+    if (notify)
+        session_changed(s);
+    return true;
+}
+
+static void close_view(BrowseState *b) {
+    replay_free(b->replay);
+    game_free(b->game);
+    b->replay = NULL;
+    b->game = NULL;
+}
+
+static bool browse_enter(Session *s, const ModeArgs *args, int64_t now) {
+    (void)now;
+    char err[512];
+    Replay *r = args->game ? replay_adopt(args->game, "review")
+                           : replay_open(args->path, args->number, err, sizeof err);
+    if (!r) {
+        if (args->game)
+            pgn_game_free(args->game);
+        session_say(s, MSG_ERROR, "%s", args->game ? "out of memory showing the game" : err);
+        return false;
+    }
+    BrowseState old = s->browse; // browse entered again: the new game replaces the old
+    memset(&s->browse, 0, sizeof s->browse);
+    s->browse.replay = r;
+    if (args->ply >= 0 && args->ply < replay_line_length(r))
+        replay_set_cursor(r, args->ply);
+    if (!show_position(s, false)) {
+        close_view(&s->browse);
+        s->browse = old;
+        return false;
+    }
+    close_view(&old);
+    if (args->game || args->ply >= 0)
+        return true; // a reviewed game, or back from an analysis: the board says it
+    const PgnGame *g = replay_game(r);
+    const char *white = pgn_tag(g, "White"), *black = pgn_tag(g, "Black");
+    session_say(s, MSG_INFO,
+                "Game %d: %s - %s %s (%d moves). next/prev, first/last, var N, up; back "
+                "returns to your game.",
+                args->number, white ? white : "?", black ? black : "?", pgn_result(g),
+                (replay_line_length(r) + 1) / 2);
+    return true;
+}
+
+static void browse_leave(Session *s, int64_t now) {
+    (void)now;
+    close_view(&s->browse);
+}
+
+// After White's move N, counted in the line's own numbering.
+static int goto_ply(const Replay *r, int number) {
+    if (number == 0)
+        return 0;
+    int first;
+    Color side;
+    replay_move_number(r, 0, &first, &side);
+    int ply = (number - first) * 2 + (side == WHITE ? 1 : 0);
+    return ply < 0 ? 0 : ply;
+}
+
+static bool step(Session *s, const Command *cmd) {
+    Replay *r = s->browse.replay;
+    int cursor = replay_cursor(r), length = replay_line_length(r);
+    switch (cmd->kind) {
+    case CMD_NEXT:
+    case CMD_REDO:
+        if (cursor < length && replay_set_cursor(r, cursor + 1))
+            return true;
+        session_say(s, MSG_ERROR, "At the end of the line.");
+        return false;
+    case CMD_PREV:
+    case CMD_UNDO:
+        if (cursor > 0 && replay_set_cursor(r, cursor - 1))
+            return true;
+        session_say(s, MSG_ERROR, "At the start.");
+        return false;
+    case CMD_FIRST: return replay_set_cursor(r, 0);
+    case CMD_LAST: return replay_set_cursor(r, length);
+    case CMD_GOTO: {
+        int ply = goto_ply(r, cmd->number);
+        if (ply <= length && replay_set_cursor(r, ply))
+            return true;
+        session_say(s, MSG_ERROR, "The line has only %d moves.", (length + 1) / 2);
+        return false;
+    }
+    case CMD_VAR:
+        if (replay_enter_variation(r, cmd->number))
+            return true;
+        session_say(s, MSG_ERROR, "The next move has %d variation%s.",
+                    replay_variation_count(r), replay_variation_count(r) == 1 ? "" : "s");
+        return false;
+    case CMD_UP:
+        if (replay_leave_variation(r))
+            return true;
+        session_say(s, MSG_ERROR, "Already on the main line.");
+        return false;
+    default: return false;
+    }
+}
+
+// A move on the board joins the loaded game.
+static void try_move(Session *s, const char *text, int64_t now) {
+    BrowseState *b = &s->browse;
+    char err[512] = "";
+    if (game_play_text(b->game, text, now, err, sizeof err) != GAME_OK) {
+        session_say(s, MSG_ERROR, "%s", err[0] ? err : "cannot do that now");
+        return;
+    }
+    Move moves[GAME_MAX_PLIES];
+    int n = game_ply_count(b->game);
+    for (int i = 0; i < n; i++)
+        moves[i] = game_move(b->game, i)->move;
+    if (!replay_follow(b->replay, moves, n))
+        session_say(s, MSG_ERROR, "out of memory adding the move to the game");
+    show_position(s, true);
+}
+
+static Transition browse_handle(Session *s, const Command *cmd, int64_t now) {
+    if (cmd->kind == CMD_MOVE)
+        try_move(s, cmd->text, now);
+    else if (cmd->kind == CMD_STOP)
+        session_say(s, MSG_ERROR, "Nothing to stop (back returns to your game).");
+    else if (step(s, cmd))
+        show_position(s, true);
+    return stay;
+}
+
+static Transition browse_poll(Session *s, const Event *ev, int64_t now) {
+    (void)s, (void)ev, (void)now;
+    return stay;
+}
+
+static const Game *browse_game(const Session *s) { return s->browse.game; }
+static const Board *browse_board(const Session *s) { return game_board(s->browse.game); }
+
+// NAGs as the glyphs people read ($1 "!" ... $6 "?!"), others as $n.
+static void nag_text(const PgnNode *n, char *buf, size_t bufsz) {
+    static const char *const glyphs[] = {"", "!", "?", "!!", "??", "!?", "?!"};
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n->nag_count && len < bufsz; i++) {
+        int nag = n->nags[i];
+        len += (size_t)(nag >= 1 && nag <= 6 ? snprintf(buf + len, bufsz - len, "%s", glyphs[nag])
+                                             : snprintf(buf + len, bufsz - len, " $%d", nag));
+    }
+}
+
+static void browse_status(const Session *s, char *buf, size_t bufsz) {
+    const Replay *r = s->browse.replay;
+    const Game *g = s->browse.game;
+    int cursor = replay_cursor(r);
+    size_t len = 0;
+    if (cursor == 0) {
+        len = (size_t)snprintf(buf, bufsz, "Start of the game");
+    } else {
+        const PgnNode *n = replay_line_node(r, cursor - 1);
+        int number;
+        Color side;
+        replay_move_number(r, cursor - 1, &number, &side);
+        char nags[32];
+        nag_text(n, nags, sizeof nags);
+        len = (size_t)snprintf(buf, bufsz, "%d.%s %s%s", number, side == BLACK ? ".." : "",
+                               n->san, nags);
+        if (n->comment && len < bufsz)
+            len += (size_t)snprintf(buf + len, bufsz - len, "  {%s}", n->comment);
+    }
+    int vars = replay_variation_count(r);
+    if (vars && len < bufsz)
+        len += (size_t)snprintf(buf + len, bufsz - len, "  [%d variation%s: var N]", vars,
+                                vars == 1 ? "" : "s");
+    if (game_is_over(g) && len < bufsz)
+        snprintf(buf + len, bufsz - len, "  %s", game_end_text(g));
+}
+
+static PgnGame *browse_to_pgn(Session *s, int64_t now) {
+    (void)now;
+    return pgn_game_clone(replay_game(s->browse.replay));
+}
+
+const ModeOps mode_browse_ops = {
+    .name = "browse",
+    .enter = browse_enter,
+    .leave = browse_leave,
+    .handle = browse_handle,
+    .poll = browse_poll,
+    .game = browse_game,
+    .board = browse_board,
+    .status = browse_status,
+    .to_pgn = browse_to_pgn,
+};
+
+// The move list of the line shown, and the variations of each of its moves.
+void browse_move_list(Session *s, const char *const **sans, int *count, int *current,
+                      const unsigned char **variations) {
+    BrowseState *b = &s->browse;
+    int n = replay_line_length(b->replay);
+    for (int i = 0; i < n && i < GAME_MAX_PLIES; i++) {
+        const PgnNode *node = replay_line_node(b->replay, i);
+        b->line_sans[i] = node->san;
+        int vars = 0;
+        for (const PgnNode *v = node->variation; v && vars < 255; v = v->next_variation)
+            vars++;
+        b->line_variations[i] = (unsigned char)vars;
+    }
+    *sans = b->line_sans;
+    *count = n < GAME_MAX_PLIES ? n : GAME_MAX_PLIES;
+    *current = replay_cursor(b->replay);
+    *variations = b->line_variations;
+}
+
+void browse_move_list_start(const Session *s, int *fullmove, Color *side) {
+    replay_move_number(s->browse.replay, 0, fullmove, side); // the line, not the board's game
+}

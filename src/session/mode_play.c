@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Mode play: the live game against the engine (or yourself). Its clocks run
+// only while it is shown: leaving play pauses them, entering restarts them.
+#include <stdio.h>
+#include <string.h>
+
+#include "src/session/session_int.h"
+
+enum { HINT_MOVETIME_MS = 1000 };
+
+static const Transition stay = {.kind = TR_STAY};
+
+static void update_flip(Session *s) {
+    s->flipped = game_player(s->live, BLACK) == PLAYER_HUMAN &&
+                 game_player(s->live, WHITE) == PLAYER_ENGINE;
+}
+
+static bool play_enter(Session *s, const ModeArgs *args, int64_t now) {
+    (void)args;
+    if (s->play.clock_was_running && !game_is_over(s->live))
+        game_start_clock(s->live, now);
+    s->play.clock_was_running = false;
+    s->play.hint = MOVE_NONE;
+    s->play.last_move_ms = now;
+    update_flip(s);
+    return true;
+}
+
+static void play_leave(Session *s, int64_t now) {
+    think_cancel(&s->think);
+    s->play.clock_was_running = game_clock(s->live)->running;
+    game_pause(s->live, now);
+    s->play.hint = MOVE_NONE;
+}
+
+static void after_move(Session *s, int64_t now) {
+    s->play.hint = MOVE_NONE;
+    s->play.last_move_ms = now;
+    session_live_changed(s, now);
+    session_changed(s);
+    if (game_is_over(s->live))
+        session_say(s, MSG_INFO, "%s %s", game_result_text(s->live), game_end_text(s->live));
+}
+
+static Color human_side(const Session *s) {
+    Color turn = game_turn(s->live);
+    return game_player(s->live, turn) == PLAYER_HUMAN ? turn : (Color)!turn;
+}
+
+static void take_back(Session *s, bool redo, int64_t now) {
+    think_cancel(&s->think);
+    int before = game_ply_count(s->live);
+    char last[64];
+    session_last_move_text(s->live, before, last, sizeof last);
+    GameStatus st = redo ? game_redo(s->live, now) : game_undo(s->live, now);
+    if (st != GAME_OK) {
+        session_say(s, MSG_ERROR, redo ? "Nothing to redo." : "Nothing to undo.");
+        return;
+    }
+    s->play.hint = MOVE_NONE;
+    memset(&s->think.thinking, 0, sizeof s->think.thinking);
+    session_live_changed(s, now);
+    session_changed(s);
+    if (redo) {
+        session_last_move_text(s->live, game_ply_count(s->live), last, sizeof last);
+        session_say(s, MSG_INFO, "Played again %s", last);
+    } else {
+        int n = before - game_ply_count(s->live);
+        session_say(s, MSG_INFO, "Took back %s%s", last, n > 1 ? " and the move before" : "");
+    }
+}
+
+static void hint(Session *s) {
+    if (game_is_over(s->live) || game_engine_to_move(s->live)) {
+        session_say(s, MSG_ERROR, "A hint is for your own move.");
+        return;
+    }
+    if (s->think.busy)
+        return;
+    SearchLimits limits;
+    search_limits_init(&limits);
+    limits.movetime = HINT_MOVETIME_MS;
+    think_start(&s->think, s->live, REQ_HINT, &limits, LEVEL_MAX, 1);
+    session_say(s, MSG_INFO, "Thinking about a hint...");
+}
+
+static void go_now(Session *s) {
+    if (s->think.busy && s->think.kind == REQ_MOVE) {
+        engine_stop(s->think.engine); // its best move arrives as usual
+        return;
+    }
+    if (game_is_over(s->live)) {
+        session_say(s, MSG_ERROR, "The game is over.");
+        return;
+    }
+    think_cancel(&s->think);
+    Color turn = game_turn(s->live);
+    game_set_players(s->live, turn == WHITE ? PLAYER_ENGINE : PLAYER_HUMAN,
+                     turn == BLACK ? PLAYER_ENGINE : PLAYER_HUMAN);
+    update_flip(s);
+    s->play.last_move_ms = 0; // no pause before this move
+    session_changed(s);
+    session_say(s, MSG_INFO, "patzer plays %s.", turn == WHITE ? "White" : "Black");
+}
+
+static void set_level(Session *s, int level) {
+    game_set_level(s->live, level);
+    session_say(s, MSG_INFO, "Level %d (about %d Elo)%s", level, engine_level_elo(level),
+                level == LEVEL_MAX ? ", full strength" : "");
+}
+
+static void play_sides(Session *s, const Command *cmd) {
+    think_cancel(&s->think);
+    game_set_players(s->live, cmd->human[WHITE] ? PLAYER_HUMAN : PLAYER_ENGINE,
+                     cmd->human[BLACK] ? PLAYER_HUMAN : PLAYER_ENGINE);
+    update_flip(s);
+    s->play.last_move_ms = 0;
+    session_changed(s);
+    bool w = cmd->human[WHITE], b = cmd->human[BLACK];
+    session_say(s, MSG_INFO, "You play %s.", w && b ? "both sides" : w ? "White" : b ? "Black"
+                                                     : "neither side: patzer plays itself");
+}
+
+static void play_move(Session *s, const char *text, int64_t now) {
+    char err[512] = "";
+    if (s->think.busy && s->think.kind == REQ_HINT)
+        think_cancel(&s->think);
+    GameStatus st = game_play_text(s->live, text, now, err, sizeof err);
+    if (st == GAME_OK)
+        after_move(s, now);
+    else
+        session_say(s, MSG_ERROR, "%s", err[0] ? err : "cannot do that now");
+}
+
+static void claim(Session *s, const char *text, int64_t now) {
+    char err[512] = "";
+    Move m = MOVE_NONE;
+    if (text[0]) {
+        memcpy(&s->scratch, game_board(s->live), sizeof s->scratch);
+        if (notation_parse_move(&s->scratch, text, &m, err, sizeof err) != NOTATION_OK) {
+            session_say(s, MSG_ERROR, "%s", err);
+            return;
+        }
+    }
+    if (game_claim_draw(s->live, m, now, err, sizeof err) == GAME_OK) {
+        think_cancel(&s->think);
+        after_move(s, now);
+    } else {
+        session_say(s, MSG_ERROR, "%s", err[0] ? err : "cannot do that now");
+    }
+}
+
+static void offer_draw(Session *s, int64_t now) {
+    int contempt = search_contempt_cp(game_board(s->live), 100);
+    if (game_is_over(s->live)) {
+        session_say(s, MSG_ERROR, "The game is already over.");
+    } else if (game_offer_draw(s->live, s->think.engine_score, contempt, now)) {
+        think_cancel(&s->think);
+        session_say(s, MSG_INFO, "patzer accepts the draw.");
+        after_move(s, now);
+    } else {
+        session_say(s, MSG_INFO, "patzer declines the draw.");
+    }
+}
+
+static void set_time(Session *s, const TimeControl *tc, int64_t now) {
+    game_set_time_control(s->live, tc, now);
+    char text[TC_TEXT_MAX];
+    timecontrol_format(tc, text, sizeof text);
+    session_say(s, MSG_INFO, "Time control %s.", text);
+    session_changed(s);
+}
+
+static Transition play_handle(Session *s, const Command *cmd, int64_t now) {
+    switch (cmd->kind) {
+    case CMD_MOVE: play_move(s, cmd->text, now); break;
+    case CMD_PLAY: play_sides(s, cmd); break;
+    case CMD_UNDO:
+    case CMD_REDO: take_back(s, cmd->kind == CMD_REDO, now); break;
+    case CMD_HINT: hint(s); break;
+    case CMD_LEVEL: set_level(s, cmd->number); break;
+    case CMD_ELO: set_level(s, engine_level_for_elo(cmd->number)); break;
+    case CMD_TIME: set_time(s, &cmd->tc, now); break;
+    case CMD_RESIGN:
+        think_cancel(&s->think);
+        if (game_resign(s->live, human_side(s), now) == GAME_OK)
+            after_move(s, now);
+        else
+            session_say(s, MSG_ERROR, "The game is already over.");
+        break;
+    case CMD_DRAW: offer_draw(s, now); break;
+    case CMD_CLAIM: claim(s, cmd->text, now); break;
+    case CMD_GO: go_now(s); break;
+    case CMD_STOP:
+        if (s->think.busy && s->think.kind == REQ_MOVE) {
+            engine_stop(s->think.engine);
+            session_say(s, MSG_INFO, "patzer moves now.");
+        } else {
+            session_say(s, MSG_ERROR, "Nothing to stop: the engine is not thinking.");
+        }
+        break;
+    default: session_say(s, MSG_ERROR, "'%s' does nothing here.", command_name(cmd->kind));
+    }
+    return stay;
+}
+
+static void on_bestmove(Session *s, const Event *ev, int64_t now) {
+    RequestKind kind = s->think.kind;
+    s->think.busy = false;
+    s->think.kind = REQ_NONE;
+    s->think.thinking.active = false;
+    if (game_generation(s->live) != s->think.gen || ev->best == MOVE_NONE)
+        return;
+    char san[MOVE_TEXT_MAX];
+    memcpy(&s->scratch, game_board(s->live), sizeof s->scratch);
+    notation_to_san(&s->scratch, ev->best, san);
+    if (kind == REQ_HINT) {
+        s->play.hint = ev->best;
+        session_say(s, MSG_INFO, "Hint: %s", san);
+        session_changed(s);
+        return;
+    }
+    if (kind == REQ_MOVE && game_engine_to_move(s->live) &&
+        game_play_move(s->live, ev->best, s->think.engine_score, s->think.thinking.depth, now) ==
+            GAME_OK)
+        after_move(s, now);
+}
+
+// When the engine plays itself, it waits pace_ms after the last move.
+static bool paced(const Session *s, int64_t now) {
+    bool both = game_player(s->live, WHITE) == PLAYER_ENGINE &&
+                game_player(s->live, BLACK) == PLAYER_ENGINE;
+    return both && s->play.last_move_ms && now - s->play.last_move_ms < s->pace_ms;
+}
+
+static Transition play_poll(Session *s, const Event *ev, int64_t now) {
+    if (ev) {
+        if (ev->kind == EV_INFO)
+            think_info(&s->think, &ev->info);
+        else if (ev->kind == EV_BESTMOVE)
+            on_bestmove(s, ev, now);
+        return stay;
+    }
+    if (game_tick(s->live, now)) {
+        think_cancel(&s->think);
+        after_move(s, now);
+    }
+    if (s->think.busy || !game_engine_to_move(s->live) || paced(s, now))
+        return stay;
+    int contempt = search_contempt_cp(game_board(s->live), 100);
+    if (game_engine_should_claim(s->live, s->think.engine_score, contempt)) {
+        char err[160];
+        if (game_claim_draw(s->live, MOVE_NONE, now, err, sizeof err) == GAME_OK) {
+            session_say(s, MSG_INFO, "patzer claims a draw.");
+            after_move(s, now);
+            return stay;
+        }
+    }
+    game_start_clock(s->live, now);
+    SearchLimits limits;
+    game_search_limits(s->live, now, &limits);
+    think_start(&s->think, s->live, REQ_MOVE, &limits, game_settings(s->live)->level, 1);
+    return stay;
+}
+
+static const Game *play_game(const Session *s) { return s->live; }
+static const Board *play_board(const Session *s) { return game_board(s->live); }
+
+static void play_status(const Session *s, char *buf, size_t bufsz) {
+    const Game *g = s->live;
+    if (!game_is_over(g) && game_player(g, game_turn(g)) == PLAYER_ENGINE) {
+        snprintf(buf, bufsz, "%s to move (patzer is thinking)%s",
+                 game_turn(g) == WHITE ? "White" : "Black",
+                 board_in_check(game_board(g)) ? " - check" : "");
+        return;
+    }
+    session_game_status(g, buf, bufsz);
+}
+
+static PgnGame *play_to_pgn(Session *s, int64_t now) {
+    return session_to_pgn(s->live, s->openings, now);
+}
+
+const ModeOps mode_play_ops = {
+    .name = "play",
+    .enter = play_enter,
+    .leave = play_leave,
+    .handle = play_handle,
+    .poll = play_poll,
+    .game = play_game,
+    .board = play_board,
+    .status = play_status,
+    .to_pgn = play_to_pgn,
+};

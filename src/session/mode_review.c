@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Mode review: every move of a game analysed on a thread of its own with an
+// engine of its own, reporting through the session's event queue. When it
+// ends (done, or stopped with what was reviewed so far) the annotated game is
+// handed to the core to show; leaving the mode any other way cancels the
+// review and keeps its graph.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/session/session_int.h"
+
+enum { REVIEW_MOVETIME_MS = 300 };
+
+static const Transition stay = {.kind = TR_STAY};
+
+static bool progress(int done, int total, void *ctx) {
+    ReviewState *r = ctx;
+    atomic_store(&r->done, done);
+    Event ev = {.kind = EV_REVIEW_PROGRESS, .request = r->id, .done = done, .total = total};
+    eventq_push(r->events, &ev);
+    return !atomic_load(&r->cancel);
+}
+
+static void *review_thread(void *arg) {
+    ReviewState *r = arg;
+    ReviewOptions opt = {.movetime_ms = REVIEW_MOVETIME_MS, .progress = progress, .ctx = r};
+    r->result = review_game(r->engine, r->game, &opt, r->plies);
+    Event ev = {.kind = EV_REVIEW_DONE, .request = r->id};
+    eventq_push(r->events, &ev);
+    return NULL;
+}
+
+static void release(ReviewState *r) {
+    engine_free(r->engine);
+    pgn_game_free(r->game);
+    free(r->plies);
+    game_free(r->shown);
+    r->engine = NULL;
+    r->game = NULL;
+    r->plies = NULL;
+    r->shown = NULL;
+}
+
+// Stops the thread (if it still runs) and waits for it.
+static void join(ReviewState *r) {
+    if (!r->running)
+        return;
+    atomic_store(&r->cancel, true);
+    engine_stop(r->engine);
+    pthread_join(r->thread, NULL);
+    r->running = false;
+}
+
+static Game *shown_game(Session *s, const PgnGame *g) {
+    GameSettings settings;
+    memcpy(&settings, &s->opts.settings, sizeof settings);
+    const char *fen = pgn_start_fen(g);
+    snprintf(settings.start_fen, sizeof settings.start_fen, "%s", fen ? fen : "");
+    int n = pgn_mainline_length(g);
+    Move moves[GAME_MAX_PLIES];
+    for (int i = 0; i < n && i < GAME_MAX_PLIES; i++)
+        moves[i] = pgn_mainline_node(g, i)->move;
+    n = n < GAME_MAX_PLIES ? n : GAME_MAX_PLIES;
+    char err[256];
+    return session_game_from_line(s, &settings, moves, n, n, err, sizeof err);
+}
+
+static bool review_enter(Session *s, const ModeArgs *args, int64_t now) {
+    (void)now;
+    ReviewState *r = &s->review;
+    PgnGame *g = args->game;
+    if (!g || pgn_mainline_length(g) == 0) {
+        session_say(s, MSG_ERROR, g ? "No moves to review." : "Out of memory for the review.");
+        pgn_game_free(g);
+        return false;
+    }
+    r->id++;
+    r->game = g;
+    r->total = pgn_mainline_length(g);
+    r->engine = engine_new();
+    r->plies = calloc((size_t)r->total + 1, sizeof *r->plies);
+    r->shown = shown_game(s, g);
+    r->events = s->think.events;
+    r->result = 0;
+    atomic_init(&r->cancel, false);
+    atomic_init(&r->done, 0);
+    if (!r->engine || !r->plies || !r->shown ||
+        pthread_create(&r->thread, NULL, review_thread, r) != 0) {
+        release(r);
+        session_say(s, MSG_ERROR, "Cannot start the review (out of memory).");
+        return false;
+    }
+    r->running = true;
+    s->graph_count = 0;
+    session_say(s, MSG_INFO, "Reviewing %d moves... (stop ends it, keeping what is done)",
+                (r->total + 1) / 2);
+    return true;
+}
+
+// The plies reviewed so far become the evaluation graph.
+static void keep_graph(Session *s, int n) {
+    s->graph_count = n < GAME_MAX_PLIES ? n : GAME_MAX_PLIES;
+    for (int i = 0; i < s->graph_count; i++)
+        s->graph[i] = s->review.plies[i].score_white;
+}
+
+static void review_leave(Session *s, int64_t now) {
+    (void)now;
+    ReviewState *r = &s->review;
+    join(r);
+    if (r->game && r->result > 0)
+        keep_graph(s, r->result);
+    release(r);
+}
+
+// The review ended (done or stopped): annotate what was reviewed and hand
+// the game to the core to show.
+static Transition conclude(Session *s, bool stopped) {
+    ReviewState *r = &s->review;
+    join(r);
+    int n = r->result; // plies reviewed: all, or as far as it got when stopped
+    if (n <= 0 || !review_annotate(r->game, r->plies, n)) {
+        session_say(s, MSG_ERROR, n == 0 ? "Review stopped before the first move." :
+                                           "The review failed.");
+        release(r);
+        return (Transition){.kind = TR_BACK};
+    }
+    keep_graph(s, n);
+    int counts[7] = {0};
+    for (int i = 0; i < n; i++)
+        counts[r->plies[i].nag] += r->plies[i].nag < 7;
+    session_say(s, MSG_INFO, "Review%s: %d inaccuracies (?!), %d mistakes (?), %d blunders (?\?)%s. "
+                             "save FILE writes the annotated game.",
+                stopped ? " stopped" : "", counts[REVIEW_NAG_INACCURACY],
+                counts[REVIEW_NAG_MISTAKE], counts[REVIEW_NAG_BLUNDER],
+                stopped ? " in the moves reviewed" : "");
+    Transition tr = {.kind = TR_SHOW_GAME, .game = r->game};
+    r->game = NULL;
+    release(r);
+    return tr;
+}
+
+static Transition review_handle(Session *s, const Command *cmd, int64_t now) {
+    (void)now;
+    if (cmd->kind == CMD_STOP)
+        return conclude(s, true);
+    if (cmd->kind == CMD_SAVE)
+        session_say(s, MSG_ERROR, "The review is still running: stop ends it, then save.");
+    return stay;
+}
+
+static Transition review_poll(Session *s, const Event *ev, int64_t now) {
+    (void)now;
+    if (!ev || ev->request != s->review.id)
+        return stay;
+    if (ev->kind == EV_REVIEW_PROGRESS)
+        session_changed(s);
+    else if (ev->kind == EV_REVIEW_DONE && s->review.running)
+        return conclude(s, false);
+    return stay;
+}
+
+static const Game *review_game_shown(const Session *s) { return s->review.shown; }
+static const Board *review_board(const Session *s) { return game_board(s->review.shown); }
+
+static void review_status(const Session *s, char *buf, size_t bufsz) {
+    snprintf(buf, bufsz, "Reviewing: %d of %d moves...", atomic_load(&s->review.done),
+             s->review.total);
+}
+
+static PgnGame *review_to_pgn(Session *s, int64_t now) {
+    (void)s, (void)now;
+    return NULL;
+}
+
+const ModeOps mode_review_ops = {
+    .name = "review",
+    .enter = review_enter,
+    .leave = review_leave,
+    .handle = review_handle,
+    .poll = review_poll,
+    .game = review_game_shown,
+    .board = review_board,
+    .status = review_status,
+    .to_pgn = review_to_pgn,
+};
+
+// How far the running review is (for the screen's progress line).
+bool review_mode_progress(const Session *s, int *done, int *total) {
+    *done = atomic_load(&s->review.done);
+    *total = s->review.total;
+    return s->review.running;
+}

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Inside the session: the controller core (session.c) owns the current mode
+// and the live game; each mode (mode_*.c) owns its own state and is reached
+// only through its ModeOps. Modes never call each other or the core: they
+// use the shared services below (messages, the engine link) and ask the core
+// for a change of mode by returning a Transition.
+#ifndef SRC_SESSION_INT_H
+#define SRC_SESSION_INT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "engine/movegen.h"
+#include "src/game/openings.h"
+#include "src/game/review.h"
+#include "src/session/command.h"
+#include "src/session/eventq.h"
+#include "src/session/replay.h"
+#include "src/session/session.h"
+#include "src/session/session_io.h"
+
+enum { MESSAGE_MAX = 4096, PACE_DEFAULT_MS = 1000 };
+
+// ------------------------------------------------------------ engine link
+// The session's engine, shared by play (moves, hints) and analysis: one
+// request at a time, replies to older requests dropped as stale.
+
+typedef enum { REQ_NONE, REQ_MOVE, REQ_HINT, REQ_ANALYSIS } RequestKind;
+
+typedef struct Think {
+    Engine *engine;
+    EventQueue *events;
+    unsigned request;     // id of the current request (read by the search thread)
+    RequestKind kind;
+    unsigned gen;         // generation of the game the request was made for
+    bool busy;
+    int engine_score;     // the engine's last exact score, from its own side
+    int lines;            // MultiPV of the current request
+    int done_depth;       // the last depth whose lines were all reported
+    Board root;           // the position searched, to turn PVs into SAN
+    SessionThinking thinking;
+} Think;
+
+void think_cancel(Think *t);
+void think_start(Think *t, const Game *g, RequestKind kind, const SearchLimits *limits,
+                 int level, int lines);
+// Takes one info of the current request; true when it completed a depth
+// (every line of it is in), so the lines can be reported.
+bool think_info(Think *t, const SearchInfo *info);
+// The analysis lines as text, one per line: "depth 14 score +0.31 nodes 2.1M  1. e4 e5".
+void think_format(const Think *t, const char *prefix, char *buf, size_t bufsz);
+
+// ------------------------------------------------------------ transitions
+
+typedef enum {
+    TR_STAY,      // nothing changes mode
+    TR_BACK,      // leave this mode for the one it was entered from
+    TR_SETBOARD,  // a new live game from fen, shown in play
+    TR_SHOW_GAME, // show game (owned by the transition) in browse
+} TransitionKind;
+
+typedef struct Transition {
+    TransitionKind kind;
+    char fen[FEN_MAX];
+    PgnGame *game;
+} Transition;
+
+// What a mode is entered with (the fields its enter reads).
+typedef struct ModeArgs {
+    const Game *source;     // analyse, edit: the game shown before
+    const SearchLimits *limits; // analyse: NULL for no end
+    const char *path;       // browse: the file and the game's number, and the ply
+    int number;             // of its main line to show (-1: the end)
+    int ply;
+    PgnGame *game;          // browse (taken over), review (copied): a game in memory
+} ModeArgs;
+
+typedef struct ModeOps {
+    const char *name;
+    // False (after saying why) when the mode cannot start; nothing changed then.
+    bool (*enter)(Session *s, const ModeArgs *args, int64_t now);
+    void (*leave)(Session *s, int64_t now);
+    Transition (*handle)(Session *s, const Command *cmd, int64_t now);
+    // An engine or review event (ev NULL: time passed).
+    Transition (*poll)(Session *s, const Event *ev, int64_t now);
+    const Game *(*game)(const Session *s);
+    const Board *(*board)(const Session *s);
+    void (*status)(const Session *s, char *buf, size_t bufsz);
+    // The game as PGN for save and review (NULL when out of memory or none).
+    PgnGame *(*to_pgn)(Session *s, int64_t now);
+} ModeOps;
+
+extern const ModeOps mode_play_ops, mode_browse_ops, mode_edit_ops, mode_analyse_ops,
+    mode_review_ops;
+
+// ------------------------------------------------------------ mode states
+
+typedef struct PlayState {
+    Move hint;
+    int64_t last_move_ms;   // when the last move was made (pacing engine-vs-engine)
+    bool clock_was_running; // when play was left: restart it on return
+} PlayState;
+
+typedef struct BrowseState {
+    Replay *replay;
+    Game *game; // the line up to the cursor, the rest as the redo tail
+    const char *line_sans[GAME_MAX_PLIES];
+    unsigned char line_variations[GAME_MAX_PLIES];
+} BrowseState;
+
+typedef struct EditState {
+    Board board; // only squares, side to move
+    char castling[5], ep[3];
+} EditState;
+
+typedef struct AnalyseState {
+    Game *game;         // a copy of the position shown, both sides human
+    SearchLimits limits;
+    bool limited;       // ends by itself (time or depth)
+} AnalyseState;
+
+typedef struct ReviewState {
+    pthread_t thread;
+    bool running;
+    atomic_bool cancel;
+    unsigned id;        // events of older reviews are dropped
+    Engine *engine;
+    PgnGame *game;      // the copy being reviewed, annotated when done
+    ReviewPly *plies;
+    atomic_int done;    // plies reviewed so far
+    int result;         // plies reviewed, -1 on failure
+    int total;
+    EventQueue *events;
+    Game *shown;        // the game as it stands when the review started
+} ReviewState;
+
+struct Session {
+    // Services every mode may use.
+    SessionHooks hooks;
+    SessionOptions opts;
+    Openings *openings;
+    Think think;
+    int analysis_lines;
+    int pace_ms;
+    bool flipped;
+    int graph[GAME_MAX_PLIES]; // evaluation after each ply of the last review
+    int graph_count;
+    bool graph_of_live;        // the graph is of the live game (else of a file's game)
+    char list_path[4096];      // the file whose games `games` and `game N` show
+    Game *live;                // the game being played: mode play shows it
+
+    // The core's own.
+    SessionMode mode, back_mode;
+    bool quit;
+    int browse_number;         // the file's game browse shows (0: a game in memory)
+    int browse_ply;            // the ply it showed when left for an analysis or the editor
+    bool asking_resume;        // the next line answers "resume the unfinished game?"
+    Game *pending;             // the unfinished game that question is about
+    bool live_dirty;           // the live game changed since the start (autosave it)
+    bool live_archived;        // the live game is in the archive already
+
+    // Each mode's own state.
+    PlayState play;
+    BrowseState browse;
+    EditState edit;
+    AnalyseState analyse;
+    ReviewState review;
+
+    // Scratch for queries.
+    const char *sans[GAME_MAX_PLIES];
+    Board scratch;
+    MoveList completion_moves;
+    char completion_san[MAX_MOVES][MOVE_TEXT_MAX];
+};
+
+// ------------------------------------------------------------ services
+
+__attribute__((format(printf, 3, 4))) void session_say(Session *s, MessageKind kind,
+                                                       const char *fmt, ...);
+void session_changed(Session *s);
+// Appends g (a live game being finished or replaced) to the archive.
+void session_archive_live(Session *s, const Game *g, int64_t now);
+// The live game changed: autosave it; when it ended, archive it.
+void session_live_changed(Session *s, int64_t now);
+// "12... Nf6": the last move of g, or "" when none.
+void session_last_move_text(const Game *g, int ply, char *buf, size_t bufsz);
+// Side to move / check / result of g, for the status lines of the modes.
+void session_game_status(const Game *g, char *buf, size_t bufsz);
+// Builds a game from a PGN game's main line, both sides human, no clock.
+Game *session_game_from_line(const Session *s, const GameSettings *settings, const Move *moves,
+                             int n, int cursor, char *err, size_t errsz);
+
+// Mode browse's move list: the line shown and each move's variation count.
+void browse_move_list(Session *s, const char *const **sans, int *count, int *current,
+                      const unsigned char **variations);
+// The number and side of that list's first move.
+void browse_move_list_start(const Session *s, int *fullmove, Color *side);
+// Mode review's progress: true while it runs.
+bool review_mode_progress(const Session *s, int *done, int *total);
+
+#endif

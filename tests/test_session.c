@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Whole sessions driven headless: the command sequences of issue 10 and the
+// states and messages they leave. Time is fake (each call says "now"); only
+// the engine's own thinking takes real time, waited for with a deadline.
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "src/session/session.h"
+
+typedef struct Log {
+    char text[1 << 16];
+    size_t len;
+    int errors;
+} Log;
+
+static void on_message(MessageKind kind, const char *text, void *ctx) {
+    Log *log = ctx;
+    if (kind == MSG_ERROR)
+        log->errors++;
+    int n = snprintf(log->text + log->len, sizeof log->text - log->len, "%s%s\n",
+                     kind == MSG_ERROR ? "Error: " : "", text);
+    if (n > 0 && log->len + (size_t)n < sizeof log->text)
+        log->len += (size_t)n;
+}
+
+static char dir[256];
+static char autosave[300], archive[300], pgn_path[300];
+
+static const char *const two_games =
+    "[Event \"Club\"]\n[White \"Alpha\"]\n[Black \"Beta\"]\n[Result \"1-0\"]\n\n"
+    "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n\n"
+    "[Event \"Club\"]\n[White \"Gamma\"]\n[Black \"Delta\"]\n[Result \"*\"]\n\n"
+    "1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Bg5 Be7 5. g3 *\n";
+
+static void setup(void) {
+    snprintf(dir, sizeof dir, "/tmp/patzer-session-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(autosave, sizeof autosave, "%s/autosave.pgn", dir);
+    snprintf(archive, sizeof archive, "%s/games.pgn", dir);
+    snprintf(pgn_path, sizeof pgn_path, "%s/two.pgn", dir);
+    FILE *f = fopen(pgn_path, "w");
+    cr_assert_not_null(f);
+    fputs(two_games, f);
+    fclose(f);
+}
+
+static void teardown(void) {
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_expect_eq(system(cmd), 0);
+}
+
+TestSuite(session, .init = setup, .fini = teardown, .timeout = 60);
+
+static SessionOptions options(void) {
+    SessionOptions o;
+    memset(&o, 0, sizeof o);
+    game_settings_default(&o.settings);
+    o.settings.tc.untimed = true;
+    o.settings.level = 1;
+    o.hash_mb = 4;
+    o.pace_ms = -1;
+    snprintf(o.autosave_path, sizeof o.autosave_path, "%s", autosave);
+    snprintf(o.archive_path, sizeof o.archive_path, "%s", archive);
+    return o;
+}
+
+static Session *open_session(const SessionOptions *o, Log *log) {
+    SessionHooks hooks = {on_message, NULL, NULL, log};
+    char err[256];
+    Session *s = session_new(o, &hooks, 1000, err, sizeof err);
+    cr_assert_not_null(s, "%s", err);
+    return s;
+}
+
+static void nap_ms(long ms) {
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+// Runs lines one by one at fake time now.
+static void run(Session *s, int64_t now, const char *const *lines) {
+    for (; *lines; lines++)
+        session_handle_line(s, *lines, now);
+}
+
+// Polls (real time passing for the engine) until done(s) or 20 s.
+static bool wait_until(Session *s, int64_t now, bool (*done)(const Session *)) {
+    for (int i = 0; i < 2000; i++) {
+        session_poll(s, now);
+        if (done(s))
+            return true;
+        nap_ms(10);
+    }
+    return false;
+}
+
+static bool has(const Log *log, const char *text) { return strstr(log->text, text) != NULL; }
+
+static char *read_all(const char *path) {
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static void status(const Session *s, char *buf, size_t bufsz) { session_status(s, buf, bufsz); }
+
+// Defect 2: setboard on a loaded game starts a clean game that takes moves.
+Test(session, setboard_after_a_loaded_game_starts_a_clean_game) {
+    SessionOptions o = options();
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    char load[400];
+    snprintf(load, sizeof load, "load %s", pgn_path);
+    run(s, 2000, (const char *const[]){"play both", load, "game 2", NULL});
+    cr_assert_eq(session_mode(s), SESSION_BROWSE);
+    run(s, 3000, (const char *const[]){"setboard 4k3/8/8/8/8/8/8/4K2R w K - 0 1", "Rh8", NULL});
+    cr_expect_not(has(&log, "out of memory"), "%s", log.text);
+    cr_expect(has(&log, "Position set: 4k3/8/8/8/8/8/8/4K2R w K - 0 1"), "%s", log.text);
+    cr_expect_eq(session_mode(s), SESSION_PLAY);
+    const Game *g = session_game(s);
+    cr_expect_eq(game_ply_count(g), 1);
+    cr_expect_str_eq(game_move(g, 0)->san, "Rh8+");
+    const char *const *sans;
+    int count, current;
+    session_move_list(s, &sans, &count, &current);
+    cr_expect_eq(count, 1, "the move list is the new game's");
+    char name[64], detail[64];
+    session_player_label(s, WHITE, name, sizeof name, detail, sizeof detail);
+    cr_expect_str_neq(name, "Gamma", "the players are the new game's");
+    const int *graph;
+    session_graph(s, &graph, &count);
+    cr_expect_eq(count, 0);
+    session_handle_line(s, "undo", 4000);
+    cr_expect(has(&log, "Took back 1. Rh8+"), "%s", log.text);
+    session_free(s, 5000);
+}
+
+// Defect 3: the live game stays alive behind a file and comes back with
+// game 0, its clock paused while it was not shown.
+Test(session, the_live_game_survives_browsing_and_its_clock_pauses) {
+    SessionOptions o = options();
+    o.settings.tc.untimed = false;
+    o.settings.players[BLACK] = PLAYER_HUMAN;
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){"e4", NULL});
+    run(s, 4000, (const char *const[]){"e5", NULL});
+    int64_t white_left = clock_remaining(game_clock(session_game(s)), WHITE, 5000);
+    char load[400];
+    snprintf(load, sizeof load, "load %s", pgn_path);
+    run(s, 5000, (const char *const[]){load, "game 1", "next", NULL});
+    cr_expect_eq(session_mode(s), SESSION_BROWSE);
+    cr_expect_eq(game_ply_count(session_live_game(s)), 2, "the live game is kept");
+    run(s, 65000, (const char *const[]){"game 0", NULL});
+    cr_expect_eq(session_mode(s), SESSION_PLAY);
+    cr_expect_eq(game_ply_count(session_game(s)), 2);
+    int64_t after = clock_remaining(game_clock(session_game(s)), WHITE, 65000);
+    cr_expect_eq(after, white_left, "the clock did not run while away: %lld vs %lld",
+                 (long long)after, (long long)white_left);
+    cr_expect(game_clock(session_game(s))->running, "the clock runs again");
+    run(s, 66000, (const char *const[]){"edit", "back", "analyze", "back", NULL});
+    cr_expect_eq(session_mode(s), SESSION_PLAY);
+    cr_expect_eq(game_ply_count(session_game(s)), 2);
+    session_free(s, 67000);
+}
+
+// Defect 1: starting and quitting never overwrites an unfinished game; the
+// next start asks, and the answer resumes it or archives it.
+Test(session, an_unfinished_game_is_offered_and_never_wiped) {
+    SessionOptions o = options();
+    o.settings.players[BLACK] = PLAYER_HUMAN;
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){"d4", NULL});
+    session_free(s, 3000);
+
+    Log log2 = {0};
+    s = open_session(&o, &log2);
+    cr_expect(session_asking(s));
+    cr_expect(has(&log2, "Resume it? (y/n)"), "%s", log2.text);
+    session_free(s, 4000); // quit without answering
+    const char *text = read_all(autosave);
+    cr_assert_not_null(text);
+    cr_expect(strstr(text, "1. d4"), "the autosave still holds the game: %s", text);
+
+    Log log3 = {0};
+    s = open_session(&o, &log3);
+    session_handle_line(s, "y", 5000);
+    cr_expect(has(&log3, "Resumed the unfinished game"), "%s", log3.text);
+    cr_expect_eq(game_ply_count(session_game(s)), 1);
+    session_free(s, 6000);
+
+    Log log4 = {0};
+    s = open_session(&o, &log4);
+    session_handle_line(s, "n", 7000);
+    cr_expect_eq(game_ply_count(session_game(s)), 0);
+    session_free(s, 8000);
+    text = read_all(archive);
+    cr_assert_not_null(text, "the archive exists");
+    cr_expect(strstr(text, "1. d4"), "%s", text);
+    cr_expect(strstr(text, "abandoned"), "%s", text);
+
+    Log log5 = {0};
+    s = open_session(&o, &log5);
+    cr_expect_not(session_asking(s), "the archived game is not offered again");
+    session_free(s, 9000);
+}
+
+Test(session, resume_and_new_answer_in_advance) {
+    SessionOptions o = options();
+    o.settings.players[BLACK] = PLAYER_HUMAN;
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){"e4", "c5", NULL});
+    session_free(s, 3000);
+    o.resume = true;
+    s = open_session(&o, &log);
+    cr_expect_not(session_asking(s));
+    cr_expect_eq(game_ply_count(session_game(s)), 2);
+    session_free(s, 4000);
+    o.resume = false;
+    o.fresh = true;
+    s = open_session(&o, &log);
+    cr_expect_not(session_asking(s));
+    cr_expect_eq(game_ply_count(session_game(s)), 0);
+    session_free(s, 5000);
+    const char *text = read_all(archive);
+    cr_assert_not_null(text);
+    cr_expect(strstr(text, "1. e4 "), "%s", text);
+}
+
+// Every finished game, and every unfinished one a new game replaces, is archived.
+Test(session, finished_and_replaced_games_are_archived) {
+    SessionOptions o = options();
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){"play both", "f3", "e5", "g4", "Qh4#", NULL});
+    cr_expect(has(&log, "0-1 Black mates"), "%s", log.text);
+    run(s, 3000, (const char *const[]){"new", "e4", "new", NULL});
+    cr_expect(has(&log, "The unfinished one is in the archive"), "%s", log.text);
+    session_free(s, 4000);
+    const char *text = read_all(archive);
+    cr_assert_not_null(text);
+    cr_expect(strstr(text, "2. g4 "), "the finished game: %s", text);
+    cr_expect(strstr(text, "[Result \"0-1\"]"), "%s", text);
+    cr_expect(strstr(text, "1. e4 *"), "the abandoned game: %s", text);
+}
+
+// Defect 6: acknowledgements, and the status naming the mode.
+Test(session, commands_acknowledge_and_the_status_names_the_mode) {
+    SessionOptions o = options();
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    char st[256];
+    status(s, st, sizeof st);
+    cr_expect(strstr(st, "[play]"), "%s", st);
+    run(s, 2000, (const char *const[]){"play both", "e4", "Nf6", "undo", NULL});
+    cr_expect(has(&log, "Took back 1... Nf6"), "%s", log.text);
+    run(s, 2000, (const char *const[]){"edit", "side black", NULL});
+    cr_expect(has(&log, "Black to move (editor)"), "%s", log.text);
+    status(s, st, sizeof st);
+    cr_expect(strstr(st, "Black to move (editor)"), "%s", st);
+    cr_expect_eq(session_display_board(s)->side, BLACK);
+    run(s, 2000, (const char *const[]){"e5", NULL});
+    cr_expect(has(&log, "No moves in the edit mode"), "%s", log.text);
+    run(s, 2000, (const char *const[]){"clear", "put Ke1", "put ke8", "put Rh1", "castling K",
+                                       "side white", "done", NULL});
+    cr_expect(has(&log, "Position set: 4k3/8/8/8/8/8/8/4K2R w K - 0 1"), "%s", log.text);
+    cr_expect_eq(session_mode(s), SESSION_PLAY);
+    cr_expect_eq(game_ply_count(session_game(s)), 0);
+    char load[400];
+    snprintf(load, sizeof load, "load %s", pgn_path);
+    run(s, 2000, (const char *const[]){load, "game 1", NULL});
+    status(s, st, sizeof st);
+    cr_expect(strstr(st, "[browse: game 1]"), "%s", st);
+    session_free(s, 3000);
+}
+
+static bool in_browse(const Session *s) { return session_mode(s) == SESSION_BROWSE; }
+static bool reviewing(const Session *s) {
+    int done, total;
+    return session_review_progress(s, &done, &total) && done >= 2;
+}
+
+// stop ends a review and keeps what was reviewed.
+Test(session, stop_cancels_a_review_keeping_what_was_done) {
+    SessionOptions o = options();
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    char load[400];
+    snprintf(load, sizeof load, "load %s", pgn_path);
+    run(s, 2000, (const char *const[]){load, "game 2", "review", NULL});
+    cr_assert_eq(session_mode(s), SESSION_REVIEW, "%s", log.text);
+    cr_assert(wait_until(s, 2000, reviewing), "the review makes progress");
+    run(s, 2000, (const char *const[]){"stop", NULL});
+    cr_expect(has(&log, "Review stopped"), "%s", log.text);
+    cr_expect(in_browse(s), "the reviewed part is shown");
+    const int *graph;
+    int count;
+    session_graph(s, &graph, &count);
+    cr_expect_geq(count, 2, "the graph keeps the moves reviewed");
+    run(s, 2000, (const char *const[]){"back", NULL});
+    cr_expect_eq(session_mode(s), SESSION_PLAY);
+    session_free(s, 3000);
+}
+
+static bool engine_idle(const Session *s) { return !session_engine_busy(s); }
+
+// play none waits pace ms between moves (fake time does not pass here).
+Test(session, engine_against_itself_is_paced) {
+    SessionOptions o = options();
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    run(s, 1000, (const char *const[]){"play none", NULL});
+    cr_assert(wait_until(s, 1000, engine_idle));
+    for (int i = 0; i < 30; i++) {
+        session_poll(s, 1000);
+        nap_ms(5);
+    }
+    cr_expect_eq(game_ply_count(session_game(s)), 1, "one move, then a pause");
+    cr_expect_gt(session_wakeup_ms(s, 1000), 0);
+    session_poll(s, 2100);
+    cr_assert(wait_until(s, 2100, engine_idle));
+    cr_expect_eq(game_ply_count(session_game(s)), 2, "the next move after the pause");
+    run(s, 2100, (const char *const[]){"pace 0", NULL});
+    for (int i = 0; i < 200 && game_ply_count(session_game(s)) < 4; i++) {
+        session_poll(s, 2100);
+        nap_ms(10);
+    }
+    cr_expect_geq(game_ply_count(session_game(s)), 4, "pace 0: no pause");
+    session_free(s, 3000);
+}
+
+static bool back_in_play(const Session *s) { return session_mode(s) == SESSION_PLAY; }
+
+// A limited analysis reports each depth and ends by itself.
+Test(session, limited_analysis_reports_depths_and_ends) {
+    SessionOptions o = options();
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    run(s, 1000, (const char *const[]){"lines 2", "analyze depth 6", NULL});
+    cr_expect_eq(session_mode(s), SESSION_ANALYSE);
+    cr_assert(wait_until(s, 1000, back_in_play), "%s", log.text);
+    cr_expect(has(&log, "depth 6 line 1 score "), "%s", log.text);
+    cr_expect(has(&log, "depth 6 line 2 score "), "%s", log.text);
+    cr_expect(has(&log, "final depth 6 line 1"), "%s", log.text);
+    cr_expect(has(&log, "Analysis done."), "%s", log.text);
+    run(s, 1000, (const char *const[]){"analyze 3x", NULL});
+    cr_expect(has(&log, "analyze takes a time"), "%s", log.text);
+    session_free(s, 2000);
+}
+
+// Problems in the configuration reach the user through the session.
+Test(session, configuration_notes_are_shown) {
+    SessionOptions o = options();
+    snprintf(o.notes, sizeof o.notes, "patzer.conf:3: unknown key 'colour'");
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    cr_expect(has(&log, "Error: patzer.conf:3: unknown key 'colour'"), "%s", log.text);
+    session_free(s, 2000);
+}
+
+static bool review_over(const Session *s) { return session_mode(s) != SESSION_REVIEW; }
+
+// A review that runs to its end shows the annotated game in browse.
+Test(session, a_finished_review_is_shown_and_left) {
+    SessionOptions o = options();
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){"play both", "setboard 4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+                                       "Rh8", "review", NULL});
+    cr_assert(wait_until(s, 2000, review_over), "%s", log.text);
+    cr_expect_eq(session_mode(s), SESSION_BROWSE);
+    cr_expect(has(&log, "Review: 0 inaccuracies"), "%s", log.text);
+    char st[256];
+    session_status(s, st, sizeof st);
+    cr_expect(strstr(st, "[browse: reviewed game]"), "%s", st);
+    run(s, 2000, (const char *const[]){"prev", "analyze", "next", "stop", NULL});
+    cr_expect_eq(session_mode(s), SESSION_PLAY, "a game in memory cannot be reopened: play");
+    cr_expect_eq(game_ply_count(session_game(s)), 1);
+    session_free(s, 3000);
+}
+
+// An analysis or the editor opened on a file's game returns to the same move.
+Test(session, back_from_analysis_returns_to_the_move_of_the_file) {
+    SessionOptions o = options();
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    char load[400];
+    snprintf(load, sizeof load, "load %s", pgn_path);
+    run(s, 2000, (const char *const[]){load, "game 2", "goto 3", NULL});
+    cr_assert_eq(session_mode(s), SESSION_BROWSE);
+    int ply = game_ply_count(session_game(s));
+    run(s, 2000, (const char *const[]){"analyze", "next", "next", "stop", NULL});
+    cr_expect_eq(session_mode(s), SESSION_BROWSE, "%s", log.text);
+    cr_expect_eq(game_ply_count(session_game(s)), ply, "the same move as before");
+    run(s, 2000, (const char *const[]){"edit", "fen", "cancel", NULL});
+    cr_expect_eq(session_mode(s), SESSION_BROWSE);
+    cr_expect_eq(game_ply_count(session_game(s)), ply);
+    session_free(s, 3000);
+}
