@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/fen.h"
+#include "engine/line.h"
 #include "engine/movegen.h"
 #include "src/pgn/pgn.h"
 
@@ -97,10 +99,12 @@ static Move pick_move(Board *b) {
 
 // Plays one game into g; false when out of memory.
 static bool make_game(PgnGame *g, int number) {
-    static Board board;
+    static Line line; // the game so far, for repetitions
     char text[64];
     pgn_game_clear(g);
-    board_set_start(&board);
+    Board start;
+    board_set_start(&start);
+    line_init(&line, &start);
 
     unsigned w = rng_below(NAME_COUNT), bl = (w + 1 + rng_below(NAME_COUNT - 1)) % NAME_COUNT;
     snprintf(text, sizeof text, "%04u.%02u.%02u", 2000 + rng_below(25), 1 + rng_below(12),
@@ -120,21 +124,21 @@ static bool make_game(PgnGame *g, int number) {
     int target = MIN_PLIES + (int)rng_below(MAX_PLIES - MIN_PLIES + 1);
     const char *result = NULL;
     for (int ply = 0; ply < target && !result; ply++) {
-        Move m = pick_move(&board);
+        Move m = pick_move(&line.board);
         if (m == MOVE_NONE)
             break; // not reached: the end of the game is noticed below
-        Color side = board.side;
+        Color side = line.board.side;
         long long think = rng_below(MAX_THINK_MS);
         clock_ms[side] =
             clock_ms[side] > think ? clock_ms[side] - think + INCREMENT_MS : INCREMENT_MS;
         const char *remark = rng_below(24) == 0 ? REMARKS[rng_below(REMARK_COUNT)] : NULL;
         if (!pgn_append_move(g, m, NULL, clock_ms[side] / 1000 * 1000, remark))
             return false;
-        board_make_move(&board, m);
-        if (board_is_checkmate(&board))
-            result = board.side == WHITE ? "0-1" : "1-0";
-        else if (board_is_stalemate(&board) || board_insufficient_material(&board) ||
-                 board.halfmove >= 100 || board_repetitions(&board) >= 2)
+        line_play(&line, m);
+        if (movegen_is_checkmate(&line.board))
+            result = line.board.side == WHITE ? "0-1" : "1-0";
+        else if (movegen_is_stalemate(&line.board) || board_insufficient_material(&line.board) ||
+                 line.board.halfmove >= 100 || line_repetitions(&line) >= 2)
             result = "1/2-1/2";
     }
     if (!result) {

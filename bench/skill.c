@@ -14,6 +14,7 @@
 
 #include "engine/bench.h"
 #include "engine/engine.h"
+#include "engine/fen.h"
 #include "engine/search.h"
 #include "engine/skill.h"
 #include "engine/tt.h"
@@ -43,7 +44,7 @@ static SearchResult run(Bench *bn, const Board *b, int level, uint64_t seed, int
     uint64_t rng = seed;
     SearchParams params = { .multipv = 1, .contempt_percent = 100, .level = level, .rng = &rng };
     SearchResult r;
-    search_run(bn->searcher, b, &limits, &params, NULL, NULL, &r);
+    search_run(bn->searcher, b, NULL, 0, &limits, &params, NULL, NULL, &r);
     return r;
 }
 

@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include "engine/fen.h"
 #include "engine/search.h"
 #include "engine/tt.h"
 
@@ -90,7 +91,7 @@ void bench_runner_free(BenchRunner *r) {
 }
 
 bool bench_run_position(BenchRunner *r, int index, int depth, BenchResult *out) {
-    static _Thread_local Board board;
+    Board board;
     char err[128];
     if (!bench_position(index) || !board_set_fen(&board, positions[index], err, sizeof err))
         return false;
@@ -103,7 +104,7 @@ bool bench_run_position(BenchRunner *r, int index, int depth, BenchResult *out) 
                            .move_overhead = 0};
     SearchResult result;
     int64_t start = search_now_ms();
-    search_run(r->searcher, &board, &limits, &params, NULL, NULL, &result);
+    search_run(r->searcher, &board, NULL, 0, &limits, &params, NULL, NULL, &result);
     out->time_ms = search_now_ms() - start;
     out->nodes = result.nodes;
     out->best = result.best;

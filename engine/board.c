@@ -1,24 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Board queries: attacks, keys, repetitions, material draws, mate and
-// stalemate, and the consistency check used by debug builds.
+// Board queries: attacks, keys, repetitions, material draws, and the
+// consistency check used by debug builds. Nothing here makes moves,
+// generates them or reads text.
 #include "engine/board.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "engine/errmsg.h"
-#include "engine/movegen.h"
 #include "engine/zobrist.h"
 
 void board_init_tables(void) {
     attacks_init();
     zobrist_init();
-}
-
-void board_set_start(Board *b) {
-    char err[128];
-    bool ok = board_set_fen(b, BOARD_START_FEN, err, sizeof err);
-    (void)ok;
 }
 
 Bitboard board_attackers_to(const Board *b, Square s, Bitboard occ) {
@@ -47,31 +41,6 @@ Piece board_captured_piece(const Board *b, Move m) {
     return (Piece)b->squares[move_to(m)];
 }
 
-bool board_gives_check(Board *b, Move m) {
-    // Rare kinds are answered by making the move; the common case by looking
-    // at direct attacks from the destination and discovered lines.
-    int kind = move_kind(m);
-    if (kind != MOVE_NORMAL) {
-        board_make_move(b, m);
-        bool check = b->checkers != 0;
-        board_unmake_move(b);
-        return check;
-    }
-    Color us = b->side;
-    Square from = move_from(m), to = move_to(m);
-    Square ksq = board_king(b, !us);
-    PieceType pt = piece_type(b->squares[from]);
-    Bitboard occ = (board_occupied(b) ^ bb_square(from)) | bb_square(to);
-    if (pt == PAWN ? bb_has(attacks_pawn(us, to), ksq)
-                   : pt != KING && bb_has(attacks_piece(pt, to, occ), ksq))
-        return true;
-    Bitboard own = b->colors[us] ^ bb_square(from);
-    Bitboard sliders = ((attacks_bishop(ksq, occ) & (b->pieces[BISHOP] | b->pieces[QUEEN])) |
-                        (attacks_rook(ksq, occ) & (b->pieces[ROOK] | b->pieces[QUEEN]))) &
-                       own;
-    return sliders != 0;
-}
-
 Key board_compute_key(const Board *b) {
     Key k = 0;
     for (Square s = 0; s < SQ_NB; s++)
@@ -97,22 +66,22 @@ Key board_compute_pawn_key(const Board *b) {
 
 // Earlier positions that can equal the current one: same side to move, and
 // no irreversible move in between (the halfmove clock bounds the window).
-static int repetition_window(const Board *b) {
-    return b->halfmove < b->ply ? b->halfmove : b->ply;
+static int repetition_window(const Board *b, int n) {
+    return b->halfmove < n ? b->halfmove : n;
 }
 
-int board_repetitions(const Board *b) {
-    int count = 0, window = repetition_window(b);
+int board_repetitions(const Board *b, const Key *keys, int n) {
+    int count = 0, window = repetition_window(b, n);
     for (int back = 4; back <= window; back += 2)
-        if (b->history[b->ply - back].key == b->key)
+        if (keys[n - back] == b->key)
             count++;
     return count;
 }
 
-bool board_is_repetition_draw(const Board *b, int plies_since_root) {
-    int count = 0, window = repetition_window(b);
+bool board_is_repetition_draw(const Board *b, const Key *keys, int n, int plies_since_root) {
+    int count = 0, window = repetition_window(b, n);
     for (int back = 4; back <= window; back += 2) {
-        if (b->history[b->ply - back].key == b->key) {
+        if (keys[n - back] == b->key) {
             // A repetition inside the search tree is enough: the side that
             // could avoid it would have; one before the root must be the
             // second to make a threefold.
@@ -136,8 +105,6 @@ bool board_insufficient_material(const Board *b) {
     return !(bishops & BB_LIGHT_SQUARES) || !(bishops & BB_DARK_SQUARES);
 }
 
-bool board_is_checkmate(const Board *b) { return b->checkers && movegen_count(b) == 0; }
-bool board_is_stalemate(const Board *b) { return !b->checkers && movegen_count(b) == 0; }
 
 void square_name(Square s, char out[3]) {
     if (s < 0 || s >= SQ_NB) {
@@ -201,7 +168,5 @@ bool board_check(const Board *b, char *err, size_t errsz) {
             return errmsg_set(err, errsz, "castling right without king and rook in place");
     if (b->ep != SQ_NONE && square_rank(b->ep) != (b->side == WHITE ? 5 : 2))
         return errmsg_set(err, errsz, "en-passant square on the wrong rank");
-    if (b->ply < 0 || b->ply > BOARD_HISTORY_MAX)
-        return errmsg_set(err, errsz, "history depth out of range");
     return true;
 }

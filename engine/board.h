@@ -1,33 +1,33 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The position: bitboards by piece type and colour with a square-indexed
-// mailbox alongside, the incremental Zobrist key, and an undo stack with one
-// record per ply made. Also FEN parse and print, make/unmake, attack queries,
-// draw and game-end queries, and the full consistency check.
+// mailbox alongside, the incremental Zobrist keys, make/unmake (makemove.c),
+// attack and check queries, draw queries and the full consistency check.
 //
-// The undo stack doubles as the game history for repetition detection: it
-// holds the key of every earlier position. When it fills up, the oldest half is
-// dropped (only positions since the last irreversible move matter for
-// repetitions), so a caller can replay a game of any length, but can unmake
-// only the moves still on the stack.
+// The board layer knows squares and pieces only: FEN text is in fen.h, move
+// generation (and so mate and stalemate) in movegen.h. A Board holds no
+// history: make fills an Undo record that the caller owns (the search's
+// per-ply stack, a Line for a game) and unmake takes it back; repetition
+// queries read the keys of earlier positions from the caller.
 #ifndef ENGINE_BOARD_H
 #define ENGINE_BOARD_H
 
 #include "engine/attacks.h"
 
-enum { BOARD_HISTORY_MAX = 1024 };
-
-// What unmake needs to restore a ply, and the key of the position before it.
+// What unmake needs to restore a ply: the caller keeps it between make and
+// unmake (Stockfish's StateInfo, without the chaining).
 typedef struct Undo {
     Key key;
     Key pawn_key;
     Bitboard checkers;
     Move move;
+    Move last_move;   // the board's last_move before this ply
     uint8_t captured; // Piece, NO_PIECE when nothing was taken
     uint8_t castling;
     uint8_t ep;       // Square or SQ_NONE
     uint16_t halfmove;
 } Undo;
 
+// A position, a couple of hundred bytes: copy it freely.
 typedef struct Board {
     Bitboard pieces[PIECE_TYPE_NB]; // by type, both colours
     Bitboard colors[COLOR_NB];
@@ -42,36 +42,28 @@ typedef struct Board {
     Key key;
     Key pawn_key;                   // pawns and kings only, for the pawn hash
     Bitboard checkers;              // pieces giving check to the side to move
-    int ply;                        // records on the undo stack
-    Undo history[BOARD_HISTORY_MAX];
+    // Not part of the position (equal positions may differ here): the move
+    // that led to it, MOVE_NONE after a set-up, for display and for the
+    // book's en-passant rule.
+    Move last_move;
 } Board;
-
-#define BOARD_START_FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-// Longest FEN board_to_fen can write, with its terminating NUL.
-enum { FEN_MAX = 96 };
 
 // Fills the static tables (attacks, Zobrist). Idempotent and thread-safe;
 // every other board_ function assumes it has run.
 void board_init_tables(void);
 
-// Sets up the standard starting position with an empty history.
-void board_set_start(Board *b);
-
-// Parses a FEN with strict validation. Four fields (EPD style) are accepted,
-// the counters then default to "0 1". On error returns false, leaves b
-// unchanged and writes a message naming the field and the reason into err.
-bool board_set_fen(Board *b, const char *fen, char *err, size_t errsz);
-
-// Writes the position as FEN into buf (at least FEN_MAX bytes).
-void board_to_fen(const Board *b, char *buf, size_t bufsz);
-
-// Makes a legal move. The move must be legal in b (see movegen_is_legal).
-void board_make_move(Board *b, Move m);
-// Takes back the last move made.
-void board_unmake_move(Board *b);
+// Makes a legal move (see movegen_is_legal), filling *u for the unmake.
+void board_make_move(Board *b, Move m, Undo *u);
+// Takes back the move recorded in u, which must be the last one made on b.
+void board_unmake_move(Board *b, const Undo *u);
 // Passes the turn (for null-move pruning); never while in check.
-void board_make_null(Board *b);
-void board_unmake_null(Board *b);
+void board_make_null(Board *b, Undo *u);
+void board_unmake_null(Board *b, const Undo *u);
+// Makes a legal move for good, when no unmake will follow.
+static inline void board_play(Board *b, Move m) {
+    Undo u;
+    board_make_move(b, m, &u);
+}
 
 static inline Piece board_piece_on(const Board *b, Square s) { return (Piece)b->squares[s]; }
 static inline Bitboard board_occupied(const Board *b) { return b->colors[WHITE] | b->colors[BLACK]; }
@@ -82,10 +74,8 @@ static inline Square board_king(const Board *b, Color c) {
     return bb_lsb(b->pieces[KING] & b->colors[c]);
 }
 static inline bool board_in_check(const Board *b) { return b->checkers != 0; }
-// The move that led to the current position, MOVE_NONE at the start of history.
-static inline Move board_last_move(const Board *b) {
-    return b->ply > 0 ? b->history[b->ply - 1].move : MOVE_NONE;
-}
+// The move that led to the current position, MOVE_NONE after a set-up.
+static inline Move board_last_move(const Board *b) { return b->last_move; }
 
 // Pieces of both colours that attack s, given the occupancy occ.
 Bitboard board_attackers_to(const Board *b, Square s, Bitboard occ);
@@ -95,32 +85,30 @@ bool board_is_capture(const Board *b, Move m);
 // The piece the move captures (the pawn for en passant), NO_PIECE if none.
 Piece board_captured_piece(const Board *b, Move m);
 // True when the move gives check (computed without making it).
-bool board_gives_check(Board *b, Move m);
+bool board_gives_check(const Board *b, Move m);
 
 // Key computed from scratch; equals b->key when the board is consistent.
 Key board_compute_key(const Board *b);
 Key board_compute_pawn_key(const Board *b);
 
-// How many times the current position occurred before in the history (same
-// pieces, side to move, castling rights and capturable en-passant square).
-int board_repetitions(const Board *b);
-// True when the position occurred before since the search root, or at least
-// twice before in all: the test the search uses to score a draw.
-bool board_is_repetition_draw(const Board *b, int plies_since_root);
+// Repetitions are counted against keys held by the caller: keys[0..n-1] are
+// the keys of the positions before b, oldest first, keys[n-1] the one just
+// before the last move (a Line's keys, or the search's stack chained to them).
+//
+// How many times the current position occurred before (same pieces, side to
+// move, castling rights and capturable en-passant square).
+int board_repetitions(const Board *b, const Key *keys, int n);
+// True when the position occurred before since the search root (the last
+// plies_since_root keys), or at least twice before in all: the test the
+// search uses to score a draw.
+bool board_is_repetition_draw(const Board *b, const Key *keys, int n, int plies_since_root);
 // Neither side can mate by any sequence of legal moves: K v K, K+minor v K,
 // and positions whose only other pieces are bishops on one square colour.
 bool board_insufficient_material(const Board *b);
-// True when the side to move has no legal move and is in check / not in check.
-bool board_is_checkmate(const Board *b);
-bool board_is_stalemate(const Board *b);
-
 // Full consistency check of every redundant field (mailbox against bitboards,
 // kings, keys, checkers, counters). Returns false and writes the reason.
 bool board_check(const Board *b, char *err, size_t errsz);
 static inline bool board_is_consistent(const Board *b) { return board_check(b, NULL, 0); }
-
-// Drops the oldest half of the history; called by make when the stack is full.
-void board_compact_history(Board *b);
 
 // Square names: "e4". square_from_name returns SQ_NONE on bad input.
 void square_name(Square s, char out[3]);

@@ -10,6 +10,8 @@
 
 #include "engine/book.h"
 #include "engine/errmsg.h"
+#include "engine/fen.h"
+#include "engine/line.h"
 #include "engine/movegen.h"
 #include "engine/skill.h"
 
@@ -26,6 +28,8 @@ enum {
 // that a program which starts and quits, or only answers "uci", costs nothing.
 struct Engine {
     Board board;
+    Key keys[LINE_MAX]; // of the positions before board, for repetitions
+    int nkeys;
     TTable *tt;         // NULL until the Hash option or the first search
     Searcher *searcher; // NULL until the first search
     Book *book;         // NULL until a search first wants a book move
@@ -145,7 +149,15 @@ void engine_free(Engine *e) {
     free(e);
 }
 
-void engine_set_position(Engine *e, const Board *b) { memcpy(&e->board, b, sizeof *b); }
+void engine_set_position(Engine *e, const Board *b, const Key *keys, int nkeys) {
+    e->board = *b;
+    // Only positions since the last irreversible move can repeat.
+    int n = nkeys < b->halfmove ? nkeys : b->halfmove;
+    n = n < LINE_MAX ? n : LINE_MAX;
+    if (n > 0)
+        memcpy(e->keys, keys + nkeys - n, (size_t)n * sizeof *keys);
+    e->nkeys = n > 0 ? n : 0;
+}
 
 const Board *engine_position(const Engine *e) { return &e->board; }
 
@@ -190,8 +202,8 @@ static void *search_thread(void *arg) {
             .rng = &e->rng,
         };
         SearchResult result;
-        search_run(e->searcher, &e->board, &e->limits, &params, e->cb.on_info, e->cb.ctx,
-                   &result);
+        search_run(e->searcher, &e->board, e->keys, e->nkeys, &e->limits, &params,
+                   e->cb.on_info, e->cb.ctx, &result);
         best = result.best;
         ponder = result.ponder;
     }

@@ -32,10 +32,11 @@ Engine *engine_new(void);
 // Stops any search, joins the thread and frees everything.
 void engine_free(Engine *e);
 
-// Sets the position to search: b is copied with its history, so repetitions
-// against earlier positions of the game are seen. Must not be called while a
-// search runs (call engine_stop and engine_wait first).
-void engine_set_position(Engine *e, const Board *b);
+// Sets the position to search: b is copied, with the keys of the nkeys
+// positions before it (oldest first, as a Line holds them; NULL and 0 for
+// none), so that repetitions of earlier positions of the game are seen. Must
+// not be called while a search runs (call engine_stop and engine_wait first).
+void engine_set_position(Engine *e, const Board *b, const Key *keys, int nkeys);
 // The current position (read-only; stable while no search runs).
 const Board *engine_position(const Engine *e);
 

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // FEN parsing with strict validation, and FEN output.
+#include <assert.h>
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/board.h"
 #include "engine/errmsg.h"
+#include "engine/fen.h"
 #include "engine/movegen.h"
 #include "engine/zobrist.h"
 
@@ -51,8 +53,15 @@ static int split_fields(const char *fen, char fields[][FIELD_MAX], int max, bool
 
 static bool parse_placement(Board *b, const char *field, char *err, size_t errsz) {
     int rank = 7, file = 0;
+    bool after_digit = false;
     for (const char *p = field; *p; p++) {
         char c = *p;
+        // "17" or "44" would still add up to 8 squares; FEN writes one digit
+        // per run of empty squares, so two in a row are malformed.
+        bool digit = c >= '0' && c <= '9';
+        if (digit && after_digit)
+            return errmsg_set(err, errsz, "board: rank %d: two digits in a row", rank + 1);
+        after_digit = digit;
         if (c == '/') {
             if (file != 8)
                 return errmsg_set(err, errsz, "board: rank %d has %d squares, expected 8", rank + 1, file);
@@ -86,11 +95,13 @@ static bool parse_counter(const char *field, const char *name, long min, long ma
     char *end;
     if (!isdigit((unsigned char)field[0]))
         return errmsg_set(err, errsz, "%s '%s' is not a number", name, field);
+    errno = 0;
     long v = strtol(field, &end, 10);
     if (*end)
         return errmsg_set(err, errsz, "%s '%s' is not a number", name, field);
-    if (v < min || v > max)
-        return errmsg_set(err, errsz, "%s %ld out of range %ld..%ld", name, v, min, max);
+    // The text, not v, goes into the message: strtol saturates on overflow.
+    if (errno == ERANGE || v < min || v > max)
+        return errmsg_set(err, errsz, "%s %s out of range %ld..%ld", name, field, min, max);
     *out = v;
     return true;
 }
@@ -163,8 +174,13 @@ static bool parse_ep(Board *b, const char *field, char *err, size_t errsz) {
     Color us = b->side, them = !us;
     int push = them == WHITE ? 8 : -8;
     Square pawn_sq = ep + push, origin = ep - push;
-    if (square_rank(ep) != (us == WHITE ? 5 : 2) || b->squares[pawn_sq] != make_piece(them, PAWN) ||
-        b->squares[ep] != NO_PIECE || b->squares[origin] != NO_PIECE)
+    if (square_rank(ep) != 2 && square_rank(ep) != 5)
+        return errmsg_set(err, errsz, "en passant square %s impossible: not on rank 3 or 6", field);
+    if (square_rank(ep) != (us == WHITE ? 5 : 2))
+        return errmsg_set(err, errsz, "en passant square %s impossible with %s to move", field,
+                          color_names[us]);
+    if (b->squares[pawn_sq] != make_piece(them, PAWN) || b->squares[ep] != NO_PIECE ||
+        b->squares[origin] != NO_PIECE)
         return errmsg_set(err, errsz, "en passant square %s impossible", field);
     b->ep = (uint8_t)ep;
     return true;
@@ -183,11 +199,12 @@ bool board_set_fen(Board *out, const char *fen, char *err, size_t errsz) {
         return errmsg_set(err, errsz, "a field is too long");
 
     // Build into a scratch board so that a rejected FEN changes nothing.
-    static _Thread_local Board scratch;
+    Board scratch;
     Board *b = &scratch;
-    memset(b, 0, offsetof(Board, history));
+    memset(b, 0, sizeof *b);
     memset(b->squares, NO_PIECE, sizeof b->squares);
     b->ep = SQ_NONE;
+    b->last_move = MOVE_NONE;
 
     if (!parse_placement(b, fields[0], err, errsz))
         return false;
@@ -251,10 +268,14 @@ bool board_set_fen(Board *out, const char *fen, char *err, size_t errsz) {
     }
     b->key = board_compute_key(b);
     b->pawn_key = board_compute_pawn_key(b);
-    b->ply = 0;
-    memcpy(out, b, offsetof(Board, history));
-    out->ply = 0;
+    *out = *b;
     return true;
+}
+
+void board_set_start(Board *b) {
+    bool ok = board_set_fen(b, BOARD_START_FEN, NULL, 0);
+    assert(ok);
+    (void)ok;
 }
 
 void board_to_fen(const Board *b, char *buf, size_t bufsz) {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Making and unmaking moves: incremental bitboards, mailbox and keys, with one
-// undo record pushed per ply.
+// Making and unmaking moves: incremental bitboards, mailbox and keys. The
+// caller owns the undo record of each ply. Also board_gives_check, which
+// answers the rare move kinds by making the move.
 #include <assert.h>
-#include <string.h>
 
 #include "engine/board.h"
 #include "engine/zobrist.h"
@@ -67,15 +67,12 @@ static bool ep_capture_legal(const Board *b, Square ep) {
     return false;
 }
 
-void board_make_move(Board *b, Move m) {
-    if (b->ply >= BOARD_HISTORY_MAX)
-        board_compact_history(b);
-
-    Undo *u = &b->history[b->ply++];
+void board_make_move(Board *b, Move m, Undo *u) {
     u->key = b->key;
     u->pawn_key = b->pawn_key;
     u->checkers = b->checkers;
     u->move = m;
+    u->last_move = b->last_move;
     u->castling = b->castling;
     u->ep = b->ep;
     u->halfmove = b->halfmove;
@@ -156,15 +153,14 @@ void board_make_move(Board *b, Move m) {
     }
 
     u->captured = (uint8_t)captured;
+    b->last_move = m;
     b->side = them;
     b->key = key;
     b->checkers = board_attackers_to(b, board_king(b, them), board_occupied(b)) & b->colors[us];
     assert(board_is_consistent(b));
 }
 
-void board_unmake_move(Board *b) {
-    assert(b->ply > 0);
-    Undo *u = &b->history[--b->ply];
+void board_unmake_move(Board *b, const Undo *u) {
     Move m = u->move;
     Color them = b->side, us = !them;
     Square from = move_from(m), to = move_to(m);
@@ -197,20 +193,19 @@ void board_unmake_move(Board *b) {
     b->castling = u->castling;
     b->ep = u->ep;
     b->halfmove = u->halfmove;
+    b->last_move = u->last_move;
     if (us == BLACK)
         b->fullmove--;
     assert(board_is_consistent(b));
 }
 
-void board_make_null(Board *b) {
+void board_make_null(Board *b, Undo *u) {
     assert(!b->checkers);
-    if (b->ply >= BOARD_HISTORY_MAX)
-        board_compact_history(b);
-    Undo *u = &b->history[b->ply++];
     u->key = b->key;
     u->pawn_key = b->pawn_key;
     u->checkers = b->checkers;
     u->move = MOVE_NULL;
+    u->last_move = b->last_move;
     u->captured = NO_PIECE;
     u->castling = b->castling;
     u->ep = b->ep;
@@ -225,12 +220,11 @@ void board_make_null(Board *b) {
     if (b->side == BLACK)
         b->fullmove++;
     b->side = !b->side;
+    b->last_move = MOVE_NULL;
     assert(board_is_consistent(b));
 }
 
-void board_unmake_null(Board *b) {
-    assert(b->ply > 0);
-    Undo *u = &b->history[--b->ply];
+void board_unmake_null(Board *b, const Undo *u) {
     b->side = !b->side;
     if (b->side == BLACK)
         b->fullmove--;
@@ -240,12 +234,31 @@ void board_unmake_null(Board *b) {
     b->ep = u->ep;
     b->halfmove = u->halfmove;
     b->castling = u->castling;
+    b->last_move = u->last_move;
 }
 
-void board_compact_history(Board *b) {
-    int keep = BOARD_HISTORY_MAX / 2;
-    if (b->ply <= keep)
-        return;
-    memmove(b->history, b->history + (b->ply - keep), (size_t)keep * sizeof(Undo));
-    b->ply = keep;
+bool board_gives_check(const Board *b, Move m) {
+    // Rare kinds are answered by making the move; the common case by looking
+    // at direct attacks from the destination and discovered lines.
+    int kind = move_kind(m);
+    if (kind != MOVE_NORMAL) {
+        Board after = *b;
+        Undo u;
+        board_make_move(&after, m, &u);
+        return after.checkers != 0;
+    }
+    Color us = b->side;
+    Square from = move_from(m), to = move_to(m);
+    Square ksq = board_king(b, !us);
+    PieceType pt = piece_type(b->squares[from]);
+    Bitboard occ = (board_occupied(b) ^ bb_square(from)) | bb_square(to);
+    if (pt == PAWN ? bb_has(attacks_pawn(us, to), ksq)
+                   : pt != KING && bb_has(attacks_piece(pt, to, occ), ksq))
+        return true;
+    Bitboard own = b->colors[us] ^ bb_square(from);
+    Bitboard sliders = ((attacks_bishop(ksq, occ) & (b->pieces[BISHOP] | b->pieces[QUEEN])) |
+                        (attacks_rook(ksq, occ) & (b->pieces[ROOK] | b->pieces[QUEEN]))) &
+                       own;
+    return sliders != 0;
 }
+

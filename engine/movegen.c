@@ -362,3 +362,6 @@ bool movegen_is_legal(const Board *b, Move m) {
         return bb_has(attacks_line(ksq, from), to);
     return true;
 }
+
+bool movegen_is_checkmate(const Board *b) { return b->checkers && movegen_count(b) == 0; }
+bool movegen_is_stalemate(const Board *b) { return !b->checkers && movegen_count(b) == 0; }

@@ -24,6 +24,9 @@ int movegen_count(const Board *b);
 // True when m is a legal move in b; any 16-bit value is accepted, so hash and
 // killer moves can be checked before use.
 bool movegen_is_legal(const Board *b, Move m);
+// True when the side to move has no legal move and is in check / not in check.
+bool movegen_is_checkmate(const Board *b);
+bool movegen_is_stalemate(const Board *b);
 // True when m is in the list.
 bool movelist_contains(const MoveList *list, Move m);
 

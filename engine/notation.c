@@ -38,34 +38,17 @@ void notation_to_uci(Move m, char *buf) {
     }
 }
 
-// Makes m on a scratch board with an empty history, for the rare case of a
-// full undo stack, where make would compact the history and unmake could not
-// restore the caller's ply. Kept apart so the large local costs nothing else.
-static __attribute__((noinline)) void check_state_on_copy(const Board *b, Move m, bool *check,
-                                                          bool *mate) {
-    Board tmp;
-    memcpy(&tmp, b, offsetof(Board, history));
-    tmp.ply = 0;
-    board_make_move(&tmp, m);
-    *check = board_in_check(&tmp);
-    *mate = *check && movegen_count(&tmp) == 0;
-}
-
-// Whether the legal move m gives check and whether it mates; b is restored.
-static void check_state(Board *b, Move m, bool *check, bool *mate) {
-    if (b->ply >= BOARD_HISTORY_MAX) {
-        check_state_on_copy(b, m, check, mate);
-        return;
-    }
-    board_make_move(b, m);
-    *check = board_in_check(b);
-    *mate = *check && movegen_count(b) == 0;
-    board_unmake_move(b);
+// Whether the legal move m gives check and whether it mates, found on a copy.
+static void check_state(const Board *b, Move m, bool *check, bool *mate) {
+    Board after = *b;
+    board_play(&after, m);
+    *check = board_in_check(&after);
+    *mate = *check && movegen_count(&after) == 0;
 }
 
 // SAN given the legal move list of b (so that callers with a list at hand
 // need not generate it again for every move).
-static void san_with_list(Board *b, const MoveList *list, Move m, char *buf) {
+static void san_with_list(const Board *b, const MoveList *list, Move m, char *buf) {
     char s[MOVE_TEXT_MAX + 4];
     int n = 0;
     Square from = move_from(m), to = move_to(m);
@@ -123,7 +106,7 @@ static void san_with_list(Board *b, const MoveList *list, Move m, char *buf) {
     memcpy(buf, s, (size_t)n + 1);
 }
 
-void notation_to_san(Board *b, Move m, char *buf) {
+void notation_to_san(const Board *b, Move m, char *buf) {
     if (m == MOVE_NONE || m == MOVE_NULL) {
         strcpy(buf, "--"); // the PGN convention for a null move
         return;
@@ -478,7 +461,7 @@ static int castling_kind(const char *s, size_t n) {
 }
 
 // Ambiguity message listing every candidate in SAN.
-static NotationStatus report_ambiguous(Board *b, const MoveList *legal, const MoveList *cands,
+static NotationStatus report_ambiguous(const Board *b, const MoveList *legal, const MoveList *cands,
                                        const char *text, char *err, size_t errsz) {
     size_t len = 0;
     if (err && errsz)
@@ -539,7 +522,7 @@ static const char *shown_text(char *buf, const char *text, size_t n) {
 // The lenient reading of the trimmed text[0..tlen), with the explanations;
 // kept out of line so that the common case sets up none of its lists.
 static __attribute__((noinline)) NotationStatus
-parse_lenient(Board *b, const char *text, size_t tlen, Move *out, char *err, size_t errsz) {
+parse_lenient(const Board *b, const char *text, size_t tlen, Move *out, char *err, size_t errsz) {
     if (tlen == 0)
         return fail(NOTATION_UNPARSEABLE, err, errsz, "no move given");
     if (tlen >= INPUT_MAX)
@@ -629,7 +612,8 @@ parse_lenient(Board *b, const char *text, size_t tlen, Move *out, char *err, siz
     return explain_illegal(b, &legal, used, shown_text(shown, text, tlen), err, errsz);
 }
 
-NotationStatus notation_parse_move_n(Board *b, const char *text, size_t tlen, Move *out, char *err,
+NotationStatus notation_parse_move_n(const Board *b, const char *text, size_t tlen, Move *out,
+                                     char *err,
                                      size_t errsz) {
     while (tlen > 0 && is_blank(*text)) {
         text++;
@@ -647,7 +631,8 @@ NotationStatus notation_parse_move_n(Board *b, const char *text, size_t tlen, Mo
     return parse_lenient(b, text, tlen, out, err, errsz);
 }
 
-NotationStatus notation_parse_move(Board *b, const char *text, Move *out, char *err, size_t errsz) {
+NotationStatus notation_parse_move(const Board *b, const char *text, Move *out, char *err,
+                                  size_t errsz) {
     if (!text)
         return fail(NOTATION_UNPARSEABLE, err, errsz, "no move given");
     return notation_parse_move_n(b, text, strlen(text), out, err, errsz);

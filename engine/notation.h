@@ -24,18 +24,19 @@ void notation_to_uci(Move m, char *buf);
 
 // SAN of a legal move in b ("Nbd7", "exd6", "e8=Q+", "O-O-O#"). b is used as
 // scratch to test for check and mate and is restored before returning.
-void notation_to_san(Board *b, Move m, char *buf);
+void notation_to_san(const Board *b, Move m, char *buf);
 
 // Parses SAN (lenient: missing or extra +/#, !/? marks, 0-0, e8Q/e8=Q/e8q,
 // "exd6 e.p.", lower-case piece letters where unambiguous) or coordinates.
 // On success stores the move. Otherwise writes a message into err (at least
 // 160 bytes are useful); for NOTATION_AMBIGUOUS the message lists the
-// candidates in SAN. b is restored before returning.
-NotationStatus notation_parse_move(Board *b, const char *text, Move *out, char *err, size_t errsz);
+// candidates in SAN. b is not changed.
+NotationStatus notation_parse_move(const Board *b, const char *text, Move *out, char *err,
+                                  size_t errsz);
 // The same for the text s[0..n), which needs no terminating NUL (the PGN
 // reader parses the moves where they stand in its buffer).
-NotationStatus notation_parse_move_n(Board *b, const char *s, size_t n, Move *out, char *err,
-                                     size_t errsz);
+NotationStatus notation_parse_move_n(const Board *b, const char *s, size_t n, Move *out,
+                                     char *err, size_t errsz);
 
 // Parses coordinate notation only ("e2e4", "e7e8q"; also the king-takes-rook
 // form is not accepted). Used by the protocols.

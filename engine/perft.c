@@ -9,9 +9,10 @@ static uint64_t perft_rec(Board *b, int depth) {
     movegen_legal(b, &list);
     uint64_t nodes = 0;
     for (int i = 0; i < list.count; i++) {
-        board_make_move(b, list.moves[i]);
+        Undo u;
+        board_make_move(b, list.moves[i], &u);
         nodes += perft_rec(b, depth - 1);
-        board_unmake_move(b);
+        board_unmake_move(b, &u);
     }
     return nodes;
 }
@@ -29,9 +30,10 @@ void perft_divide(Board *b, int depth, PerftDivide *out) {
     out->total = 0;
     for (int i = 0; i < list.count; i++) {
         out->moves[i] = list.moves[i];
-        board_make_move(b, list.moves[i]);
+        Undo u;
+        board_make_move(b, list.moves[i], &u);
         out->counts[i] = depth <= 1 ? 1 : perft_rec(b, depth - 1);
-        board_unmake_move(b);
+        board_unmake_move(b, &u);
         out->total += out->counts[i];
     }
 }

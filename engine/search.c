@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "engine/eval.h"
+#include "engine/line.h"
 #include "engine/movepick.h"
 #include "engine/see.h"
 #include "engine/skill.h"
@@ -46,6 +47,7 @@ typedef struct StackEntry {
     Move killers[2];
     Move pv[MAX_PLY + 1];
     int pv_length;
+    Undo undo;          // of the move (or null move) made from this ply
 } StackEntry;
 
 typedef struct RootMove {
@@ -66,6 +68,11 @@ struct Searcher {
     Histories hist;
     Board board;
     StackEntry stack[MAX_PLY + STACK_OFFSET + 2];
+    // Keys of the positions before the current one, for repetitions: the
+    // game's (root_keys of them, passed to search_run), then one per ply of
+    // the search stack.
+    Key keys[LINE_MAX + MAX_PLY + 1];
+    int root_keys;
 
     SearchLimits limits;
     SearchParams params;
@@ -183,7 +190,8 @@ static bool is_draw(const Searcher *s, int ply) {
     const Board *b = &s->board;
     if (b->halfmove >= 100 && (!b->checkers || movegen_count(b) > 0))
         return true;
-    return board_is_repetition_draw(b, ply) || board_insufficient_material(b);
+    return board_is_repetition_draw(b, s->keys, s->root_keys + ply, ply) ||
+           board_insufficient_material(b);
 }
 
 // Polls the stop flag and the clock every check_every nodes, adapting the
@@ -271,7 +279,8 @@ static inline void make_move(Searcher *s, int ply, Move m) {
     StackEntry *ss = stack_at(s, ply);
     ss->move = m;
     ss->piece = (Piece)s->board.squares[move_from(m)];
-    board_make_move(&s->board, m);
+    s->keys[s->root_keys + ply] = s->board.key;
+    board_make_move(&s->board, m, &ss->undo);
     tt_prefetch(s->tt, s->board.key);
 }
 
@@ -355,7 +364,7 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
         }
         make_move(s, ply, m);
         int score = -qsearch(s, -beta, -alpha, ply + 1);
-        board_unmake_move(b);
+        board_unmake_move(b, &ss->undo);
         if (s->stopped)
             return 0;
         if (score > best) {
@@ -452,9 +461,10 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool cut
             r += (eval - beta) >= 300;
             ss->move = MOVE_NULL;
             ss->piece = NO_PIECE;
-            board_make_null(b);
+            s->keys[s->root_keys + ply] = b->key;
+            board_make_null(b, &ss->undo);
             int score = -search(s, -beta, -beta + 1, depth - r - 1, ply + 1, !cut_node);
-            board_unmake_null(b);
+            board_unmake_null(b, &ss->undo);
             if (s->stopped)
                 return 0;
             if (score >= beta)
@@ -537,7 +547,7 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool cut
         }
         if (pv_node && (moves == 1 || (score > alpha && score < beta)))
             score = -search(s, -beta, -alpha, new_depth, ply + 1, false);
-        board_unmake_move(b);
+        board_unmake_move(b, &ss->undo);
         if (s->stopped)
             return 0;
 
@@ -598,7 +608,7 @@ static int search_root(Searcher *s, int alpha, int beta, int depth) {
             if (score > alpha && score < beta)
                 score = -search(s, -beta, -alpha, new_depth, 1, false);
         }
-        board_unmake_move(b);
+        board_unmake_move(b, &ss->undo);
         if (s->stopped)
             break;
         if (i == s->pv_index || score > alpha) {
@@ -734,10 +744,16 @@ static void setup_roots(Searcher *s) {
     }
 }
 
-void search_run(Searcher *s, const Board *b, const SearchLimits *limits,
-                const SearchParams *params, SearchInfoFn on_info, void *ctx,
-                SearchResult *result) {
-    memcpy(&s->board, b, sizeof *b);
+void search_run(Searcher *s, const Board *b, const Key *keys, int nkeys,
+                const SearchLimits *limits, const SearchParams *params, SearchInfoFn on_info,
+                void *ctx, SearchResult *result) {
+    s->board = *b;
+    // Only positions since the last irreversible move can repeat.
+    int n = nkeys < b->halfmove ? nkeys : b->halfmove;
+    n = n < LINE_MAX ? n : LINE_MAX;
+    if (n > 0)
+        memcpy(s->keys, keys + nkeys - n, (size_t)n * sizeof *keys);
+    s->root_keys = n > 0 ? n : 0;
     s->limits = *limits;
     s->params = *params;
     s->on_info = on_info;
@@ -887,10 +903,10 @@ void search_run(Searcher *s, const Board *b, const SearchLimits *limits,
         }
     }
     if (result->ponder == MOVE_NONE) {
-        board_make_move(&s->board, best_move);
+        Board after = s->board;
+        board_play(&after, best_move);
         TTHit hit;
-        if (tt_probe(s->tt, s->board.key, 1, &hit) && movegen_is_legal(&s->board, hit.move))
+        if (tt_probe(s->tt, after.key, 1, &hit) && movegen_is_legal(&after, hit.move))
             result->ponder = hit.move;
-        board_unmake_move(&s->board);
     }
 }

@@ -84,9 +84,12 @@ void search_free(Searcher *s);
 void search_clear(Searcher *s);
 // Raises the ponder flag off: the clock starts now (UCI ponderhit).
 void search_ponderhit(Searcher *s);
-// Searches b (history included, for repetitions) and fills *result. Blocks.
-void search_run(Searcher *s, const Board *b, const SearchLimits *limits,
-                const SearchParams *params, SearchInfoFn on_info, void *ctx, SearchResult *result);
+// Searches b and fills *result. Blocks. keys holds the keys of the nkeys
+// positions of the game before b, oldest first (a Line's keys; NULL and 0 for
+// none), so that repetitions of them are seen; they are copied.
+void search_run(Searcher *s, const Board *b, const Key *keys, int nkeys,
+                const SearchLimits *limits, const SearchParams *params, SearchInfoFn on_info,
+                void *ctx, SearchResult *result);
 
 // The contempt in centipawns the search gives draws in position b with the
 // Contempt option at percent (100 = the defaults: 50 cp in the opening,

@@ -86,17 +86,18 @@ static int random_spread(uint64_t *rng, int n) {
     return n > 0 ? (int)(skill_random(rng) % (uint64_t)(2 * n + 1)) - n : 0;
 }
 
-bool skill_allows_mate_in_one(Board *b, Move m) {
-    board_make_move(b, m);
+bool skill_allows_mate_in_one(const Board *b, Move m) {
+    Board after = *b;
+    board_play(&after, m);
     MoveList replies;
-    movegen_legal(b, &replies);
+    movegen_legal(&after, &replies);
     bool mate = false;
     for (int i = 0; i < replies.count && !mate; i++) {
-        board_make_move(b, replies.moves[i]);
-        mate = b->checkers && movegen_count(b) == 0;
-        board_unmake_move(b);
+        Undo u;
+        board_make_move(&after, replies.moves[i], &u);
+        mate = movegen_is_checkmate(&after);
+        board_unmake_move(&after, &u);
     }
-    board_unmake_move(b);
     return mate;
 }
 
@@ -104,8 +105,8 @@ static bool is_mate_score(int score) {
     return score >= VALUE_MATE_IN_MAX || score <= VALUE_MATED_IN_MAX;
 }
 
-int skill_pick(const SkillLevel *lvl, Board *b, const SkillLine *lines, int n, const Move *others,
-               int nothers, uint64_t *rng) {
+int skill_pick(const SkillLevel *lvl, const Board *b, const SkillLine *lines, int n,
+               const Move *others, int nothers, uint64_t *rng) {
     // A mate of our own is always played the quickest way; a lost position is
     // defended as long as possible.
     if (!lvl || n <= 1 || lines[0].score >= VALUE_MATE_IN_MAX ||

@@ -46,10 +46,10 @@ typedef struct SkillLine {
 // >= 1) of a search of b; others are the remaining legal moves, used only
 // when every candidate allows a mate in one. Returns the index of the chosen
 // line in lines, or -1 - i when others[i] was chosen. b is restored.
-int skill_pick(const SkillLevel *lvl, Board *b, const SkillLine *lines, int n, const Move *others,
-               int nothers, uint64_t *rng);
+int skill_pick(const SkillLevel *lvl, const Board *b, const SkillLine *lines, int n,
+               const Move *others, int nothers, uint64_t *rng);
 
 // True when after m (legal in b) the opponent has a mate in one. b is restored.
-bool skill_allows_mate_in_one(Board *b, Move m);
+bool skill_allows_mate_in_one(const Board *b, Move m);
 
 #endif

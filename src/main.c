@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "engine/board.h"
+#include "engine/fen.h"
 #include "src/cli/cli.h"
 #include "src/term/frontend.h"
 #include "src/util/paths.h"
@@ -110,7 +110,7 @@ static int parse_game_options(int argc, char **argv, Config *cfg) {
             ok = config_set(cfg, "time", optarg, err, sizeof err);
             break;
         case 'f': {
-            static Board check;
+            Board check;
             if (!board_set_fen(&check, optarg, err, sizeof err)) {
                 fprintf(stderr, "patzer: bad FEN: %s\n", err);
                 return 2;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "engine/board.h"
+#include "engine/fen.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 
@@ -62,7 +63,7 @@ static inline Move test_uci_move(const Board *b, const char *uci) {
 
 // The legal move written in SAN or coordinates ("Nf3", "e1g1"); a move that
 // is not legal and unique fails the test with the parser's reason.
-static inline Move test_san_move(Board *b, const char *text) {
+static inline Move test_san_move(const Board *b, const char *text) {
     Move m = MOVE_NONE;
     char err[160] = "";
     cr_assert_eq(notation_parse_move(b, text, &m, err, sizeof err), NOTATION_OK, "%s: %s", text,

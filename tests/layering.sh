@@ -6,6 +6,9 @@
 #            fputs, putchar, vprintf, vfprintf, perror, exit); snprintf and
 #            vsnprintf into caller buffers are fine.
 #   ui/      must not include src/ headers.
+#   The board layer (engine/board.[ch], makemove.c and what they stand on:
+#            types, bitboard, errmsg, attacks, zobrist) includes no other engine/
+#            header: move generation, FEN and SAN text sit above it.
 #
 # Run by "make check" (with $srcdir set by AM_TESTS_ENVIRONMENT), or by hand
 # from the source tree. Exit 0 on success, 1 on a violation, 99 on a setup error.
@@ -53,7 +56,23 @@ for f in "${engine_c[@]}"; do
     done
 done
 
-# --- 3. ui/ does not include src/ headers ----------------------------------
+# --- 3. the board layer knows squares and pieces only -----------------------
+board_layer=(types.h bitboard.h errmsg.h errmsg.c attacks.h attacks.c zobrist.h zobrist.c board.h board.c
+             makemove.c)
+board_ok='(types|bitboard|errmsg|attacks|zobrist|board)\.h"'
+echo "checking ${#board_layer[@]} board-layer files for includes of higher engine/ headers"
+for name in "${board_layer[@]}"; do
+    f=$src/engine/$name
+    [ -f "$f" ] || continue
+    hits=$(grep -nE "$include_re"'engine/' "$f" | grep -vE "engine/$board_ok")
+    if [ -n "$hits" ]; then
+        while IFS= read -r line; do
+            fail "engine/$name:$line (the board layer must not use move generation or text)"
+        done <<<"$hits"
+    fi
+done
+
+# --- 4. ui/ does not include src/ headers ----------------------------------
 if [ -d "$src/ui" ]; then
     echo "checking ${#ui_files[@]} ui/ files for src/ includes"
     for f in "${ui_files[@]}"; do

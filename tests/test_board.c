@@ -1,25 +1,27 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The position: FEN parsing and printing, make/unmake, null moves, Zobrist keys,
-// history compaction, draw and game-end queries, and board_gives_check.
+// the Line history and its compaction, draw and game-end queries, and
+// board_gives_check.
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/fen.h"
+#include "engine/line.h"
 #include "engine/movegen.h"
 #include "tests/helpers.h"
 
 enum { SUITE_MAX = 160, LINE_MAX_LEN = 512, FEN_LEN = 128 };
 
-// Everything in a Board before the undo stack, and the position alone (the
-// same but for the stack depth).
-#define BOARD_STATE_SIZE offsetof(Board, history)
-#define POSITION_SIZE    offsetof(Board, ply)
+// The position alone: a Board but for the move that led to it.
+#define POSITION_SIZE offsetof(Board, last_move)
 
 static char suite_fens[SUITE_MAX][FEN_LEN];
 static int suite_size;
-// Boards are ~40 KB: kept off the stack.
 static Board board, other, saved;
+// A game with its history, for repetitions and taking moves back.
+static Line game;
 
 // The FEN of each suite line: the text before the first " ;".
 static void load_suite(void) {
@@ -48,20 +50,35 @@ static void setup(void) {
 }
 
 static bool same_state(const Board *a, const Board *b) {
-    return memcmp(a, b, BOARD_STATE_SIZE) == 0 && a->ply == b->ply;
+    return memcmp(a, b, sizeof *a) == 0;
 }
 
 // The random games' generator state, seeded per test so every run plays the same games.
 static uint64_t rng_state;
 
-// Plays a random legal move; false when there is none.
-static bool play_random(Board *b) {
+// Makes a random legal move, filling *u; false when there is none.
+static bool make_random(Board *b, Undo *u) {
     static MoveList list;
     movegen_legal(b, &list);
     if (list.count == 0)
         return false;
-    board_make_move(b, list.moves[test_rng_next(&rng_state) % (uint64_t)list.count]);
+    board_make_move(b, list.moves[test_rng_next(&rng_state) % (uint64_t)list.count], u);
     return true;
+}
+
+// Plays a random legal move for good; false when there is none.
+static bool play_random(Board *b) {
+    Undo u;
+    return make_random(b, &u);
+}
+
+// The legal move written in coordinates, or a failed test.
+static Move legal_move(const Board *b, const char *text) {
+    Move m = test_find_move(b, text);
+    char fen[FEN_MAX];
+    board_to_fen(b, fen, sizeof fen);
+    cr_assert_neq(m, MOVE_NONE, "%s is not legal in \"%s\"", text, fen);
+    return m;
 }
 
 // Plays space-separated coordinate moves.
@@ -70,13 +87,31 @@ static void play(Board *b, const char *moves) {
     const char *p = moves;
     int n;
     while (sscanf(p, "%7s%n", text, &n) == 1) {
-        Move m = test_find_move(b, text);
-        char fen[FEN_MAX];
-        board_to_fen(b, fen, sizeof fen);
-        cr_assert_neq(m, MOVE_NONE, "%s is not legal in \"%s\"", text, fen);
-        board_make_move(b, m);
+        board_play(b, legal_move(b, text));
         p += n;
     }
+}
+
+// Starts the global game at fen.
+static void set_game(const char *fen) {
+    Board start;
+    test_board_from_fen(&start, fen);
+    line_init(&game, &start);
+}
+
+// Plays space-separated coordinate moves in the global game.
+static void play_game(const char *moves) {
+    char text[8];
+    const char *p = moves;
+    int n;
+    while (sscanf(p, "%7s%n", text, &n) == 1) {
+        line_play(&game, legal_move(&game.board, text));
+        p += n;
+    }
+}
+
+static bool repetition_draw(int plies_since_root) {
+    return board_is_repetition_draw(&game.board, game.keys, game.ply, plies_since_root);
 }
 
 static void expect_consistent(const Board *b, const char *context) {
@@ -195,12 +230,32 @@ Test(fen, four_fields_default_counters, .init = setup) {
     cr_expect_str_eq(out, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
 }
 
+// What the parser accepts on purpose although the FEN grammar is stricter;
+// man/patzer.6 (FEN) lists the same cases.
+Test(fen, lenient_on_purpose, .init = setup) {
+    char out[FEN_MAX];
+    // Runs of blanks or tabs between fields, and blanks around the FEN.
+    test_board_from_fen(&board, "\t4k3/8/8/8/8/8/8/4K3 \t w - -  7 40 \n");
+    board_to_fen(&board, out, sizeof out);
+    cr_expect_str_eq(out, "4k3/8/8/8/8/8/8/4K3 w - - 7 40");
+    // Leading zeros in the clocks.
+    test_board_from_fen(&board, "4k3/8/8/8/8/8/8/4K3 w - - 007 012");
+    cr_expect_eq(board.halfmove, 7);
+    cr_expect_eq(board.fullmove, 12);
+    // An en-passant square after a double push that no pawn can take on is
+    // dropped, as is one given with a non-zero halfmove clock.
+    test_board_from_fen(&board, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 3 1");
+    cr_expect_eq(board.ep, SQ_NONE);
+    test_board_from_fen(&board, "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 5 3");
+    cr_expect_eq(board.ep, square_from_name("d6"));
+}
+
 Test(fen, start_position, .init = setup) {
     char out[FEN_MAX];
     board_set_start(&board);
     board_to_fen(&board, out, sizeof out);
     cr_expect_str_eq(out, BOARD_START_FEN);
-    cr_expect_eq(board.ply, 0);
+    cr_expect_eq(board_last_move(&board), MOVE_NONE);
     cr_expect_eq(board.side, WHITE);
     cr_expect_eq(board.castling, CASTLE_ALL);
     cr_expect_eq(board_king(&board, WHITE), SQ_E1);
@@ -231,8 +286,17 @@ static const BadFen bad_fens[] = {
     { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1", "more than 8 ranks" },
     { "rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
       "rank 7 has more than 8 squares" },
-    { "rnbqkbnr/pppppppp/8/8/8/54/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    { "rnbqkbnr/pppppppp/8/8/8/5P3/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
       "rank 3 has more than 8 squares" },
+    // Digits: 1 to 8, one per run of empty squares.
+    { "rnbqkbnr/pppppppp/17/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "rank 6: two digits in a row" },
+    { "rnbqkbnr/pppppppp/8/8/8/44/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "rank 3: two digits in a row" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN11 w KQkq - 0 1", "rank 1: two digits in a row" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKB1R1 w KQkq - 0 1",
+      "rank 1 has more than 8 squares" },
+    { "rnbqkbnr/pppppppp/08/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "unexpected character '0'" },
+    { "rnbqkbnr/pppppppp/8//8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+      "rank 5 has 0 squares, expected 8" },
     { "rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
       "rank 7 has 7 squares, expected 8" },
     { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1",
@@ -268,6 +332,19 @@ static const BadFen bad_fens[] = {
       "en passant square e3 impossible" },
     { "rnbqkbnr/pppppppp/8/8/4P3/8/PPPPBPPP/RNBQK1NR b KQkq e3 0 1",
       "en passant square e3 impossible" },
+    // The en-passant square: "-" or a square on rank 3 (Black to move) or 6.
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e5 0 1",
+      "en passant square e5 impossible: not on rank 3 or 6" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq a1 0 1",
+      "en passant square a1 impossible: not on rank 3 or 6" },
+    { "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR b KQkq d6 0 1",
+      "en passant square d6 impossible with black to move" },
+    { "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1",
+      "en passant square e3 impossible with white to move" },
+    { "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq E3 0 1",
+      "en passant: 'E3' is not a square" },
+    { "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -- 0 1",
+      "en passant: '--' is not a square" },
     { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq z9 0 1",
       "en passant: 'z9' is not a square" },
     { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e33 0 1",
@@ -284,6 +361,25 @@ static const BadFen bad_fens[] = {
       "fullmove number 'one' is not a number" },
     { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -5",
       "fullmove number '-5' is not a number" },
+    // Clocks: non-negative decimal integers, nothing else.
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - +1 1",
+      "halfmove clock '+1' is not a number" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 1.5 1",
+      "halfmove clock '1.5' is not a number" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0x10",
+      "fullmove number '0x10' is not a number" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 99999999999999999999999 1",
+      "halfmove clock 99999999999999999999999 out of range" },
+    // Castling: "-" alone, or letters from KQkq.
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w K- - 0 1",
+      "castling: unexpected character '-'" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1",
+      "castling: unexpected character 'H'" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w -- - 0 1",
+      "castling: unexpected character '-'" },
+    // Nothing after the sixth field (an EPD operation makes a seventh).
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 bm e4;",
+      "expected 6 fields, got 8" },
     { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0",
       "fullmove number 0 out of range" },
     { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 10001 1",
@@ -332,11 +428,9 @@ Test(fen, rejected_fen_leaves_board_unchanged, .init = setup) {
         cr_expect(memcmp(&board, &saved, sizeof board) == 0, "\"%s\" changed the board",
                   bad_fens[i].fen);
     }
-    // And the board still works: unmake back to the start.
-    for (int i = 0; i < 3; i++)
-        board_unmake_move(&board);
-    test_board_from_fen(&other, BOARD_START_FEN);
-    cr_expect(same_state(&board, &other));
+    // And the board still works.
+    expect_consistent(&board, "after rejected FENs");
+    play(&board, "b8c6");
 }
 
 // ------------------------------------------------------------------ make / unmake
@@ -351,16 +445,15 @@ Test(makemove, every_move_of_suite_positions_unmakes, .init = setup) {
             Move m = list.moves[j];
             Piece captured = board_captured_piece(&board, m);
             cr_expect_eq(board_is_capture(&board, m), captured != NO_PIECE);
-            board_make_move(&board, m);
-            cr_expect_eq(board.ply, 1);
+            Undo u;
+            board_make_move(&board, m, &u);
             cr_expect_eq(board_last_move(&board), m);
-            cr_expect_eq(board.history[0].captured, captured, "\"%s\" move %#06x", suite_fens[i],
-                         m);
-            cr_expect_eq(board.history[0].key, saved.key);
+            cr_expect_eq(u.captured, captured, "\"%s\" move %#06x", suite_fens[i], m);
+            cr_expect_eq(u.key, saved.key);
             cr_expect_neq(board.key, saved.key, "\"%s\" move %#06x: key unchanged", suite_fens[i],
                           m);
             expect_consistent(&board, suite_fens[i]);
-            board_unmake_move(&board);
+            board_unmake_move(&board, &u);
             cr_expect(same_state(&board, &saved), "\"%s\": move %#06x not undone", suite_fens[i],
                       m);
         }
@@ -371,23 +464,21 @@ Test(makemove, every_move_of_suite_positions_unmakes, .init = setup) {
 // at every ply must come back exactly.
 Test(makemove, long_playouts_unmake_to_the_start, .init = setup) {
     enum { PLIES = 200 };
-    static unsigned char states[PLIES + 1][BOARD_STATE_SIZE];
+    static Board states[PLIES + 1];
+    static Undo undo[PLIES];
     rng_state = 7;
     for (int g = 0; g < 40; g++) {
         test_board_from_fen(&board, g % 3 ? suite_fens[(g * 13) % suite_size] : BOARD_START_FEN);
         int plies = 0;
-        memcpy(states[0], &board, BOARD_STATE_SIZE);
-        while (plies < PLIES && play_random(&board)) {
+        states[0] = board;
+        while (plies < PLIES && make_random(&board, &undo[plies])) {
             plies++;
-            memcpy(states[plies], &board, BOARD_STATE_SIZE);
+            states[plies] = board;
         }
-        cr_expect_eq(board.ply, plies);
         while (plies > 0) {
-            board_unmake_move(&board);
-            plies--;
-            cr_expect_eq(board.ply, plies);
-            cr_expect(memcmp(&board, states[plies], BOARD_STATE_SIZE) == 0,
-                      "game %d: state at ply %d not restored", g, plies);
+            board_unmake_move(&board, &undo[--plies]);
+            cr_expect(same_state(&board, &states[plies]), "game %d: state at ply %d not restored",
+                      g, plies);
         }
     }
 }
@@ -478,149 +569,209 @@ Test(nullmove, make_unmake_restores, .init = setup) {
     for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
         test_board_from_fen(&board, fens[i]);
         saved = board;
-        board_make_null(&board);
+        Undo null, u;
+        board_make_null(&board, &null);
         cr_expect_eq(board.side, !saved.side);
         cr_expect_eq(board.ep, SQ_NONE);
-        cr_expect_eq(board.ply, 1);
         cr_expect_eq(board_last_move(&board), MOVE_NULL);
         cr_expect_eq(board.halfmove, saved.halfmove + 1);
         cr_expect_eq(board.key, board_compute_key(&board));
         cr_expect_eq(board.pawn_key, saved.pawn_key);
         expect_consistent(&board, fens[i]);
         // Moves can be made and unmade on top of it.
-        cr_expect(play_random(&board));
-        board_unmake_move(&board);
-        board_unmake_null(&board);
+        cr_expect(make_random(&board, &u));
+        board_unmake_move(&board, &u);
+        board_unmake_null(&board, &null);
         cr_expect(same_state(&board, &saved), "\"%s\": null move not undone", fens[i]);
     }
     // Interleaved with real moves in a playout.
+    enum { PLIES = 100 };
+    static Undo undo[PLIES];
     rng_state = 5;
     test_board_from_fen(&board, BOARD_START_FEN);
     saved = board;
-    int nulls = 0;
-    for (int ply = 0; ply < 100; ply++) {
-        if (!board_in_check(&board) && ply % 3 == 0) {
-            board_make_null(&board);
+    int nulls = 0, plies = 0;
+    for (; plies < PLIES; plies++) {
+        if (!board_in_check(&board) && plies % 3 == 0) {
+            board_make_null(&board, &undo[plies]);
             nulls++;
-        } else if (!play_random(&board)) {
+        } else if (!make_random(&board, &undo[plies])) {
             break;
         }
         cr_expect_eq(board.key, board_compute_key(&board));
     }
-    while (board.ply > 0) {
-        if (board_last_move(&board) == MOVE_NULL)
-            board_unmake_null(&board);
+    while (plies > 0) {
+        const Undo *u = &undo[--plies];
+        if (u->move == MOVE_NULL)
+            board_unmake_null(&board, u);
         else
-            board_unmake_move(&board);
+            board_unmake_move(&board, u);
     }
     cr_expect_gt(nulls, 10);
     cr_expect(same_state(&board, &saved));
 }
 
-Test(history, compaction_keeps_keys_and_repetitions, .init = setup) {
-    static const char *const cycle[4] = { "g1f3", "g8f6", "f3g1", "f6g8" };
+// The history lives with the caller: a Board is small and copied freely.
+Test(board, small_and_without_history, .init = setup) {
+    cr_expect_lt(sizeof(Board), 1024, "sizeof(Board) is %zu", sizeof(Board));
+    cr_expect_leq(sizeof(Undo), 48, "sizeof(Undo) is %zu", sizeof(Undo));
+    // A copy is a full, independent position.
     test_board_from_fen(&board, BOARD_START_FEN);
-    Key start = board.key;
+    Board copy = board;
+    play(&copy, "e2e4 e7e5");
+    expect_consistent(&copy, "copy");
+    test_board_from_fen(&other, BOARD_START_FEN);
+    cr_expect(same_state(&board, &other));
+}
+
+Test(line, compaction_keeps_keys_and_repetitions, .init = setup) {
+    static const char *const cycle[4] = { "g1f3", "g8f6", "f3g1", "f6g8" };
+    set_game(BOARD_START_FEN);
+    Key start = game.board.key;
     int max_ply = 0;
-    for (int ply = 1; ply <= 3 * BOARD_HISTORY_MAX + 2; ply++) {
-        play(&board, cycle[(ply - 1) % 4]);
-        cr_assert_leq(board.ply, BOARD_HISTORY_MAX);
-        cr_assert_gt(board.ply, 0);
-        max_ply = board.ply > max_ply ? board.ply : max_ply;
-        cr_expect_eq(board.key, board_compute_key(&board), "ply %d", ply);
-        cr_expect_eq(board.halfmove, ply);
+    for (int ply = 1; ply <= 3 * LINE_MAX + 2; ply++) {
+        play_game(cycle[(ply - 1) % 4]);
+        cr_assert_leq(game.ply, LINE_MAX);
+        cr_assert_gt(game.ply, 0);
+        max_ply = game.ply > max_ply ? game.ply : max_ply;
+        cr_expect_eq(game.board.key, board_compute_key(&game.board), "ply %d", ply);
+        cr_expect_eq(game.board.halfmove, ply);
         if (ply % 4 == 0) {
             // The start position again, seen every four plies back within
             // the history still held.
-            cr_expect_eq(board.key, start);
-            int window = board.ply < board.halfmove ? board.ply : board.halfmove;
-            cr_expect_eq(board_repetitions(&board), window / 4, "ply %d (stack %d)", ply,
-                         board.ply);
-            cr_expect(board_is_repetition_draw(&board, 0) == (window / 4 >= 2));
+            cr_expect_eq(game.board.key, start);
+            int window = game.ply < game.board.halfmove ? game.ply : game.board.halfmove;
+            cr_expect_eq(line_repetitions(&game), window / 4, "ply %d (held %d)", ply, game.ply);
+            cr_expect(repetition_draw(0) == (window / 4 >= 2));
         }
     }
-    cr_expect_eq(max_ply, BOARD_HISTORY_MAX);
-    cr_expect_eq(board.fullmove, 1 + (3 * BOARD_HISTORY_MAX + 2) / 2);
-    // The moves still on the stack can be unmade.
-    int keep = board.ply;
+    cr_expect_eq(max_ply, LINE_MAX);
+    cr_expect_eq(game.board.fullmove, 1 + (3 * LINE_MAX + 2) / 2);
+    // The start folded forward: replaying the held moves gives the position.
+    Board replayed = game.start;
+    for (int i = 0; i < game.ply; i++) {
+        cr_expect_eq(replayed.key, game.keys[i]);
+        board_play(&replayed, game.moves[i]);
+    }
+    cr_expect(same_state(&replayed, &game.board));
+    // The moves still held can be taken back, down to the folded start.
+    int keep = game.ply;
     for (int i = 0; i < keep; i++) {
-        board_unmake_move(&board);
-        cr_expect_eq(board.key, board_compute_key(&board));
+        cr_expect(line_undo(&game));
+        cr_expect_eq(game.board.key, board_compute_key(&game.board));
+        if (game.ply % 4 == 0)
+            cr_expect_eq(game.board.key, start);
     }
-    cr_expect_eq(board.ply, 0);
-    board_compact_history(&board); // nothing to drop
-    cr_expect_eq(board.ply, 0);
+    cr_expect_eq(game.ply, 0);
+    cr_expect(same_state(&game.board, &game.start));
+    cr_expect_not(line_undo(&game));
+}
 
-    // Null moves fill the stack too.
-    test_board_from_fen(&board, "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
-    for (int i = 0; i < BOARD_HISTORY_MAX + 10; i++) {
-        board_make_null(&board);
-        cr_assert_leq(board.ply, BOARD_HISTORY_MAX);
+// A PGN null move in a line is a pass: the side to move changes, the key
+// history goes on, and undo takes it back like a move.
+Test(line, null_move_is_a_pass, .init = setup) {
+    set_game(BOARD_START_FEN);
+    play_game("g1f3");
+    Board before = game.board;
+    line_play(&game, MOVE_NULL);
+    cr_expect_eq(game.board.side, WHITE);
+    cr_expect_eq(board_last_move(&game.board), MOVE_NULL);
+    cr_expect_eq(game.keys[1], before.key);
+    expect_consistent(&game.board, "after a null move");
+    play_game("f3g1");
+    line_play(&game, MOVE_NULL);
+    // The start position again, with White to move: a repetition.
+    cr_expect_eq(line_repetitions(&game), 1);
+    cr_assert(line_undo(&game));
+    cr_assert(line_undo(&game));
+    cr_assert(line_undo(&game));
+    cr_expect(same_state(&game.board, &before));
+}
+
+Test(line, undo_restores_each_position, .init = setup) {
+    enum { PLIES = 120 };
+    static Board states[PLIES + 1];
+    rng_state = 11;
+    set_game(suite_fens[3]);
+    states[0] = game.board;
+    int plies = 0;
+    static MoveList list;
+    for (; plies < PLIES; plies++) {
+        movegen_legal(&game.board, &list);
+        if (list.count == 0)
+            break;
+        line_play(&game, list.moves[test_rng_next(&rng_state) % (uint64_t)list.count]);
+        states[plies + 1] = game.board;
+        cr_expect_eq(game.keys[plies], states[plies].key);
     }
-    cr_expect_eq(board.key, board_compute_key(&board));
+    while (plies > 0) {
+        cr_assert(line_undo(&game));
+        plies--;
+        cr_expect(same_state(&game.board, &states[plies]), "ply %d not restored", plies);
+    }
 }
 
 // ------------------------------------------------------------------ draws and game end
 
 Test(draw, repetitions_count, .init = setup) {
-    test_board_from_fen(&board, BOARD_START_FEN);
-    cr_expect_eq(board_repetitions(&board), 0);
-    play(&board, "g1f3");
-    cr_expect_eq(board_repetitions(&board), 0);
-    play(&board, "g8f6 f3g1 f6g8");
-    cr_expect_eq(board_repetitions(&board), 1);
-    play(&board, "g1f3");
-    cr_expect_eq(board_repetitions(&board), 1);
-    play(&board, "g8f6 f3g1");
-    cr_expect_eq(board_repetitions(&board), 1);
-    play(&board, "f6g8");
-    cr_expect_eq(board_repetitions(&board), 2);
+    set_game(BOARD_START_FEN);
+    cr_expect_eq(line_repetitions(&game), 0);
+    play_game("g1f3");
+    cr_expect_eq(line_repetitions(&game), 0);
+    play_game("g8f6 f3g1 f6g8");
+    cr_expect_eq(line_repetitions(&game), 1);
+    play_game("g1f3");
+    cr_expect_eq(line_repetitions(&game), 1);
+    play_game("g8f6 f3g1");
+    cr_expect_eq(line_repetitions(&game), 1);
+    play_game("f6g8");
+    cr_expect_eq(line_repetitions(&game), 2);
 
     // An irreversible move closes the window.
-    play(&board, "e2e4 e7e5");
-    cr_expect_eq(board_repetitions(&board), 0);
-    play(&board, "g1f3 g8f6 f3g1 f6g8");
-    cr_expect_eq(board_repetitions(&board), 1);
+    play_game("e2e4 e7e5");
+    cr_expect_eq(line_repetitions(&game), 0);
+    play_game("g1f3 g8f6 f3g1 f6g8");
+    cr_expect_eq(line_repetitions(&game), 1);
 }
 
 Test(draw, repetition_draw_semantics, .init = setup) {
-    test_board_from_fen(&board, BOARD_START_FEN);
-    play(&board, "g1f3 g8f6 f3g1 f6g8");
+    set_game(BOARD_START_FEN);
+    play_game("g1f3 g8f6 f3g1 f6g8");
     // Once before, 4 plies back: a draw only when that was inside the search.
-    cr_expect_not(board_is_repetition_draw(&board, 0));
-    cr_expect_not(board_is_repetition_draw(&board, 3));
-    cr_expect(board_is_repetition_draw(&board, 4));
-    cr_expect(board_is_repetition_draw(&board, 100));
-    play(&board, "g1f3 g8f6 f3g1 f6g8");
+    cr_expect_not(repetition_draw(0));
+    cr_expect_not(repetition_draw(3));
+    cr_expect(repetition_draw(4));
+    cr_expect(repetition_draw(100));
+    play_game("g1f3 g8f6 f3g1 f6g8");
     // Twice before: a draw whatever the root.
-    cr_expect(board_is_repetition_draw(&board, 0));
-    cr_expect(board_is_repetition_draw(&board, 1));
+    cr_expect(repetition_draw(0));
+    cr_expect(repetition_draw(1));
     // Not a repetition at all: never a draw.
-    play(&board, "b1c3");
-    cr_expect_eq(board_repetitions(&board), 0);
-    cr_expect_not(board_is_repetition_draw(&board, 0));
-    cr_expect_not(board_is_repetition_draw(&board, 100));
+    play_game("b1c3");
+    cr_expect_eq(line_repetitions(&game), 0);
+    cr_expect_not(repetition_draw(0));
+    cr_expect_not(repetition_draw(100));
     // Positions reached with the other side to move (2 plies back) never count.
-    test_board_from_fen(&board, "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
-    play(&board, "e1d1 e8d8");
-    cr_expect_eq(board_repetitions(&board), 0);
-    cr_expect_not(board_is_repetition_draw(&board, 100));
+    set_game("4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    play_game("e1d1 e8d8");
+    cr_expect_eq(line_repetitions(&game), 0);
+    cr_expect_not(repetition_draw(100));
 }
 
 Test(draw, en_passant_square_and_repetition, .init = setup) {
     // 1.e4 leaves no capturable en-passant square: the position after it
     // repeats with the same position reached by knight moves.
-    test_board_from_fen(&board, BOARD_START_FEN);
-    play(&board, "e2e4 b8c6 g1f3 c6b8 f3g1");
-    cr_expect_eq(board_repetitions(&board), 1);
+    set_game(BOARD_START_FEN);
+    play_game("e2e4 b8c6 g1f3 c6b8 f3g1");
+    cr_expect_eq(line_repetitions(&game), 1);
     // A capturable en-passant square makes a different position.
-    test_board_from_fen(&board, BOARD_START_FEN);
-    play(&board, "e2e4 g8f6 e4e5 d7d5");
-    cr_expect_neq(board.ep, SQ_NONE);
-    play(&board, "g1f3 b8c6 f3g1 c6b8");
-    cr_expect_eq(board_repetitions(&board), 0);
-    play(&board, "g1f3 b8c6 f3g1 c6b8");
-    cr_expect_eq(board_repetitions(&board), 1);
+    set_game(BOARD_START_FEN);
+    play_game("e2e4 g8f6 e4e5 d7d5");
+    cr_expect_neq(game.board.ep, SQ_NONE);
+    play_game("g1f3 b8c6 f3g1 c6b8");
+    cr_expect_eq(line_repetitions(&game), 0);
+    play_game("g1f3 b8c6 f3g1 c6b8");
+    cr_expect_eq(line_repetitions(&game), 1);
 }
 
 static bool insufficient(const char *fen) {
@@ -649,44 +800,42 @@ Test(draw, insufficient_material, .init = setup) {
 
 Test(draw, mate_and_stalemate, .init = setup) {
     test_board_from_fen(&board, BOARD_START_FEN);
-    cr_expect_not(board_is_checkmate(&board));
-    cr_expect_not(board_is_stalemate(&board));
+    cr_expect_not(movegen_is_checkmate(&board));
+    cr_expect_not(movegen_is_stalemate(&board));
     play(&board, "f2f3 e7e5 g2g4");
-    cr_expect_not(board_is_checkmate(&board));
+    cr_expect_not(movegen_is_checkmate(&board));
     play(&board, "d8h4");
     cr_expect(board_in_check(&board));
-    cr_expect(board_is_checkmate(&board));
-    cr_expect_not(board_is_stalemate(&board));
+    cr_expect(movegen_is_checkmate(&board));
+    cr_expect_not(movegen_is_stalemate(&board));
 
     test_board_from_fen(&board, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
-    cr_expect(board_is_stalemate(&board));
-    cr_expect_not(board_is_checkmate(&board));
+    cr_expect(movegen_is_stalemate(&board));
+    cr_expect_not(movegen_is_checkmate(&board));
     // Check with an escape is neither.
     test_board_from_fen(&board, "7k/8/6K1/8/8/8/8/7R b - - 0 1");
     cr_expect(board_in_check(&board));
-    cr_expect_not(board_is_checkmate(&board));
-    cr_expect_not(board_is_stalemate(&board));
+    cr_expect_not(movegen_is_checkmate(&board));
+    cr_expect_not(movegen_is_stalemate(&board));
     // Back-rank mate, and a king and pawn stalemate.
     test_board_from_fen(&board, "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1");
-    cr_expect(board_is_checkmate(&board));
+    cr_expect(movegen_is_checkmate(&board));
     test_board_from_fen(&board, "k7/P7/1K6/8/8/8/8/8 b - - 0 1");
-    cr_expect(board_is_stalemate(&board));
+    cr_expect(movegen_is_stalemate(&board));
 }
 
 // ------------------------------------------------------------------ attacks, checks
 
 static void check_gives_check(Board *b, const char *fen) {
-    static MoveList lists[2];
-    MoveList *list = &lists[b->ply & 1];
-    movegen_legal(b, list);
-    for (int i = 0; i < list->count; i++) {
-        Move m = list->moves[i];
-        memcpy(&saved, b, BOARD_STATE_SIZE);
+    MoveList list;
+    movegen_legal(b, &list);
+    for (int i = 0; i < list.count; i++) {
+        Move m = list.moves[i];
         bool predicted = board_gives_check(b, m);
-        cr_expect(memcmp(&saved, b, BOARD_STATE_SIZE) == 0, "gives_check changed the board");
-        board_make_move(b, m);
+        Undo u;
+        board_make_move(b, m, &u);
         bool actual = board_in_check(b);
-        board_unmake_move(b);
+        board_unmake_move(b, &u);
         if (predicted != actual) {
             char now[FEN_MAX];
             board_to_fen(b, now, sizeof now);
@@ -703,9 +852,10 @@ Test(attacks, gives_check_agrees_with_making_the_move, .init = setup) {
         check_gives_check(&board, suite_fens[i]);
         movegen_legal(&board, &root);
         for (int j = 0; j < root.count; j++) {
-            board_make_move(&board, root.moves[j]);
+            Undo u;
+            board_make_move(&board, root.moves[j], &u);
             check_gives_check(&board, suite_fens[i]);
-            board_unmake_move(&board);
+            board_unmake_move(&board, &u);
         }
     }
 }
@@ -752,7 +902,7 @@ Test(attacks, gives_check_special_cases, .init = setup) {
         cr_assert_neq(m, MOVE_NONE, "%s not legal in \"%s\"", cases[i].move, cases[i].fen);
         cr_expect_eq(board_gives_check(&board, m), cases[i].check, "\"%s\" %s", cases[i].fen,
                      cases[i].move);
-        board_make_move(&board, m);
+        board_play(&board, m);
         cr_expect_eq(board_in_check(&board), cases[i].check, "\"%s\" %s (made)", cases[i].fen,
                      cases[i].move);
     }

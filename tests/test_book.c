@@ -23,7 +23,7 @@
 #define GNUCHESS_BOOK "/usr/share/games/gnuchess/book.bin"
 #define START_FEN     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
-// Boards are large (the undo stack), so the tests share one outside the stack.
+// The position the tests work on.
 static Board board;
 static char tmp_path[256];
 
@@ -49,7 +49,7 @@ static void play(Board *b, const char *moves) {
     char buf[512];
     snprintf(buf, sizeof buf, "%s", moves);
     for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " "))
-        board_make_move(b, test_uci_move(b, tok));
+        board_play(b, test_uci_move(b, tok));
 }
 
 // A Polyglot move from text, written independently of book_encode_move.
@@ -544,7 +544,7 @@ Test(book, gnuchess_book) {
     cr_expect(any_of(b, moves, n, main_moves, 4));
     // Follow the heaviest line for a few moves: every position on it is in the book.
     for (int ply = 0; ply < 6 && n > 0; ply++) {
-        board_make_move(b, moves[0].move);
+        board_play(b, moves[0].move);
         n = book_moves(book, b, moves, MAX_MOVES);
     }
     cr_expect_gt(n, 0, "the main line leaves the book within 6 plies");

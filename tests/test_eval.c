@@ -51,7 +51,7 @@ static void load_positions(void) {
     fclose(f);
     cr_assert_gt(position_count, 100);
 
-    static Board b;
+    Board b;
     rng_state = 0x9E3779B97F4A7C15ULL;
     for (int g = 0; g < PLAYOUT_GAMES; g++) {
         board_set_start(&b);
@@ -60,7 +60,7 @@ static void load_positions(void) {
             movegen_legal(&b, &list);
             if (list.count == 0)
                 break;
-            board_make_move(&b, list.moves[test_rng_next(&rng_state) % (unsigned)list.count]);
+            board_play(&b, list.moves[test_rng_next(&rng_state) % (unsigned)list.count]);
             char fen[FEN_MAX];
             board_to_fen(&b, fen, sizeof fen);
             add_position(fen);
@@ -124,14 +124,14 @@ static void mirror_fen(const char *fen, char *out, size_t outsz) {
 }
 
 static int eval_fen(const char *fen) {
-    static Board b;
+    Board b;
     test_board_from_fen(&b, fen);
     return eval_evaluate(&b, NULL);
 }
 
 // The score from White's point of view.
 static int white_eval(const char *fen) {
-    static Board b;
+    Board b;
     test_board_from_fen(&b, fen);
     int v = eval_evaluate(&b, NULL);
     return b.side == WHITE ? v : -v;
@@ -141,7 +141,7 @@ TestSuite(eval, .init = setup);
 TestSuite(eval_positions, .init = setup_positions, .fini = teardown_positions, .timeout = 120);
 
 Test(eval_positions, colour_symmetry) {
-    static Board b, m;
+    Board b, m;
     int checked = 0;
     for (int i = 0; i < position_count; i++) {
         char mirrored[FEN_MAX + 8];
@@ -165,7 +165,7 @@ Test(eval_positions, mirror_of_mirror_is_identity) {
 }
 
 Test(eval_positions, pawn_cache_matches_uncached) {
-    static Board b;
+    Board b;
     PawnCache *pc = eval_pawn_cache_new();
     cr_assert_not_null(pc);
     for (int pass = 0; pass < 2; pass++) {
@@ -182,7 +182,7 @@ Test(eval_positions, pawn_cache_matches_uncached) {
 }
 
 Test(eval_positions, scores_stay_inside_eval_bounds) {
-    static Board b;
+    Board b;
     for (int i = 0; i < position_count; i++) {
         test_board_from_fen(&b, positions[i]);
         int v = eval_evaluate(&b, NULL);
@@ -191,7 +191,7 @@ Test(eval_positions, scores_stay_inside_eval_bounds) {
 }
 
 Test(eval_positions, explain_terms_add_up) {
-    static Board b;
+    Board b;
     for (int i = 0; i < position_count; i += 3) {
         test_board_from_fen(&b, positions[i]);
         EvalTerm terms[EVAL_TERMS_MAX];
@@ -211,7 +211,7 @@ Test(eval_positions, explain_terms_add_up) {
 }
 
 Test(eval, explain_respects_max) {
-    static Board b;
+    Board b;
     board_set_start(&b);
     EvalTerm terms[3];
     cr_assert_eq(eval_explain(&b, terms, 3), 3);
@@ -234,7 +234,7 @@ Test(eval, queen_up_is_winning) {
 }
 
 Test(eval, opposite_bishops_are_drawish) {
-    static Board b;
+    Board b;
     const char *fens[] = {
         "8/4k3/3b4/p4p2/P4P2/3B4/4K3/8 w - - 0 1", // equal pawns
         "8/4k3/3b4/p7/P4P2/3B4/4K3/8 w - - 0 1",   // White a pawn up
@@ -319,7 +319,7 @@ Test(eval, bad_structure_costs) {
 }
 
 Test(eval, phase) {
-    static Board b;
+    Board b;
     board_set_start(&b);
     cr_assert_eq(eval_phase(&b), EVAL_PHASE_MAX);
     cr_assert_eq(EVAL_PHASE_MAX, 24);
@@ -344,7 +344,7 @@ Test(eval, piece_values) {
 
 // The white-relative middlegame part of a named eval_explain term.
 static int term_mg(const char *fen, const char *name) {
-    static Board b;
+    Board b;
     test_board_from_fen(&b, fen);
     EvalTerm terms[EVAL_TERMS_MAX];
     int n = eval_explain(&b, terms, EVAL_TERMS_MAX);
@@ -393,7 +393,7 @@ Test(eval, sane_when_in_check) {
 Test(eval, pawn_cache_new_and_clear) {
     PawnCache *pc = eval_pawn_cache_new();
     cr_assert_not_null(pc);
-    static Board b;
+    Board b;
     board_set_start(&b);
     int v = eval_evaluate(&b, pc);
     eval_pawn_cache_clear(pc);

@@ -7,6 +7,7 @@
 
 #include "engine/eval.h"
 #include "engine/eval_weights.h"
+#include "engine/fen.h"
 #include "engine/movegen.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15ULL;
@@ -54,7 +55,7 @@ Test(eval_trace, coefficients_rebuild_the_evaluation) {
             movegen_legal(b, &list);
             if (list.count == 0)
                 break;
-            board_make_move(b, list.moves[next() % (uint64_t)list.count]);
+            board_play(b, list.moves[next() % (uint64_t)list.count]);
         }
     }
     cr_assert_gt(positions, 10000);

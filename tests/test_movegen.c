@@ -13,7 +13,7 @@ enum { SUITE_MAX = 160, LINE_MAX_LEN = 512, FEN_LEN = 128, REPORT_MAX = 8 };
 
 static char suite_fens[SUITE_MAX][FEN_LEN];
 static int suite_size;
-static Board board; // ~40 KB: kept off the stack
+static Board board; // the position each test works on
 
 // The FEN of each suite line: the text before the first " ;".
 static void load_suite(void) {
@@ -88,13 +88,14 @@ Test(is_legal, listed_moves_are_legal, .init = setup) {
         for (int j = 0; j < list.count; j++) {
             cr_expect(movegen_is_legal(&board, list.moves[j]), "\"%s\": listed move %#06x",
                       suite_fens[i], list.moves[j]);
-            board_make_move(&board, list.moves[j]);
+            Undo u;
+            board_make_move(&board, list.moves[j], &u);
             movegen_legal(&board, &child);
             for (int k = 0; k < child.count; k++)
                 cr_expect(movegen_is_legal(&board, child.moves[k]),
                           "\"%s\" after %#06x: listed move %#06x", suite_fens[i], list.moves[j],
                           child.moves[k]);
-            board_unmake_move(&board);
+            board_unmake_move(&board, &u);
         }
     }
 }
@@ -152,9 +153,7 @@ Test(is_legal, random_values_and_foreign_moves, .init = setup, .timeout = 300) {
                     seen[list.moves[j]] = true;
                     pool[pool_size++] = list.moves[j];
                 }
-            board_make_move(&board, list.moves[test_rng_next(&rng_state) % (uint64_t)list.count]);
-            if (board.ply >= BOARD_HISTORY_MAX - 1)
-                break;
+            board_play(&board, list.moves[test_rng_next(&rng_state) % (uint64_t)list.count]);
         }
     }
     cr_expect_gt(pool_size, 1000, "only %d distinct moves collected", pool_size);
@@ -177,7 +176,7 @@ Test(is_legal, random_values_and_foreign_moves, .init = setup, .timeout = 300) {
                     check_value(&board, (Move)test_rng_next(&rng_state));
                 positions++;
             }
-            board_make_move(&board, list.moves[test_rng_next(&rng_state) % (uint64_t)list.count]);
+            board_play(&board, list.moves[test_rng_next(&rng_state) % (uint64_t)list.count]);
         }
     }
     cr_expect_gt(positions, 1000, "only %d positions sampled", positions);
@@ -271,7 +270,7 @@ Test(edge, ep_discovered_check_on_the_rank, .init = setup) {
 
     // The same after the double push is really played.
     test_board_from_fen(&board, "8/2p5/8/KP5r/8/8/8/4k3 b - - 0 1");
-    board_make_move(&board, move_make(test_square("c7"), test_square("c5")));
+    board_play(&board, move_make(test_square("c7"), test_square("c5")));
     cr_expect_eq(board.ep, SQ_NONE);
     cr_expect_not(test_has_ep_move(&board));
     cr_expect_not(movegen_is_legal(&board, bxc6));

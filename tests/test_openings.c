@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine/line.h"
 #include "engine/notation.h"
 #include "src/game/openings.h"
 #include "tests/helpers.h"
@@ -23,14 +24,16 @@ static Openings *load_shipped(void) {
     return o;
 }
 
-// A board on the heap (the undo stack is large) with the SAN moves played from the start.
-static Board *play(const char *const *moves) {
+// A line on the heap with the SAN moves played from the start.
+static Line *play(const char *const *moves) {
     board_init_tables();
-    Board *b = malloc(sizeof *b);
+    Line *b = malloc(sizeof *b);
     cr_assert_not_null(b);
-    board_set_start(b);
+    Board start;
+    board_set_start(&start);
+    line_init(b, &start);
     for (int i = 0; moves[i]; i++)
-        board_make_move(b, test_san_move(b, moves[i]));
+        line_play(b, test_san_move(&b->board, moves[i]));
     return b;
 }
 
@@ -52,9 +55,9 @@ static Openings *load_text(const char *text) {
     return o;
 }
 
-static void expect(const Openings *o, const Board *b, const char *eco, const char *name) {
+static void expect(const Openings *o, const Line *b, const char *eco, const char *name) {
     char e[8], n[256], full[300];
-    const char *s = openings_lookup(o, b, e, sizeof e, n, sizeof n);
+    const char *s = openings_lookup(o, &b->board, b->keys, b->ply, e, sizeof e, n, sizeof n);
     cr_assert_not_null(s, "expected %s %s, got no name", eco, name);
     snprintf(full, sizeof full, "%s%s%s", eco, *eco ? " " : "", name);
     cr_expect_str_eq(s, full);
@@ -73,7 +76,7 @@ Test(openings, loads_every_shipped_line) {
 
 Test(openings, italian_game) {
     Openings *o = load_shipped();
-    Board *b = play((const char *[]){ "e4", "e5", "Nf3", "Nc6", "Bc4", NULL });
+    Line *b = play((const char *[]){ "e4", "e5", "Nf3", "Nc6", "Bc4", NULL });
     expect(o, b, "C50", "Italian Game");
     free(b);
     openings_free(o);
@@ -82,7 +85,7 @@ Test(openings, italian_game) {
 Test(openings, deepest_named_position_after_leaving_the_book) {
     Openings *o = load_shipped();
     // 3...a6 4.a3 h6 5.h3 is in no line: the name stays that of 3.Bc4.
-    Board *b =
+    Line *b =
         play((const char *[]){ "e4", "e5", "Nf3", "Nc6", "Bc4", "a6", "a3", "h6", "h3", NULL });
     expect(o, b, "C50", "Italian Game");
     free(b);
@@ -98,7 +101,7 @@ Test(openings, deepest_named_position_after_leaving_the_book) {
 Test(openings, transposition_finds_the_position) {
     Openings *o = load_shipped();
     // The file has 1.d4 Nf6 2.c4 e6 3.Nc3 Bb4; here it comes through the English.
-    Board *b = play((const char *[]){ "c4", "e6", "Nc3", "Nf6", "d4", "Bb4", NULL });
+    Line *b = play((const char *[]){ "c4", "e6", "Nc3", "Nf6", "d4", "Bb4", NULL });
     expect(o, b, "E20", "Nimzo-Indian Defense");
     free(b);
     openings_free(o);
@@ -106,22 +109,25 @@ Test(openings, transposition_finds_the_position) {
 
 Test(openings, positions_without_a_name) {
     Openings *o = load_shipped();
-    Board *b = play((const char *[]){ NULL });
+    Line *b = play((const char *[]){ NULL });
     char eco[8] = "x", name[64] = "x";
-    cr_expect_null(openings_lookup(o, b, eco, sizeof eco, name, sizeof name));
+    cr_expect_null(
+        openings_lookup(o, &b->board, b->keys, b->ply, eco, sizeof eco, name, sizeof name));
     cr_expect_str_eq(eco, "");
     cr_expect_str_eq(name, "");
 
-    test_board_from_fen(b, "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 4 9");
-    cr_expect_null(openings_lookup(o, b, NULL, 0, NULL, 0));
+    test_board_from_fen(&b->board,
+                        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 4 9");
+    cr_expect_null(openings_lookup(o, &b->board, b->keys, b->ply, NULL, 0, NULL, 0));
     free(b);
     openings_free(o);
 }
 
 Test(openings, fen_of_a_named_position) {
     Openings *o = load_shipped();
-    Board *b = play((const char *[]){ NULL });
-    test_board_from_fen(b, "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3");
+    Line *b = play((const char *[]){ NULL });
+    test_board_from_fen(&b->board,
+                        "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3");
     expect(o, b, "C50", "Italian Game");
     free(b);
     openings_free(o);
@@ -129,10 +135,11 @@ Test(openings, fen_of_a_named_position) {
 
 Test(openings, outputs_are_optional_and_truncated) {
     Openings *o = load_shipped();
-    Board *b = play((const char *[]){ "e4", "e5", "Nf3", "Nc6", "Bc4", NULL });
-    cr_expect_str_eq(openings_lookup(o, b, NULL, 0, NULL, 0), "C50 Italian Game");
+    Line *b = play((const char *[]){ "e4", "e5", "Nf3", "Nc6", "Bc4", NULL });
+    cr_expect_str_eq(openings_lookup(o, &b->board, b->keys, b->ply, NULL, 0, NULL, 0),
+                     "C50 Italian Game");
     char eco[3], name[8];
-    openings_lookup(o, b, eco, sizeof eco, name, sizeof name);
+    openings_lookup(o, &b->board, b->keys, b->ply, eco, sizeof eco, name, sizeof name);
     cr_expect_str_eq(eco, "C5");
     cr_expect_str_eq(name, "Italian");
     free(b);
@@ -160,14 +167,14 @@ Test(openings, broken_lines_are_skipped_and_counted) {
     cr_expect(strstr(first, "line 4") && strstr(first, "move 2") && strstr(first, "Nf9"), "%s",
               first);
 
-    Board *b = play((const char *[]){ "d4", "d5", NULL });
+    Line *b = play((const char *[]){ "d4", "d5", NULL });
     expect(o, b, "D00", "Queen's Pawn Game");
     free(b);
     b = play((const char *[]){ "e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7", NULL });
     expect(o, b, "C20", "Scholar's Mate");
     free(b);
     b = play((const char *[]){ "e4", "c5", NULL });
-    cr_expect_null(openings_lookup(o, b, NULL, 0, NULL, 0));
+    cr_expect_null(openings_lookup(o, &b->board, b->keys, b->ply, NULL, 0, NULL, 0));
     free(b);
     openings_free(o);
 }
@@ -178,7 +185,7 @@ Test(openings, first_listed_line_keeps_a_transposed_position) {
                             "1. e4  # A name without a code\n");
     cr_expect_eq(openings_count(o), 2);
     cr_expect_eq(openings_errors(o), 0);
-    Board *b = play((const char *[]){ "d4", "d5", "Nf3", NULL });
+    Line *b = play((const char *[]){ "d4", "d5", "Nf3", NULL });
     expect(o, b, "D02", "First");
     free(b);
     b = play((const char *[]){ "e4", NULL });
@@ -191,8 +198,8 @@ Test(openings, empty_file) {
     Openings *o = load_text("");
     cr_expect_eq(openings_count(o), 0);
     cr_expect_eq(openings_errors(o), 0);
-    Board *b = play((const char *[]){ "e4", NULL });
-    cr_expect_null(openings_lookup(o, b, NULL, 0, NULL, 0));
+    Line *b = play((const char *[]){ "e4", NULL });
+    cr_expect_null(openings_lookup(o, &b->board, b->keys, b->ply, NULL, 0, NULL, 0));
     free(b);
     openings_free(o);
 }
@@ -208,8 +215,9 @@ Test(openings, open_reads_the_file_at_the_first_query) {
     fputs("1. e4 e5 2. Nf3 Nc6 3. Bc4  # C50 Italian Game\n", f);
     cr_assert_eq(fclose(f), 0);
 
-    Board *b = play((const char *[]){ NULL });
-    cr_expect_null(openings_lookup(o, b, NULL, 0, NULL, 0), "the start position has no name");
+    Line *b = play((const char *[]){ NULL });
+    cr_expect_null(openings_lookup(o, &b->board, b->keys, b->ply, NULL, 0, NULL, 0),
+                   "the start position has no name");
     free(b);
     b = play((const char *[]){ "e4", "e5", "Nf3", "Nc6", "Bc4", NULL });
     expect(o, b, "C50", "Italian Game");
@@ -223,9 +231,9 @@ Test(openings, open_matches_load_on_the_shipped_file) {
     Openings *eager = load_shipped();
     Openings *lazy = openings_open(TEST_OPENINGS);
     cr_assert_not_null(lazy);
-    Board *b = play((const char *[]){ "e4", "c5", "Nf3", "d6", "d4", "cxd4", NULL });
-    const char *a = openings_lookup(eager, b, NULL, 0, NULL, 0);
-    const char *z = openings_lookup(lazy, b, NULL, 0, NULL, 0);
+    Line *b = play((const char *[]){ "e4", "c5", "Nf3", "d6", "d4", "cxd4", NULL });
+    const char *a = openings_lookup(eager, &b->board, b->keys, b->ply, NULL, 0, NULL, 0);
+    const char *z = openings_lookup(lazy, &b->board, b->keys, b->ply, NULL, 0, NULL, 0);
     cr_assert(a && z);
     cr_expect_str_eq(z, a);
     free(b);
@@ -238,8 +246,8 @@ Test(openings, open_matches_load_on_the_shipped_file) {
 Test(openings, open_of_a_missing_file_names_nothing) {
     Openings *o = openings_open("/nonexistent/openings.txt");
     cr_assert_not_null(o);
-    Board *b = play((const char *[]){ "e4", NULL });
-    cr_expect_null(openings_lookup(o, b, NULL, 0, NULL, 0));
+    Line *b = play((const char *[]){ "e4", NULL });
+    cr_expect_null(openings_lookup(o, &b->board, b->keys, b->ply, NULL, 0, NULL, 0));
     cr_expect_eq(openings_count(o), 0);
     free(b);
     openings_free(o);

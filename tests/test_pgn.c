@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine/fen.h"
 #include "engine/movegen.h"
 #include "src/pgn/pgn.h"
 #include "src/session/replay.h"
@@ -695,7 +696,7 @@ Test(pgn_write, appended_moves_clocks_and_comments_round_trip) {
         // The braces cannot stay in a brace comment; the text is kept anyway.
         const char *c = i == 3 ? "braces" : comments[i];
         cr_assert(pgn_append_move(g, m, NULL, clocks[i], c));
-        board_make_move(&b, m);
+        board_play(&b, m);
     }
     cr_assert(!pgn_append_move(g, move_make(SQ_A1, SQ_H8), NULL, -1, NULL));
     cr_assert_eq(pgn_mainline_length(g), 8);
@@ -742,7 +743,7 @@ Test(pgn_write, random_games_round_trip_and_wrap) {
                                                 "somewhere along the way, %100 sure"
                                               : NULL;
             cr_assert(pgn_append_move(g, m, NULL, p % 3 ? clk : -1, comment));
-            board_make_move(&b, m);
+            board_play(&b, m);
         }
         pgn_set_result(g, game % 2 ? "*" : "1/2-1/2");
         size_t len;
@@ -810,7 +811,7 @@ static PgnGame *sample_game(void) {
         movegen_legal(&b, &list);
         Move m = list.moves[(i * 7) % list.count];
         cr_assert(pgn_append_move(g, m, NULL, 100000 - i * 1000, "padding padding padding"));
-        board_make_move(&b, m);
+        board_play(&b, m);
     }
     return g;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/fen.h"
 #include "engine/engine.h"
 #include "src/pgn/pgn.h"
 #include "src/game/review.h"
@@ -295,9 +296,9 @@ Test(review, pgn_building_round_trip) {
     Board b;
     cr_assert(pgn_position_at(g, 1, &b));
     Move alt[3] = { parse(&b, "c5"), MOVE_NONE, MOVE_NONE };
-    board_make_move(&b, alt[0]);
+    board_play(&b, alt[0]);
     alt[1] = parse(&b, "Nf3");
-    board_make_move(&b, alt[1]);
+    board_play(&b, alt[1]);
     alt[2] = parse(&b, "d6");
 
     cr_expect(pgn_mainline_add_nag(g, 1, 6));

@@ -8,6 +8,7 @@
 
 #include "engine/bench.h"
 #include "engine/engine.h"
+#include "engine/line.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "tests/helpers.h"
@@ -33,16 +34,19 @@ static void on_bestmove(Move best, Move ponder, void *ctx) {
     c->bestmoves++;
 }
 
-static Board board;
+// The game: a position with the moves that led to it, for repetitions.
+static Line line;
 
-// Sets up fen followed by the moves (SAN, space separated) on the global board.
+// Sets up fen followed by the moves (SAN, space separated) on the global line.
 static void setup(const char *fen, const char *moves) {
     board_init_tables();
-    test_board_from_fen(&board, fen);
+    Board start;
+    test_board_from_fen(&start, fen);
+    line_init(&line, &start);
     char buf[512];
     snprintf(buf, sizeof buf, "%s", moves ? moves : "");
     for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " "))
-        board_make_move(&board, test_san_move(&board, tok));
+        line_play(&line, test_san_move(&line.board, tok));
 }
 
 static Capture search_depth(Engine *e, int depth) {
@@ -52,7 +56,7 @@ static Capture search_depth(Engine *e, int depth) {
     search_limits_init(&limits);
     limits.depth = depth;
     EngineCallbacks cb = {on_info, on_bestmove, &c};
-    engine_set_position(e, &board);
+    engine_set_position(e, &line.board, line.keys, line.ply);
     engine_go(e, &limits, &cb);
     engine_wait(e);
     cr_assert_eq(c.bestmoves, 1, "exactly one bestmove per search");
@@ -88,7 +92,7 @@ Test(search, finds_mates_with_the_right_distance) {
         notation_to_uci(c.best, uci);
         if (mates[i].move)
             cr_expect_str_eq(uci, mates[i].move, "%s", mates[i].fen);
-        cr_expect(movegen_is_legal(&board, c.best));
+        cr_expect(movegen_is_legal(&line.board, c.best));
     }
     engine_free(e);
 }
@@ -97,7 +101,7 @@ Test(search, getting_mated_is_negative_mate) {
     Engine *e = engine_new();
     // Black's only move is Kb8, and Rh8# follows.
     setup("k7/8/1K6/8/8/8/8/7R b - - 0 1", NULL);
-    cr_assert_eq(movegen_count(&board), 1);
+    cr_assert_eq(movegen_count(&line.board), 1);
     Capture c = search_depth(e, 6);
     cr_expect_eq(c.last.mate, -1, "mate %d", c.last.mate);
     cr_expect_leq(c.last.score, VALUE_MATED_IN_MAX);
@@ -110,11 +114,11 @@ Test(search, stalemate_is_a_draw) {
     setup("7k/5Q2/6K1/8/8/8/8/8 w - - 0 1", NULL);
     Capture c = search_depth(e, 6);
     cr_expect_geq(c.last.score, VALUE_MATE_IN_MAX, "white should mate, not stalemate");
-    board_make_move(&board, c.best);
-    cr_expect(!board_is_stalemate(&board));
+    line_play(&line, c.best);
+    cr_expect(!movegen_is_stalemate(&line.board));
     // A stalemated side has no move to report.
     setup("7k/8/6QK/8/8/8/8/8 b - - 0 1", NULL);
-    cr_assert(board_is_stalemate(&board));
+    cr_assert(movegen_is_stalemate(&line.board));
     c = search_depth(e, 4);
     cr_expect_eq(c.best, MOVE_NONE);
     // The only move stalemates the opponent: scored as a draw, 0 without contempt.
@@ -125,13 +129,13 @@ Test(search, stalemate_is_a_draw) {
     search_limits_init(&limits);
     limits.depth = 4;
     Move stalemating;
-    cr_assert_eq(notation_parse_move(&board, "Qb6", &stalemating, NULL, 0), NOTATION_OK);
+    cr_assert_eq(notation_parse_move(&line.board, "Qb6", &stalemating, NULL, 0), NOTATION_OK);
     limits.searchmoves[0] = stalemating;
     limits.searchmoves_count = 1;
     Capture d;
     memset(&d, 0, sizeof d);
     EngineCallbacks cb = {on_info, on_bestmove, &d};
-    engine_set_position(e, &board);
+    engine_set_position(e, &line.board, line.keys, line.ply);
     engine_go(e, &limits, &cb);
     engine_wait(e);
     cr_expect_eq(d.best, stalemating);
@@ -142,7 +146,7 @@ Test(search, stalemate_is_a_draw) {
 // Searches only `move` (SAN) in the current position and returns the score.
 static int score_of_move(Engine *e, const char *san, int depth) {
     Move m;
-    cr_assert_eq(notation_parse_move(&board, san, &m, NULL, 0), NOTATION_OK);
+    cr_assert_eq(notation_parse_move(&line.board, san, &m, NULL, 0), NOTATION_OK);
     SearchLimits limits;
     search_limits_init(&limits);
     limits.depth = depth;
@@ -151,7 +155,7 @@ static int score_of_move(Engine *e, const char *san, int depth) {
     Capture c;
     memset(&c, 0, sizeof c);
     EngineCallbacks cb = {on_info, on_bestmove, &c};
-    engine_set_position(e, &board);
+    engine_set_position(e, &line.board, line.keys, line.ply);
     engine_go(e, &limits, &cb);
     engine_wait(e);
     cr_assert_eq(c.best, m);
@@ -164,10 +168,10 @@ Test(search, repetition_in_history_scores_as_draw_with_contempt) {
     // for the third time.
     setup(BOARD_START_FEN, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1");
     Move back;
-    cr_assert_eq(notation_parse_move(&board, "Ng8", &back, NULL, 0), NOTATION_OK);
-    board_make_move(&board, back);
-    cr_assert_eq(board_repetitions(&board), 2);
-    board_unmake_move(&board);
+    cr_assert_eq(notation_parse_move(&line.board, "Ng8", &back, NULL, 0), NOTATION_OK);
+    line_play(&line, back);
+    cr_assert_eq(line_repetitions(&line), 2);
+    cr_assert(line_undo(&line));
 
     engine_set_option(e, "Contempt", "0", NULL, 0);
     cr_expect_eq(score_of_move(e, "Ng8", 6), 0);
@@ -192,7 +196,7 @@ Test(search, contempt_changes_the_choice_between_repeating_and_playing_on) {
     // draw is worth -50 and Black plays on.
     setup(BOARD_START_FEN, "Nc3 Nc6 Nb1 Nb8 Nc3 Nc6 Nb1 Nb8 Nc3");
     Move repeat;
-    cr_assert_eq(notation_parse_move(&board, "Nc6", &repeat, NULL, 0), NOTATION_OK);
+    cr_assert_eq(notation_parse_move(&line.board, "Nc6", &repeat, NULL, 0), NOTATION_OK);
     Engine *e = engine_new();
     engine_set_option(e, "Contempt", "0", NULL, 0);
     Capture c = search_depth(e, 10);
@@ -211,7 +215,7 @@ Test(search, depth_and_nodes_limits) {
     setup(BOARD_START_FEN, NULL);
     Capture c = search_depth(e, 5);
     cr_expect_eq(c.last.depth, 5);
-    cr_expect(movegen_is_legal(&board, c.best));
+    cr_expect(movegen_is_legal(&line.board, c.best));
 
     memset(&c, 0, sizeof c);
     SearchLimits limits;
@@ -221,7 +225,7 @@ Test(search, depth_and_nodes_limits) {
     engine_go(e, &limits, &cb);
     engine_wait(e);
     cr_expect_eq(c.bestmoves, 1);
-    cr_expect(movegen_is_legal(&board, c.best));
+    cr_expect(movegen_is_legal(&line.board, c.best));
     cr_expect_leq(c.last.nodes, 20000);
     engine_free(e);
 }
@@ -235,7 +239,7 @@ Test(search, infinite_waits_for_stop) {
     search_limits_init(&limits);
     limits.infinite = true;
     EngineCallbacks cb = {on_info, on_bestmove, &c};
-    engine_set_position(e, &board);
+    engine_set_position(e, &line.board, line.keys, line.ply);
     engine_go(e, &limits, &cb);
     struct timespec ts = {0, 100 * 1000 * 1000};
     nanosleep(&ts, NULL);
@@ -243,7 +247,7 @@ Test(search, infinite_waits_for_stop) {
     engine_stop(e);
     engine_wait(e);
     cr_expect_eq(c.bestmoves, 1);
-    cr_expect(movegen_is_legal(&board, c.best));
+    cr_expect(movegen_is_legal(&line.board, c.best));
     engine_free(e);
 }
 
@@ -258,13 +262,13 @@ Test(search, time_limit_is_kept) {
     limits.time[BLACK] = 1000;
     limits.inc[WHITE] = limits.inc[BLACK] = 10;
     EngineCallbacks cb = {on_info, on_bestmove, &c};
-    engine_set_position(e, &board);
+    engine_set_position(e, &line.board, line.keys, line.ply);
     int64_t start = search_now_ms();
     engine_go(e, &limits, &cb);
     engine_wait(e);
     int64_t spent = search_now_ms() - start;
     cr_expect_leq(spent, 400, "spent %lld ms of a 1 s clock on one move", (long long)spent);
-    cr_expect(movegen_is_legal(&board, c.best));
+    cr_expect(movegen_is_legal(&line.board, c.best));
     engine_free(e);
 }
 

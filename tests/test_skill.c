@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/fen.h"
 #include "engine/bench.h"
 #include "engine/engine.h"
 #include "engine/movegen.h"
@@ -58,7 +59,7 @@ static SearchResult run(const Board *b, int level, uint64_t seed, int depth, Mov
     uint64_t rng = seed;
     SearchParams params = { .multipv = 1, .contempt_percent = 100, .level = level, .rng = &rng };
     SearchResult r;
-    search_run(searcher, b, &limits, &params, NULL, NULL, &r);
+    search_run(searcher, b, NULL, 0, &limits, &params, NULL, NULL, &r);
     return r;
 }
 
@@ -423,7 +424,7 @@ static Capture engine_search(Engine *e, const Board *b, int depth) {
     limits.movetime = depth ? 0 : 5000;
     EngineCallbacks cb = { on_info, on_bestmove, &c };
     engine_new_game(e);
-    engine_set_position(e, b);
+    engine_set_position(e, b, NULL, 0);
     engine_go(e, &limits, &cb);
     engine_wait(e);
     cr_assert_eq(c.bestmoves, 1);

@@ -81,7 +81,7 @@ Test(train, record_round_trip_over_random_games) {
             movegen_legal(board, &list);
             if (list.count == 0)
                 break;
-            board_make_move(board, list.moves[next() % (uint64_t)list.count]);
+            board_play(board, list.moves[next() % (uint64_t)list.count]);
         }
     }
     cr_assert_gt(ep_seen, 10, "the games should contain en-passant positions");

@@ -12,6 +12,7 @@
 
 #include <curses.h>
 
+#include "engine/fen.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "ui/cmdbar.h"
@@ -80,7 +81,7 @@ static void play(const char *const *sans, int n) {
         Move m;
         cr_assert_eq(notation_parse_move(&board, sans[i], &m, err, sizeof err), NOTATION_OK, "%s",
                      err);
-        board_make_move(&board, m);
+        board_play(&board, m);
     }
 }
 

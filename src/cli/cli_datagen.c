@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engine/fen.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "src/cli/cli.h"
@@ -136,10 +137,8 @@ static bool load_book(Args *a) {
     }
     char line[BOOK_LINE_MAX];
     long line_no = 0;
-    Board *board = malloc(sizeof *board); // only to validate; too large for the stack
-    bool ok = board != NULL;
-    if (!board)
-        fprintf(stderr, "patzer datagen: out of memory\n");
+    Board board; // only to validate
+    bool ok = true;
     while (ok && fgets(line, sizeof line, f)) {
         line_no++;
         char *cursor = line, *fields[4];
@@ -151,7 +150,7 @@ static bool load_book(Args *a) {
         char fen[BOOK_LINE_MAX], err[160];
         snprintf(fen, sizeof fen, "%s %s %s %s", fields[0], n > 1 ? fields[1] : "",
                  n > 2 ? fields[2] : "", n > 3 ? fields[3] : "");
-        if (n < 4 || !board_set_fen(board, fen, err, sizeof err)) {
+        if (n < 4 || !board_set_fen(&board, fen, err, sizeof err)) {
             fprintf(stderr, "patzer datagen: %s:%ld: bad FEN: %s\n", a->book_path, line_no,
                     n < 4 ? "fewer than four fields" : err);
             ok = false;
@@ -169,7 +168,6 @@ static bool load_book(Args *a) {
         a->book[a->book_count++] = copy;
     }
     fclose(f);
-    free(board);
     if (ok && a->book_count == 0) {
         fprintf(stderr, "patzer datagen: %s: no positions\n", a->book_path);
         ok = false;

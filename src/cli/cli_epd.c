@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "engine/fen.h"
 #include "engine/notation.h"
 #include "src/protocol/protocol.h"
 #include "src/util/text.h"
@@ -171,7 +172,7 @@ static bool solve(Engine *engine, EpdRun *run, int number, int64_t movetime) {
     run->have_info = false;
     run->best = MOVE_NONE;
     engine_new_game(engine); // each position on its own, not helped by the last
-    engine_set_position(engine, &run->board);
+    engine_set_position(engine, &run->board, NULL, 0);
     EngineCallbacks cb = { .on_info = on_info, .on_bestmove = on_bestmove, .ctx = run };
     engine_go(engine, &limits, &cb);
     engine_wait(engine);

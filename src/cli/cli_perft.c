@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/fen.h"
 #include "engine/notation.h"
 #include "engine/perft.h"
 #include "src/cli/cli.h"
@@ -47,7 +48,7 @@ int cli_perft(int argc, char **argv, bool divide) {
         return 2;
     }
 
-    static Board board;
+    Board board;
     char fen[512], err[160];
     if (argc > 1) {
         if (!cli_join_args(argc - 1, argv + 1, fen, sizeof fen)) {

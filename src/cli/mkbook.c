@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/book.h"
+#include "engine/fen.h"
 #include "engine/notation.h"
 #include "src/util/paths.h"
 
@@ -20,8 +21,6 @@ typedef struct Stats {
     long lines;     // opening lines read (lines with at least one move)
     long bad_lines; // lines cut short at a move that could not be played
 } Stats;
-
-static Board board; // large (the undo stack): kept off the stack
 
 static void usage(FILE *out) {
     fputs("usage: mkbook [--lenient] OUT.bin IN.txt...\n"
@@ -82,6 +81,7 @@ static bool is_result(const char *tok) {
 static bool do_line(char *line, const char *file, long lineno, bool lenient, Entries *e,
                     Stats *st) {
     strip_comment(line);
+    Board board;
     board_set_start(&board);
     int plies = 0;
     bool any = false;
@@ -102,7 +102,7 @@ static bool do_line(char *line, const char *file, long lineno, bool lenient, Ent
         }
         if (!add_entry(e, book_key(&board), book_encode_move(&board, m)))
             return false;
-        board_make_move(&board, m);
+        board_play(&board, m);
         plies++;
     }
     st->lines += any;

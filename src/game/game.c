@@ -31,8 +31,9 @@ typedef struct ClockSnapshot {
 struct Game {
     GameSettings settings;
     Board start;                     // the start position, to replay from
-    Board board;                     // the current position with its history
+    Board board;                     // the current position
     GameMove record[GAME_MAX_PLIES]; // played plies, then the redo tail
+    Key keys[GAME_MAX_PLIES];        // keys[i]: the position before record[i]
     int ply;                         // plies played
     int top;                         // plies recorded, redo tail included
     ClockSnapshot start_clock;       // the clocks at ply 0
@@ -131,7 +132,7 @@ static void clear_result(Game *g) {
 
 // The endings that follow from the position alone (see outcome_forced).
 static void check_position_end(Game *g, int64_t now) {
-    Outcome o = outcome_forced(&g->board);
+    Outcome o = outcome_forced(&g->board, g->keys, g->ply);
     if (o.end != END_NONE)
         finish(g, o.result, o.end, o.side, now);
 }
@@ -160,26 +161,19 @@ static void flag_fell(Game *g, Color fallen, int64_t now) {
 // Sets up g from s; on a bad FEN leaves g untouched.
 static bool setup(Game *g, const GameSettings *s, char *err, size_t errsz) {
     // The start board is built aside so that a bad FEN changes nothing.
-    Board *start = malloc(sizeof *start);
-    if (!start) {
-        errmsg_set(err, errsz, "out of memory");
-        return false;
-    }
+    Board start;
     if (s->start_fen[0]) {
-        if (!board_set_fen(start, s->start_fen, err, errsz)) {
-            free(start);
+        if (!board_set_fen(&start, s->start_fen, err, errsz))
             return false;
-        }
     } else {
-        board_set_start(start);
+        board_set_start(&start);
     }
     unsigned generation = g->generation;
     memset(g, 0, sizeof *g);
     g->settings = *s;
     g->settings.level = clamp_level(s->level);
-    g->start = *start;
-    g->board = *start;
-    free(start);
+    g->start = start;
+    g->board = start;
     clock_init(&g->clock, &g->settings.tc);
     g->clock.turn = g->board.side;
     snapshot_take(&g->clock, &g->start_clock);
@@ -225,6 +219,10 @@ const GameSettings *game_settings(const Game *g) {
 
 const Board *game_board(const Game *g) {
     return &g->board;
+}
+
+const Key *game_keys(const Game *g) {
+    return g->keys;
 }
 
 int game_ply_count(const Game *g) {
@@ -281,6 +279,13 @@ int game_redo_available(const Game *g) {
 
 // ------------------------------------------------------------------ moves
 
+// Plays record[ply] on the board, keeping the key of the position before it.
+static void play_ply(Game *g) {
+    g->keys[g->ply] = g->board.key;
+    board_play(&g->board, g->record[g->ply].move);
+    g->ply++;
+}
+
 // Plays a legal move: clock, record, board, endings. The move is not played
 // when the mover's flag fell before it was completed.
 static GameStatus apply_move(Game *g, Move m, int score, int depth, int64_t now, char *err,
@@ -313,8 +318,7 @@ static GameStatus apply_move(Game *g, Move m, int score, int depth, int64_t now,
     snapshot_to_move(&s, gm);
     gm->score = score;
     gm->depth = depth;
-    board_make_move(&g->board, m);
-    g->ply++;
+    play_ply(g);
     g->top = g->ply; // a new move drops the redo tail
     g->generation++;
     check_position_end(g, now);
@@ -367,9 +371,10 @@ static Color mover_of(const Game *g, int ply) {
 // Rebuilds the board from the start position; replaying keeps its history
 // right for repetitions.
 static void replay(Game *g) {
+    int plies = g->ply;
     g->board = g->start;
-    for (int i = 0; i < g->ply; i++)
-        board_make_move(&g->board, g->record[i].move);
+    for (g->ply = 0; g->ply < plies;)
+        play_ply(g);
 }
 
 GameStatus game_undo(Game *g, int64_t now) {
@@ -402,8 +407,7 @@ GameStatus game_redo(Game *g, int64_t now) {
     do {
         if (mover_of(g, g->ply) == human)
             human_moved = true;
-        board_make_move(&g->board, g->record[g->ply].move);
-        g->ply++;
+        play_ply(g);
     } while (human != COLOR_NB && g->ply < g->top && !(human_moved && g->board.side == human));
     g->generation++;
     restore_clock(g, g->ply, now);
@@ -420,8 +424,10 @@ GameStatus game_resign(Game *g, Color who, int64_t now) {
     return GAME_OK;
 }
 
-static void explain_no_claim(const Board *b, const char *after_san, char *err, size_t errsz) {
-    int times = board_repetitions(b) + 1;
+// keys are the n positions before b.
+static void explain_no_claim(const Board *b, const Key *keys, int n, const char *after_san,
+                             char *err, size_t errsz) {
+    int times = board_repetitions(b, keys, n) + 1;
     int moves = b->halfmove / 2;
     errmsg_set(err, errsz,
             "no draw to claim: %s%s%sthe position %s occurred %d time%s and %d move%s passed "
@@ -436,33 +442,32 @@ GameStatus game_claim_draw(Game *g, Move move, int64_t now, char *err, size_t er
         errmsg_set(err, errsz, "the game is over (%s)", game_end_text(g));
         return GAME_ERR_GAME_OVER;
     }
-    GameEnd now_end = outcome_claimable(&g->board);
+    GameEnd now_end = outcome_claimable(&g->board, g->keys, g->ply);
     if (now_end != END_NONE) {
         finish(g, RESULT_DRAW, now_end, g->board.side, now);
         return GAME_OK;
     }
     if (move == MOVE_NONE) {
-        explain_no_claim(&g->board, NULL, err, errsz);
+        explain_no_claim(&g->board, g->keys, g->ply, NULL, err, errsz);
         return GAME_ERR_NOTHING;
     }
     if (!movegen_is_legal(&g->board, move)) {
         errmsg_set(err, errsz, "no draw to claim: the move is illegal");
         return GAME_ERR_ILLEGAL;
     }
-    // The claim is checked on a scratch board; the move is then played for real.
-    Board *scratch = malloc(sizeof *scratch);
-    if (!scratch) {
-        errmsg_set(err, errsz, "out of memory");
-        return GAME_ERR_NOTHING;
+    if (g->ply >= GAME_MAX_PLIES) {
+        errmsg_set(err, errsz, "the game record is full (%d plies)", GAME_MAX_PLIES);
+        return GAME_ERR_GAME_OVER;
     }
-    *scratch = g->board;
+    // The claim is checked on a scratch board; the move is then played for real.
+    Board scratch = g->board;
     char san[MOVE_TEXT_MAX];
-    notation_to_san(scratch, move, san);
-    board_make_move(scratch, move);
-    GameEnd after = outcome_claimable(scratch);
+    notation_to_san(&scratch, move, san);
+    board_play(&scratch, move);
+    g->keys[g->ply] = g->board.key; // rewritten when the move is played
+    GameEnd after = outcome_claimable(&scratch, g->keys, g->ply + 1);
     if (after == END_NONE)
-        explain_no_claim(scratch, san, err, errsz);
-    free(scratch);
+        explain_no_claim(&scratch, g->keys, g->ply + 1, san, err, errsz);
     if (after == END_NONE)
         return GAME_ERR_NOTHING;
     Color claimant = g->board.side;
@@ -575,7 +580,7 @@ void game_search_limits(const Game *g, int64_t now, SearchLimits *limits) {
 }
 
 bool game_engine_should_claim(const Game *g, int score, int contempt_cp) {
-    return game_engine_to_move(g) && outcome_claimable(&g->board) != END_NONE &&
+    return game_engine_to_move(g) && outcome_claimable(&g->board, g->keys, g->ply) != END_NONE &&
            score < -contempt_cp;
 }
 
@@ -590,18 +595,11 @@ void game_fen(const Game *g, char *buf, size_t bufsz) {
 }
 
 bool game_set_fen(Game *g, const char *fen, int64_t now, char *err, size_t errsz) {
-    Board *b = malloc(sizeof *b);
-    if (!b) {
-        errmsg_set(err, errsz, "out of memory");
+    Board b;
+    if (!board_set_fen(&b, fen, err, errsz))
         return false;
-    }
-    if (!board_set_fen(b, fen, err, errsz)) {
-        free(b);
-        return false;
-    }
-    g->start = *b;
-    g->board = *b;
-    free(b);
+    g->start = b;
+    g->board = b;
     board_to_fen(&g->start, g->settings.start_fen, sizeof g->settings.start_fen);
     g->ply = g->top = 0;
     clear_result(g);

@@ -8,6 +8,7 @@
 #define SRC_GAME_H
 
 #include "engine/board.h"
+#include "engine/fen.h"
 #include "engine/notation.h"
 #include "engine/search.h"
 #include "src/game/clock.h"
@@ -55,8 +56,11 @@ bool game_reset(Game *g, const GameSettings *s, char *err, size_t errsz);
 const GameSettings *game_settings(const Game *g);
 
 // ----------------------------------------------------------------- state
-const Board *game_board(const Game *g);      // current position, history included
+const Board *game_board(const Game *g);      // current position
 int game_ply_count(const Game *g);           // plies played (not counting redo)
+// The keys of the game_ply_count positions before the current one, oldest
+// first: for repetitions (engine_set_position, openings_lookup).
+const Key *game_keys(const Game *g);
 const GameMove *game_move(const Game *g, int ply); // 0-based
 int game_start_fullmove(const Game *g);      // move number of the first ply
 Color game_start_side(const Game *g);

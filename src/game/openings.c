@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/fen.h"
 #include "engine/notation.h"
 #include "src/util/paths.h"
 
@@ -155,7 +156,7 @@ static int play_line(Openings *o, Board *board, char *moves, long lineno) {
             line_error(o, lineno, plies, text, err);
             return -1;
         }
-        board_make_move(board, m);
+        board_play(board, m);
         plies++;
     }
     return plies > 0;
@@ -223,9 +224,7 @@ static void sort_entries(Openings *o) {
 }
 
 static bool parse_text(Openings *o, char *text) {
-    Board *board = malloc(sizeof *board); // large (the undo stack): kept off the C stack
-    if (!board)
-        return false;
+    Board board;
     char *p = text;
     if ((unsigned char)p[0] == 0xEF && (unsigned char)p[1] == 0xBB && (unsigned char)p[2] == 0xBF)
         p += 3; // a UTF-8 byte order mark
@@ -239,9 +238,8 @@ static bool parse_text(Openings *o, char *text) {
         } else {
             p += strlen(p);
         }
-        ok = add_line(o, board, line, lineno);
+        ok = add_line(o, &board, line, lineno);
     }
-    free(board);
     return ok;
 }
 
@@ -349,20 +347,20 @@ static void copy_out(char *buf, size_t bufsz, const char *s, size_t len) {
         snprintf(buf, bufsz, "%.*s", (int)len, s);
 }
 
-const char *openings_lookup(const Openings *o, const Board *b, char *eco, size_t ecosz, char *name,
-                            size_t namesz) {
+const char *openings_lookup(const Openings *o, const Board *b, const Key *keys, int nkeys,
+                            char *eco, size_t ecosz, char *name, size_t namesz) {
     copy_out(eco, ecosz, "", 0);
     copy_out(name, namesz, "", 0);
     if (!o || !b)
         return NULL;
     // Every named line has moves, so the start position itself never has a name: the
     // first screen of a new game need not read the file.
-    if (b->ply == 0 && b->key == o->start_key)
+    if (nkeys == 0 && b->key == o->start_key)
         return NULL;
     o = ensure_loaded(o);
     const Entry *e = find(o, b->key);
-    for (int i = b->ply - 1; !e && i >= 0; i--)
-        e = find(o, b->history[i].key);
+    for (int i = nkeys - 1; !e && i >= 0; i--)
+        e = find(o, keys[i]);
     if (!e)
         return NULL;
     const char *s = o->arena + e->off;

@@ -37,14 +37,14 @@ int openings_count(const Openings *o);
 int openings_errors(const Openings *o);
 const char *openings_first_error(const Openings *o);
 
-// The name of the deepest named position of the game so far: the current position, then the
-// earlier ones of b's history (b->history[i].key) back to the start of the game, the first
-// match wins. Returns "ECO Name" (owned by o, valid until openings_free) or NULL when no
-// position matches. eco and name, when not NULL, receive the two parts separately ("C50" and
-// "Italian Game"; eco is "" when the line had no code), or "" when NULL is returned; they are
-// truncated to their sizes. A board set up from a FEN without history is looked up alone.
-const char *openings_lookup(const Openings *o, const Board *b, char *eco, size_t ecosz, char *name,
-                            size_t namesz);
+// The name of the deepest named position of the game so far: the current position b, then the
+// nkeys earlier ones (keys, oldest first, as game_keys gives them) back to the start of the
+// game, the first match wins. Returns "ECO Name" (owned by o, valid until openings_free) or
+// NULL when no position matches. eco and name, when not NULL, receive the two parts
+// separately ("C50" and "Italian Game"; eco is "" when the line had no code), or "" when NULL
+// is returned; they are truncated to their sizes. With no keys, b is looked up alone.
+const char *openings_lookup(const Openings *o, const Board *b, const Key *keys, int nkeys,
+                            char *eco, size_t ecosz, char *name, size_t namesz);
 
 // Finds the opening names file: $PATZER_OPENINGS when set (taken as it is, so that a wrong
 // path shows up as an error from openings_load), then data/openings.txt next to the program

@@ -4,6 +4,8 @@
 
 #include <stdio.h>
 
+#include "engine/movegen.h"
+
 enum {
     FIVEFOLD_EARLIER = 4, // board_repetitions counts earlier occurrences
     THREEFOLD_EARLIER = 2,
@@ -17,34 +19,34 @@ static Outcome make(GameEnd end, GameResult result, Color side) {
     return (Outcome){ .end = end, .result = result, .side = side };
 }
 
-Outcome outcome_forced(const Board *b) {
+Outcome outcome_forced(const Board *b, const Key *keys, int nkeys) {
     Color mover = (Color)!b->side;
-    if (board_is_checkmate(b))
+    if (movegen_is_checkmate(b))
         return make(END_CHECKMATE, mover == WHITE ? RESULT_WHITE_WINS : RESULT_BLACK_WINS, mover);
-    if (board_is_stalemate(b))
+    if (movegen_is_stalemate(b))
         return make(END_STALEMATE, RESULT_DRAW, mover);
     if (board_insufficient_material(b))
         return make(END_INSUFFICIENT_MATERIAL, RESULT_DRAW, mover);
-    if (board_repetitions(b) >= FIVEFOLD_EARLIER)
+    if (board_repetitions(b, keys, nkeys) >= FIVEFOLD_EARLIER)
         return make(END_FIVEFOLD_REPETITION, RESULT_DRAW, mover);
     if (b->halfmove >= SEVENTY_FIVE_MOVE_PLIES)
         return make(END_SEVENTY_FIVE_MOVES, RESULT_DRAW, mover);
     return make(END_NONE, RESULT_NONE, mover);
 }
 
-GameEnd outcome_claimable(const Board *b) {
-    if (board_repetitions(b) >= THREEFOLD_EARLIER)
+GameEnd outcome_claimable(const Board *b, const Key *keys, int nkeys) {
+    if (board_repetitions(b, keys, nkeys) >= THREEFOLD_EARLIER)
         return END_THREEFOLD_REPETITION;
     if (b->halfmove >= FIFTY_MOVE_PLIES)
         return END_FIFTY_MOVES;
     return END_NONE;
 }
 
-Outcome outcome_with_claims(const Board *b) {
-    Outcome o = outcome_forced(b);
+Outcome outcome_with_claims(const Board *b, const Key *keys, int nkeys) {
+    Outcome o = outcome_forced(b, keys, nkeys);
     if (o.end != END_NONE)
         return o;
-    GameEnd claim = outcome_claimable(b);
+    GameEnd claim = outcome_claimable(b, keys, nkeys);
     return claim == END_NONE ? o : make(claim, RESULT_DRAW, b->side);
 }
 

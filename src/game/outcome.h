@@ -35,16 +35,19 @@ typedef struct Outcome {
 
 enum { OUTCOME_TEXT_MAX = 64 };
 
-// The ending the rules impose on b (its history counts for repetitions):
-// checkmate, stalemate, insufficient material, fivefold repetition, the
-// seventy-five-move rule; checkmate first, so a mate on the 75th move stands.
-Outcome outcome_forced(const Board *b);
+// Each rule looks at b and, for repetitions, the keys of the nkeys positions
+// of the game before it (oldest first: game_keys, or a Line's keys).
+//
+// The ending the rules impose on b: checkmate, stalemate, insufficient
+// material, fivefold repetition, the seventy-five-move rule; checkmate first,
+// so a mate on the 75th move stands.
+Outcome outcome_forced(const Board *b, const Key *keys, int nkeys);
 // The draw the side to move may claim in b: END_THREEFOLD_REPETITION,
 // END_FIFTY_MOVES, or END_NONE.
-GameEnd outcome_claimable(const Board *b);
+GameEnd outcome_claimable(const Board *b, const Key *keys, int nkeys);
 // outcome_forced, else the draw the side to move can claim (claimed by it):
 // what an engine that claims every draw at once sees.
-Outcome outcome_with_claims(const Board *b);
+Outcome outcome_with_claims(const Board *b, const Key *keys, int nkeys);
 
 // "1-0", "0-1", "1/2-1/2", "*"
 const char *outcome_result_text(GameResult result);

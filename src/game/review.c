@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/line.h"
 #include "engine/movegen.h"
 #include "src/game/outcome.h"
 
@@ -57,8 +58,10 @@ static int clamp(int v, int lo, int hi) {
 // A game over by the rules (outcome.h): the endings they impose, and at the
 // end of the game (where a draw was claimed) the claimable ones. Fills ev and
 // returns true.
-static bool rules_eval(const Board *b, bool last, PositionEval *ev) {
-    Outcome o = last ? outcome_with_claims(b) : outcome_forced(b);
+static bool rules_eval(const Line *l, bool last, PositionEval *ev) {
+    const Board *b = &l->board;
+    Outcome o = last ? outcome_with_claims(b, l->keys, l->ply)
+                     : outcome_forced(b, l->keys, l->ply);
     if (o.end == END_NONE)
         return false;
     ev->score_white = o.result == RESULT_WHITE_WINS   ? REVIEW_MATE
@@ -67,11 +70,12 @@ static bool rules_eval(const Board *b, bool last, PositionEval *ev) {
     return true;
 }
 
-// Searches b (with its history) and fills ev.
-static void analyse(Engine *e, const Board *b, bool last, const ReviewOptions *opt, Capture *cap,
+// Searches the line's position (with its history) and fills ev.
+static void analyse(Engine *e, const Line *l, bool last, const ReviewOptions *opt, Capture *cap,
                     PositionEval *ev) {
+    const Board *b = &l->board;
     memset(ev, 0, sizeof *ev);
-    if (rules_eval(b, last, ev))
+    if (rules_eval(l, last, ev))
         return;
     SearchLimits limits;
     search_limits_init(&limits);
@@ -79,7 +83,7 @@ static void analyse(Engine *e, const Board *b, bool last, const ReviewOptions *o
     limits.depth = opt->depth;
     memset(cap, 0, sizeof *cap);
     EngineCallbacks cb = { .on_info = on_info, .on_bestmove = on_bestmove, .ctx = cap };
-    engine_set_position(e, b);
+    engine_set_position(e, b, l->keys, l->ply);
     engine_go(e, &limits, &cb);
     engine_wait(e);
 
@@ -106,22 +110,13 @@ static void analyse(Engine *e, const Board *b, bool last, const ReviewOptions *o
 
     // The line, as far as its moves are legal (it comes from the hash table
     // in part, so check it).
-    Board *scratch = malloc(sizeof *scratch);
-    if (!scratch) {
-        if (movegen_is_legal(b, info->pv[0])) {
-            ev->line[0] = info->pv[0];
-            ev->line_len = 1;
-        }
-        return;
-    }
-    memcpy(scratch, b, sizeof *scratch);
+    Board scratch = *b;
     for (int i = 0; i < info->pv_length && i < REVIEW_LINE_MAX; i++) {
-        if (!movegen_is_legal(scratch, info->pv[i]))
+        if (!movegen_is_legal(&scratch, info->pv[i]))
             break;
         ev->line[ev->line_len++] = info->pv[i];
-        board_make_move(scratch, info->pv[i]);
+        board_play(&scratch, info->pv[i]);
     }
-    free(scratch);
 }
 
 int review_judge(int best, int played, int *loss) {
@@ -194,15 +189,17 @@ int review_game(Engine *e, const PgnGame *g, const ReviewOptions *opt, ReviewPly
     if (opt->movetime_ms <= 0 && opt->depth <= 0)
         return -1;
     int total = pgn_mainline_length(g);
-    Board *b = malloc(sizeof *b);
+    Line *b = malloc(sizeof *b); // the game so far, for repetitions
     Capture *cap = malloc(sizeof *cap);
     PositionEval *evs = malloc(2 * sizeof *evs);
-    if (!b || !cap || !evs || !pgn_position_at(g, 0, b)) {
+    Board start;
+    if (!b || !cap || !evs || !pgn_position_at(g, 0, &start)) {
         free(b);
         free(cap);
         free(evs);
         return -1;
     }
+    line_init(b, &start);
 
     char analyse_mode[OPTION_TEXT_MAX], limit[OPTION_TEXT_MAX], elo[OPTION_TEXT_MAX];
     save_option(e, "UCI_AnalyseMode", analyse_mode);
@@ -220,8 +217,8 @@ int review_game(Engine *e, const PgnGame *g, const ReviewOptions *opt, ReviewPly
         analyse(e, b, total == 0, opt, cap, before);
     for (; go_on && done < total; done++) {
         Move m = pgn_mainline_move(g, done);
-        Color mover = b->side;
-        pgn_node_play(b, pgn_mainline_node(g, done)); // a null move passes the turn
+        Color mover = b->board.side;
+        line_play(b, pgn_mainline_node(g, done)->move); // a null move passes the turn
         analyse(e, b, done + 1 == total, opt, cap, after);
         judge_ply(&out[done], m, mover, before, after);
         PositionEval *t = before;
@@ -276,13 +273,10 @@ static bool annotate_ply(PgnGame *g, int ply, const ReviewPly *p) {
     if (!word || p->best == MOVE_NONE || p->best_line_len < 1)
         return !*eval || pgn_mainline_append_comment(g, ply, eval);
 
-    Board *b = malloc(sizeof *b);
-    if (!b)
-        return false;
+    Board b;
     char san[MOVE_TEXT_MAX] = "?";
-    if (pgn_position_at(g, ply, b) && movegen_is_legal(b, p->best))
-        notation_to_san(b, p->best, san);
-    free(b);
+    if (pgn_position_at(g, ply, &b) && movegen_is_legal(&b, p->best))
+        notation_to_san(&b, p->best, san);
     snprintf(text, sizeof text, "%s%s%s. %s was best.", eval, *eval ? " " : "", word, san);
     const PgnNode *node = pgn_mainline_node(g, ply);
     if (!node || (!has_assessment(node) && !pgn_mainline_add_nag(g, ply, p->nag)))

@@ -341,7 +341,7 @@ bool pgn_append_move(PgnGame *g, Move m, const char *san, long long clock_ms, co
     } else {
         g->main[n->ply - 1]->next = n;
     }
-    board_make_move(g->tail, m);
+    board_play(g->tail, m);
     return true;
 }
 
@@ -370,12 +370,7 @@ const PgnNode *pgn_add_move_after(PgnGame *g, const PgnNode *after, Move m, cons
     n->move = m;
     n->ply = prev ? prev->ply + 1 : 0;
     n->clock_ms = -1;
-    Board *scratch = malloc(sizeof *scratch);
-    if (!scratch)
-        return NULL;
-    memcpy(scratch, before, sizeof *scratch);
-    notation_to_san(scratch, m, n->san);
-    free(scratch);
+    notation_to_san(before, m, n->san);
     if (!cont) {
         prev->next = n; // the end of a variation goes on
         return n;
@@ -431,10 +426,11 @@ bool pgn_position_at(const PgnGame *g, int ply, Board *out) {
 }
 
 void pgn_node_play(Board *b, const PgnNode *n) {
+    Undo u;
     if (n->move == MOVE_NULL)
-        board_make_null(b);
+        board_make_null(b, &u);
     else
-        board_make_move(b, n->move);
+        board_make_move(b, n->move, &u);
 }
 
 bool pgn_mainline_add_nag(PgnGame *g, int ply, int nag) {
@@ -470,9 +466,7 @@ bool pgn_mainline_add_variation(PgnGame *g, int ply, const Move *moves, int n,
                                 const char *comment) {
     if (ply < 0 || ply >= g->main_len || !moves || n < 1)
         return false;
-    Board *b = malloc(sizeof *b);
-    if (!b)
-        return false;
+    Board board, *b = &board;
     bool ok = pgn_position_at(g, ply, b);
     PgnNode *first = NULL, *last = NULL;
     for (int i = 0; ok && i < n; i++) {
@@ -484,14 +478,13 @@ bool pgn_mainline_add_variation(PgnGame *g, int ply, const Move *moves, int n,
         node->move = moves[i];
         node->ply = ply + i;
         notation_to_san(b, moves[i], node->san);
-        board_make_move(b, moves[i]);
+        board_play(b, moves[i]);
         if (last)
             last->next = node;
         else
             first = node;
         last = node;
     }
-    free(b);
     if (ok && comment) {
         const char *c = normalised_comment(&g->arena, comment);
         if (!c)
@@ -602,6 +595,5 @@ void pgn_tree_finish(PgnGame *g, const char *lead, const char *result, const Boa
     if (lead)
         g->lead = lead;
     snprintf(g->result, sizeof g->result, "%s", result);
-    memcpy(g->tail, tail, offsetof(Board, history));
-    g->tail->ply = 0;
+    *g->tail = *tail;
 }

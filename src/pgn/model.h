@@ -29,6 +29,7 @@
 #include <stddef.h>
 
 #include "engine/board.h"
+#include "engine/fen.h"
 #include "engine/notation.h"
 
 enum { PGN_MAX_NAGS = 8, PGN_MAX_DEPTH = 64 };

@@ -20,6 +20,7 @@ typedef enum { SKIP_NONE, SKIP_TAGS, SKIP_MOVES } SkipMode;
 // One line of play: the main line (level 0) or an open variation.
 typedef struct Level {
     Board board; // position after the last move of this line
+    Undo undo;   // that move's undo record: a variation starts from its take-back
     bool has_move;
     bool var_since_last; // a variation was closed after the last move
     int next_ply;
@@ -353,8 +354,7 @@ static int start_game_position(PgnReader *r) {
         if (!board_set_fen(&l->board, r->fen, why, sizeof why))
             return fail_at(r, r->fen_line, r->fen_col, SKIP_MOVES, "bad FEN tag: %s", why);
     } else {
-        memcpy(&l->board, r->standard, offsetof(Board, history));
-        l->board.ply = 0;
+        l->board = *r->standard;
     }
     if (r->build)
         pgn_tree_set_start(r->game, &l->board);
@@ -599,9 +599,9 @@ static int play_move(PgnReader *r, const char *s, size_t n, int col) {
             return fail_at(r, r->line_no, col, SKIP_MOVES, "out of memory");
     }
     if (m == MOVE_NULL)
-        board_make_null(&l->board);
+        board_make_null(&l->board, &l->undo);
     else
-        board_make_move(&l->board, m);
+        board_make_move(&l->board, m, &l->undo);
     l->last = node;
     l->has_move = true;
     l->var_since_last = false;
@@ -645,15 +645,12 @@ static int open_variation(PgnReader *r) {
     l = level(r); // the array may have moved
     Level *v = &r->levels[r->depth + 1];
     // The position before the line's last move: a copy of the line's board
-    // with only that move's undo record, taken back. Variations need no
-    // further history.
-    memcpy(&v->board, &l->board, offsetof(Board, history));
-    v->board.history[0] = l->board.history[l->board.ply - 1];
-    v->board.ply = 1;
-    if (board_last_move(&v->board) == MOVE_NULL)
-        board_unmake_null(&v->board);
+    // with that move taken back. Variations need no further history.
+    v->board = l->board;
+    if (l->undo.move == MOVE_NULL)
+        board_unmake_null(&v->board, &l->undo);
     else
-        board_unmake_move(&v->board);
+        board_unmake_move(&v->board, &l->undo);
     v->has_move = v->var_since_last = false;
     v->next_ply = l->next_ply - 1;
     v->open_line = r->line_no;

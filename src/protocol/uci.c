@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "engine/fen.h"
+#include "engine/line.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/perft.h"
@@ -34,8 +36,8 @@ typedef struct Uci {
     Engine *engine;
     pthread_mutex_t out_lock; // serialises output of both threads
     atomic_bool out_broken;   // a write failed: the GUI is gone
-    Board board;              // the position the next `go` searches
-    Board scratch;            // a position being built by `position`
+    Line line;                // the game the next `go` searches
+    Line scratch;             // a game being built by `position`
 } Uci;
 
 // ------------------------------------------------------------------ output
@@ -182,8 +184,9 @@ static void cmd_setoption(Uci *u, char *rest) {
 static void cmd_position(Uci *u, char *rest) {
     char *w = text_next_word(&rest);
     char err[160];
+    Board start;
     if (w && strcmp(w, "startpos") == 0) {
-        board_set_start(&u->scratch);
+        board_set_start(&start);
         w = text_next_word(&rest);
     } else if (w && strcmp(w, "fen") == 0) {
         char fen[FEN_TEXT_MAX] = "";
@@ -199,7 +202,7 @@ static void cmd_position(Uci *u, char *rest) {
             memcpy(fen + len, w, wl + 1);
             len += wl;
         }
-        if (!board_set_fen(&u->scratch, fen, err, sizeof err)) {
+        if (!board_set_fen(&start, fen, err, sizeof err)) {
             say(u, "info string position: bad FEN '%s': %s; position unchanged", fen, err);
             return;
         }
@@ -212,20 +215,21 @@ static void cmd_position(Uci *u, char *rest) {
             w);
         return;
     }
+    line_init(&u->scratch, &start);
     int ply = 0;
     while (w && (w = text_next_word(&rest)) != NULL) {
         Move m;
         ply++;
-        if (notation_parse_uci(&u->scratch, w, &m) != NOTATION_OK) {
+        if (notation_parse_uci(&u->scratch.board, w, &m) != NOTATION_OK) {
             say(u,
                 "info string position: illegal move '%.*s' (move %d of the list); "
                 "position unchanged",
                 ECHO_MAX, w, ply);
             return;
         }
-        board_make_move(&u->scratch, m);
+        line_play(&u->scratch, m);
     }
-    memcpy(&u->board, &u->scratch, sizeof u->board);
+    u->line = u->scratch;
 }
 
 static bool is_go_keyword(const char *w) {
@@ -295,7 +299,7 @@ static void cmd_go(Uci *u, char *rest) {
                     break; // the keyword that ends the list is read next
                 w = text_next_word(&rest);
                 Move m;
-                if (notation_parse_uci(&u->board, w, &m) != NOTATION_OK)
+                if (notation_parse_uci(&u->line.board, w, &m) != NOTATION_OK)
                     say(u, "info string go: searchmoves: illegal move '%.*s' ignored", ECHO_MAX, w);
                 else if (limits.searchmoves_count < MAX_MOVES)
                     limits.searchmoves[limits.searchmoves_count++] = m;
@@ -307,7 +311,7 @@ static void cmd_go(Uci *u, char *rest) {
     // The position may be changed only while no search runs.
     engine_stop(u->engine);
     engine_wait(u->engine);
-    engine_set_position(u->engine, &u->board);
+    engine_set_position(u->engine, &u->line.board, u->line.keys, u->line.ply);
     EngineCallbacks cb = { .on_info = on_info, .on_bestmove = on_bestmove, .ctx = u };
     engine_go(u->engine, &limits, &cb);
 }
@@ -315,18 +319,18 @@ static void cmd_go(Uci *u, char *rest) {
 // `d`: the current position, for people debugging by hand.
 static void cmd_display(Uci *u) {
     char fen[FEN_MAX];
-    board_to_fen(&u->board, fen, sizeof fen);
+    board_to_fen(&u->line.board, fen, sizeof fen);
     static const char glyphs[] = "PpNnBbRrQqKk";
     out_begin(u);
     for (int rank = 7; rank >= 0; rank--) {
         fputs(" ", u->out);
         for (int file = 0; file < 8; file++) {
-            Piece p = board_piece_on(&u->board, make_square(file, rank));
+            Piece p = board_piece_on(&u->line.board, make_square(file, rank));
             fprintf(u->out, " %c", p == NO_PIECE ? '.' : glyphs[p]);
         }
         fprintf(u->out, "  %d\n", rank + 1);
     }
-    fprintf(u->out, "   a b c d e f g h\nFen: %s\nKey: %016" PRIx64 "\n", fen, u->board.key);
+    fprintf(u->out, "   a b c d e f g h\nFen: %s\nKey: %016" PRIx64 "\n", fen, u->line.board.key);
     out_end(u);
 }
 
@@ -342,9 +346,9 @@ static void cmd_perft(Uci *u, char *rest) {
         say(u, "info string perft: out of memory");
         return;
     }
-    memcpy(&u->scratch, &u->board, sizeof u->scratch);
+    Board b = u->line.board;
     int64_t start = search_now_ms();
-    perft_divide(&u->scratch, (int)depth, d);
+    perft_divide(&b, (int)depth, d);
     int64_t ms = search_now_ms() - start;
     for (int i = 0; i < d->count; i++) {
         char move[MOVE_TEXT_MAX];
@@ -427,7 +431,9 @@ int uci_run(FILE *in, FILE *out, const char *first_line) {
         return 1;
     }
     atomic_init(&u->out_broken, false);
-    board_set_start(&u->board);
+    Board start;
+    board_set_start(&start);
+    line_init(&u->line, &start);
 
     bool quit = false;
     if (first_line) {

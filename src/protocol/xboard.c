@@ -57,7 +57,6 @@ typedef struct Xboard {
     int sd;                // depth limit, 0 when unset
     bool have_time;        // the GUI reported the clocks with time/otim
     int64_t my_cs, opp_cs; // those clocks in centiseconds, applied when the engine thinks
-    Board scratch;         // the position, for the move parser (which needs its own board)
 } Xboard;
 
 // ------------------------------------------------------------------ output
@@ -140,10 +139,10 @@ static bool force_mode(const Xboard *x) {
 // Parses a user move (coordinates or SAN) in the current position.
 static NotationStatus parse_move(Xboard *x, const char *text, Move *m) {
     char err[160];
-    x->scratch = *game_board(x->game);
-    NotationStatus st = notation_parse_uci(&x->scratch, text, m);
+    const Board *b = game_board(x->game);
+    NotationStatus st = notation_parse_uci(b, text, m);
     if (st != NOTATION_OK)
-        st = notation_parse_move(&x->scratch, text, m, err, sizeof err);
+        st = notation_parse_move(b, text, m, err, sizeof err);
     return st;
 }
 
@@ -153,7 +152,8 @@ static NotationStatus parse_move(Xboard *x, const char *text, Move *m) {
 // The caller holds the lock or no search runs. Returns true when it is over.
 static bool check_game_end(Xboard *x, bool locked) {
     Game *g = x->game;
-    if (!game_is_over(g) && !force_mode(x) && outcome_claimable(game_board(g)) != END_NONE &&
+    if (!game_is_over(g) && !force_mode(x) &&
+        outcome_claimable(game_board(g), game_keys(g), game_ply_count(g)) != END_NONE &&
         game_claim_draw(g, MOVE_NONE, search_now_ms(), NULL, 0) != GAME_OK)
         return false;
     if (!game_is_over(g))
@@ -239,7 +239,8 @@ static void start_search(Xboard *x, SearchKind kind, const SearchLimits *limits)
     x->kind = kind;
     x->discard = false;
     x->thinking = kind == SEARCH_THINK;
-    engine_set_position(x->engine, game_board(x->game));
+    engine_set_position(x->engine, game_board(x->game), game_keys(x->game),
+                        game_ply_count(x->game));
     EngineCallbacks cb = { .on_info = on_info, .on_bestmove = on_bestmove, .ctx = x };
     engine_go(x->engine, limits, &cb);
 }

@@ -104,8 +104,9 @@ static Transition on_event(Session *s, const Event *ev) {
         if (think_info(&s->think, &ev->info)) {
             char text[MESSAGE_MAX];
             think_format(&s->think, "", text, sizeof text);
+            // A front end redraws its thinking pane on this message; the
+            // position did not change, so line mode prints no board.
             session_say(s, MSG_ANALYSIS, "%s", text);
-            session_changed(s);
         }
         return stay;
     }

@@ -136,8 +136,7 @@ static void claim(Session *s, const char *text, int64_t now) {
     char err[512] = "";
     Move m = MOVE_NONE;
     if (text[0]) {
-        memcpy(&s->scratch, game_board(s->live), sizeof s->scratch);
-        if (notation_parse_move(&s->scratch, text, &m, err, sizeof err) != NOTATION_OK) {
+        if (notation_parse_move(game_board(s->live), text, &m, err, sizeof err) != NOTATION_OK) {
             session_say(s, MSG_ERROR, "%s", err);
             return;
         }
@@ -212,8 +211,7 @@ static void on_bestmove(Session *s, const Event *ev, int64_t now) {
     if (game_generation(s->live) != s->think.gen || ev->best == MOVE_NONE)
         return;
     char san[MOVE_TEXT_MAX];
-    memcpy(&s->scratch, game_board(s->live), sizeof s->scratch);
-    notation_to_san(&s->scratch, ev->best, san);
+    notation_to_san(game_board(s->live), ev->best, san);
     if (kind == REQ_HINT) {
         s->play.hint = ev->best;
         session_say(s, MSG_INFO, "Hint: %s", san);

@@ -23,12 +23,11 @@ struct Replay {
 static void set_start(Replay *r) {
     r->start_fullmove = 1;
     r->start_side = WHITE;
-    Board *b = malloc(sizeof *b);
-    if (b && board_set_fen(b, pgn_start_fen(r->game), NULL, 0)) {
-        r->start_fullmove = b->fullmove;
-        r->start_side = b->side;
+    Board b;
+    if (board_set_fen(&b, pgn_start_fen(r->game), NULL, 0)) {
+        r->start_fullmove = b.fullmove;
+        r->start_side = b.side;
     }
-    free(b);
 }
 
 // The move that continues the line after ply `ply` plies: the first move of
@@ -184,24 +183,19 @@ bool replay_position(const Replay *r, int ply, Board *out) {
 
 bool replay_follow(Replay *r, const Move *moves, int n) {
     int base = replay_segment_start(r);
-    Board *b = malloc(sizeof *b);
-    if (!b || !replay_position(r, base, b)) {
-        free(b);
+    Board board, *b = &board;
+    if (!replay_position(r, base, b))
         return false;
-    }
     const PgnNode *after = base > 0 ? r->line[base - 1] : NULL;
     int end = base;
     for (int i = 0; i < n && end < GAME_MAX_PLIES; i++) {
         const PgnNode *node = pgn_add_move_after(r->game, after, moves[i], b);
-        if (!node) {
-            free(b);
+        if (!node)
             return false;
-        }
         r->line[end++] = node;
         after = node;
-        board_make_move(b, moves[i]);
+        board_play(b, moves[i]);
     }
-    free(b);
     extend(r, end);
     r->cursor = end;
     return true;
@@ -218,10 +212,9 @@ void replay_settings(const Replay *r, const GameSettings *base, GameSettings *ou
     // After a null move the game on the board starts from the position it
     // left (a game cannot hold a null move).
     int seg = replay_segment_start(r);
-    Board *b = seg > 0 ? malloc(sizeof *b) : NULL;
-    if (b && replay_position(r, seg, b))
-        board_to_fen(b, out->start_fen, sizeof out->start_fen);
-    free(b);
+    Board b;
+    if (seg > 0 && replay_position(r, seg, &b))
+        board_to_fen(&b, out->start_fen, sizeof out->start_fen);
     for (Color c = WHITE; c <= BLACK; c++) {
         const char *name = pgn_tag(r->game, c == WHITE ? "White" : "Black");
         text_copy(out->names[c], sizeof out->names[c], name ? name : "");

@@ -638,19 +638,34 @@ int session_completion_words(Session *s, const char **words, int max) {
     if (!(command_modes(CMD_MOVE) & (1u << s->mode)) || game_is_over(g) ||
         game_engine_to_move(g))
         return n;
-    memcpy(&s->scratch, game_board(g), sizeof s->scratch);
-    movegen_legal(&s->scratch, &s->completion_moves);
+    const Board *now = game_board(g);
+    movegen_legal(now, &s->completion_moves);
     for (int i = 0; i < s->completion_moves.count && n < max; i++) {
-        notation_to_san(&s->scratch, s->completion_moves.moves[i], s->completion_san[i]);
+        notation_to_san(now, s->completion_moves.moves[i], s->completion_san[i]);
         words[n++] = s->completion_san[i];
     }
     return n;
 }
 
+// The game behind the position a mode shows (NULL for the editor's board), whose
+// keys name the opening of a position out of the book.
+static const Game *shown_game(const Session *s) {
+    switch (s->mode) {
+    case SESSION_PLAY: return s->live;
+    case SESSION_BROWSE: return s->browse.game;
+    case SESSION_ANALYSE: return s->analyse.game;
+    case SESSION_REVIEW: return s->review.shown;
+    case SESSION_EDIT: break;
+    }
+    return NULL;
+}
+
 const char *session_opening(const Session *s) {
-    if (!s->openings || s->mode == SESSION_EDIT)
+    const Game *g = shown_game(s);
+    if (!s->openings || !g)
         return NULL;
-    return openings_lookup(s->openings, current(s)->board(s), NULL, 0, NULL, 0);
+    return openings_lookup(s->openings, game_board(g), game_keys(g), game_ply_count(g), NULL, 0,
+                           NULL, 0);
 }
 
 void session_graph(const Session *s, const int **scores, int *count) {

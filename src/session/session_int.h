@@ -168,7 +168,6 @@ struct Session {
 
     // Scratch for queries.
     const char *sans[GAME_MAX_PLIES];
-    Board scratch;
     MoveList completion_moves;
     char completion_san[MAX_MOVES][MOVE_TEXT_MAX];
 };

@@ -77,7 +77,8 @@ PgnGame *session_to_pgn(const Game *g, const Openings *o, int64_t now) {
     }
     pgn_set_result(p, game_result_text(g));
     char eco[8], name[160];
-    if (o && openings_lookup(o, game_board(g), eco, sizeof eco, name, sizeof name)) {
+    if (o && openings_lookup(o, game_board(g), game_keys(g), game_ply_count(g), eco, sizeof eco,
+                             name, sizeof name)) {
         if (eco[0])
             ok = ok && pgn_set_tag(p, "ECO", eco);
         ok = ok && pgn_set_tag(p, "Opening", name);

@@ -41,7 +41,7 @@ void think_start(Think *t, const Game *g, RequestKind kind, const SearchLimits *
     engine_set_option(t->engine, "UCI_AnalyseMode", kind == REQ_ANALYSIS ? "true" : "false",
                       NULL, 0);
     memcpy(&t->root, game_board(g), sizeof t->root);
-    engine_set_position(t->engine, game_board(g));
+    engine_set_position(t->engine, game_board(g), game_keys(g), game_ply_count(g));
     t->request++;
     t->kind = kind;
     t->gen = game_generation(g);
@@ -58,8 +58,7 @@ void think_start(Think *t, const Game *g, RequestKind kind, const SearchLimits *
 
 // The PV as numbered SAN from the position the search started from.
 static void pv_to_san(const Board *root, const SearchInfo *info, char *out, size_t outsz) {
-    static _Thread_local Board b; // a Board is large; one per thread, reused
-    memcpy(&b, root, sizeof b);
+    Board b = *root;
     size_t len = 0;
     out[0] = '\0';
     for (int i = 0; i < info->pv_length; i++) {
@@ -76,7 +75,7 @@ static void pv_to_san(const Board *root, const SearchInfo *info, char *out, size
         if (n < 0 || (size_t)n >= outsz - len)
             break;
         len += (size_t)n;
-        board_make_move(&b, m);
+        board_play(&b, m);
     }
 }
 

@@ -72,8 +72,10 @@ static void install_signals(void) {
 
 static void on_message(MessageKind kind, const char *text, void *ctx) {
     Tui *t = ctx;
-    if (kind == MSG_ANALYSIS)
-        return; // the analysis pane shows the thinking as it goes
+    if (kind == MSG_ANALYSIS) {
+        t->dirty = true; // the analysis pane shows the thinking as it goes
+        return;
+    }
     if (kind == MSG_HELP) {
         static const char tail[] = "\n\n(press any key)";
         size_t n = ui_text_copy(t->overlay, sizeof t->overlay - (sizeof tail - 1), text);

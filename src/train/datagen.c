@@ -7,6 +7,8 @@
 #include <stdlib.h>
 
 #include "engine/eval.h"
+#include "engine/fen.h"
+#include "engine/line.h"
 #include "engine/movegen.h"
 #include "engine/search.h"
 
@@ -20,7 +22,7 @@ struct Datagen {
     PawnCache *pawns;
     atomic_bool stop;
     uint64_t rng;
-    Board board; // large: kept here rather than on the stack
+    Line game; // the game being played, with its keys for repetitions
 };
 
 void datagen_options_init(DatagenOptions *o) {
@@ -106,11 +108,12 @@ static int qsearch(Datagen *d, Board *b, int alpha, int beta, int depth) {
         Move m = list.moves[best];
         list.moves[best] = list.moves[i];
         order[best] = order[i];
-        board_make_move(b, m);
+        Undo u;
+        board_make_move(b, m, &u);
         // A capture that gives check is scored by its static evaluation beyond
         // this point; good enough to tell quiet from not.
         int score = -qsearch(d, b, -beta, -alpha, depth - 1);
-        board_unmake_move(b);
+        board_unmake_move(b, &u);
         if (score > alpha) {
             alpha = score;
             if (alpha >= beta)
@@ -132,26 +135,29 @@ static void search(Datagen *d, SearchResult *result) {
     search_limits_init(&limits);
     limits.nodes = d->opt->nodes;
     SearchParams params = { .multipv = 1, .analysis = true, .level = 0 };
-    search_run(d->searcher, &d->board, &limits, &params, NULL, NULL, result);
+    search_run(d->searcher, &d->game.board, d->game.keys, d->game.ply, &limits, &params, NULL,
+               NULL, result);
 }
 
 // Sets up a fresh opening from the generator; false when it is over already
 // or lopsided, so the caller draws another.
 static bool play_opening(Datagen *d) {
     const DatagenOptions *o = d->opt;
-    Board *b = &d->board;
-    board_set_start(b);
+    Board start;
+    board_set_start(&start);
     if (o->book_count > 0) {
         const char *fen = o->book[rng_next(&d->rng) % (uint64_t)o->book_count];
-        if (!board_set_fen(b, fen, NULL, 0))
+        if (!board_set_fen(&start, fen, NULL, 0))
             return false;
     }
+    line_init(&d->game, &start);
+    const Board *b = &d->game.board;
     for (int i = 0; i < o->random_plies; i++) {
         MoveList list;
         movegen_legal(b, &list);
         if (list.count == 0)
             return false;
-        board_make_move(b, list.moves[rng_next(&d->rng) % (uint64_t)list.count]);
+        line_play(&d->game, list.moves[rng_next(&d->rng) % (uint64_t)list.count]);
     }
     if (movegen_count(b) == 0)
         return false;
@@ -161,13 +167,14 @@ static bool play_opening(Datagen *d) {
 }
 
 // The result when the game is over by the rules, or -1.
-static int rules_result(Board *b) {
+static int rules_result(const Line *l) {
+    const Board *b = &l->board;
     if (movegen_count(b) == 0) {
         if (!board_in_check(b))
             return TRAIN_DRAW;
         return b->side == WHITE ? TRAIN_BLACK_WINS : TRAIN_WHITE_WINS;
     }
-    if (b->halfmove >= 100 || board_repetitions(b) >= 2 || board_insufficient_material(b))
+    if (b->halfmove >= 100 || line_repetitions(l) >= 2 || board_insufficient_material(b))
         return TRAIN_DRAW;
     return -1;
 }
@@ -175,12 +182,12 @@ static int rules_result(Board *b) {
 // Plays from the opening on; returns the positions stored and sets *result.
 static int play_game(Datagen *d, TrainPosition *out, TrainResult *result) {
     const DatagenOptions *o = d->opt;
-    Board *b = &d->board;
+    Board *b = &d->game.board;
     int n = 0, win_run = 0, draw_run = 0, last_sign = 0;
-    int ply = b->ply; // the opening moves made (book positions start at 0)
+    int ply = d->game.ply; // the opening moves made (book positions start at 0)
     int outcome = -1;
     while (outcome < 0 && n < DATAGEN_PLIES_MAX) {
-        outcome = rules_result(b);
+        outcome = rules_result(&d->game);
         if (outcome >= 0)
             break;
         SearchResult r;
@@ -211,7 +218,7 @@ static int play_game(Datagen *d, TrainPosition *out, TrainResult *result) {
         else if (draw_run >= o->draw_plies)
             outcome = TRAIN_DRAW;
 
-        board_make_move(b, r.best);
+        line_play(&d->game, r.best);
         ply++;
     }
     *result = outcome < 0 ? TRAIN_DRAW : (TrainResult)outcome;

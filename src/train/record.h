@@ -25,6 +25,7 @@
 #include <stdio.h>
 
 #include "engine/board.h"
+#include "engine/fen.h"
 
 enum { TRAIN_RECORD_SIZE = 32 };
 
