@@ -450,12 +450,32 @@ Test(command, fields_are_reset_between_parses) {
     cr_expect_not(cmd.human[WHITE] || cmd.human[BLACK]);
 }
 
+// The board view's commands take an optional word, which the front end checks.
+Test(command, theme_pieces_bell) {
+    Command cmd;
+    char err[ERR_MAX];
+    cr_assert(command_parse("theme green", &cmd, err, sizeof err), "%s", err);
+    cr_expect_eq(cmd.kind, CMD_THEME);
+    cr_expect_str_eq(cmd.text, "green");
+    cr_assert(command_parse("colours", &cmd, err, sizeof err), "%s", err);
+    cr_expect_eq(cmd.kind, CMD_THEME);
+    cr_expect_str_empty(cmd.text);
+    cr_assert(command_parse("PIECES letters", &cmd, err, sizeof err), "%s", err);
+    cr_expect_eq(cmd.kind, CMD_PIECES);
+    cr_expect_str_eq(cmd.text, "letters");
+    cr_assert(command_parse("bell on", &cmd, err, sizeof err), "%s", err);
+    cr_expect_eq(cmd.kind, CMD_BELL);
+    cr_expect_str_eq(cmd.text, "on");
+    cr_expect_str_eq(command_name(CMD_BELL), "bell");
+    cr_expect_not_null(strstr(command_help("theme"), "contrast"));
+}
+
 // ------------------------------------------------------------------ help
 
 Test(command, names_and_help) {
     const char *names[64];
     int n = command_names(names, ARRAY_LEN(names), CMODE_ALL);
-    cr_assert_eq(n, 43, "%d command names", n);
+    cr_assert_eq(n, 46, "%d command names", n);
     cr_expect_eq(command_names(NULL, 0, CMODE_ALL), n);
     const char *list = command_help(NULL);
     cr_assert_not_null(list);

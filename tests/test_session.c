@@ -70,7 +70,7 @@ static SessionOptions options(void) {
 }
 
 static Session *open_session(const SessionOptions *o, Log *log) {
-    SessionHooks hooks = {on_message, NULL, log};
+    SessionHooks hooks = {on_message, NULL, NULL, log};
     char err[256];
     Session *s = session_new(o, &hooks, 1000, err, sizeof err);
     cr_assert_not_null(s, "%s", err);

@@ -16,8 +16,10 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "ui/cmdbar.h"
+#include "ui/layout.h"
 #include "ui/panel.h"
 #include "ui/screen.h"
+#include "ui/themes.h"
 #include "ui/view.h"
 
 enum { DUMP_MAX = 1 << 16 };
@@ -203,7 +205,7 @@ Test(ui, ascii_start_position) {
     assert_shows(text, "White to move");
     assert_shows(text, "patzer");
     assert_shows(text, "level 10 (~1500)");
-    assert_shows(text, "Material: even");
+    assert_shows(text, "White took\n"); // nothing taken, no lead
 }
 
 Test(ui, ascii_monochrome_marks_dark_squares) {
@@ -761,4 +763,242 @@ Test(ui, long_utf8_message_is_cut_between_characters) {
     const char *row = last_row(dump());
     assert_shows(row, "\xC2\xBD\xC2\xBD");
     cr_assert_null(strstr(row, "\xEF\xBF\xBD"), "a broken character is shown:\n%s", row);
+}
+
+// ----------------------------------------------------------- themes, pieces
+
+// The attributes of the cell where text first starts in window w (ASCII text).
+static attr_t attr_of(WINDOW *w, const char *text) {
+    int h = getmaxy(w), width = getmaxx(w);
+    for (int y = 0; y < h; y++) {
+        char row[512];
+        int k = 0;
+        for (int x = 0; x < width && k < 511; x++)
+            row[k++] = (char)(mvwinch(w, y, x) & A_CHARTEXT);
+        row[k] = '\0';
+        const char *at = strstr(row, text);
+        if (at)
+            return mvwinch(w, y, (int)(at - row)) & A_ATTRIBUTES;
+    }
+    cr_assert_fail("no \"%s\" in the window", text);
+    return 0;
+}
+
+// The background colour of the square a1 on the (unflipped) board.
+static int a1_background(void) {
+    const UiLayout *l = ui_layout();
+    chtype ch = mvwinch(l->board, 7 * l->sq_h + (l->sq_h - 1) / 2, 2);
+    int fg = -2, bg = -2;
+    cr_assert_eq(extended_pair_content(PAIR_NUMBER(ch), &fg, &bg), OK);
+    return bg;
+}
+
+static void draw_start(bool ascii, bool no_color) {
+    open_screen(100, 30, ascii, no_color);
+    board_set_start(&board);
+    UiView v;
+    base_view(&v);
+    ui_view_draw(&v);
+}
+
+Test(ui, themes_and_piece_sets_are_listed) {
+    char list[UI_THEME_LIST_MAX];
+    ui_theme_list(list, sizeof list);
+    cr_assert_str_eq(list, "classic* green blue contrast paper");
+    cr_assert(ui_theme_select("PAPER"), "names fold case");
+    ui_theme_list(list, sizeof list);
+    cr_assert_str_eq(list, "classic green blue contrast paper*");
+    cr_assert_not(ui_theme_select("nosuch"));
+    cr_assert_str_eq(ui_theme_current(), "paper");
+    ui_pieces_list(list, sizeof list);
+    cr_assert_str_eq(list, "filled* outline letters");
+    cr_assert_not(ui_pieces_select("wooden"));
+    cr_assert(ui_pieces_select("letters"));
+    cr_assert_eq(ui_pieces_current(), UI_PIECES_LETTERS);
+}
+
+// Every theme draws the board in colour (its own square colours), in
+// monochrome and in ASCII.
+Test(ui, every_theme_draws_in_every_look) {
+    static const char *const names[] = { "classic", "green", "blue", "contrast", "paper" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        cr_assert(ui_theme_select(names[i]));
+        for (int look = 0; look < 3; look++) {
+            draw_start(look == 2, look >= 1);
+            char rows[8][64], files[64];
+            board_rows(dump(), rows, files);
+            cr_assert_str_eq(files, "abcdefgh");
+            if (look == 0) {
+                cr_assert_str_eq(rows[0], "8\u265C\u265E\u265D\u265B\u265A\u265D\u265E\u265C");
+                cr_assert_eq(a1_background(), ui_theme_get(names[i])->square[0][0], "%s",
+                             names[i]);
+            } else if (look == 1) {
+                cr_assert_str_eq(rows[7], "1\u2656\u2658\u2657\u2655\u2654\u2657\u2658\u2656");
+            } else {
+                cr_assert_str_eq(rows[0], "8rnbqkbnr");
+            }
+            ui_screen_close();
+        }
+    }
+}
+
+Test(ui, theme_applies_while_open) {
+    draw_start(false, false);
+    cr_assert_eq(a1_background(), 94); // classic's dark brown
+    cr_assert(ui_theme_select("green"));
+    UiView v;
+    base_view(&v);
+    ui_view_draw(&v);
+    cr_assert_eq(a1_background(), ui_theme_get("green")->square[0][0]);
+}
+
+Test(ui, piece_sets) {
+    cr_assert(ui_pieces_select("outline"));
+    draw_start(false, false);
+    char rows[8][64], files[64];
+    board_rows(dump(), rows, files);
+    cr_assert_str_eq(rows[0], "8\u2656\u2658\u2657\u2655\u2654\u2657\u2658\u2656");
+    cr_assert_str_eq(rows[6], "2\u2659\u2659\u2659\u2659\u2659\u2659\u2659\u2659");
+    cr_assert(ui_pieces_select("letters"));
+    UiView v;
+    base_view(&v);
+    ui_view_draw(&v);
+    board_rows(dump(), rows, files);
+    cr_assert_str_eq(rows[0], "8rnbqkbnr");
+    cr_assert_str_eq(rows[7], "1RNBQKBNR");
+    ui_screen_close();
+    // Monochrome: White outline and Black solid, whatever the set.
+    cr_assert(ui_pieces_select("filled"));
+    draw_start(false, true);
+    board_rows(dump(), rows, files);
+    cr_assert_str_eq(rows[0], "8\u265C\u265E\u265D\u265B\u265A\u265D\u265E\u265C");
+    cr_assert_str_eq(rows[7], "1\u2656\u2658\u2657\u2655\u2654\u2657\u2658\u2656");
+}
+
+Test(ui, user_theme_from_rgb_and_indexes) {
+    UiTheme t;
+    char err[256];
+    cr_assert(ui_theme_parse("mine", "light=#ffffff, dark=#008000 white=226 check=196", &t, err,
+                             sizeof err), "%s", err);
+    cr_assert_eq(t.square[0][1], UI_RGB | 0xffffff);
+    cr_assert_eq(t.square[0][0], UI_RGB | 0x008000);
+    cr_assert_eq(t.piece[WHITE], 226);
+    cr_assert_eq(t.square[3][0], 196);
+    cr_assert_eq(t.square[1][0], ui_theme_get("classic")->square[1][0], "the rest is classic");
+    cr_assert_eq(t.basic_square[0][0], COLOR_GREEN);
+    cr_assert_eq(ui_color_nearest256(0x005f00), 22);
+    cr_assert_eq(ui_color_nearest256(0xffffff), 231);
+    cr_assert_eq(ui_color_nearest256(0x808080), 244);
+    cr_assert_eq(ui_color_nearest8(UI_RGB | 0xee0000), COLOR_RED);
+    cr_assert(ui_theme_add(&t, err, sizeof err), "%s", err);
+    cr_assert(ui_theme_select("mine"));
+    draw_start(false, false);
+    cr_assert_eq(a1_background(), 28, "#008000 on a 256-colour terminal");
+
+    cr_assert_not(ui_theme_parse("mine", "dark=#00zz00", &t, err, sizeof err));
+    cr_assert_not_null(strstr(err, "bad colour '#00zz00' for dark"), "%s", err);
+    cr_assert_not(ui_theme_parse("mine", "floor=3", &t, err, sizeof err));
+    cr_assert_not_null(strstr(err, "unknown part 'floor'"), "%s", err);
+    cr_assert_not(ui_theme_parse("mine", "light=256", &t, err, sizeof err));
+    cr_assert_not(ui_theme_parse("bad name", "light=1", &t, err, sizeof err));
+    cr_assert_not(ui_theme_parse("mine", "", &t, err, sizeof err));
+    cr_assert(ui_theme_parse("green", "light=1", &t, err, sizeof err));
+    cr_assert_not(ui_theme_add(&t, err, sizeof err), "a built-in name is refused");
+}
+
+// ------------------------------------------------- captured pieces, material
+
+Test(ui, queen_counts_nine) {
+    cr_assert_eq(ui_piece_value(PAWN), 1);
+    cr_assert_eq(ui_piece_value(KNIGHT), 3);
+    cr_assert_eq(ui_piece_value(BISHOP), 3);
+    cr_assert_eq(ui_piece_value(ROOK), 5);
+    cr_assert_eq(ui_piece_value(QUEEN), 9);
+    cr_assert_eq(ui_piece_value(KING), 0);
+}
+
+Test(ui, captured_pieces_and_material_lead) {
+    // 1.e4 d5 2.exd5 Qxd5 3.Nc3 Qxg2 4.Bxg2: White took a pawn and the
+    // queen, Black two pawns.
+    static const char *const sans[] = { "e4", "d5", "exd5", "Qxd5", "Nc3", "Qxg2", "Bxg2" };
+    play(sans, 7);
+    UiMaterial m;
+    ui_material_count(&board, &m);
+    cr_assert_eq(m.captured[WHITE][PAWN], 1);
+    cr_assert_eq(m.captured[WHITE][QUEEN], 1);
+    cr_assert_eq(m.captured[BLACK][PAWN], 2);
+    cr_assert_eq(m.balance_white, 8);
+    open_screen(100, 30, true, false);
+    UiView v;
+    base_view(&v);
+    ui_view_draw(&v);
+    const char *text = dump();
+    assert_shows(text, "White took qp +8");
+    assert_shows(text, "Black took PP\n");
+    ui_screen_close();
+    open_screen(100, 30, false, false);
+    ui_view_draw(&v);
+    assert_shows(dump(), "White took \u265B\u265F +8");
+}
+
+Test(ui, promoted_pawns_are_not_captures) {
+    // White has two queens and no pawns: one pawn promoted, seven taken.
+    cr_assert(board_set_fen(&board, "4k3/8/8/8/8/8/8/QQ2K3 w - - 0 1", NULL, 0));
+    UiMaterial m;
+    ui_material_count(&board, &m);
+    cr_assert_eq(m.captured[BLACK][PAWN], 7);
+    cr_assert_eq(m.captured[BLACK][QUEEN], 0);
+    cr_assert_eq(m.captured[BLACK][ROOK], 2);
+    cr_assert_eq(m.captured[WHITE][PAWN], 8);
+    cr_assert_eq(m.captured[WHITE][QUEEN], 1);
+    cr_assert_eq(m.balance_white, 18);
+    open_screen(100, 30, true, false);
+    UiView v;
+    base_view(&v);
+    ui_view_draw(&v);
+    assert_shows(dump(), "White took qrrbbnnpppppppp +18");
+}
+
+// ------------------------------------------------------- low time, banner
+
+Test(ui, low_time_clock_stands_out) {
+    open_screen(100, 30, true, false);
+    UiView v;
+    game_view(&v); // Black's clock runs at 0:07.3
+    ui_view_draw(&v);
+    attr_t normal = attr_of(ui_layout()->panel, "0:07.3");
+    v.players[BLACK].low_time = true;
+    ui_view_draw(&v);
+    attr_t low = attr_of(ui_layout()->panel, "0:07.3");
+    cr_assert_neq(PAIR_NUMBER(low), PAIR_NUMBER(normal), "low time has its own colour");
+    cr_assert(low & A_BOLD);
+    ui_screen_close();
+    open_screen(100, 30, true, true);
+    ui_view_draw(&v);
+    cr_assert(attr_of(ui_layout()->panel, "0:07.3") & A_REVERSE, "monochrome: reverse video");
+}
+
+Test(ui, end_of_game_banner) {
+    static const char *const mate[] = { "f3", "e5", "g4", "Qh4#" };
+    play(mate, 4);
+    open_screen(100, 30, true, true);
+    UiView v;
+    base_view(&v);
+    snprintf(v.result, sizeof v.result, "0-1");
+    snprintf(v.reason, sizeof v.reason, "Black mates");
+    ui_view_draw(&v);
+    const char *text = dump();
+    assert_shows(text, "Game over: 0-1");
+    assert_shows(text, "Black mates");
+    cr_assert(attr_of(ui_layout()->board, "Game over") & A_REVERSE);
+    ui_screen_close();
+    // The smallest board wraps a long reason.
+    open_screen(80, 24, false, false);
+    snprintf(v.result, sizeof v.result, "1/2-1/2");
+    snprintf(v.reason, sizeof v.reason, "Draw by threefold repetition (claimed)");
+    ui_view_draw(&v);
+    text = dump();
+    assert_shows(text, "Game over: 1/2-1/2");
+    assert_shows(text, "Draw by threefold");
+    assert_shows(text, "repetition (claimed)");
 }

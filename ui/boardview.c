@@ -3,6 +3,9 @@
 // file labels, and highlights for the last move, the hint and a king in check.
 #include "ui/boardview.h"
 
+#include <string.h>
+
+#include "ui/draw.h"
 #include "ui/theme.h"
 
 enum { LABEL_W = 2 }; // the rank label column: "8 "
@@ -51,6 +54,54 @@ static void draw_square(WINDOW *w, const UiView *v, int r, int c, int sq_w, int 
     }
 }
 
+// Breaks text into lines of at most cols columns at spaces (a word longer
+// than a line is cut by draw_text). Returns the number of lines.
+static int wrap(const char *text, int cols, char lines[][UI_NAME_MAX * 2], int max) {
+    int n = 0;
+    const char *p = text;
+    while (*p && n < max) {
+        while (*p == ' ')
+            p++;
+        size_t fit = ui_text_fit(p, cols), len = strlen(p);
+        if (fit < len) {
+            size_t cut = fit;
+            while (cut > 0 && p[cut] != ' ')
+                cut--;
+            if (cut > 0)
+                fit = cut;
+        }
+        if (fit >= sizeof lines[n])
+            fit = draw_boundary(p, sizeof lines[n] - 1);
+        if (fit == 0)
+            break;
+        memcpy(lines[n], p, fit);
+        lines[n++][fit] = '\0';
+        p += fit;
+    }
+    return n;
+}
+
+// The end of the game across the middle of the board: the result, then the
+// reason, in a reverse-video box that every look (colour, mono, ASCII) shows.
+static void draw_banner(WINDOW *w, const UiView *v, int sq_w, int sq_h) {
+    enum { BANNER_LINES = 4 };
+    int board_w = 8 * sq_w, inner = board_w - 2;
+    char lines[BANNER_LINES][UI_NAME_MAX * 2];
+    snprintf(lines[0], sizeof lines[0], "Game over: %s", v->result);
+    int n = 1 + wrap(v->reason, inner, lines + 1, BANNER_LINES - 1);
+    int y0 = (8 * sq_h - (n + 2)) / 2;
+    attr_t attr = theme_role_attr(ROLE_BANNER);
+    for (int i = 0; i < n + 2; i++) {
+        draw_fill(w, y0 + i, LABEL_W, board_w, L' ', attr);
+        if (i == 0 || i == n + 1)
+            continue;
+        const char *line = lines[i - 1];
+        int width = draw_width(line);
+        int x = LABEL_W + 1 + (width < inner ? (inner - width) / 2 : 0);
+        draw_text(w, y0 + i, x, line, inner, attr, true);
+    }
+}
+
 void boardview_draw(WINDOW *w, const UiView *v, int sq_w, int sq_h) {
     werase(w);
     if (!v->board)
@@ -67,4 +118,6 @@ void boardview_draw(WINDOW *w, const UiView *v, int sq_w, int sq_h) {
         theme_put_wch(w, 8 * sq_h, LABEL_W + c * sq_w + (sq_w - 1) / 2, (wchar_t)(L'a' + file),
                       coord);
     }
+    if (v->result[0])
+        draw_banner(w, v, sq_w, sq_h);
 }

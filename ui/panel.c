@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The side panel: both players with their clocks, the material balance and
-// the opening, the numbered move list scrolled to the current move, and the
-// engine's search output with its principal variation.
+// The side panel: both players with their clocks, the pieces each side took
+// with the material lead, the opening, the numbered move list scrolled to
+// the current move, and the engine's search output with its PV.
 #include "ui/panel.h"
 
 #include <math.h>
@@ -93,19 +93,54 @@ static void draw_player(WINDOW *w, int y, const UiPlayerView *p, Color c, bool t
         const char *mark = theme_unicode() ? "\u25B6 " : "> ";
         draw_text(w, y, cx, mark, 2, theme_role_attr(ROLE_CLOCK_RUN), false);
     }
-    TextRole role = p->flagged ? ROLE_FLAG : p->running ? ROLE_CLOCK_RUN : ROLE_NORMAL;
+    TextRole role = p->flagged    ? ROLE_FLAG
+                    : p->low_time ? ROLE_CLOCK_LOW
+                    : p->running  ? ROLE_CLOCK_RUN
+                                  : ROLE_NORMAL;
     draw_text(w, y, cx + 2, clock, cw - 2, theme_role_attr(role), false);
 }
 
-static void draw_material(WINDOW *w, int y, int material_white) {
-    char text[64];
-    int pawns = (material_white + (material_white >= 0 ? 50 : -50)) / 100;
-    if (pawns == 0)
-        snprintf(text, sizeof text, "Material: even");
-    else
-        snprintf(text, sizeof text, "Material: %s +%d", pawns > 0 ? "White" : "Black",
-                 pawns > 0 ? pawns : -pawns);
-    draw_text(w, y, 0, text, getmaxx(w), A_NORMAL, true);
+int ui_piece_value(PieceType t) {
+    static const int values[PIECE_TYPE_NB] = { 1, 3, 3, 5, 9, 0 };
+    return t < PIECE_TYPE_NB ? values[t] : 0;
+}
+
+void ui_material_count(const Board *b, UiMaterial *out) {
+    static const int start[PIECE_TYPE_NB] = { 8, 2, 2, 2, 1, 1 };
+    memset(out, 0, sizeof *out);
+    for (Color c = WHITE; c <= BLACK; c++) {
+        int promoted = 0;
+        for (PieceType t = PAWN; t < KING; t++) {
+            int have = bb_count(board_pieces(b, c, t));
+            if (t != PAWN && have > start[t])
+                promoted += have - start[t];
+            int missing = start[t] - have;
+            out->captured[!c][t] = missing > 0 ? missing : 0;
+            out->balance_white += (c == WHITE ? 1 : -1) * have * ui_piece_value(t);
+        }
+        // A promoted pawn was not captured.
+        int pawns = out->captured[!c][PAWN] - promoted;
+        out->captured[!c][PAWN] = pawns > 0 ? pawns : 0;
+    }
+}
+
+// "White took ♟♟♞  +3": what side c has captured, most valuable first, and
+// its lead in material when it is ahead.
+static void draw_captured(WINDOW *w, int y, Color c, const UiMaterial *m) {
+    int width = getmaxx(w);
+    int x = draw_text(w, y, 0, c == WHITE ? "White took " : "Black took ", width,
+                      theme_role_attr(ROLE_DIM), false);
+    int lead = c == WHITE ? m->balance_white : -m->balance_white;
+    char lead_text[16] = "";
+    if (lead > 0)
+        snprintf(lead_text, sizeof lead_text, " +%d", lead);
+    int room = width - x - (int)strlen(lead_text);
+    for (int t = QUEEN; t >= PAWN; t--)
+        for (int i = 0; i < m->captured[c][t] && room > 0; i++, room--)
+            theme_put_wch(w, y, x++, theme_piece_glyph(make_piece((Color)!c, (PieceType)t)),
+                          A_NORMAL);
+    if (lead > 0)
+        draw_text(w, y, x, lead_text, width - x, theme_role_attr(ROLE_TITLE), false);
 }
 
 // The move list, two plies per row: " 1. e4 e5", or " 1... e5" when the game
@@ -305,15 +340,17 @@ void panel_draw(WINDOW *w, const UiView *v) {
     draw_player(w, y, &v->players[!top], (Color)!top, two_rows);
     y += two_rows ? 2 : 1;
 
-    draw_material(w, y, v->material_white);
-    if (v->opening[0]) {
-        if (opening_row)
-            draw_text(w, y + 1, 0, v->opening, width, A_NORMAL, true);
-        else if (width > 20)
-            // Beside "Material: White +9" (at most 19 columns).
-            draw_text(w, y, 20, v->opening, width - 20, A_NORMAL, true);
+    if (v->board) {
+        UiMaterial m;
+        ui_material_count(v->board, &m);
+        draw_captured(w, y, top, &m);
+        draw_captured(w, y + 1, (Color)!top, &m);
     }
-    y += opening_row ? 2 : 1;
+    y += 2;
+    if (v->opening[0] && opening_row) {
+        draw_text(w, y, 0, v->opening, width, A_NORMAL, true);
+        y++;
+    }
 
     int move_rows = h - y - 1 - engine_rows - graph_rows;
     if (move_rows < 2 && graph_rows) {

@@ -271,6 +271,7 @@ void ui_screen_close(void) {
     if (!is_open)
         return;
     is_open = false;
+    theme_close();
     if (!headless) {
         // Only endwin: this may run from a fatal-signal handler, where freeing
         // memory is unsafe. The windows go at the next layout, and a later
@@ -281,6 +282,11 @@ void ui_screen_close(void) {
     layout_free();
     endwin();
     release(); // tests open many headless screens
+}
+
+void ui_screen_bell(void) {
+    if (is_open && !headless)
+        beep();
 }
 
 int ui_screen_getch(void) {

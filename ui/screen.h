@@ -39,6 +39,8 @@ void ui_screen_resize(void);
 // True when the terminal is too small; ui_view_draw then shows a message
 // asking for at least the size given.
 bool ui_screen_too_small(int *need_cols, int *need_lines);
+// Rings the terminal bell (or flashes, where the terminal has no bell).
+void ui_screen_bell(void);
 // Pushes all pending window updates to the terminal (one doupdate).
 void ui_screen_update(void);
 // Writes the visible screen as text lines to path (tests, bug reports).

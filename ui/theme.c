@@ -3,6 +3,8 @@
 // 256-colour palette, an 8-colour fallback and a monochrome look.
 #include "ui/theme.h"
 
+#include "ui/themes.h"
+
 // Colour pairs: one per square kind, square shade and piece colour, then the
 // text roles that need a colour of their own.
 enum {
@@ -16,66 +18,83 @@ enum {
     PAIR_COUNT, // pairs needed, pair 0 included
 };
 
-// Square backgrounds [kind][dark=0, light=1] and piece foregrounds [colour].
-static const short palette256_bg[SQ_KIND_NB][2] = {
-    { 94, 180 },  // plain: brown and tan
-    { 136, 186 }, // last move: olive tints
-    { 67, 117 },  // hint: blues
-    { 160, 203 }, // check: reds
-};
-static const short palette256_fg[COLOR_NB] = { 231, 16 };
-static const short palette8_bg[SQ_KIND_NB][2] = {
-    { COLOR_GREEN, COLOR_YELLOW },
-    { COLOR_CYAN, COLOR_CYAN },
-    { COLOR_MAGENTA, COLOR_MAGENTA },
-    { COLOR_RED, COLOR_RED },
-};
-static const short palette8_fg[COLOR_NB] = { COLOR_WHITE, COLOR_BLACK };
-
-static bool use_color;
-static bool use_unicode;
+static struct {
+    bool color, default_colors, unicode;
+} look;
 
 static short square_pair(SquareKind kind, bool light, Color pc) {
     return (short)(PAIR_SQUARE_FIRST + ((int)kind * 2 + (light ? 1 : 0)) * COLOR_NB + (int)pc);
 }
 
-bool theme_init(bool color, bool default_colors, bool unicode) {
-    use_unicode = unicode;
-    use_color = false;
-    if (!color || COLORS < 8 || COLOR_PAIRS < PAIR_COUNT)
-        return !color;
+// A theme colour as a curses colour number: the RGB value itself on direct
+// colour terminals (TERM=xterm-direct), else the nearest of the 256 colours.
+// Palette slots are never redefined: that would change the colours of
+// whatever else the terminal shows, and outlive the program on many.
+static int resolve(int color) {
+    bool rgb = color & UI_RGB;
+    if (COLORS >= 0x1000000) // direct colour: numbers from 8 up are 0xRRGGBB
+        return rgb ? (color & 0xffffff) : color < 8 ? color : ui_color_rgb(color);
+    return rgb ? ui_color_nearest256(color) : color;
+}
+
+bool theme_apply(const UiTheme *t) {
+    if (!look.color)
+        return true;
     bool rich = COLORS >= 256;
     // -1 is the terminal's own colour when use_default_colors worked.
-    short deflt_bg = default_colors ? -1 : COLOR_BLACK;
-    short deflt_fg = default_colors ? -1 : COLOR_WHITE;
+    int deflt_bg = look.default_colors ? -1 : COLOR_BLACK;
+    int deflt_fg = look.default_colors ? -1 : COLOR_WHITE;
     for (int kind = 0; kind < SQ_KIND_NB; kind++)
         for (int light = 0; light < 2; light++)
             for (int pc = 0; pc < COLOR_NB; pc++) {
-                short bg = rich ? palette256_bg[kind][light] : palette8_bg[kind][light];
-                short fg = rich ? palette256_fg[pc] : palette8_fg[pc];
-                if (init_pair(square_pair((SquareKind)kind, light, (Color)pc), fg, bg) == ERR)
+                int bg = rich ? resolve(t->square[kind][light]) : t->basic_square[kind][light];
+                int fg = rich ? resolve(t->piece[pc]) : t->basic_piece[pc];
+                if (init_extended_pair(square_pair((SquareKind)kind, light, (Color)pc), fg, bg) ==
+                    ERR)
                     return false;
             }
-    if (init_pair(PAIR_ERROR, COLOR_RED, deflt_bg) == ERR ||
-        init_pair(PAIR_FLAG, COLOR_WHITE, COLOR_RED) == ERR ||
-        init_pair(PAIR_RUN, COLOR_GREEN, deflt_bg) == ERR ||
-        init_pair(PAIR_NOTE, COLOR_CYAN, deflt_bg) == ERR ||
-        init_pair(PAIR_DIM, rich ? 245 : deflt_fg, deflt_bg) == ERR)
+    int alert = rich ? resolve(t->alert) : ui_color_nearest8(t->alert);
+    int accent = rich ? resolve(t->accent) : ui_color_nearest8(t->accent);
+    if (init_extended_pair(PAIR_ERROR, alert, deflt_bg) == ERR ||
+        init_extended_pair(PAIR_FLAG, COLOR_WHITE, alert) == ERR ||
+        init_extended_pair(PAIR_RUN, accent, deflt_bg) == ERR ||
+        init_extended_pair(PAIR_NOTE, COLOR_CYAN, deflt_bg) == ERR ||
+        init_extended_pair(PAIR_DIM, rich ? resolve(t->text) : deflt_fg, deflt_bg) == ERR)
         return false;
-    use_color = true;
+    // Cells already on the screen keep their old colours until redrawn.
+    if (stdscr)
+        clearok(curscr, TRUE);
     return true;
 }
 
+bool theme_init(bool color, bool default_colors, bool unicode) {
+    look.unicode = unicode;
+    look.color = false;
+    if (!color || COLORS < 8 || COLOR_PAIRS < PAIR_COUNT)
+        return !color;
+    look.color = true;
+    look.default_colors = default_colors;
+    if (!theme_apply(ui_theme_get(ui_theme_current()))) {
+        look.color = false;
+        return false;
+    }
+    return true;
+}
+
+void theme_close(void) {
+    look.color = false;
+}
+
 bool theme_color(void) {
-    return use_color;
+    return look.color;
 }
 
 bool theme_unicode(void) {
-    return use_unicode;
+    return look.unicode;
 }
 
 attr_t theme_square_attr(SquareKind kind, bool light, Color pc) {
-    if (use_color) {
+    if (look.color) {
         attr_t bold = pc == WHITE ? A_BOLD : A_NORMAL;
         return COLOR_PAIR(square_pair(kind, light, pc)) | bold;
     }
@@ -92,13 +111,15 @@ attr_t theme_square_attr(SquareKind kind, bool light, Color pc) {
 attr_t theme_role_attr(TextRole role) {
     switch (role) {
     case ROLE_TITLE: return A_BOLD;
-    case ROLE_DIM: return use_color ? COLOR_PAIR(PAIR_DIM) : A_DIM;
-    case ROLE_COORD: return use_color ? COLOR_PAIR(PAIR_DIM) : A_NORMAL;
+    case ROLE_DIM: return look.color ? COLOR_PAIR(PAIR_DIM) : A_DIM;
+    case ROLE_COORD: return look.color ? COLOR_PAIR(PAIR_DIM) : A_NORMAL;
     case ROLE_CURRENT: return A_REVERSE | A_BOLD;
-    case ROLE_CLOCK_RUN: return A_BOLD | (use_color ? COLOR_PAIR(PAIR_RUN) : A_NORMAL);
-    case ROLE_FLAG: return A_BOLD | (use_color ? COLOR_PAIR(PAIR_FLAG) : A_REVERSE);
-    case ROLE_ERROR: return A_BOLD | (use_color ? COLOR_PAIR(PAIR_ERROR) : A_NORMAL);
-    case ROLE_NOTE: return use_color ? COLOR_PAIR(PAIR_NOTE) : A_NORMAL;
+    case ROLE_CLOCK_RUN: return A_BOLD | (look.color ? COLOR_PAIR(PAIR_RUN) : A_NORMAL);
+    case ROLE_FLAG: return A_BOLD | (look.color ? COLOR_PAIR(PAIR_FLAG) : A_REVERSE);
+    case ROLE_ERROR: return A_BOLD | (look.color ? COLOR_PAIR(PAIR_ERROR) : A_NORMAL);
+    case ROLE_CLOCK_LOW: return A_BOLD | (look.color ? COLOR_PAIR(PAIR_FLAG) : A_REVERSE);
+    case ROLE_BANNER: return A_BOLD | A_REVERSE;
+    case ROLE_NOTE: return look.color ? COLOR_PAIR(PAIR_NOTE) : A_NORMAL;
     case ROLE_NORMAL:
     case ROLE_NB: break;
     }
@@ -110,17 +131,17 @@ wchar_t theme_piece_glyph(Piece p) {
         return L' ';
     PieceType t = piece_type(p);
     Color c = piece_color(p);
-    if (!use_unicode) {
+    if (!look.unicode || ui_pieces_current() == UI_PIECES_LETTERS) {
         static const char letters[] = "PNBRQK";
         char ch = letters[t];
         return c == WHITE ? (wchar_t)ch : (wchar_t)(ch - 'A' + 'a');
     }
     // U+2654..U+2659 are the outline set (king first), U+265A..U+265F the
-    // solid set. With colour both sides use the solid shapes, which read
-    // better; without it the shape must tell the sides apart.
+    // solid set. Without colour the shape must tell the sides apart: White
+    // outline, Black solid, whatever the set.
     static const int from_king[PIECE_TYPE_NB] = { 5, 4, 3, 2, 1, 0 };
-    wchar_t base = (c == BLACK || use_color) ? 0x265A : 0x2654;
-    return base + from_king[t];
+    bool solid = look.color ? ui_pieces_current() == UI_PIECES_FILLED : c == BLACK;
+    return (solid ? 0x265A : 0x2654) + from_king[t];
 }
 
 void theme_set(WINDOW *w, attr_t attr) {

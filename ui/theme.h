@@ -10,6 +10,7 @@
 #include <wchar.h>
 
 #include "engine/types.h"
+#include "ui/themes.h"
 
 // How a square is highlighted, strongest last.
 typedef enum { SQ_PLAIN, SQ_LAST_MOVE, SQ_HINT, SQ_CHECK, SQ_KIND_NB } SquareKind;
@@ -25,6 +26,8 @@ typedef enum {
     ROLE_FLAG,      // a fallen flag
     ROLE_ERROR,     // error messages on the status line
     ROLE_NOTE,      // completion lists on the status line
+    ROLE_CLOCK_LOW, // a clock below the low-time mark
+    ROLE_BANNER,    // the end-of-game banner
     ROLE_NB
 } TextRole;
 
@@ -32,6 +35,11 @@ typedef enum {
 // default_colors when use_default_colors worked. Returns false when the
 // terminal lacks the colour pairs it needs (the theme is then monochrome).
 bool theme_init(bool color, bool default_colors, bool unicode);
+// Sets the colour pairs up for t (when the screen has colours) and has the
+// next update repaint every cell. False when curses refuses a pair.
+bool theme_apply(const UiTheme *t);
+// The screen is closing: no colour calls until the next theme_init.
+void theme_close(void);
 bool theme_color(void);
 bool theme_unicode(void);
 

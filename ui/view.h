@@ -26,6 +26,7 @@ typedef struct UiPlayerView {
     long long clock_ms; // time left; negative when the flag fell
     bool running;       // this clock is ticking
     bool flagged;
+    bool low_time;      // below the low-time mark: the clock is drawn as a warning
 } UiPlayerView;
 
 typedef struct UiThinking {
@@ -58,8 +59,11 @@ typedef struct UiView {
     int start_fullmove; // move number of the first ply
     Color start_side;   // side of the first ply
     UiThinking thinking;
-    int material_white;            // material balance in centipawns from White's view
     char opening[UI_NAME_MAX * 2]; // "C50 Italian Game", empty when unknown
+    // The end of the game, drawn as a banner over the board: the result
+    // ("1-0") and the reason ("White mates"); empty while the game goes on.
+    char result[16];
+    char reason[UI_NAME_MAX * 2];
     char status[UI_STATUS_MAX];    // whose move / check / result / last error
     bool status_is_error;
     // Several lines (help) shown in a box over the board and panel, or NULL.
@@ -70,6 +74,17 @@ typedef struct UiView {
     const int *graph;
     int graph_count;
 } UiView;
+
+// The pieces each side has captured, counted against the standard set (a
+// side with more of a piece than it starts with has promoted pawns), and
+// the material balance in pawns: pawn 1, knight and bishop 3, rook 5, queen 9.
+typedef struct UiMaterial {
+    int captured[COLOR_NB][PIECE_TYPE_NB]; // [capturer][type of the taken piece]
+    int balance_white;                     // White's material minus Black's
+} UiMaterial;
+void ui_material_count(const Board *b, UiMaterial *out);
+// The value of a piece type in pawns (0 for the king).
+int ui_piece_value(PieceType t);
 
 // Draws every pane (curses must be open). Marks windows for update; the
 // caller finishes with ui_screen_update().

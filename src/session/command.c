@@ -285,6 +285,32 @@ static const CommandSpec specs[] = {
       .help = "Analyses every move of the game, marks inaccuracies (?!), mistakes (?) and "
               "blunders (?\?), adds the better lines as variations and draws the evaluation "
               "graph. save writes the annotated game." },
+    { .kind = CMD_THEME,
+      .name = "theme",
+      .aliases = { "colors", "colours" },
+      .arg = ARG_OPT_REST,
+      .modes = CMODE_ALL,
+      .usage = "theme [NAME]",
+      .summary = "choose the board's colours",
+      .help = "Without a name, lists the board themes (classic, green, blue, contrast, paper "
+              "and your own from patzer.conf); with one, shows the board in it at once and "
+              "keeps it in patzer.conf." },
+    { .kind = CMD_PIECES,
+      .name = "pieces",
+      .arg = ARG_OPT_REST,
+      .modes = CMODE_ALL,
+      .usage = "pieces [filled|outline|letters]",
+      .summary = "choose how pieces are drawn",
+      .help = "Without a name, lists the piece sets; with one, draws the pieces as filled or "
+              "outline figurines or as letters, and keeps the choice in patzer.conf." },
+    { .kind = CMD_BELL,
+      .name = "bell",
+      .arg = ARG_OPT_REST,
+      .modes = CMODE_ALL,
+      .usage = "bell [on|off]",
+      .summary = "ring on the engine's move and low time",
+      .help = "With on, the terminal bell rings when the engine moves and when your clock "
+              "runs low; off silences it. Kept in patzer.conf." },
     { .kind = CMD_GAMES,
       .name = "games",
       .aliases = { "list" },

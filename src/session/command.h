@@ -56,6 +56,10 @@ typedef enum {
     // The session's documents.
     CMD_BACK,     // back to the game being played (game 0 does the same)
     CMD_PACE,     // number: milliseconds between the engine's moves when it plays itself
+    // The look of the board view (the front end carries them out).
+    CMD_THEME,    // text: a theme name, or empty to list them
+    CMD_PIECES,   // text: a piece set name, or empty to list them
+    CMD_BELL,     // text: on, off, or empty to show the setting
 } CommandKind;
 
 // The modes of the session, as bits: which modes accept a command.

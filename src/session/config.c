@@ -43,6 +43,42 @@ static bool parse_int(const char *v, long min, long max, long *out) {
     return true;
 }
 
+// theme, pieces and theme.NAME: names are checked here, the theme named by
+// "theme" when the screen opens (a user theme may be defined after it).
+static bool set_look(Config *c, const char *key, const char *value, char *err, size_t errsz) {
+    if (!strcmp(key, "pieces")) {
+        for (int i = 0; i < UI_PIECES_NB; i++)
+            if (!strcasecmp(value, ui_pieces_name((UiPieces)i))) {
+                snprintf(c->pieces, sizeof c->pieces, "%s", ui_pieces_name((UiPieces)i));
+                return true;
+            }
+        snprintf(err, errsz, "pieces must be filled, outline or letters, not '%s'", value);
+        return false;
+    }
+    if (!strcmp(key, "theme")) {
+        if (!*value || strlen(value) >= sizeof c->theme) {
+            snprintf(err, errsz, "theme needs a name (see the theme command), not '%.40s'", value);
+            return false;
+        }
+        snprintf(c->theme, sizeof c->theme, "%s", value);
+        return true;
+    }
+    UiTheme t;
+    if (!ui_theme_parse(key + 6, value, &t, err, errsz))
+        return false;
+    int slot = 0;
+    while (slot < c->user_theme_count && strcasecmp(c->user_themes[slot].name, t.name))
+        slot++;
+    if (slot == UI_THEMES_MAX) {
+        snprintf(err, errsz, "too many themes (at most %d)", UI_THEMES_MAX);
+        return false;
+    }
+    c->user_themes[slot] = t;
+    if (slot == c->user_theme_count)
+        c->user_theme_count++;
+    return true;
+}
+
 bool config_set(Config *c, const char *key, const char *value, char *err, size_t errsz) {
     GameSettings *s = &c->session.settings;
     long n;
@@ -106,12 +142,33 @@ bool config_set(Config *c, const char *key, const char *value, char *err, size_t
         snprintf(err, errsz, "%s must be true or false, not '%s'", key, value);
         return false;
     }
+    if (!strcmp(key, "theme") || !strncmp(key, "theme.", 6) || !strcmp(key, "pieces"))
+        return set_look(c, key, value, err, errsz);
+    if (!strcmp(key, "bell")) {
+        if (parse_bool(value, &c->bell))
+            return true;
+        snprintf(err, errsz, "bell must be on or off, not '%s'", value);
+        return false;
+    }
     if (!strcmp(key, "name")) {
         snprintf(c->name, sizeof c->name, "%s", value);
         return true;
     }
     snprintf(err, errsz, "unknown key '%s'", key);
     return false;
+}
+
+// Where the comment of a line starts, or NULL. '#' starts a comment except
+// in a colour value: '#' and six hex digits after '=', a blank or a comma.
+static char *comment_start(char *line) {
+    for (char *p = strchr(line, '#'); p; p = strchr(p + 1, '#')) {
+        bool after_sep = p > line && strchr("= \t,", p[-1]);
+        bool hex6 = strspn(p + 1, "0123456789abcdefABCDEF") >= 6 &&
+                    (p[7] == '\0' || strchr(" \t,", p[7]));
+        if (!(after_sep && hex6))
+            return p;
+    }
+    return NULL;
 }
 
 int config_load(Config *c, const char *path, void (*report)(const char *text, void *ctx),
@@ -132,7 +189,7 @@ int config_load(Config *c, const char *path, void (*report)(const char *text, vo
     char *save = NULL;
     for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         lineno++;
-        char *hash = strchr(line, '#');
+        char *hash = comment_start(line);
         if (hash)
             *hash = '\0';
         char *l = text_trim(line);
@@ -157,6 +214,69 @@ int config_load(Config *c, const char *path, void (*report)(const char *text, vo
     return problems;
 }
 
+// The key a line sets (trimmed, copied into key), or false for blank and
+// comment lines.
+static bool line_key(const char *line, size_t len, char *key, size_t keysz) {
+    char buf[LINE_MAX_LEN];
+    if (len >= sizeof buf)
+        return false;
+    memcpy(buf, line, len);
+    buf[len] = '\0';
+    char *hash = comment_start(buf);
+    if (hash)
+        *hash = '\0';
+    char *eq = strchr(buf, '=');
+    if (!eq)
+        return false;
+    *eq = '\0';
+    snprintf(key, keysz, "%s", text_trim(buf));
+    return key[0] != '\0';
+}
+
+bool config_write_key(const char *path, const char *key, const char *value, char *err,
+                      size_t errsz) {
+    size_t len = 0;
+    char *old = NULL;
+    FILE *probe = fopen(path, "r");
+    if (probe) {
+        fclose(probe);
+        old = paths_read_file(path, CONFIG_MAX_BYTES, &len, err, errsz);
+        if (!old)
+            return false;
+    }
+    size_t cap = len + strlen(key) + strlen(value) + 16, used = 0;
+    char *out = malloc(cap + LINE_MAX_LEN);
+    if (!out) {
+        free(old);
+        snprintf(err, errsz, "out of memory");
+        return false;
+    }
+    bool written = false;
+    for (size_t at = 0; at < len;) {
+        const char *line = old + at;
+        const char *nl = memchr(line, '\n', len - at);
+        size_t n = nl ? (size_t)(nl - line) : len - at;
+        char k[LINE_MAX_LEN];
+        if (line_key(line, n, k, sizeof k) && !strcmp(k, key)) {
+            if (!written) // later lines setting the same key would override it: drop them
+                used += (size_t)snprintf(out + used, cap + LINE_MAX_LEN - used, "%s = %s\n", key,
+                                         value);
+            written = true;
+        } else {
+            memcpy(out + used, line, n);
+            used += n;
+            out[used++] = '\n';
+        }
+        at += n + 1;
+    }
+    if (!written)
+        used += (size_t)snprintf(out + used, cap + LINE_MAX_LEN - used, "%s = %s\n", key, value);
+    bool ok = paths_write_atomic(path, out, used, err, errsz);
+    free(out);
+    free(old);
+    return ok;
+}
+
 const char *config_example(void) {
     return "# patzer.conf: defaults for new games. Lines are 'key = value'; '#' starts a comment.\n"
            "# side = white          # the side you play: white or black\n"
@@ -168,5 +288,10 @@ const char *config_example(void) {
            "# hash = 64             # hash table size in MB\n"
            "# ascii = false         # ASCII board instead of Unicode pieces\n"
            "# no-color = false      # monochrome even when the terminal has colours\n"
-           "# name = Anna           # your name in saved games\n";
+           "# name = Anna           # your name in saved games\n"
+           "# theme = classic       # board colours: classic, green, blue, contrast, paper\n"
+           "# pieces = filled       # filled, outline or letters\n"
+           "# bell = off            # ring on the engine's move and when your time runs low\n"
+           "# theme.mine = light=#eeeed2 dark=#769656 white=231 black=16  # a theme of your\n"
+           "#   own: light dark white black last hint check text accent alert, 0-255 or #rrggbb\n";
 }

@@ -348,6 +348,15 @@ static bool core_command(Session *s, const Command *cmd, int64_t now) {
         session_say(s, MSG_INFO, "patzer waits %d ms between its moves when it plays itself.",
                     cmd->number);
         break;
+    case CMD_THEME:
+    case CMD_PIECES:
+    case CMD_BELL: // the board view belongs to the front end
+        if (s->hooks.display)
+            s->hooks.display(command_name(cmd->kind), cmd->text, s->hooks.ctx);
+        else
+            session_say(s, MSG_ERROR, "%s changes the board view, which line mode does not have.",
+                        command_name(cmd->kind));
+        break;
     case CMD_EDIT: enter_with_source(s, SESSION_EDIT, now); break;
     case CMD_REVIEW: enter_with_source(s, SESSION_REVIEW, now); break;
     case CMD_ANALYZE: analyze(s, cmd->text, now); break;

@@ -30,6 +30,10 @@ typedef struct SessionHooks {
     void (*message)(MessageKind kind, const char *text, void *ctx);
     // The position changed (a move, undo, new game...): redraw / print it.
     void (*position_changed)(void *ctx);
+    // theme, pieces and bell: the look of the board view, which the front
+    // end owns (command is the command's name, arg its text, maybe empty).
+    // NULL in front ends without a board view.
+    void (*display)(const char *command, const char *arg, void *ctx);
     void *ctx;
 } SessionHooks;
 

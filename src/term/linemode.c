@@ -151,7 +151,7 @@ int linemode_run(const Config *cfg, FILE *in, FILE *out, const char *first_line)
     }
     lm->out = out;
     lm->fd = fileno(in);
-    SessionHooks hooks = {on_message, on_changed, lm};
+    SessionHooks hooks = {on_message, on_changed, NULL, lm};
     char err[512];
     lm->session = session_new(&cfg->session, &hooks, frontend_now_ms(), err, sizeof err);
     if (!lm->session) {

@@ -8,13 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
-#include "engine/eval.h"
 #include "src/term/frontend.h"
 #include "src/util/paths.h"
 #include "ui/cmdbar.h"
 #include "ui/screen.h"
+#include "ui/themes.h"
 #include "ui/view.h"
 
 enum {
@@ -22,6 +23,7 @@ enum {
     FAST_TICK_MS = 50,    // when a running clock shows tenths
     COMPLETION_MAX = 320,
     KEY_CTRL_L = 12,
+    LOW_TIME_MS = 20000,  // a clock under this (or a tenth of its base time) is low
 };
 
 typedef struct Tui {
@@ -33,6 +35,10 @@ typedef struct Tui {
     bool status_sticky; // a message stays until the next line is entered
     char overlay[4096]; // help text shown over the board until the next key
     const char *dump_path; // PATZER_SCREEN_DUMP: written after every redraw (tests)
+    char conf_path[PATH_MAX_LEN]; // patzer.conf, where theme, pieces and bell are kept
+    bool bell;
+    bool low[COLOR_NB]; // each clock's low-time state at the last redraw
+    int plies;          // plies of the game at the last redraw
 } Tui;
 
 static volatile sig_atomic_t stop_signal;
@@ -86,6 +92,82 @@ static void on_message(MessageKind kind, const char *text, void *ctx) {
     t->dirty = true;
 }
 
+// Keeps a board-view setting in patzer.conf and says so.
+static void keep_setting(Tui *t, const char *key, const char *value, const char *what) {
+    char err[512], msg[1024];
+    if (!t->conf_path[0]) {
+        snprintf(msg, sizeof msg, "%s (not kept: no configuration directory)", what);
+        on_message(MSG_INFO, msg, t);
+    } else if (!config_write_key(t->conf_path, key, value, err, sizeof err)) {
+        snprintf(msg, sizeof msg, "%s, but not kept: %.400s", what, err);
+        on_message(MSG_ERROR, msg, t);
+    } else {
+        snprintf(msg, sizeof msg, "%s (kept in patzer.conf)", what);
+        on_message(MSG_INFO, msg, t);
+    }
+}
+
+// theme, pieces and bell from the command line: list or choose, apply at
+// once, keep the choice.
+static void on_display(const char *command, const char *arg, void *ctx) {
+    Tui *t = ctx;
+    char list[UI_THEME_LIST_MAX], msg[1024];
+    bool theme = !strcmp(command, "theme"), pieces = !strcmp(command, "pieces");
+    if (theme || pieces) {
+        if (theme)
+            ui_theme_list(list, sizeof list);
+        else
+            ui_pieces_list(list, sizeof list);
+        if (!*arg) {
+            snprintf(msg, sizeof msg, "%s: %s (%s NAME to choose)", theme ? "Themes" : "Piece sets",
+                     list, command);
+            on_message(MSG_INFO, msg, t);
+            return;
+        }
+        if (theme ? !ui_theme_select(arg) : !ui_pieces_select(arg)) {
+            snprintf(msg, sizeof msg, "No %s '%.40s'; there are: %s", theme ? "theme" : "piece set",
+                     arg, list);
+            on_message(MSG_ERROR, msg, t);
+            return;
+        }
+        const char *name = theme ? ui_theme_current() : ui_pieces_name(ui_pieces_current());
+        snprintf(msg, sizeof msg, "%s %s", theme ? "Theme" : "Pieces", name);
+        keep_setting(t, command, name, msg);
+        t->dirty = true;
+        return;
+    }
+    if (!*arg) {
+        on_message(MSG_INFO,
+                   t->bell ? "The bell is on (bell off to silence it)"
+                           : "The bell is off (bell on to ring on moves and low time)",
+                   t);
+        return;
+    }
+    if (strcasecmp(arg, "on") && strcasecmp(arg, "off")) {
+        snprintf(msg, sizeof msg, "bell takes on or off, not '%.40s'", arg);
+        on_message(MSG_ERROR, msg, t);
+        return;
+    }
+    t->bell = !strcasecmp(arg, "on");
+    keep_setting(t, "bell", t->bell ? "on" : "off", t->bell ? "Bell on" : "Bell off");
+}
+
+// The board view's settings from patzer.conf; problems go to the status line.
+static void apply_look(Tui *t, const Config *cfg, char *note, size_t notesz) {
+    char err[256];
+    note[0] = '\0';
+    t->bell = cfg->bell;
+    for (int i = 0; i < cfg->user_theme_count; i++)
+        if (!ui_theme_add(&cfg->user_themes[i], err, sizeof err))
+            snprintf(note, notesz, "patzer.conf: %s", err);
+    if (cfg->theme[0] && !ui_theme_select(cfg->theme))
+        snprintf(note, notesz, "patzer.conf: no theme '%s' (see the theme command)", cfg->theme);
+    if (cfg->pieces[0])
+        ui_pieces_select(cfg->pieces); // checked when the file was read
+    if (!paths_config_file("patzer.conf", t->conf_path, sizeof t->conf_path, true))
+        t->conf_path[0] = '\0';
+}
+
 static void on_changed(void *ctx) {
     Tui *t = ctx;
     t->dirty = true;
@@ -108,12 +190,31 @@ static int completion_words(const char **words, int max, void *ctx) {
     return session_completion_words(t->session, words, max);
 }
 
-static int material_white(const Board *b) {
-    int total = 0;
-    for (PieceType pt = PAWN; pt < KING; pt++)
-        total += eval_piece_value(pt) *
-                 (bb_count(board_pieces(b, WHITE, pt)) - bb_count(board_pieces(b, BLACK, pt)));
-    return total;
+// Under 20 seconds, or a tenth of the period's base time when that is less
+// (a one-minute game warns at six seconds).
+static bool low_time(const Clock *c, Color side, int64_t now) {
+    if (c->tc.untimed || c->flagged[side])
+        return false;
+    int64_t base = c->tc.periods[c->period[side]].base_ms;
+    int64_t mark = base / 10 < LOW_TIME_MS ? base / 10 : LOW_TIME_MS;
+    return clock_remaining(c, side, now) < mark;
+}
+
+// The bell rings on the engine's move, and when a human's clock turns low.
+static void ring_bell(Tui *t, const Game *g, int64_t now) {
+    int plies = game_ply_count(g);
+    Color mover = game_turn(g) == WHITE ? BLACK : WHITE;
+    // One or two new plies (the human's move and the reply may come between
+    // two redraws); more is a resumed or loaded game, which does not ring.
+    bool ring = plies > t->plies && plies - t->plies <= 2 && game_player(g, mover) == PLAYER_ENGINE;
+    t->plies = plies;
+    for (Color c = WHITE; c <= BLACK; c++) {
+        bool low = low_time(game_clock(g), c, now) && !game_is_over(g);
+        ring |= low && !t->low[c] && game_player(g, c) == PLAYER_HUMAN;
+        t->low[c] = low;
+    }
+    if (ring && t->bell)
+        ui_screen_bell();
 }
 
 static void draw(Tui *t, int64_t now) {
@@ -133,6 +234,7 @@ static void draw(Tui *t, int64_t now) {
         p->clock_ms = clock_remaining(clock, c, now);
         p->running = clock->running && clock->turn == c && !game_is_over(g);
         p->flagged = clock->flagged[c];
+        p->low_time = low_time(clock, c, now);
     }
     session_move_list(s, &v.sans, &v.ply_count, &v.current_ply);
     v.variations = session_move_variations(s);
@@ -156,7 +258,6 @@ static void draw(Tui *t, int64_t now) {
                      th->lines[i].pv_san);
     }
     ui_text_copy(v.thinking.pv_san, sizeof v.thinking.pv_san, th->pv_san);
-    v.material_white = material_white(v.board);
     const char *opening = session_opening(s);
     ui_text_copy(v.opening, sizeof v.opening, opening ? opening : ""); // "Réti"
     if (t->status_sticky && t->status[0]) {
@@ -167,6 +268,11 @@ static void draw(Tui *t, int64_t now) {
     } else {
         session_status(s, v.status, sizeof v.status);
     }
+    if (game_is_over(g) && v.current_ply == v.ply_count) {
+        ui_text_copy(v.result, sizeof v.result, game_result_text(g));
+        ui_text_copy(v.reason, sizeof v.reason, game_end_text(g));
+    }
+    ring_bell(t, session_live_game(s), now);
     v.overlay = t->overlay[0] ? t->overlay : NULL;
     session_graph(s, &v.graph, &v.graph_count);
     int done, total;
@@ -204,12 +310,15 @@ int tui_run(const Config *cfg, char *why, size_t whysz) {
     Tui t;
     memset(&t, 0, sizeof t);
     t.dump_path = getenv("PATZER_SCREEN_DUMP");
+    // The look first, so the screen opens in the chosen theme.
+    char look_note[512];
+    apply_look(&t, cfg, look_note, sizeof look_note);
     // The screen first: a terminal that cannot show it gets the line mode.
     UiOptions uo = {.ascii = cfg->ascii, .no_color = cfg->no_color};
     if (!ui_screen_open(&uo, why, whysz))
         return TUI_NO_SCREEN;
     atexit(ui_screen_close);
-    SessionHooks hooks = {on_message, on_changed, &t};
+    SessionHooks hooks = {on_message, on_changed, on_display, &t};
     char err[512];
     t.session = session_new(&cfg->session, &hooks, frontend_now_ms(), err, sizeof err);
     if (!t.session) {
@@ -229,6 +338,9 @@ int tui_run(const Config *cfg, char *why, size_t whysz) {
         return 1;
     }
 
+    if (look_note[0])
+        on_message(MSG_ERROR, look_note, &t);
+    t.plies = game_ply_count(session_live_game(t.session)); // a resumed game does not ring
     t.dirty = true;
     while (!stop_signal && !t.eof && !session_quit_requested(t.session)) {
         int64_t now = frontend_now_ms();
