@@ -1002,3 +1002,95 @@ Test(ui, end_of_game_banner) {
     assert_shows(text, "Draw by threefold");
     assert_shows(text, "repetition (claimed)");
 }
+
+// Where the one '{' of the dump is (row and column), false when absent.
+static bool find_mark(const char *text, char mark, int *row, int *col) {
+    int r = 0;
+    for (const char *line = text; *line; r++) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) : strlen(line);
+        const char *hit = memchr(line, mark, len);
+        if (hit) {
+            *row = r;
+            *col = (int)(hit - line);
+            return true;
+        }
+        if (!nl)
+            break;
+        line = nl + 1;
+    }
+    return false;
+}
+
+// Every square drawn with the cursor on it: the cells left of, on and
+// right of its centre map back to it, at this size and both ways round.
+static void check_square_mapping(int cols, int lines) {
+    open_screen(cols, lines, true, true);
+    board_set_start(&board);
+    for (int flipped = 0; flipped < 2; flipped++)
+        for (Square sq = 0; sq < SQ_NB; sq++) {
+            UiView v;
+            base_view(&v);
+            v.flipped = flipped;
+            v.cursor = 1ULL << sq;
+            ui_view_draw(&v);
+            const char *text = dump();
+            int row, col;
+            cr_assert(find_mark(text, '{', &row, &col), "no cursor on %d:\n%s", sq, text);
+            for (int dx = 0; dx <= 2; dx++)
+                cr_assert_eq(ui_view_square_at(row, col + dx, flipped), sq,
+                             "%dx%d flipped %d: cell %d,%d is not square %d", cols, lines,
+                             flipped, row, col + dx, sq);
+        }
+    // The rank labels and the file row are not squares.
+    int by, bx;
+    getbegyx(ui_layout()->board, by, bx);
+    cr_assert_eq(ui_view_square_at(by, bx, false), SQ_NONE);
+    cr_assert_eq(ui_view_square_at(by + 8 * ui_layout()->sq_h, bx + 4, false), SQ_NONE);
+    cr_assert_eq(ui_view_square_at(by, bx + 2, false), square_from_name("a8"));
+    cr_assert_eq(ui_view_square_at(by, bx + 2, true), square_from_name("h1"));
+    ui_screen_close();
+}
+
+Test(ui, cells_map_to_squares_flipped_and_scaled) {
+    check_square_mapping(80, 24);
+    open_screen(80, 24, true, true);
+    int small_w = ui_layout()->sq_w;
+    ui_screen_close();
+    open_screen(200, 60, true, true);
+    cr_assert_gt(ui_layout()->sq_w, small_w, "the big terminal should scale the board");
+    ui_screen_close();
+    check_square_mapping(200, 60);
+    cr_assert_eq(ui_view_square_at(0, 0, false), SQ_NONE, "a closed screen has no squares");
+}
+
+// The knight on g1 selected: its square, a dot on f3 and h3, and in the
+// second position a cross beside the pawn it may take.
+static void check_targets(bool ascii, bool no_color, const char *dot, const char *cross) {
+    open_screen(100, 30, ascii, no_color);
+    static const char *const sans[] = { "Nf3", "e5" };
+    play(sans, 2);
+    UiView v;
+    base_view(&v);
+    v.last_move = MOVE_NONE;
+    v.selected = 1ULL << square_from_name("f3");
+    v.quiet_targets = (1ULL << square_from_name("g1")) | (1ULL << square_from_name("d4")) |
+                      (1ULL << square_from_name("g5")) | (1ULL << square_from_name("h4"));
+    v.capture_targets = 1ULL << square_from_name("e5");
+    ui_view_draw(&v);
+    char rows[8][64], files[64];
+    board_rows(dump(), rows, files);
+    cr_assert_not_null(strstr(rows[3], cross), "no capture mark on rank 5: %s", rows[3]);
+    cr_assert_not_null(strstr(rows[3], dot), "no dot on g5: %s", rows[3]);
+    cr_assert_not_null(strstr(rows[4], dot), "no dot on d4/h4: %s", rows[4]);
+    cr_assert_not_null(strstr(rows[7], dot), "no dot on g1: %s", rows[7]);
+    cr_assert_not_null(strstr(dump_text, ascii ? "(N)" : "("), "no selection mark");
+    ui_screen_close();
+}
+
+Test(ui, targets_show_in_every_look) {
+    check_targets(true, true, "o", "x");
+    check_targets(true, false, "o", "x");
+    check_targets(false, true, "\u00b7", "\u00d7");
+    check_targets(false, false, "\u00b7", "\u00d7");
+}

@@ -10,8 +10,13 @@
 
 enum { LABEL_W = 2 }; // the rank label column: "8 "
 
+static bool has(Bitboard set, Square sq) { return (set >> sq) & 1; }
+
 static SquareKind square_kind(const UiView *v, Square sq) {
     const Board *b = v->board;
+    if (has(v->selected, sq) ||
+        (v->premove != MOVE_NONE && (sq == move_from(v->premove) || sq == move_to(v->premove))))
+        return SQ_HINT;
     if (board_in_check(b) && sq == board_king(b, b->side))
         return SQ_CHECK;
     if (v->hint != MOVE_NONE && (sq == move_from(v->hint) || sq == move_to(v->hint)))
@@ -25,6 +30,40 @@ static SquareKind square_kind(const UiView *v, Square sq) {
 // The square shown at display row r (0 = top) and column c (0 = left).
 static Square square_at(bool flipped, int r, int c) {
     return flipped ? make_square(7 - c, r) : make_square(c, 7 - r);
+}
+
+Square boardview_square_at(int y, int x, bool flipped, int sq_w, int sq_h) {
+    if (sq_w <= 0 || sq_h <= 0 || y < 0 || x < LABEL_W)
+        return SQ_NONE;
+    int r = y / sq_h, c = (x - LABEL_W) / sq_w;
+    return r < 8 && c < 8 ? square_at(flipped, r, c) : SQ_NONE;
+}
+
+// Marks for play by pointing, drawn in every look: a dot on the empty
+// squares the selected piece may go to, crosses beside a piece it may take,
+// braces around the cursor and parentheses around the selected piece.
+static void draw_pointing(WINDOW *w, const UiView *v, Square sq, int cy, int cx, int x0, int sq_w,
+                          attr_t attr) {
+    bool uni = theme_unicode();
+    if (has(v->quiet_targets, sq))
+        theme_put_wch(w, cy, cx, uni ? L'\u00b7' : L'o', attr);
+    wchar_t left = 0, right = 0;
+    if (has(v->capture_targets, sq))
+        left = right = uni ? L'\u00d7' : L'x';
+    else if (has(v->cursor, sq))
+        left = L'{', right = L'}';
+    else if (has(v->selected, sq))
+        left = L'(', right = L')';
+    if (!left)
+        return;
+    if (cx > x0 && cx + 1 < x0 + sq_w) {
+        theme_put_wch(w, cy, cx - 1, left, attr);
+        theme_put_wch(w, cy, cx + 1, right, attr);
+    } else if (cx + 1 < x0 + sq_w) {
+        theme_put_wch(w, cy, cx + 1, right, attr);
+    } else {
+        theme_put_wch(w, cy, cx, right, attr); // too narrow: the mark shows instead
+    }
 }
 
 static void draw_square(WINDOW *w, const UiView *v, int r, int c, int sq_w, int sq_h) {
@@ -52,6 +91,7 @@ static void draw_square(WINDOW *w, const UiView *v, int r, int c, int sq_w, int 
         theme_put_wch(w, cy, cx - 1, marks[kind][0], attr);
         theme_put_wch(w, cy, cx + 1, marks[kind][1], attr);
     }
+    draw_pointing(w, v, sq, cy, cx, x0, sq_w, attr);
 }
 
 // Breaks text into lines of at most cols columns at spaces (a word longer

@@ -8,6 +8,9 @@
 
 #include "ui/view.h"
 
+// The square at cell (y, x) of the board window, SQ_NONE off the squares.
+Square boardview_square_at(int y, int x, bool flipped, int sq_w, int sq_h);
+
 void boardview_draw(WINDOW *w, const UiView *v, int sq_w, int sq_h);
 
 #endif

@@ -132,3 +132,12 @@ void ui_view_draw(const UiView *v) {
         draw_overlay(l, v->overlay);
     draw_status();
 }
+
+Square ui_view_square_at(int y, int x, bool flipped) {
+    const UiLayout *l = ui_layout();
+    if (!l->board || l->too_small)
+        return SQ_NONE;
+    int by, bx;
+    getbegyx(l->board, by, bx);
+    return boardview_square_at(y - by, x - bx, flipped, l->sq_w, l->sq_h);
+}

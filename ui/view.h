@@ -73,6 +73,11 @@ typedef struct UiView {
     // plies with the biggest swings are marked. NULL for none.
     const int *graph;
     int graph_count;
+    // Play by pointing (squares as bitboards, 0 for none): the selected
+    // piece, where it may go (quiet moves and captures are marked apart), the
+    // keyboard cursor, and a move queued while the engine thinks.
+    Bitboard selected, quiet_targets, capture_targets, cursor;
+    Move premove;
 } UiView;
 
 // The pieces each side has captured, counted against the standard set (a
@@ -85,6 +90,11 @@ typedef struct UiMaterial {
 void ui_material_count(const Board *b, UiMaterial *out);
 // The value of a piece type in pawns (0 for the king).
 int ui_piece_value(PieceType t);
+
+// The square shown at screen cell (y, x) of the current layout, SQ_NONE
+// when the cell is not on the board (coordinates, panel) or the screen is
+// closed. Maps mouse clicks.
+Square ui_view_square_at(int y, int x, bool flipped);
 
 // Draws every pane (curses must be open). Marks windows for update; the
 // caller finishes with ui_screen_update().
