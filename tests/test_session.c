@@ -409,3 +409,147 @@ Test(session, back_from_analysis_returns_to_the_move_of_the_file) {
     cr_expect_eq(game_ply_count(session_game(s)), ply);
     session_free(s, 3000);
 }
+
+static Square sq(const char *name) { return square_from_name(name); }
+
+static Bitboard bit(const char *name) { return 1ULL << square_from_name(name); }
+
+// Issue 11: a square typed alone selects your piece and shows where it may
+// go; a second square plays it; "e3" with nothing selected is still a move.
+Test(session, typed_squares_select_and_play) {
+    SessionOptions o = options();
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    run(s, 1000, (const char *const[]){"play both", "g1", NULL});
+    Square selected;
+    Bitboard quiet, captures;
+    Move premove;
+    session_pointing(s, &selected, &quiet, &captures, &premove);
+    cr_expect_eq(selected, sq("g1"));
+    cr_expect_eq(quiet, bit("f3") | bit("h3"));
+    cr_expect_eq(captures, 0);
+    cr_expect(has(&log, "Your knight on g1: where to?"), "%s", log.text);
+    run(s, 1000, (const char *const[]){"e4", NULL}); // not the knight's: cancels
+    session_pointing(s, &selected, &quiet, &captures, &premove);
+    cr_expect_eq(selected, SQ_NONE);
+    cr_expect_eq(game_ply_count(session_game(s)), 0);
+    run(s, 1000, (const char *const[]){"e2", "e4", "d7", "d5", "e4", NULL});
+    cr_expect_eq(game_ply_count(session_game(s)), 2, "%s", log.text);
+    session_pointing(s, &selected, &quiet, &captures, &premove);
+    cr_expect_eq(selected, sq("e4"));
+    cr_expect_eq(quiet, bit("e5"));
+    cr_expect_eq(captures, bit("d5"), "a capture is apart from the quiet moves");
+    run(s, 1000, (const char *const[]){"d5", "a6", NULL}); // exd5, then a plain pawn move
+    cr_expect_eq(game_ply_count(session_game(s)), 4, "%s", log.text);
+    cr_expect_eq(log.errors, 0, "%s", log.text);
+    session_free(s, 2000);
+}
+
+// A promotion by pointing asks for the piece; Enter gives a queen.
+Test(session, pointing_promotion_asks_for_the_piece) {
+    SessionOptions o = options();
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    run(s, 1000, (const char *const[]){"setboard 4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "play both",
+                                       "a7", "a8", NULL});
+    cr_expect(has(&log, "Promote to: q, r, b or n"), "%s", log.text);
+    cr_expect_eq(game_ply_count(session_game(s)), 0);
+    run(s, 1000, (const char *const[]){"n", NULL});
+    cr_assert_eq(game_ply_count(session_game(s)), 1, "%s", log.text);
+    cr_expect_eq(board_piece_on(session_display_board(s), sq("a8")), make_piece(WHITE, KNIGHT));
+    run(s, 1000, (const char *const[]){"setboard 4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "play both",
+                                       "a7", "a8", "", NULL});
+    cr_expect_eq(board_piece_on(session_display_board(s), sq("a8")), make_piece(WHITE, QUEEN));
+    session_free(s, 2000);
+}
+
+// A move made while the engine thinks waits, then is played if legal or
+// dropped with a note; Esc (session_point_cancel) clears it.
+Test(session, premoves_queue_play_and_drop) {
+    SessionOptions o = options();
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    run(s, 1000, (const char *const[]){"e4", "g1", "f3", NULL});
+    Square selected;
+    Bitboard quiet, captures;
+    Move premove;
+    session_pointing(s, &selected, &quiet, &captures, &premove);
+    cr_expect_eq(premove, move_make(sq("g1"), sq("f3")), "%s", log.text);
+    cr_assert(wait_until(s, 1000, engine_idle));
+    cr_assert(wait_until(s, 1000, engine_idle)); // the reply to the premove
+    cr_expect_eq(game_ply_count(session_game(s)), 4, "%s", log.text);
+    cr_expect_eq(board_piece_on(game_board(session_live_game(s)), sq("f3")), make_piece(WHITE, KNIGHT));
+    session_free(s, 2000);
+}
+
+Test(session, illegal_premoves_are_dropped_and_esc_clears) {
+    SessionOptions o = options();
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    run(s, 1000, (const char *const[]){"e4", "e1e3", NULL}); // a king never moves two squares
+    Square selected;
+    Bitboard quiet, captures;
+    Move premove;
+    session_pointing(s, &selected, &quiet, &captures, &premove);
+    cr_expect_eq(premove, move_make(sq("e1"), sq("e3")), "%s", log.text);
+    cr_assert(wait_until(s, 1000, engine_idle));
+    cr_expect(has(&log, "Premove e1e3 dropped: it is not legal now."), "%s", log.text);
+    cr_expect_eq(game_ply_count(session_game(s)), 2);
+    run(s, 1000, (const char *const[]){"d4", "b1", "c3", NULL});
+    session_pointing(s, &selected, &quiet, &captures, &premove);
+    cr_expect_neq(premove, MOVE_NONE);
+    cr_expect(session_point_cancel(s));
+    session_pointing(s, &selected, &quiet, &captures, &premove);
+    cr_expect_eq(premove, MOVE_NONE);
+    cr_expect(!session_point_cancel(s), "nothing left to clear");
+    cr_assert(wait_until(s, 1000, engine_idle));
+    cr_expect_eq(game_ply_count(session_game(s)), 4, "the cleared premove is not played");
+    session_free(s, 2000);
+}
+
+static bool hint_named(Session *s, const Log *log, const char *text) {
+    for (int i = 0; i < 2000 && !has(log, text); i++) {
+        session_poll(s, 1000);
+        nap_ms(10);
+    }
+    return has(log, text);
+}
+
+// The first hint names the piece, the second the move.
+Test(session, hints_are_graded) {
+    SessionOptions o = options();
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    run(s, 1000, (const char *const[]){"hint", NULL});
+    cr_assert(hint_named(s, &log, "Hint: move your "), "%s", log.text);
+    cr_expect_eq(session_hint(s), MOVE_NONE, "the move stays hidden");
+    size_t before = log.len;
+    run(s, 1000, (const char *const[]){"hint", NULL});
+    Move m = session_hint(s);
+    cr_assert_neq(m, MOVE_NONE);
+    char san[MOVE_TEXT_MAX], want[64];
+    notation_to_san(session_display_board(s), m, san);
+    snprintf(want, sizeof want, "Hint: %s\n", san);
+    cr_expect_not_null(strstr(log.text + before, want), "%s", log.text);
+    session_free(s, 2000);
+}
+
+// The engine's thinking is hidden in a game against it unless asked for.
+Test(session, eval_is_hidden_against_the_engine) {
+    SessionOptions o = options();
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    cr_expect(!session_eval_shown(s));
+    run(s, 1000, (const char *const[]){"eval on", NULL});
+    cr_expect(session_eval_shown(s));
+    run(s, 1000, (const char *const[]){"eval", NULL});
+    cr_expect(!session_eval_shown(s), "eval alone toggles");
+    run(s, 1000, (const char *const[]){"eval maybe", NULL});
+    cr_expect(has(&log, "eval takes on or off"), "%s", log.text);
+    run(s, 1000, (const char *const[]){"play both", NULL});
+    cr_expect(session_eval_shown(s), "no engine in the game: nothing to spoil");
+    run(s, 1000, (const char *const[]){"play white", "analyze", NULL});
+    cr_expect_eq(session_mode(s), SESSION_ANALYSE);
+    cr_expect(session_eval_shown(s), "analysis always shows it");
+    session_free(s, 2000);
+}

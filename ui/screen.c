@@ -45,6 +45,7 @@ static const char *const headless_terms[] = { "xterm-256color", "xterm", "ansi",
 
 static bool is_open;
 static bool headless;
+static int mouse_y = -1, mouse_x = -1; // the cell of the last mouse event
 static SCREEN *screen;
 static FILE *null_in, *null_out;
 static UiLayout layout;
@@ -255,6 +256,10 @@ bool ui_screen_open(const UiOptions *opts, char *err, size_t errsz) {
     }
     intrflush(stdscr, FALSE);
     set_escdelay(ESC_DELAY_MS);
+    // Clicks and drags of the left button; a terminal without a mouse
+    // simply reports none, so the result needs no check.
+    (void)mousemask(BUTTON1_PRESSED | BUTTON1_RELEASED, NULL);
+    (void)mouseinterval(0); // presses and releases as they come, no click folding
     curs_set(1); // may fail on terminals without cursor control; harmless
     bool want_color = !opts->no_color && getenv("NO_COLOR") == NULL && has_colors();
     bool color = want_color && start_color() == OK;
@@ -292,12 +297,35 @@ void ui_screen_bell(void) {
 int ui_screen_getch(void) {
     if (!is_open)
         return UI_KEY_NONE;
-    int c = wgetch(stdscr);
-    if (c == ERR)
-        return UI_KEY_NONE;
-    if (c == KEY_RESIZE)
-        return UI_KEY_RESIZE;
-    return c;
+    for (;;) {
+        int c = wgetch(stdscr);
+        if (c == ERR)
+            return UI_KEY_NONE;
+        if (c == KEY_RESIZE)
+            return UI_KEY_RESIZE;
+        if (c != KEY_MOUSE)
+            return c;
+        MEVENT ev;
+        if (getmouse(&ev) != OK)
+            continue; // not a button event we asked for
+        mouse_y = ev.y;
+        mouse_x = ev.x;
+        if (ev.bstate & BUTTON1_PRESSED)
+            return UI_KEY_PRESS;
+        if (ev.bstate & BUTTON1_RELEASED)
+            return UI_KEY_RELEASE;
+    }
+}
+
+void ui_screen_mouse_cell(int *y, int *x) {
+    *y = mouse_y;
+    *x = mouse_x;
+}
+
+bool ui_screen_arrow(int key, int *dx, int *dy) {
+    *dx = key == KEY_RIGHT ? 1 : key == KEY_LEFT ? -1 : 0;
+    *dy = key == KEY_DOWN ? 1 : key == KEY_UP ? -1 : 0;
+    return *dx || *dy;
 }
 
 UiNav ui_screen_nav_key(int key) {

@@ -25,7 +25,9 @@ bool ui_screen_is_open(void);
 
 // Special keys returned by ui_screen_getch besides plain characters and
 // curses KEY_* codes.
-enum { UI_KEY_NONE = -1, UI_KEY_RESIZE = -2 };
+// UI_KEY_PRESS and UI_KEY_RELEASE: the left mouse button went down or up
+// at the cell ui_screen_mouse_cell gives.
+enum { UI_KEY_NONE = -1, UI_KEY_RESIZE = -2, UI_KEY_PRESS = -3, UI_KEY_RELEASE = -4 };
 // A key if one is waiting, else UI_KEY_NONE. Never blocks.
 int ui_screen_getch(void);
 // What a navigation key means (arrows, Home/End, Page Up/Down), so callers
@@ -34,6 +36,11 @@ typedef enum {
     UI_NAV_NONE, UI_NAV_PREV, UI_NAV_NEXT, UI_NAV_FIRST, UI_NAV_LAST, UI_NAV_INTO, UI_NAV_OUT
 } UiNav;
 UiNav ui_screen_nav_key(int key);
+// The screen cell (row, column) of the last mouse press or release.
+void ui_screen_mouse_cell(int *y, int *x);
+// The arrow keys as a step on the screen (dx right, dy down); false for
+// other keys.
+bool ui_screen_arrow(int key, int *dx, int *dy);
 // Re-reads the terminal size and lays the windows out again.
 void ui_screen_resize(void);
 // True when the terminal is too small; ui_view_draw then shows a message

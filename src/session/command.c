@@ -90,7 +90,8 @@ static const CommandSpec specs[] = {
       .arg = ARG_NONE,
       .usage = "hint",
       .summary = "suggest a move",
-      .help = "Asks the engine for a good move in the current position." },
+      .help = "Asks the engine for a good move in the current position: the first hint names "
+              "the piece to move, a second hint the move itself." },
     { .kind = CMD_LEVEL,
       .modes = CMODE_PLAY,
       .name = "level",
@@ -311,6 +312,15 @@ static const CommandSpec specs[] = {
       .summary = "ring on the engine's move and low time",
       .help = "With on, the terminal bell rings when the engine moves and when your clock "
               "runs low; off silences it. Kept in patzer.conf." },
+    { .kind = CMD_EVAL,
+      .name = "eval",
+      .arg = ARG_OPT_REST,
+      .modes = CMODE_PLAY,
+      .usage = "eval [on|off]",
+      .summary = "show or hide the engine's evaluation in your game",
+      .help = "During a game against the engine its evaluation, depth and principal variation "
+              "are hidden; eval on shows them, eval off hides them again, eval alone toggles "
+              "(also Ctrl-V on an empty command line). Analysis always shows them." },
     { .kind = CMD_GAMES,
       .name = "games",
       .aliases = { "list" },

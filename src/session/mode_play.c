@@ -15,12 +15,18 @@ static void update_flip(Session *s) {
                  game_player(s->live, WHITE) == PLAYER_ENGINE;
 }
 
+static void clear_hint(Session *s) {
+    s->play.hint = MOVE_NONE;
+    s->play.hint_found = MOVE_NONE;
+}
+
 static bool play_enter(Session *s, const ModeArgs *args, int64_t now) {
     (void)args;
+    pointing_reset(s);
     if (s->play.clock_was_running && !game_is_over(s->live))
         game_start_clock(s->live, now);
     s->play.clock_was_running = false;
-    s->play.hint = MOVE_NONE;
+    clear_hint(s);
     s->play.last_move_ms = now;
     update_flip(s);
     return true;
@@ -30,11 +36,13 @@ static void play_leave(Session *s, int64_t now) {
     think_cancel(&s->think);
     s->play.clock_was_running = game_clock(s->live)->running;
     game_pause(s->live, now);
-    s->play.hint = MOVE_NONE;
+    clear_hint(s);
+    pointing_reset(s);
 }
 
 static void after_move(Session *s, int64_t now) {
-    s->play.hint = MOVE_NONE;
+    clear_hint(s);
+    s->play.selected = SQ_NONE;
     s->play.last_move_ms = now;
     session_live_changed(s, now);
     session_changed(s);
@@ -47,6 +55,11 @@ static Color human_side(const Session *s) {
     return game_player(s->live, turn) == PLAYER_HUMAN ? turn : (Color)!turn;
 }
 
+bool play_user_side(const Session *s, Color *side) {
+    *side = human_side(s);
+    return game_player(s->live, *side) == PLAYER_HUMAN;
+}
+
 static void take_back(Session *s, bool redo, int64_t now) {
     think_cancel(&s->think);
     int before = game_ply_count(s->live);
@@ -57,7 +70,8 @@ static void take_back(Session *s, bool redo, int64_t now) {
         session_say(s, MSG_ERROR, redo ? "Nothing to redo." : "Nothing to undo.");
         return;
     }
-    s->play.hint = MOVE_NONE;
+    clear_hint(s);
+    pointing_reset(s);
     memset(&s->think.thinking, 0, sizeof s->think.thinking);
     session_live_changed(s, now);
     session_changed(s);
@@ -73,6 +87,14 @@ static void take_back(Session *s, bool redo, int64_t now) {
 static void hint(Session *s) {
     if (game_is_over(s->live) || game_engine_to_move(s->live)) {
         session_say(s, MSG_ERROR, "A hint is for your own move.");
+        return;
+    }
+    if (s->play.hint_found != MOVE_NONE) { // the second hint: the move itself
+        char san[MOVE_TEXT_MAX];
+        notation_to_san(game_board(s->live), s->play.hint_found, san);
+        s->play.hint = s->play.hint_found;
+        session_say(s, MSG_INFO, "Hint: %s", san);
+        session_changed(s);
         return;
     }
     if (s->think.busy)
@@ -121,7 +143,11 @@ static void play_sides(Session *s, const Command *cmd) {
                                                      : "neither side: patzer plays itself");
 }
 
-static void play_move(Session *s, const char *text, int64_t now) {
+void play_text_move(Session *s, const char *text, int64_t now) {
+    if (pointing_text(s, text, now))
+        return;
+    if (!game_is_over(s->live) && game_engine_to_move(s->live) && pointing_queue_text(s, text))
+        return;
     char err[512] = "";
     if (s->think.busy && s->think.kind == REQ_HINT)
         think_cancel(&s->think);
@@ -170,9 +196,24 @@ static void set_time(Session *s, const TimeControl *tc, int64_t now) {
     session_changed(s);
 }
 
+static void set_eval(Session *s, const char *arg) {
+    if (!arg[0])
+        s->play.show_eval = !s->play.show_eval;
+    else if (strcmp(arg, "on") == 0 || strcmp(arg, "off") == 0)
+        s->play.show_eval = strcmp(arg, "on") == 0;
+    else {
+        session_say(s, MSG_ERROR, "eval takes on or off, not '%s'.", arg);
+        return;
+    }
+    session_say(s, MSG_INFO, "The engine's evaluation is %s in your game.",
+                s->play.show_eval ? "shown" : "hidden");
+    session_changed(s);
+}
+
 static Transition play_handle(Session *s, const Command *cmd, int64_t now) {
     switch (cmd->kind) {
-    case CMD_MOVE: play_move(s, cmd->text, now); break;
+    case CMD_MOVE: play_text_move(s, cmd->text, now); break;
+    case CMD_EVAL: set_eval(s, cmd->text); break;
     case CMD_PLAY: play_sides(s, cmd); break;
     case CMD_UNDO:
     case CMD_REDO: take_back(s, cmd->kind == CMD_REDO, now); break;
@@ -212,16 +253,22 @@ static void on_bestmove(Session *s, const Event *ev, int64_t now) {
         return;
     char san[MOVE_TEXT_MAX];
     notation_to_san(game_board(s->live), ev->best, san);
-    if (kind == REQ_HINT) {
-        s->play.hint = ev->best;
-        session_say(s, MSG_INFO, "Hint: %s", san);
+    if (kind == REQ_HINT) { // the first hint names the piece only
+        Piece p = board_piece_on(game_board(s->live), move_from(ev->best));
+        char from[3];
+        square_name(move_from(ev->best), from);
+        s->play.hint_found = ev->best;
+        session_say(s, MSG_INFO, "Hint: move your %s on %s (hint again for the move)",
+                    pointing_piece_name(piece_type(p)), from);
         session_changed(s);
         return;
     }
     if (kind == REQ_MOVE && game_engine_to_move(s->live) &&
         game_play_move(s->live, ev->best, s->think.engine_score, s->think.thinking.depth, now) ==
-            GAME_OK)
+            GAME_OK) {
         after_move(s, now);
+        pointing_after_engine(s, now);
+    }
 }
 
 // When the engine plays itself, it waits pace_ms after the last move.

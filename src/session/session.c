@@ -424,6 +424,9 @@ void session_handle_line(Session *s, const char *line, int64_t now) {
         session_poll(s, now);
         return;
     }
+    // "promote to?" takes q, r, b, n (n is also `next`) or an empty line.
+    if (s->mode == SESSION_PLAY && pointing_promotion(s, line ? line : "", now))
+        return;
     Command cmd;
     char err[512];
     if (!command_parse(line, &cmd, err, sizeof err)) {
@@ -570,6 +573,43 @@ bool session_editing(const Session *s) { return s->mode == SESSION_EDIT; }
 const SessionThinking *session_thinking(const Session *s) { return &s->think.thinking; }
 bool session_flipped(const Session *s) { return s->flipped; }
 Move session_hint(const Session *s) { return s->mode == SESSION_PLAY ? s->play.hint : MOVE_NONE; }
+
+void session_point(Session *s, Square sq, int64_t now) {
+    if (s->mode != SESSION_PLAY) {
+        session_say(s, MSG_ERROR, "Pointing at squares plays moves in your game (back to it: back).");
+        return;
+    }
+    pointing_square(s, sq, now);
+}
+
+bool session_point_cancel(Session *s) {
+    bool had = s->play.selected != SQ_NONE || s->play.premove != MOVE_NONE ||
+               s->play.promotion != MOVE_NONE;
+    pointing_reset(s);
+    if (had) {
+        session_say(s, MSG_INFO, "Selection and premove cleared.");
+        session_changed(s);
+    }
+    return had;
+}
+
+void session_pointing(const Session *s, Square *selected, Bitboard *quiet, Bitboard *captures,
+                      Move *premove) {
+    bool play = s->mode == SESSION_PLAY;
+    *selected = play ? s->play.selected : SQ_NONE;
+    *premove = play ? s->play.premove : MOVE_NONE;
+    *quiet = *captures = 0;
+    if (play)
+        pointing_targets(s, quiet, captures);
+}
+
+bool session_eval_shown(const Session *s) {
+    if (s->mode != SESSION_PLAY || s->play.show_eval)
+        return true;
+    bool w = game_player(s->live, WHITE) == PLAYER_ENGINE,
+         b = game_player(s->live, BLACK) == PLAYER_ENGINE;
+    return w == b; // you against yourself, or patzer against itself
+}
 
 const char *session_mode_name(SessionMode m) {
     return m <= SESSION_REVIEW ? modes[m]->name : "?";

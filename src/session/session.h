@@ -114,6 +114,20 @@ bool session_editing(const Session *s);
 const SessionThinking *session_thinking(const Session *s);
 bool session_flipped(const Session *s);
 Move session_hint(const Session *s);
+// Play by pointing (mode play; elsewhere a message says so): sq selects one
+// of your pieces, or plays the selected piece to it (queued as a premove
+// while the engine thinks); another square cancels the selection.
+void session_point(Session *s, Square sq, int64_t now);
+// Clears the selection, the premove and a pending promotion choice (Esc).
+// True when there was something to clear.
+bool session_point_cancel(Session *s);
+// What pointing shows: the selected square (SQ_NONE: none), the squares its
+// piece may go to, quiet and captures apart, and the premove (MOVE_NONE).
+void session_pointing(const Session *s, Square *selected, Bitboard *quiet, Bitboard *captures,
+                      Move *premove);
+// Whether the engine's thinking is to be shown: always but in a game
+// against the engine, where `eval on` shows it.
+bool session_eval_shown(const Session *s);
 // The move list shown: the game's moves, or the line of a loaded game being
 // replayed; current is how many of them are on the board. Valid until the
 // next change.

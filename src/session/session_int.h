@@ -96,7 +96,12 @@ extern const ModeOps mode_play_ops, mode_browse_ops, mode_edit_ops, mode_analyse
 // ------------------------------------------------------------ mode states
 
 typedef struct PlayState {
-    Move hint;
+    Move hint;              // shown on the board once the hint names the move
+    Move hint_found;        // the engine's hint; the first `hint` names only its piece
+    Square selected;        // the piece picked by pointing (SQ_NONE: none)
+    Move premove;           // from/to queued while the engine thinks (MOVE_NONE: none)
+    Move promotion;         // from/to waiting for the promotion piece (MOVE_NONE: none)
+    bool show_eval;         // `eval on`: the engine's thinking shows in a game against it
     int64_t last_move_ms;   // when the last move was made (pacing engine-vs-engine)
     bool clock_was_running; // when play was left: restart it on return
 } PlayState;
@@ -188,6 +193,32 @@ void session_game_status(const Game *g, char *buf, size_t bufsz);
 // Builds a game from a PGN game's main line, both sides human, no clock.
 Game *session_game_from_line(const Session *s, const GameSettings *settings, const Move *moves,
                              int n, int cursor, char *err, size_t errsz);
+
+// Mode play's moves: plays the move typed (an error message when it is not
+// legal). Pointing (pointing.c) plays through it too.
+void play_text_move(Session *s, const char *text, int64_t now);
+// The side the user plays in the live game (the side to move when both are
+// human), false when the engine plays both.
+bool play_user_side(const Session *s, Color *side);
+
+// Pointing at squares in mode play (pointing.c): a typed square, a click or
+// the cursor selects a piece, a second square plays it or queues it as a
+// premove while the engine thinks.
+void pointing_reset(Session *s);
+void pointing_square(Session *s, Square sq, int64_t now);
+// A lone square typed ("e2") that pointing takes: true when handled.
+bool pointing_text(Session *s, const char *text, int64_t now);
+// A move typed as from/to ("e2e4") while the engine thinks: queued.
+bool pointing_queue_text(Session *s, const char *text);
+// The answer to "promote to?": q, r, b, n, or empty for a queen. True when
+// a promotion was waiting (it is played or the question repeated).
+bool pointing_promotion(Session *s, const char *text, int64_t now);
+// The engine moved: the premove is played if legal, else dropped with a note.
+void pointing_after_engine(Session *s, int64_t now);
+// Where the selected piece may go (legal moves, only on the user's turn).
+void pointing_targets(const Session *s, Bitboard *quiet, Bitboard *captures);
+// "knight": a piece type's name for messages.
+const char *pointing_piece_name(PieceType t);
 
 // Mode browse's move list: the line shown and each move's variation count.
 void browse_move_list(Session *s, const char *const **sans, int *count, int *current,

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "src/term/frontend.h"
+#include "src/term/pointer.h"
 #include "src/util/paths.h"
 #include "ui/cmdbar.h"
 #include "ui/screen.h"
@@ -39,6 +40,7 @@ typedef struct Tui {
     bool bell;
     bool low[COLOR_NB]; // each clock's low-time state at the last redraw
     int plies;          // plies of the game at the last redraw
+    Pointer pointer;    // mouse and keyboard cursor on the board
 } Tui;
 
 static volatile sig_atomic_t stop_signal;
@@ -258,6 +260,7 @@ static void draw(Tui *t, int64_t now) {
                      th->lines[i].pv_san);
     }
     ui_text_copy(v.thinking.pv_san, sizeof v.thinking.pv_san, th->pv_san);
+    pointer_view(&t->pointer, s, &v);
     const char *opening = session_opening(s);
     ui_text_copy(v.opening, sizeof v.opening, opening ? opening : ""); // "Réti"
     if (t->status_sticky && t->status[0]) {
@@ -309,6 +312,7 @@ static int tick_ms(const Session *s, int64_t now) {
 int tui_run(const Config *cfg, char *why, size_t whysz) {
     Tui t;
     memset(&t, 0, sizeof t);
+    pointer_init(&t.pointer);
     t.dump_path = getenv("PATZER_SCREEN_DUMP");
     // The look first, so the screen opens in the chosen theme.
     char look_note[512];
@@ -358,6 +362,11 @@ int tui_run(const Config *cfg, char *why, size_t whysz) {
             if (t.overlay[0] && key != UI_KEY_RESIZE) {
                 t.overlay[0] = '\0'; // any key closes the help box
                 ui_screen_resize();  // and everything under it is drawn again
+                continue;
+            }
+            if (pointer_key(&t.pointer, t.session, key, ui_cmdbar_is_empty(),
+                            frontend_now_ms())) {
+                t.dirty = true;
                 continue;
             }
             // Keys step through a game, but never answer the resume question.
