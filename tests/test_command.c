@@ -470,12 +470,23 @@ Test(command, theme_pieces_bell) {
     cr_expect_not_null(strstr(command_help("theme"), "contrast"));
 }
 
+Test(command, eval_toggle) {
+    Command c;
+    char err[256];
+    cr_assert(command_parse("eval on", &c, err, sizeof err), "%s", err);
+    cr_expect_eq(c.kind, CMD_EVAL);
+    cr_expect_str_eq(c.text, "on");
+    cr_assert(command_parse("eval", &c, err, sizeof err), "%s", err);
+    cr_expect_str_eq(c.text, "");
+    cr_expect_eq(command_modes(CMD_EVAL), (unsigned)CMODE_PLAY);
+}
+
 // ------------------------------------------------------------------ help
 
 Test(command, names_and_help) {
     const char *names[64];
     int n = command_names(names, ARRAY_LEN(names), CMODE_ALL);
-    cr_assert_eq(n, 46, "%d command names", n);
+    cr_assert_eq(n, 47, "%d command names", n);
     cr_expect_eq(command_names(NULL, 0, CMODE_ALL), n);
     const char *list = command_help(NULL);
     cr_assert_not_null(list);
