@@ -429,11 +429,11 @@ Test(session, typed_squares_select_and_play) {
     cr_expect_eq(quiet, bit("f3") | bit("h3"));
     cr_expect_eq(captures, 0);
     cr_expect(has(&log, "Your knight on g1: where to?"), "%s", log.text);
-    run(s, 1000, (const char *const[]){"e4", NULL}); // not the knight's: cancels
+    run(s, 1000, (const char *const[]){"e4", NULL}); // not the knight's: the pawn's move
     session_pointing(s, &selected, &quiet, &captures, &premove);
     cr_expect_eq(selected, SQ_NONE);
-    cr_expect_eq(game_ply_count(session_game(s)), 0);
-    run(s, 1000, (const char *const[]){"e2", "e4", "d7", "d5", "e4", NULL});
+    cr_expect_eq(game_ply_count(session_game(s)), 1, "%s", log.text);
+    run(s, 1000, (const char *const[]){"undo", "e2", "e4", "d7", "d5", "e4", NULL});
     cr_expect_eq(game_ply_count(session_game(s)), 2, "%s", log.text);
     session_pointing(s, &selected, &quiet, &captures, &premove);
     cr_expect_eq(selected, sq("e4"));

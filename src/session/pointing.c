@@ -125,6 +125,14 @@ bool pointing_text(Session *s, const char *text, int64_t now) {
     // one of your pieces or a piece is selected.
     if (!mine && s->play.selected == SQ_NONE)
         return false;
+    Move legal[4];
+    if (!mine && !game_engine_to_move(s->live) &&
+        moves_between(game_board(s->live), s->play.selected, sq, legal, 4) == 0) {
+        // "e4" with the knight selected is the pawn's move (or an error).
+        s->play.selected = SQ_NONE;
+        session_changed(s);
+        return false;
+    }
     pointing_square(s, sq, now);
     return true;
 }
