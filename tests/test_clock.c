@@ -48,6 +48,50 @@ Test(clock, parse_fischer) {
     cr_assert_eq(tc.periods[0].delay, DELAY_NONE);
 }
 
+// Units, as players write time controls on websites: h, m, s, largest first.
+Test(clock, parse_units) {
+    TimeControl tc = parse_ok("1m");
+    cr_assert_eq(tc.periods[0].base_ms, 60000);
+    cr_assert_eq(tc.periods[0].inc_ms, 0);
+    tc = parse_ok("90s");
+    cr_assert_eq(tc.periods[0].base_ms, 90000);
+    tc = parse_ok("1h+30s");
+    cr_assert_eq(tc.periods[0].base_ms, 3600000);
+    cr_assert_eq(tc.periods[0].inc_ms, 30000);
+    tc = parse_ok("1h30m");
+    cr_assert_eq(tc.periods[0].base_ms, 90 * 60000);
+    tc = parse_ok("1M30S + 2s");
+    cr_assert_eq(tc.periods[0].base_ms, 90000);
+    cr_assert_eq(tc.periods[0].inc_ms, 2000);
+    tc = parse_ok("3m+1m");
+    cr_assert_eq(tc.periods[0].inc_ms, 60000);
+    tc = parse_ok("40/2h+30s, 30m+30s");
+    cr_assert_eq(tc.count, 2);
+    cr_assert_eq(tc.periods[0].moves, 40);
+    cr_assert_eq(tc.periods[0].base_ms, 120 * 60000);
+    cr_assert_eq(tc.periods[1].base_ms, 30 * 60000);
+    tc = parse_ok("5m d3s");
+    cr_assert_eq(tc.periods[0].delay, DELAY_SIMPLE);
+    cr_assert_eq(tc.periods[0].delay_ms, 3000);
+    tc = parse_ok("2.5m");
+    cr_assert_eq(tc.periods[0].base_ms, 150000);
+    // The same control with and without units.
+    TimeControl plain = parse_ok("1:30+30");
+    tc = parse_ok("90s+30s");
+    cr_assert_eq(memcmp(&tc, &plain, sizeof tc), 0);
+}
+
+Test(clock, parse_unit_errors) {
+    parse_fails("1x", "time control '1x': base time '1x': unknown unit 'x' (h, m or s)");
+    parse_fails("1h30", "time control '1h30': base time '1h30': 30 has no unit (h, m or s)");
+    parse_fails("30s1m", "time control '30s1m': base time '30s1m': m comes after a smaller or "
+                         "equal unit");
+    parse_fails("5+3sec", "time control '5+3sec': increment '3sec': unknown unit 'sec' (h, m or s)");
+    parse_fails("1h+", "time control '1h+': increment is missing");
+    parse_fails("0s", "time control '0s': the base time is zero and there is no increment");
+    parse_fails("1..5m", "time control '1..5m': base time '1..5m': '1..5' is not a number");
+}
+
 Test(clock, parse_forms) {
     TimeControl tc = parse_ok("  40 / 90 + 30 ,  30+30 ");
     cr_assert_eq(tc.count, 2);

@@ -95,8 +95,61 @@ static bool report_number(const ParseCtx *ctx, NumStatus st, const char *what, c
     return fail(ctx, "%s '%s' is not a number", what, tok);
 }
 
-// The base time: minutes ("5", "2.5") or minutes and seconds ("1:30", "0:30.5").
+// Whether tok is a number with units ("90s", "1h30m", "2.5m"): it starts
+// like a number and holds a letter.
+static bool has_units(const char *tok) {
+    if (!isdigit((unsigned char)tok[0]) && tok[0] != '.')
+        return false;
+    for (const char *c = tok; *c; c++)
+        if (isalpha((unsigned char)*c))
+            return true;
+    return false;
+}
+
+// A duration with units, largest first, each at most once: "1h", "90s",
+// "1h30m", "1m30s", "2.5m". Every number needs its unit (a bare "1h30" is
+// refused rather than guessed); the message names the part at fault.
+static bool parse_units(const ParseCtx *ctx, const char *tok, const char *what, int64_t *out) {
+    static const char units[] = "hms";
+    static const int64_t unit_ms[] = { 60 * MS_PER_MINUTE, MS_PER_MINUTE, MS_PER_SECOND };
+    int64_t total = 0;
+    int last = -1; // index in units of the last unit read
+    const char *p = tok;
+    while (*p) {
+        char number[PERIOD_TEXT_MAX], unit[PERIOD_TEXT_MAX];
+        size_t n = strspn(p, "0123456789.");
+        trim_copy(p, p + n, number, sizeof number);
+        p += n;
+        size_t u = strcspn(p, "0123456789.");
+        trim_copy(p, p + u, unit, sizeof unit);
+        p += u;
+        if (number[0] == '\0')
+            return fail(ctx, "%s '%s': '%s' has no number before it", what, tok, unit);
+        if (unit[0] == '\0')
+            return fail(ctx, "%s '%s': %s has no unit (h, m or s)", what, tok, number);
+        const char *found = unit[1] == '\0' ? strchr(units, tolower((unsigned char)unit[0])) : NULL;
+        if (!found)
+            return fail(ctx, "%s '%s': unknown unit '%s' (h, m or s)", what, tok, unit);
+        int index = (int)(found - units);
+        if (index <= last)
+            return fail(ctx, "%s '%s': %s comes after a smaller or equal unit", what, tok, unit);
+        last = index;
+        int64_t ms = 0;
+        NumStatus st = parse_decimal(number, unit_ms[index], true, &ms);
+        if (st != NUM_OK)
+            return fail(ctx, "%s '%s': '%s' is %s", what, tok, number,
+                        st == NUM_TOO_LARGE ? "too large" : "not a number");
+        total += ms;
+    }
+    *out = total;
+    return true;
+}
+
+// The base time: minutes ("5", "2.5"), minutes and seconds ("1:30",
+// "0:30.5"), or with units ("90s", "1h", "1h30m").
 static bool parse_base(const ParseCtx *ctx, const char *tok, int64_t *out) {
+    if (has_units(tok))
+        return parse_units(ctx, tok, "base time", out);
     const char *colon = strchr(tok, ':');
     if (!colon)
         return report_number(ctx, parse_decimal(tok, MS_PER_MINUTE, true, out), "base time", tok);
@@ -152,7 +205,9 @@ static bool parse_period(const ParseCtx *ctx, const char *text, TimePeriod *p) {
         if (marker == '+' ? have_inc : p->delay != DELAY_NONE)
             return fail(ctx, "more than one %s", what);
         int64_t ms = 0;
-        if (!report_number(ctx, parse_decimal(tok, MS_PER_SECOND, true, &ms), what, tok))
+        if (has_units(tok) ? !parse_units(ctx, tok, what, &ms)
+                           : !report_number(ctx, parse_decimal(tok, MS_PER_SECOND, true, &ms),
+                                            what, tok))
             return false;
         if (marker == '+') {
             have_inc = true;

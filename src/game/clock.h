@@ -31,8 +31,10 @@ typedef struct TimeControl {
 } TimeControl;
 
 // Parses a time control. Minutes for the base time (decimals allowed, or
-// m:ss), seconds for increments and delays:
+// m:ss), seconds for increments and delays, unless a unit says otherwise
+// (h, m, s, largest first: "90s", "1h30m", "1m+30s"):
 //   "5+3"             5 minutes, 3 s increment
+//   "1h+30s"          an hour, 30 s increment
 //   "40/90+30"        40 moves in 90 minutes, 30 s increment, repeating
 //   "40/90+30, 30+30" then the rest of the game in 30 minutes + 30 s
 //   "5d3" / "5b3"     5 minutes with a 3 s simple / Bronstein delay

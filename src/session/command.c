@@ -120,7 +120,8 @@ static const CommandSpec specs[] = {
       .summary = "set the time control",
       .help = "Sets the time control: minutes + increment in seconds (5+3), moves/minutes "
               "(40/90+30), periods separated by commas (40/90+30, 30+30), a simple or "
-              "Bronstein delay (5d3, 5b3), or none for no clock." },
+              "Bronstein delay (5d3, 5b3), or none for no clock. Units h, m and s may be "
+              "given: 1m, 90s, 1h+30s, 1h30m." },
     { .kind = CMD_RESIGN,
       .modes = CMODE_PLAY,
       .name = "resign",
