@@ -272,6 +272,62 @@ bool board_set_fen(Board *out, const char *fen, char *err, size_t errsz) {
     return true;
 }
 
+bool fen_is_placement_only(const char *text) {
+    char fields[1][FIELD_MAX];
+    bool too_long;
+    return text && split_fields(text, fields, 1, &too_long) == 1 && strchr(fields[0], '/');
+}
+
+// The castling rights the pieces still allow: a king and a rook of one side
+// on their home squares (standard chess; the history cannot be known).
+static void infer_castling(const Board *b, char *out, size_t outsz) {
+    static const struct {
+        Square king, rook;
+        Piece king_piece, rook_piece;
+        char letter;
+    } rights[] = {
+        { SQ_E1, SQ_H1, W_KING, W_ROOK, 'K' },
+        { SQ_E1, SQ_A1, W_KING, W_ROOK, 'Q' },
+        { SQ_E8, SQ_H8, B_KING, B_ROOK, 'k' },
+        { SQ_E8, SQ_A8, B_KING, B_ROOK, 'q' },
+    };
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof rights / sizeof rights[0] && n + 1 < outsz; i++)
+        if (b->squares[rights[i].king] == rights[i].king_piece &&
+            b->squares[rights[i].rook] == rights[i].rook_piece)
+            out[n++] = rights[i].letter;
+    if (n == 0 && outsz > 1)
+        out[n++] = '-';
+    if (outsz > 0)
+        out[n] = '\0';
+}
+
+bool board_set_placement(Board *b, const char *placement, char *castling, size_t castlingsz,
+                         char *err, size_t errsz) {
+    if (!fen_is_placement_only(placement))
+        return errmsg_set(err, errsz, "not a placement-only FEN (one field of ranks separated "
+                                      "by '/')");
+    // Parsed first without rights, so the pieces can be looked at; then
+    // again with the rights they allow (still every check of the strict parser).
+    char fen[FIELD_MAX + 32], rights[8];
+    Board pieces;
+    char placement_field[1][FIELD_MAX];
+    bool too_long;
+    split_fields(placement, placement_field, 1, &too_long);
+    if (too_long)
+        return errmsg_set(err, errsz, "the placement is too long");
+    snprintf(fen, sizeof fen, "%s w - - 0 1", placement_field[0]);
+    if (!board_set_fen(&pieces, fen, err, errsz))
+        return false;
+    infer_castling(&pieces, rights, sizeof rights);
+    snprintf(fen, sizeof fen, "%s w %s - 0 1", placement_field[0], rights);
+    if (!board_set_fen(b, fen, err, errsz))
+        return false;
+    if (castling && castlingsz > 0)
+        snprintf(castling, castlingsz, "%s", rights);
+    return true;
+}
+
 void board_set_start(Board *b) {
     bool ok = board_set_fen(b, BOARD_START_FEN, NULL, 0);
     assert(ok);

@@ -20,6 +20,18 @@ void board_set_start(Board *b);
 // unchanged and writes a message naming the field and the reason into err.
 bool board_set_fen(Board *b, const char *fen, char *err, size_t errsz);
 
+// Whether text is a placement-only FEN, as websites give it: one field with
+// ranks separated by '/' ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR").
+bool fen_is_placement_only(const char *text);
+
+// Sets up a position from a placement-only FEN, a separate and explicit entry
+// point so that board_set_fen stays strict: White to move, castling rights
+// for each king and rook still on their home squares (written into castling,
+// at least 5 bytes: "KQkq", "Kq", "-"), no en-passant square, counters 0 1.
+// On error returns false, leaves b unchanged and says why in err.
+bool board_set_placement(Board *b, const char *placement, char *castling, size_t castlingsz,
+                         char *err, size_t errsz);
+
 // Writes the position as FEN into buf (at least FEN_MAX bytes).
 void board_to_fen(const Board *b, char *buf, size_t bufsz);
 

@@ -35,7 +35,7 @@ static void usage(FILE *out) {
           "  -l, --level N        engine level 1..20 (20 = full strength; default 10)\n"
           "  -e, --elo N          engine strength as an Elo rating (the nearest level)\n"
           "  -t, --time TC        time control: 5+3, 40/90+30, \"40/90+30, 30+30\", 5d3, none\n"
-          "  -f, --fen FEN        start from this position\n"
+          "  -f, --fen FEN        start from this position (a placement alone: White to move)\n"
           "  -a, --ascii          ASCII board instead of Unicode pieces\n"
           "  -r, --resume         continue the unfinished game saved automatically\n"
           "  -n, --new            start a new game (an unfinished one goes to the archive)\n"
@@ -111,7 +111,11 @@ static int parse_game_options(int argc, char **argv, Config *cfg) {
             break;
         case 'f': {
             Board check;
-            if (!board_set_fen(&check, optarg, err, sizeof err)) {
+            // A placement alone (as websites give it) is completed by the session.
+            bool ok_fen = fen_is_placement_only(optarg)
+                              ? board_set_placement(&check, optarg, NULL, 0, err, sizeof err)
+                              : board_set_fen(&check, optarg, err, sizeof err);
+            if (!ok_fen) {
                 fprintf(stderr, "patzer: bad FEN: %s\n", err);
                 return 2;
             }

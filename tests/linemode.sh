@@ -167,5 +167,35 @@ out=$(printf '%s\n' quit | timeout 30 "$PATZER" --new 2>/dev/null)
 check "configuration errors are shown in line mode" grep -q "^Error: .*patzer.conf:1: .*colour" <<<"$out"
 rm "$XDG_CONFIG_HOME/patzer/patzer.conf"
 
+# Issue 11, item 9: time controls with units, a placement-only FEN, the
+# nearest command to a typo.
+out=$(printf '%s\n' 'play both' 'time 1m' 'time 90s' 'time 1h+30s' 'time 1h30' 'time 5+3x' \
+      'setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR' 'hlep' 'foo' quit |
+      timeout 30 "$PATZER" --new 2>&1)
+check "time 1m" has "$out" "Time control 1."
+check "time 90s" has "$out" "Time control 1:30."
+check "time 1h+30s" has "$out" "Time control 60+30."
+check "a number without its unit is named" \
+    has "$out" "Error: time control '1h30': base time '1h30': 30 has no unit (h, m or s)"
+check "an unknown unit is named" has "$out" "increment '3x': unknown unit 'x' (h, m or s)"
+check "a placement-only FEN is completed, saying so" \
+    has "$out" "Position set (placement only: White to move, castling KQkq inferred): $start_fen"
+check "a typo gets the nearest command" \
+    has "$out" "Error: 'hlep' is not a move or command; did you mean help?"
+check "a word near no command points to help" \
+    has "$out" "Error: 'foo' is not a move or command; type help for the list."
+out=$(printf '%s\n' fen quit | timeout 30 "$PATZER" --new --time 90s+2s --fen 'r3k2r/8/8/8/8/8/8/4K3' 2>&1)
+check "--fen takes a placement alone" has "$out" "r3k2r/8/8/8/8/8/8/4K3 w kq - 0 1"
+check "--fen says what it inferred" has "$out" "placement only: White to move, castling kq inferred"
+out=$(printf '%s\n' quit | timeout 30 "$PATZER" --new --time 1x 2>&1)
+check "--time names the bad unit" has "$out" "unknown unit 'x'"
+
+# Item 8: the status line offers the claim as soon as it is possible.
+out=$(printf '%s\n' 'play both' Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8 claim quit |
+      timeout 30 "$PATZER" --new 2>&1)
+check "threefold repetition: claim to draw" \
+    has "$out" "White to move - threefold repetition: claim to draw"
+check "and the claim ends the game" has "$out" "Draw by threefold repetition (claimed)"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

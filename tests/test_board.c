@@ -938,3 +938,56 @@ Test(squares, names, .init = setup) {
     cr_expect_eq(square_from_name(""), SQ_NONE);
     cr_expect_eq(square_from_name(NULL), SQ_NONE);
 }
+
+// ---------------------------------------------------- placement-only FEN
+
+static void placement_gives(const char *placement, const char *fen, const char *castling) {
+    Board b;
+    char rights[8] = "?", err[160] = "", out[FEN_MAX];
+    cr_assert(fen_is_placement_only(placement), "%s", placement);
+    cr_assert(board_set_placement(&b, placement, rights, sizeof rights, err, sizeof err),
+              "'%s' rejected: %s", placement, err);
+    board_to_fen(&b, out, sizeof out);
+    cr_assert_str_eq(out, fen);
+    cr_assert_str_eq(rights, castling);
+}
+
+Test(fen, placement_only_start, .init = setup) {
+    placement_gives("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", BOARD_START_FEN, "KQkq");
+    placement_gives("  rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR\n",
+                    "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1", "KQkq");
+}
+
+// A right only for a king and a rook on their home squares.
+Test(fen, placement_only_castling_inferred, .init = setup) {
+    // The h1 rook has gone: no K. The black king has moved: neither k nor q.
+    placement_gives("r6r/8/4k3/8/8/8/8/R3K3", "r6r/8/4k3/8/8/8/8/R3K3 w Q - 0 1", "Q");
+    // The white king is off e1: no white rights at all.
+    placement_gives("r3k2r/8/8/8/8/8/8/R4K1R", "r3k2r/8/8/8/8/8/8/R4K1R w kq - 0 1", "kq");
+    // A rook of the wrong colour on the corner gives nothing.
+    placement_gives("Rn2k2r/8/8/8/8/8/8/rN2K2R", "Rn2k2r/8/8/8/8/8/8/rN2K2R w Kk - 0 1", "Kk");
+    placement_gives("4k3/8/8/8/8/8/8/4K3", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "-");
+}
+
+Test(fen, placement_only_errors, .init = setup) {
+    Board b;
+    board_set_start(&b);
+    Board before = b;
+    char rights[8] = "", err[160] = "";
+    cr_assert_not(board_set_placement(&b, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN", rights,
+                                      sizeof rights, err, sizeof err));
+    cr_assert_str_eq(err, "board: rank 1 has 7 squares, expected 8");
+    cr_assert_not(board_set_placement(&b, "4k3/8/8/8/8/8/8/4K3 w - - 0 1", rights, sizeof rights,
+                                      err, sizeof err));
+    cr_assert(strstr(err, "placement-only"), "%s", err);
+    // White to move while the black king is in check: refused, not guessed.
+    cr_assert_not(board_set_placement(&b, "4k3/4R3/8/8/8/8/8/4K3", rights, sizeof rights, err,
+                                      sizeof err));
+    cr_assert_str_eq(err, "side not to move is in check");
+    cr_assert(memcmp(&b, &before, sizeof b) == 0, "a refused placement changed the board");
+    // The strict parser stays strict.
+    cr_assert_not(board_set_fen(&b, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", err, sizeof err));
+    cr_assert_not(fen_is_placement_only("hello"));
+    cr_assert_not(fen_is_placement_only(BOARD_START_FEN));
+    cr_assert_not(fen_is_placement_only(""));
+}

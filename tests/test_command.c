@@ -621,3 +621,23 @@ Test(command, modes_of_commands) {
     cr_expect(command_parse("analyze depth 20", &cmd, err, sizeof err));
     cr_expect_str_eq(cmd.text, "depth 20");
 }
+
+// Issue 11, item 9: the nearest command to a mistyped word.
+Test(command, nearest_command_suggestion) {
+    cr_assert_str_eq(command_suggest("hlep", CMODE_ALL), "help");
+    cr_assert_str_eq(command_suggest("HLEP", CMODE_ALL), "help");
+    cr_assert_str_eq(command_suggest("udno", CMODE_PLAY), "undo");
+    cr_assert_str_eq(command_suggest("setbord", CMODE_ALL), "setboard");
+    cr_assert_str_eq(command_suggest("resing", CMODE_PLAY), "resign");
+    cr_assert_str_eq(command_suggest("takebak", CMODE_PLAY), "undo"); // an alias
+    cr_assert_str_eq(command_suggest("analize now", CMODE_ALL), "analyze");
+    // Nothing near, or not a word of letters (a move).
+    cr_assert_null(command_suggest("xyzzy", CMODE_ALL));
+    cr_assert_null(command_suggest("e4", CMODE_EDIT));
+    cr_assert_null(command_suggest("", CMODE_ALL));
+    cr_assert_null(command_suggest(NULL, CMODE_ALL));
+    cr_assert_null(command_suggest("abcdefghijklmnopqrstuvwxyzabcdef", CMODE_ALL));
+    // Only commands of the modes asked about.
+    cr_assert_str_eq(command_suggest("pit", CMODE_EDIT), "put");
+    cr_assert_null(command_suggest("resing", CMODE_EDIT));
+}

@@ -553,3 +553,91 @@ Test(session, eval_is_hidden_against_the_engine) {
     cr_expect(session_eval_shown(s), "analysis always shows it");
     session_free(s, 2000);
 }
+
+// Issue 11, item 9: a FEN of the placement alone, as websites give it.
+Test(session, a_placement_only_fen_is_completed_and_says_so) {
+    SessionOptions o = options();
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){"setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+                                       NULL});
+    cr_expect(has(&log, "Position set (placement only: White to move, castling KQkq inferred): "
+                        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+              "%s", log.text);
+    // A rook off its corner, a king off its square: no right for them.
+    run(s, 2000, (const char *const[]){"setboard r3k3/8/8/8/8/8/8/R4K1R", NULL});
+    cr_expect(has(&log, "castling q inferred): r3k3/8/8/8/8/8/8/R4K1R w q - 0 1"), "%s", log.text);
+    run(s, 2000, (const char *const[]){"setboard 4k3/8/8/8/8/8/8/4K3", NULL});
+    cr_expect(has(&log, "no castling rights inferred"), "%s", log.text);
+    // A bad placement names the rank; the game stays as it was.
+    run(s, 2000, (const char *const[]){"setboard 4k3/8/8/8/8/8/8/4K2", NULL});
+    cr_expect(has(&log, "Error: Bad FEN: board: rank 1 has 7 squares, expected 8"), "%s", log.text);
+    char fen[FEN_MAX];
+    board_to_fen(session_display_board(s), fen, sizeof fen);
+    cr_expect_str_eq(fen, "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    // The editor takes one too, to edit further.
+    run(s, 2000, (const char *const[]){"edit", "setboard r3k2r/8/8/8/8/8/8/4K2R", "fen", NULL});
+    cr_expect(has(&log, "Position loaded into the editor (placement only: White to move, castling "
+                        "Kkq inferred)"),
+              "%s", log.text);
+    cr_expect(has(&log, "r3k2r/8/8/8/8/8/8/4K2R w Kkq - 0 1"), "%s", log.text);
+    cr_expect_eq(session_mode(s), SESSION_EDIT);
+    run(s, 2000, (const char *const[]){"put Ra1", "done", NULL});
+    cr_expect(has(&log, "Position set: r3k2r/8/8/8/8/8/8/R3K2R w Kkq - 0 1"), "%s", log.text);
+    session_free(s, 3000);
+}
+
+// --fen (the session's start position) may be a placement alone too.
+Test(session, a_placement_only_start_position) {
+    SessionOptions o = options();
+    snprintf(o.settings.start_fen, sizeof o.settings.start_fen, "r3k3/8/8/8/8/8/8/4K2R");
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    cr_expect(has(&log, "Start position: placement only: White to move, castling Kq inferred."),
+              "%s", log.text);
+    char fen[FEN_MAX];
+    board_to_fen(session_display_board(s), fen, sizeof fen);
+    cr_expect_str_eq(fen, "r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1");
+    session_free(s, 3000);
+}
+
+// A word that is no move: the nearest command, or the help.
+Test(session, a_mistyped_command_gets_the_nearest_one) {
+    SessionOptions o = options();
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){"hlep", "xyzzy", "Nf9", "edit", "pit Qd4", "cancel", NULL});
+    cr_expect(has(&log, "Error: 'hlep' is not a move or command; did you mean help?"), "%s",
+              log.text);
+    cr_expect(has(&log, "Error: 'xyzzy' is not a move or command; type help for the list."), "%s",
+              log.text);
+    cr_expect(has(&log, "Error: 'Nf9' is not a move\n"), "%s", log.text);
+    cr_expect(has(&log, "Error: 'pit Qd4' is not a command here; did you mean put?"), "%s",
+              log.text);
+    session_free(s, 3000);
+}
+
+// Issue 11, item 8: the status says when the player may claim a draw.
+Test(session, the_status_offers_a_claim_as_soon_as_one_is_possible) {
+    SessionOptions o = options();
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    char st[256];
+    run(s, 2000, (const char *const[]){"play both", "Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6",
+                                       "Ng1", NULL});
+    status(s, st, sizeof st);
+    cr_expect_not(strstr(st, "claim"), "%s", st);
+    run(s, 2000, (const char *const[]){"Ng8", NULL});
+    status(s, st, sizeof st);
+    cr_expect(strstr(st, "White to move - threefold repetition: claim to draw"), "%s", st);
+    run(s, 2000, (const char *const[]){"claim", NULL});
+    status(s, st, sizeof st);
+    cr_expect(strstr(st, "1/2-1/2"), "%s", st);
+    cr_expect_not(strstr(st, "claim to draw"), "%s", st);
+    // Against the engine: the fifty-move rule, on the player's turn.
+    run(s, 2000, (const char *const[]){"setboard 4k3/8/8/8/8/8/8/4K2R w - - 100 80", "play white",
+                                       NULL});
+    status(s, st, sizeof st);
+    cr_expect(strstr(st, "White to move - fifty-move rule: claim to draw"), "%s", st);
+    session_free(s, 3000);
+}

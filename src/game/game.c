@@ -579,6 +579,10 @@ void game_search_limits(const Game *g, int64_t now, SearchLimits *limits) {
     limits->movestogo = clock_moves_to_go(&g->clock, g->board.side);
 }
 
+GameEnd game_claimable(const Game *g) {
+    return game_is_over(g) ? END_NONE : outcome_claimable(&g->board, g->keys, g->ply);
+}
+
 bool game_engine_should_claim(const Game *g, int score, int contempt_cp) {
     return game_engine_to_move(g) && outcome_claimable(&g->board, g->keys, g->ply) != END_NONE &&
            score < -contempt_cp;

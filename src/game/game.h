@@ -105,6 +105,9 @@ GameStatus game_resign(Game *g, Color who, int64_t now);
 // rule (either one that holds now, or holds after `move` when it is not
 // MOVE_NONE). GAME_ERR_NOTHING with a reason when no claim is valid.
 GameStatus game_claim_draw(Game *g, Move move, int64_t now, char *err, size_t errsz);
+// The draw the side to move may claim now (END_THREEFOLD_REPETITION,
+// END_FIFTY_MOVES), END_NONE when none or the game is over: for the notice.
+GameEnd game_claimable(const Game *g);
 // A draw offer from the human: accepted when the engine's last score, from
 // the engine's side, is below -contempt_cp. Returns true when accepted.
 bool game_offer_draw(Game *g, int engine_score, int contempt_cp, int64_t now);

@@ -706,6 +706,68 @@ int command_names(const char **out, int max, unsigned mode_mask) {
     return n;
 }
 
+// ------------------------------------------------------------ suggestions
+
+enum { SUGGEST_WORD_MAX = 24 };
+
+// The optimal string alignment distance (insertions, deletions, changes and
+// swaps of neighbours, each 1), ignoring case.
+static int edit_distance(Word a, const char *b) {
+    size_t m = a.len, n = strlen(b);
+    int d[SUGGEST_WORD_MAX + 1][SUGGEST_WORD_MAX + 1];
+    for (size_t i = 0; i <= m; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= n; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= m; i++) {
+        for (size_t j = 1; j <= n; j++) {
+            char x = (char)tolower((unsigned char)a.s[i - 1]);
+            char y = (char)tolower((unsigned char)b[j - 1]);
+            int best = d[i - 1][j - 1] + (x != y);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && x == tolower((unsigned char)b[j - 2]) &&
+                y == tolower((unsigned char)a.s[i - 2]) && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    }
+    return d[m][n];
+}
+
+const char *command_suggest(const char *word, unsigned mode_mask) {
+    Word w;
+    const char *p = word ? word : "";
+    if (!next_word(&p, &w) || w.len > SUGGEST_WORD_MAX)
+        return NULL;
+    for (size_t i = 0; i < w.len; i++)
+        if (!isalpha((unsigned char)w.s[i]))
+            return NULL; // "e4" is a move, not a typo of ep
+    int limit = w.len >= 5 ? 2 : 1;
+    const char *best = NULL;
+    int best_distance = limit + 1;
+    for (size_t i = 0; i < N_SPECS; i++) {
+        if (!(command_modes(specs[i].kind) & mode_mask))
+            continue;
+        // The name first, so that a tie goes to it; one-letter aliases are
+        // too short to be told from a typo.
+        const char *names[1 + MAX_ALIASES] = { specs[i].name };
+        memcpy(names + 1, specs[i].aliases, sizeof specs[i].aliases);
+        for (int k = 0; k < 1 + MAX_ALIASES && names[k]; k++) {
+            if (strlen(names[k]) < 2 || strlen(names[k]) > SUGGEST_WORD_MAX)
+                continue;
+            int distance = edit_distance(w, names[k]);
+            if (distance < best_distance) {
+                best_distance = distance;
+                best = specs[i].name;
+            }
+        }
+    }
+    return best;
+}
+
 unsigned command_modes(CommandKind kind) {
     if (kind == CMD_MOVE)
         return CMODE_PLAY | CMODE_BROWSE | CMODE_ANALYSE;

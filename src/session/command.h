@@ -96,6 +96,12 @@ bool command_parse(const char *line, Command *cmd, char *err, size_t errsz);
 // Command names for completion (the full names, not aliases) of the
 // commands that the modes in mode_mask accept.
 int command_names(const char **out, int max, unsigned mode_mask);
+// The command nearest to a mistyped word of letters ("hlep": "help"; never
+// for "e4", which reads as a move), among the names
+// and aliases of the commands the modes in mode_mask accept: its full name,
+// or NULL when none is close (one edit, or two for words of five letters or
+// more; a swap of two neighbours counts as one).
+const char *command_suggest(const char *word, unsigned mode_mask);
 // The modes (CMODE_* bits) that accept a command; moves are CMD_MOVE.
 unsigned command_modes(CommandKind kind);
 // The full name of a command ("move" for CMD_MOVE).

@@ -54,11 +54,13 @@ static bool step(Session *s, const Command *cmd, int64_t now) {
     Game *g = s->analyse.game;
     char err[512] = "";
     switch (cmd->kind) {
-    case CMD_MOVE:
-        if (game_play_text(g, cmd->text, now, err, sizeof err) == GAME_OK)
+    case CMD_MOVE: {
+        GameStatus st = game_play_text(g, cmd->text, now, err, sizeof err);
+        if (st == GAME_OK)
             return true;
-        session_say(s, MSG_ERROR, "%s", err[0] ? err : "cannot do that now");
+        session_move_error(s, cmd->text, st, err);
         return false;
+    }
     case CMD_UNDO:
     case CMD_PREV:
         if (game_undo(g, now) == GAME_OK)

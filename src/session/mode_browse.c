@@ -141,8 +141,9 @@ static bool step(Session *s, const Command *cmd) {
 static void try_move(Session *s, const char *text, int64_t now) {
     BrowseState *b = &s->browse;
     char err[512] = "";
-    if (game_play_text(b->game, text, now, err, sizeof err) != GAME_OK) {
-        session_say(s, MSG_ERROR, "%s", err[0] ? err : "cannot do that now");
+    GameStatus st = game_play_text(b->game, text, now, err, sizeof err);
+    if (st != GAME_OK) {
+        session_move_error(s, text, st, err);
         return;
     }
     Move moves[GAME_MAX_PLIES];

@@ -22,10 +22,8 @@ static void put(Board *b, Square sq, Piece p) {
     }
 }
 
-static bool edit_enter(Session *s, const ModeArgs *args, int64_t now) {
-    (void)now;
-    EditState *e = &s->edit;
-    const Board *b = game_board(args->source);
+// The editor's squares and fields from a board.
+static void load_board(EditState *e, const Board *b) {
     memset(&e->board, 0, sizeof e->board);
     memset(e->board.squares, NO_PIECE, sizeof e->board.squares);
     for (Square sq = 0; sq < SQ_NB; sq++)
@@ -39,6 +37,11 @@ static bool edit_enter(Session *s, const ModeArgs *args, int64_t now) {
         snprintf(e->castling, sizeof e->castling, "%.4s", castling);
         snprintf(e->ep, sizeof e->ep, "%.2s", ep);
     }
+}
+
+static bool edit_enter(Session *s, const ModeArgs *args, int64_t now) {
+    (void)now;
+    load_board(&s->edit, game_board(args->source));
     session_say(s, MSG_INFO, "Editing: put Qd4 / put pe5, remove e4, clear, side white|black, "
                              "castling KQkq|-, ep e3|-, then done (or cancel).");
     return true;
@@ -129,6 +132,22 @@ static bool set_field(Session *s, const Command *cmd) {
     return true;
 }
 
+// setboard in the editor: the position (a full FEN, or a placement alone)
+// replaces the one being edited, to be changed further.
+static bool set_board(Session *s, const char *text) {
+    char fen[FEN_MAX * 2], note[128], err[256];
+    Board b;
+    if (!session_complete_fen(text, fen, sizeof fen, note, sizeof note, err, sizeof err) ||
+        !board_set_fen(&b, fen, err, sizeof err)) {
+        session_say(s, MSG_ERROR, "Bad FEN: %s", err);
+        return false;
+    }
+    load_board(&s->edit, &b);
+    session_say(s, MSG_INFO, "Position loaded into the editor%s%s%s; done uses it.",
+                note[0] ? " (" : "", note, note[0] ? ")" : "");
+    return true;
+}
+
 static Transition edit_handle(Session *s, const Command *cmd, int64_t now) {
     (void)now;
     Transition tr = stay;
@@ -152,6 +171,7 @@ static Transition edit_handle(Session *s, const Command *cmd, int64_t now) {
         edit_fen(&s->edit, tr.fen, sizeof tr.fen);
         break;
     }
+    case CMD_SETBOARD: changed = set_board(s, cmd->text); break;
     case CMD_FEN:
         edit_fen(&s->edit, tr.fen, sizeof tr.fen);
         session_say(s, MSG_INFO, "%s", tr.fen);

@@ -155,7 +155,7 @@ void play_text_move(Session *s, const char *text, int64_t now) {
     if (st == GAME_OK)
         after_move(s, now);
     else
-        session_say(s, MSG_ERROR, "%s", err[0] ? err : "cannot do that now");
+        session_move_error(s, text, st, err);
 }
 
 static void claim(Session *s, const char *text, int64_t now) {
@@ -320,6 +320,13 @@ static void play_status(const Session *s, char *buf, size_t bufsz) {
         return;
     }
     session_game_status(g, buf, bufsz);
+    // The player may claim a draw: said as soon as it is possible.
+    GameEnd claim = game_claimable(g);
+    if (claim != END_NONE) {
+        size_t n = strlen(buf);
+        snprintf(buf + n, bufsz - n, " - %s: claim to draw",
+                 claim == END_THREEFOLD_REPETITION ? "threefold repetition" : "fifty-move rule");
+    }
 }
 
 static PgnGame *play_to_pgn(Session *s, int64_t now) {

@@ -122,8 +122,12 @@ static GameSettings live_settings(const Session *s) {
 
 static void start_from_fen(Session *s, const char *fen, const char *what, int64_t now) {
     GameSettings settings = live_settings(s);
-    snprintf(settings.start_fen, sizeof settings.start_fen, "%s", fen);
-    char err[512];
+    char err[512], note[128];
+    if (!session_complete_fen(fen, settings.start_fen, sizeof settings.start_fen, note,
+                              sizeof note, err, sizeof err)) {
+        session_say(s, MSG_ERROR, "%s: %s", what, err);
+        return;
+    }
     Game *g = game_new(&settings, err, sizeof err);
     if (!g) {
         session_say(s, MSG_ERROR, "%s: %s", what, err);
@@ -132,7 +136,8 @@ static void start_from_fen(Session *s, const char *fen, const char *what, int64_
     replace_live(s, g, now);
     char text[FEN_MAX];
     game_fen(s->live, text, sizeof text);
-    session_say(s, MSG_INFO, "Position set: %s", text);
+    session_say(s, MSG_INFO, "Position set%s%s%s: %s", note[0] ? " (" : "", note,
+                note[0] ? ")" : "", text);
 }
 
 static void new_game(Session *s, const Command *cmd, int64_t now) {
@@ -332,7 +337,11 @@ static bool core_command(Session *s, const Command *cmd, int64_t now) {
         session_say(s, MSG_INFO, "%s", fen);
         break;
     case CMD_NEW: new_game(s, cmd, now); break;
-    case CMD_SETBOARD: start_from_fen(s, cmd->text, "Bad FEN", now); break;
+    case CMD_SETBOARD:
+        if (s->mode == SESSION_EDIT)
+            return false; // the editor loads it to edit further
+        start_from_fen(s, cmd->text, "Bad FEN", now);
+        break;
     case CMD_SAVE: save(s, cmd->text, now); break;
     case CMD_LOAD: load_file(s, cmd->text, now); break;
     case CMD_GAMES:
@@ -377,7 +386,10 @@ static void refuse(Session *s, const Command *cmd) {
         [SESSION_ANALYSE] = " (stop ends the analysis, back returns to your game)",
         [SESSION_REVIEW] = ": stop ends the review, keeping what is done",
     };
-    if (cmd->kind == CMD_MOVE)
+    const char *near = cmd->kind == CMD_MOVE ? command_suggest(cmd->text, 1u << s->mode) : NULL;
+    if (near)
+        session_say(s, MSG_ERROR, "'%s' is not a command here; did you mean %s?", cmd->text, near);
+    else if (cmd->kind == CMD_MOVE)
         session_say(s, MSG_ERROR, "No moves in the %s mode%s.", current(s)->name, hints[s->mode]);
     else
         session_say(s, MSG_ERROR, "'%s' does not work in the %s mode%s.",
@@ -523,7 +535,14 @@ Session *session_new(const SessionOptions *opts, const SessionHooks *hooks, int6
         s->hooks = *hooks;
     s->think.events = eventq_new();
     s->think.engine = engine_new();
-    s->live = game_new(&opts->settings, err, errsz);
+    // --fen may be a placement only: completed here, said once the hooks work.
+    char fen_note[128] = "";
+    if (!session_complete_fen(opts->settings.start_fen, s->opts.settings.start_fen,
+                              sizeof s->opts.settings.start_fen, fen_note, sizeof fen_note, err,
+                              errsz))
+        s->live = NULL; // err says why
+    else
+        s->live = game_new(&s->opts.settings, err, errsz);
     if (!s->think.events || !s->think.engine || !s->live) {
         if (!(s->think.events && s->think.engine)) // else err says why the game could not start
             snprintf(err, errsz, "out of memory starting the engine");
@@ -535,6 +554,8 @@ Session *session_new(const SessionOptions *opts, const SessionHooks *hooks, int6
     }
     if (opts->notes[0])
         session_say(s, MSG_ERROR, "%s", opts->notes);
+    if (fen_note[0])
+        session_say(s, MSG_INFO, "Start position: %s.", fen_note);
     set_up_engine(s);
     find_unfinished(s, now);
     s->mode = s->back_mode = SESSION_PLAY;

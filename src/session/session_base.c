@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Services the session's modes share: messages to the front end, the live
 // game's autosave and archive, and small views of a game as text.
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -78,4 +79,46 @@ Game *session_game_from_line(const Session *s, const GameSettings *settings, con
     for (int i = played; i > cursor && game_undo(g, 0) == GAME_OK; i--)
         ;
     return g;
+}
+
+bool session_complete_fen(const char *text, char *fen, size_t fensz, char *note, size_t notesz,
+                          char *err, size_t errsz) {
+    note[0] = '\0';
+    if (!fen_is_placement_only(text)) {
+        snprintf(fen, fensz, "%s", text);
+        return true;
+    }
+    Board b;
+    char castling[8];
+    if (!board_set_placement(&b, text, castling, sizeof castling, err, errsz))
+        return false;
+    board_to_fen(&b, fen, fensz);
+    if (strcmp(castling, "-") == 0)
+        snprintf(note, notesz, "placement only: White to move, no castling rights inferred");
+    else
+        snprintf(note, notesz, "placement only: White to move, castling %s inferred", castling);
+    return true;
+}
+
+void session_move_error(Session *s, const char *text, GameStatus st, const char *err) {
+    // A word of letters only that is not a move was most likely meant as a
+    // command: name the nearest one, or the help.
+    const char *p = text;
+    while (isspace((unsigned char)*p))
+        p++;
+    size_t n = 0;
+    while (isalpha((unsigned char)p[n]))
+        n++;
+    bool word = n > 0 && (p[n] == '\0' || isspace((unsigned char)p[n]));
+    if (st != GAME_ERR_PARSE || !word) {
+        session_say(s, MSG_ERROR, "%s", err[0] ? err : "cannot do that now");
+        return;
+    }
+    const char *near = command_suggest(p, 1u << s->mode);
+    if (near)
+        session_say(s, MSG_ERROR, "'%.*s' is not a move or command; did you mean %s?", (int)n, p,
+                    near);
+    else
+        session_say(s, MSG_ERROR, "'%.*s' is not a move or command; type help for the list.",
+                    (int)n, p);
 }

@@ -190,6 +190,15 @@ void session_live_changed(Session *s, int64_t now);
 void session_last_move_text(const Game *g, int ply, char *buf, size_t bufsz);
 // Side to move / check / result of g, for the status lines of the modes.
 void session_game_status(const Game *g, char *buf, size_t bufsz);
+// A FEN as typed (setboard, --fen, the editor): a full FEN is copied for the
+// strict parser; a placement-only one, as copied from websites, is completed
+// (White to move, castling inferred from the pieces) and note says so (else
+// empty). False with err when that placement is bad.
+bool session_complete_fen(const char *text, char *fen, size_t fensz, char *note, size_t notesz,
+                          char *err, size_t errsz);
+// Says why a typed move was refused; a lone word that is no move gets the
+// nearest command ("'hlep' is not a move or command; did you mean help?").
+void session_move_error(Session *s, const char *text, GameStatus st, const char *err);
 // Builds a game from a PGN game's main line, both sides human, no clock.
 Game *session_game_from_line(const Session *s, const GameSettings *settings, const Move *moves,
                              int n, int cursor, char *err, size_t errsz);
