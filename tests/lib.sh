@@ -142,3 +142,49 @@ wait_for() {
 
 # keys KEYS...: sends keys to the session (tmux send-keys syntax).
 keys() { tm send-keys -t game "$@"; }
+
+# --- the terminal game under tmux: looks, sizes, the board's cells ---------
+
+# write_tui_script FILE LOOK ARGS...: a script that starts the terminal game
+# with a fresh state directory (no game to resume), TERM=xterm-256color and
+# UTF-8, in one of the looks: colour, mono (NO_COLOR=1) or ascii (--ascii).
+# Needs make_tmp.
+write_tui_script() {
+    local file=$1 look=$2 patzer
+    shift 2
+    patzer=$(cd "$(dirname "$PATZER")" && pwd)/$(basename "$PATZER")
+    local env="unset NO_COLOR LC_ALL" extra=""
+    case $look in
+    colour) ;;
+    mono) env="unset LC_ALL; export NO_COLOR=1" ;;
+    ascii) extra="--ascii" ;;
+    *) setup_error "unknown look '$look'" ;;
+    esac
+    cat >"$file" <<RUN
+export HOME="$tmp" XDG_STATE_HOME="\$(mktemp -d "$tmp/state.XXXXXX")" XDG_CONFIG_HOME="$tmp/config"
+export LANG=C.UTF-8 TERM=xterm-256color
+$env
+exec "$patzer" $extra $*
+RUN
+}
+
+# The 1-based screen row of a rank's label and column of a file's letter
+# (whatever the size of the squares and the way round of the board).
+rank_row() { screen | grep -n -E "^ *$1 " | head -1 | cut -d: -f1; }
+file_col() { screen | grep -E '^ +[a-h]( +[a-h]){7}( |$)' | head -1 | awk -v f="$1" '{ print index($0, f) }'; }
+# click_cell X Y: a press and a release of the left button at a 1-based cell,
+# as SGR (1006) mouse reports, which ncurses reads with TERM=xterm-256color.
+click_cell() {
+    tm send-keys -t game -l $'\e'"[<0;$1;${2}M"
+    tm send-keys -t game -l $'\e'"[<0;$1;${2}m"
+}
+# click SQUARE: a click on the square (found by its rank and file labels).
+click() { click_cell "$(file_col "${1:0:1}")" "$(rank_row "${1:1:1}")"; }
+# click_text REGEX: a click on the first cell of the first line matching it.
+click_text() {
+    local y x line
+    y=$(screen | grep -n -E -- "$1" | head -1 | cut -d: -f1)
+    line=$(screen | sed -n "${y}p")
+    x=$(awk -v l="$line" -v r="$1" 'BEGIN { print match(l, r) }')
+    click_cell "$((x + 1))" "$y"
+}

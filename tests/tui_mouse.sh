@@ -1,55 +1,62 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# End to end: play by pointing in the real terminal game (tmux). ncurses
-# with TERM=xterm-256color reads SGR (1006) mouse reports (its kmous is
-# \e[<), so the test sends "\e[<0;X;YM" (press) and "\e[<0;X;Ym" (release)
-# at the cells of e2 and e4, then plays 2. d4 by typing "d2" and "d4".
+# End to end: play by pointing in the real terminal game (tmux), in colour,
+# monochrome (NO_COLOR=1) and ASCII, at 80x24 and at a size with larger
+# squares, the right way round and flipped (you play Black). The clicks are
+# SGR mouse reports at the cells of the squares' labels (tests/lib.sh); the
+# selection, its target marks, a click that plays, typed squares, the hidden
+# and shown evaluation and Esc are checked in each.
 # shellcheck source=tests/lib.sh
 source "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
 need_patzer
 make_tmp
-patzer=$(cd "$(dirname "$PATZER")" && pwd)/$(basename "$PATZER")
-cat >"$tmp/run.sh" <<RUN
-export HOME="$tmp" XDG_STATE_HOME="\$(mktemp -d "$tmp/state.XXXXXX")" XDG_CONFIG_HOME="$tmp/config"
-export LANG=C.UTF-8 TERM=xterm-256color
-unset NO_COLOR LC_ALL
-exec "$patzer" --no-book --time none --level 1
-RUN
 
-# The 1-based screen row of a rank's label and column of a file's letter.
-rank_row() { screen | grep -n -E "^ *$1 " | head -1 | cut -d: -f1; }
-file_col() { screen | grep -E '^ +a +b +c +d +e +f +g +h' | head -1 | awk -v f="$1" '{ print index($0, f) }'; }
-# click SQUARE: a press and a release of the left button on it.
-click() {
-    local x y
-    x=$(file_col "${1:0:1}")
-    y=$(rank_row "${1:1:1}")
-    tm send-keys -t game -l $'\e'"[<0;$x;${y}M"
-    tm send-keys -t game -l $'\e'"[<0;$x;${y}m"
+# run_case LOOK COLUMNS ROWS SIDE: one game by pointing.
+run_case() {
+    local look=$1 cols=$2 rows=$3 side=$4 name="$1 ${2}x$3 $4"
+    local dot='·' from=e2 to=e4 typed_from=d2 typed_to=d4 reply='1\. e4 [a-hNBRQKO]' second='2\. d4'
+    [ "$look" = ascii ] && dot=' o( |$)'
+    if [ "$side" = black ]; then
+        from=e7 to=e5 typed_from=d7 typed_to=d5 reply='1\. [a-hNBRQKO][a-h1-8x+=]* +e5' second='2\. [^ ]+ +d5'
+    fi
+    write_tui_script "$tmp/run.sh" "$look" --no-book --time none --level 1 "--$side"
+    tmux_start "$cols" "$rows" "bash $tmp/run.sh"
+    check "$name: the board appears" wait_for 10 '^>'
+    if [ "$side" = black ]; then
+        check "$name: flipped, rank 1 at the top" test "$(rank_row 1)" -lt "$(rank_row 8)"
+        check "$name: the engine opens" wait_for 20 '1\. [a-hNBRQKO]'
+    fi
+    # ncurses turns mouse reports on with its first read of the keyboard: the
+    # first click is repeated until the program has seen one (a loaded machine).
+    selected() { wait_for 2 "Your pawn on $from: where to\\?"; }
+    for _ in 1 2 3 4 5; do
+        click "$from"
+        selected && break
+    done
+    check "$name: a click on the pawn selects it" selected
+    check "$name: its moves are marked" wait_for 2 "$dot"
+    check "$name: the selected piece is marked" wait_for 2 '\([^ ()]+\)'
+    click "$to"
+    check "$name: a click on $to plays it" wait_for 20 "$reply"
+    check "$name: the evaluation is hidden in your game" test -z "$(screen | grep -E 'Depth [0-9]')"
+    keys C-v
+    check "$name: Ctrl-V shows it" wait_for 5 'evaluation is shown'
+    keys C-v
+    keys "$typed_from" Enter
+    check "$name: typing a square selects its piece" wait_for 5 "Your pawn on $typed_from: where to\\?"
+    keys Escape
+    check "$name: Esc clears the selection" wait_for 5 'Selection and premove cleared'
+    keys "$typed_from" Enter
+    keys "$typed_to" Enter
+    check "$name: a second square plays the move" wait_for 20 "$second"
+    keys "quit" Enter
+    sleep 0.3
+    tm kill-server 2>/dev/null
 }
 
-tmux_start 100 30 "bash $tmp/run.sh"
-check "the board appears" wait_for 10 '^>'
-# ncurses turns mouse reports on with its first read of the keyboard: the
-# first click is repeated until the program has seen one (a loaded machine).
-selected() { wait_for 2 'Your pawn on e2: where to\?'; }
-for _ in 1 2 3 4 5; do
-    click e2
-    selected && break
-done
-check "a click on the pawn selects it" selected
-check "its moves are marked with dots" wait_for 2 '·'
-click e4
-check "a click on e4 plays e4" wait_for 5 '1\. e4'
-check "the engine replies" wait_for 20 '1\. e4 [a-hNBRQKO]'
-check "the engine's evaluation is hidden in your game" test -z "$(screen | grep -E 'Depth [0-9]')"
-keys C-v
-check "Ctrl-V shows it" wait_for 5 'evaluation is shown'
-check "with its depth" wait_for 5 'Depth [0-9]'
-keys C-v
-keys "d2" Enter
-check "typing a square selects its piece" wait_for 5 'Your pawn on d2: where to\?'
-keys "d4" Enter
-check "a second square plays the move" wait_for 5 '2\. d4'
-keys "quit" Enter
+run_case colour 80 24 white
+run_case mono 100 30 black
+run_case ascii 80 24 white
+run_case ascii 120 40 black
+run_case colour 160 50 black
 finish

@@ -39,6 +39,13 @@ Square boardview_square_at(int y, int x, bool flipped, int sq_w, int sq_h) {
     return r < 8 && c < 8 ? square_at(flipped, r, c) : SQ_NONE;
 }
 
+void boardview_square_cell(Square sq, bool flipped, int sq_w, int sq_h, int *y, int *x) {
+    int r = flipped ? square_rank(sq) : 7 - square_rank(sq);
+    int c = flipped ? 7 - square_file(sq) : square_file(sq);
+    *y = r * sq_h;
+    *x = LABEL_W + c * sq_w;
+}
+
 // Marks for play by pointing, drawn in every look: a dot on the empty
 // squares the selected piece may go to, crosses beside a piece it may take,
 // braces around the cursor and parentheses around the selected piece.

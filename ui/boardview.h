@@ -11,6 +11,9 @@
 // The square at cell (y, x) of the board window, SQ_NONE off the squares.
 Square boardview_square_at(int y, int x, bool flipped, int sq_w, int sq_h);
 
+// The top-left cell of square sq in the board window.
+void boardview_square_cell(Square sq, bool flipped, int sq_w, int sq_h, int *y, int *x);
+
 void boardview_draw(WINDOW *w, const UiView *v, int sq_w, int sq_h);
 
 #endif

@@ -71,6 +71,16 @@ static void draw_too_small(const UiLayout *l) {
     wnoutrefresh(w);
 }
 
+// Where the last overlay box was drawn (screen cells), for clicks; 0: none.
+static int overlay_y, overlay_x, overlay_h, overlay_w;
+
+int ui_view_overlay_line_at(int y, int x) {
+    if (overlay_h == 0 || y <= overlay_y || y >= overlay_y + overlay_h - 1 || x <= overlay_x ||
+        x >= overlay_x + overlay_w - 1)
+        return -1;
+    return y - overlay_y - 1; // text line 0 is on the box's second row
+}
+
 // A box with several lines of text over the middle of the screen, sized to
 // fit; lines that do not fit are cut. Built fresh each time so it sits on top
 // of the panes drawn before it and leaves nothing behind.
@@ -93,6 +103,10 @@ static void draw_overlay(const UiLayout *l, const char *text) {
     WINDOW *w = newwin(height, width, (l->lines - 2 - height) / 2, (l->cols - width) / 2);
     if (!w)
         return;
+    overlay_y = (l->lines - 2 - height) / 2;
+    overlay_x = (l->cols - width) / 2;
+    overlay_h = height;
+    overlay_w = width;
     werase(w);
     box(w, 0, 0);
     int y = 1;
@@ -110,10 +124,67 @@ static void draw_overlay(const UiLayout *l, const char *text) {
     delwin(w);
 }
 
+// ------------------------------------------------------------ chooser
+
+enum { CHOOSER_CELL_W = 3, CHOOSER_W = 2 + 4 * CHOOSER_CELL_W, CHOOSER_H = 3 };
+
+const PieceType ui_chooser_pieces[4] = {QUEEN, ROOK, BISHOP, KNIGHT};
+
+// Where the last chooser was drawn (screen cells), for clicks; height 0: none.
+static int chooser_y, chooser_x, chooser_h;
+
+// A box of Q R B N beside the promotion square: below it when the square
+// is at the top of the board, above it when at the bottom, kept on the
+// board horizontally. Letters, so it reads the same in every look.
+static void draw_chooser(const UiLayout *l, const UiView *v) {
+    int by, bx, sy, sx;
+    getbegyx(l->board, by, bx);
+    boardview_square_cell(v->choose_square, v->flipped, l->sq_w, l->sq_h, &sy, &sx);
+    bool top = sy < 4 * l->sq_h;
+    int y = by + (top ? sy + l->sq_h : sy - CHOOSER_H);
+    int x = bx + sx + l->sq_w / 2 - CHOOSER_W / 2;
+    int right = bx + getmaxx(l->board) - CHOOSER_W;
+    if (x > right)
+        x = right;
+    if (x < bx)
+        x = bx;
+    if (y < 0)
+        y = 0;
+    WINDOW *w = newwin(CHOOSER_H, CHOOSER_W, y, x);
+    if (!w)
+        return;
+    werase(w);
+    box(w, 0, 0);
+    static const char letters[PIECE_TYPE_NB] = {[QUEEN] = 'Q', [ROOK] = 'R', [BISHOP] = 'B',
+                                                [KNIGHT] = 'N'};
+    for (int i = 0; i < 4; i++) {
+        char cell[4];
+        PieceType t = ui_chooser_pieces[i];
+        char c = letters[t];
+        snprintf(cell, sizeof cell, "%c", v->choose_side == WHITE ? c : c + ('a' - 'A'));
+        // The default (queen) stands out, in every look.
+        attr_t attr = theme_role_attr(i == 0 ? ROLE_CURRENT : ROLE_TITLE) | (i == 0 ? A_REVERSE : 0);
+        draw_text(w, 1, 1 + i * CHOOSER_CELL_W + 1, cell, 1, attr, false);
+    }
+    wnoutrefresh(w);
+    delwin(w);
+    chooser_y = y;
+    chooser_x = x;
+    chooser_h = CHOOSER_H;
+}
+
+PieceType ui_view_chooser_at(int y, int x) {
+    if (chooser_h == 0 || y < chooser_y || y >= chooser_y + chooser_h || x < chooser_x + 1 ||
+        x >= chooser_x + 1 + 4 * CHOOSER_CELL_W)
+        return NO_PIECE_TYPE;
+    return ui_chooser_pieces[(x - chooser_x - 1) / CHOOSER_CELL_W];
+}
+
 void ui_view_draw(const UiView *v) {
     if (!ui_screen_is_open() || !v)
         return;
     const UiLayout *l = ui_layout();
+    chooser_h = overlay_h = 0; // until drawn again
     ui_text_copy(status_text, sizeof status_text, v->status);
     status_error = v->status_is_error;
     if (l->too_small) {
@@ -128,6 +199,8 @@ void ui_view_draw(const UiView *v) {
         panel_draw(l->panel, v);
         wnoutrefresh(l->panel);
     }
+    if (l->board && v->choosing)
+        draw_chooser(l, v);
     if (v->overlay && v->overlay[0])
         draw_overlay(l, v->overlay);
     draw_status();

@@ -78,6 +78,11 @@ typedef struct UiView {
     // keyboard cursor, and a move queued while the engine thinks.
     Bitboard selected, quiet_targets, capture_targets, cursor;
     Move premove;
+    // The promotion chooser: a small box with Q R B N beside the square a
+    // pawn promotes on, for the side to move (queen first, the default).
+    bool choosing;
+    Square choose_square;
+    Color choose_side;
 } UiView;
 
 // The pieces each side has captured, counted against the standard set (a
@@ -95,6 +100,16 @@ int ui_piece_value(PieceType t);
 // when the cell is not on the board (coordinates, panel) or the screen is
 // closed. Maps mouse clicks.
 Square ui_view_square_at(int y, int x, bool flipped);
+
+// The line of the overlay's text (0 = its first) drawn last at screen cell
+// (y, x), -1 when the cell is not on a line of it or none is shown.
+int ui_view_overlay_line_at(int y, int x);
+// The piece of the promotion chooser drawn last at screen cell (y, x):
+// QUEEN, ROOK, BISHOP or KNIGHT; NO_PIECE_TYPE when the cell is not on one
+// or no chooser is shown. Maps mouse clicks.
+PieceType ui_view_chooser_at(int y, int x);
+// The order of the chooser's pieces, left to right.
+extern const PieceType ui_chooser_pieces[4];
 
 // Draws every pane (curses must be open). Marks windows for update; the
 // caller finishes with ui_screen_update().

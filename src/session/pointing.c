@@ -57,7 +57,7 @@ static void play_from_to(Session *s, Move m, int64_t now) {
     }
     if (move_is_promotion(legal[0])) {
         s->play.promotion = move_make(move_from(m), move_to(m));
-        session_say(s, MSG_INFO, "Promote to: q, r, b or n (Enter: queen)");
+        session_say(s, MSG_INFO, "Promote to: q, r, b or n (Enter: queen, Esc: cancel)");
         session_changed(s);
         return;
     }

@@ -208,7 +208,16 @@ static void list_games(Session *s, const char *path, const char *filter) {
         len += (size_t)snprintf(text + len, sizeof text - len,
                                 "... and %d more (games TEXT narrows the list)\n", matches - n);
     if (len < sizeof text)
-        snprintf(text + len, sizeof text - len, "game N shows one of them; game 0 is your game.");
+        snprintf(text + len, sizeof text - len,
+                 "game N (or a click on its line) shows one of them; game 0 is your game.");
+    // Kept, so that a click on a line of it opens that game.
+    _Static_assert(sizeof s->list_text == sizeof text, "the list is kept whole");
+    _Static_assert(sizeof s->list_numbers / sizeof s->list_numbers[0] == LIST_SHOWN_MAX,
+                   "one number per line shown");
+    memcpy(s->list_text, text, sizeof text);
+    s->list_count = n;
+    for (int i = 0; i < n; i++)
+        s->list_numbers[i] = entries[i].number;
     session_say(s, MSG_HELP, "%s", text);
 }
 
@@ -622,6 +631,25 @@ void session_pointing(const Session *s, Square *selected, Bitboard *quiet, Bitbo
     *quiet = *captures = 0;
     if (play)
         pointing_targets(s, quiet, captures);
+}
+
+int session_listed_game(const Session *s, const char *line) {
+    const char *p = strchr(s->list_text, '\n'); // line 0 is the heading
+    size_t n = strlen(line);
+    for (int i = 0; p && i < s->list_count; i++) {
+        p++;
+        const char *end = strchr(p, '\n');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && n > 0 && memcmp(p, line, n) == 0)
+            return s->list_numbers[i];
+        p = end;
+    }
+    return 0;
+}
+
+Square session_promotion_square(const Session *s) {
+    Move m = s->play.promotion;
+    return s->mode == SESSION_PLAY && m != MOVE_NONE ? move_to(m) : SQ_NONE;
 }
 
 bool session_eval_shown(const Session *s) {

@@ -125,6 +125,12 @@ bool session_point_cancel(Session *s);
 // piece may go to, quiet and captures apart, and the premove (MOVE_NONE).
 void session_pointing(const Session *s, Square *selected, Bitboard *quiet, Bitboard *captures,
                       Move *premove);
+// The game of the file on a line of the last game list (`games`), 0 when
+// the line is not one of its games: a click on the list opens that game.
+int session_listed_game(const Session *s, const char *line);
+// The square a pawn moved to by pointing waits on for its promotion piece
+// (answered by q, r, b, n or an empty line; Esc cancels), SQ_NONE if none.
+Square session_promotion_square(const Session *s);
 // Whether the engine's thinking is to be shown: always but in a game
 // against the engine, where `eval on` shows it.
 bool session_eval_shown(const Session *s);

@@ -152,6 +152,9 @@ struct Session {
     int graph_count;
     bool graph_of_live;        // the graph is of the live game (else of a file's game)
     char list_path[4096];      // the file whose games `games` and `game N` show
+    char list_text[8192];      // the last game list shown, line 1 on one game per line
+    int list_numbers[40];      // the game on each of those lines
+    int list_count;
     Game *live;                // the game being played: mode play shows it
 
     // The core's own.

@@ -13,11 +13,28 @@ void pointer_init(Pointer *p) {
     p->pressed = SQ_NONE;
 }
 
+// The answer to the promotion chooser: "q", "r", "b", "n" or "" (a queen).
+static void choose(Session *s, PieceType t, int64_t now) {
+    static const char answers[PIECE_TYPE_NB][2] = {[QUEEN] = "q", [ROOK] = "r",
+                                                   [BISHOP] = "b", [KNIGHT] = "n"};
+    session_handle_line(s, answers[t], now);
+}
+
 // Press selects (or plays to) the square under the mouse; a release on
 // another square after a press on a piece is a drag and plays the move.
+// While the promotion chooser shows, a press on it picks the piece.
 static void mouse(Pointer *p, Session *s, bool press, int64_t now) {
     int y, x;
     ui_screen_mouse_cell(&y, &x);
+    if (session_promotion_square(s) != SQ_NONE) {
+        PieceType t = ui_view_chooser_at(y, x);
+        if (t != NO_PIECE_TYPE) {
+            if (press)
+                choose(s, t, now);
+            p->pressed = SQ_NONE;
+            return;
+        }
+    }
     Square sq = ui_view_square_at(y, x, session_flipped(s));
     if (press) {
         p->pressed = sq;
@@ -65,6 +82,19 @@ bool pointer_key(Pointer *p, Session *s, int key, bool line_empty, int64_t now) 
     }
     if (session_mode(s) != SESSION_PLAY)
         return false; // arrows step through a game in the other modes
+    if (session_promotion_square(s) != SQ_NONE) {
+        // The chooser takes q, r, b, n at once (no Enter), Enter for a queen.
+        static const char keys[] = "qrbnQRBN";
+        const char *hit = key > 0 && key < 128 ? strchr(keys, key) : NULL;
+        if (hit) {
+            choose(s, ui_chooser_pieces[(hit - keys) % 4], now);
+            return true;
+        }
+        if (key == KEY_ENTER_LF || key == KEY_ENTER_CR) {
+            choose(s, QUEEN, now);
+            return true;
+        }
+    }
     if (key == KEY_ESC) {
         p->cursor = SQ_NONE;
         session_point_cancel(s);
@@ -87,6 +117,10 @@ void pointer_view(const Pointer *p, const Session *s, UiView *v) {
     session_pointing(s, &selected, &v->quiet_targets, &v->capture_targets, &v->premove);
     v->selected = selected == SQ_NONE ? 0 : 1ULL << selected;
     v->cursor = p->cursor == SQ_NONE || session_mode(s) != SESSION_PLAY ? 0 : 1ULL << p->cursor;
+    Square promo = session_promotion_square(s);
+    v->choosing = promo != SQ_NONE;
+    v->choose_square = promo == SQ_NONE ? 0 : promo;
+    v->choose_side = game_turn(session_live_game(s));
     if (!session_eval_shown(s))
         memset(&v->thinking, 0, sizeof v->thinking);
 }

@@ -288,6 +288,30 @@ static void draw(Tui *t, int64_t now) {
         ui_screen_dump(t->dump_path);
 }
 
+// A click on a line of a game list (games) opens that game.
+static void overlay_click(Tui *t) {
+    int y, x;
+    ui_screen_mouse_cell(&y, &x);
+    int index = ui_view_overlay_line_at(y, x);
+    const char *p = t->overlay;
+    for (int i = 0; i < index && p; i++) {
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    if (index < 0 || !p)
+        return;
+    char line[512];
+    size_t n = strcspn(p, "\n");
+    snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), p);
+    int number = session_listed_game(t->session, line);
+    if (number > 0) {
+        char command[32];
+        snprintf(command, sizeof command, "game %d", number);
+        t->status_sticky = false;
+        session_handle_line(t->session, command, frontend_now_ms());
+    }
+}
+
 // On an empty command line, the arrow and page keys step through a game.
 static const char *navigation_command(int key) {
     static const char *const commands[] = {
@@ -360,6 +384,8 @@ int tui_run(const Config *cfg, char *why, size_t whysz) {
         // After EINTR (a resize) or input, read every waiting key.
         for (int key; (key = ui_screen_getch()) != UI_KEY_NONE;) {
             if (t.overlay[0] && key != UI_KEY_RESIZE) {
+                if (key == UI_KEY_PRESS)
+                    overlay_click(&t); // a game of a list opens
                 t.overlay[0] = '\0'; // any key closes the help box
                 ui_screen_resize();  // and everything under it is drawn again
                 continue;
