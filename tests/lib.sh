@@ -170,7 +170,7 @@ RUN
 
 # The 1-based screen row of a rank's label and column of a file's letter
 # (whatever the size of the squares and the way round of the board).
-rank_row() { screen | grep -n -E "^ *$1 " | head -1 | cut -d: -f1; }
+rank_row() { screen | grep -n -E "^ *$1( |\$)" | head -1 | cut -d: -f1; }
 file_col() { screen | grep -E '^ +[a-h]( +[a-h]){7}( |$)' | head -1 | awk -v f="$1" '{ print index($0, f) }'; }
 # click_cell X Y: a press and a release of the left button at a 1-based cell,
 # as SGR (1006) mouse reports, which ncurses reads with TERM=xterm-256color.

@@ -193,7 +193,8 @@ static void list_games(Session *s, const char *path, const char *filter) {
         session_say(s, MSG_ERROR, "%s", err);
         return;
     }
-    snprintf(s->list_path, sizeof s->list_path, "%s", path);
+    if (path != s->list_path) // `games` passes the list's own path: no overlapping copy
+        snprintf(s->list_path, sizeof s->list_path, "%s", path);
     bool f = filter && *filter;
     char text[8192];
     size_t len = (size_t)snprintf(text, sizeof text, "%d of %d games in %s%s%s%s:\n", matches,

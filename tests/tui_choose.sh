@@ -1,0 +1,86 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# End to end (tmux): the promotion chooser and the game list by mouse, in
+# colour, monochrome and ASCII. A pawn on the seventh rank is clicked to the
+# eighth: a box with Q R B N appears by the square; a click on R, the key n,
+# Enter (a queen) and Esc (no move) each answer it, also with the board
+# flipped. Then a file of three games is loaded, `games` lists them, and a
+# click on the second line opens game 2.
+# shellcheck source=tests/lib.sh
+source "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+need_patzer
+make_tmp
+games=${TEST_DATADIR:-$src/tests/data}/pgn/cli_games.pgn
+need_file "$games"
+
+# promote FROM TO: clicks the pawn (repeated until mouse reports are on)
+# and its promotion square; true once the chooser asks.
+promote() {
+    local i
+    for i in 1 2 3 4 5; do
+        click "$1"
+        wait_for 2 "where to\\?" && break
+    done
+    click "$2"
+    wait_for 5 'Promote to: q, r, b or n'
+}
+# The chooser's box: its four letters in a row.
+chooser_shown() { wait_for 3 '[Qq]  [Rr]  [Bb]  [Nn]'; }
+chooser_gone() { ! screen | grep -qE '[Qq]  [Rr]  [Bb]  [Nn]'; }
+
+run_case() {
+    local look=$1 cols=$2 rows=$3 name="$1 ${2}x$3"
+    write_tui_script "$tmp/run.sh" "$look" --no-book --time none --level 1
+    tmux_start "$cols" "$rows" "bash $tmp/run.sh"
+    check "$name: the board appears" wait_for 10 '^>'
+    keys "play both" Enter
+    keys "setboard 8/P6k/8/8/8/8/p6K/8" Enter
+    check "$name: a placement alone sets the position, saying so" \
+        wait_for 5 'placement only: White to move, no castling rights inferred'
+    check "$name: a7-a8 asks for the piece" promote a7 a8
+    check "$name: in a box by the square (White's letters)" chooser_shown
+    check "$name: capitals for White" wait_for 1 'Q  R  B  N'
+    click_text 'R  B  N'
+    check "$name: a click on R promotes to a rook" wait_for 5 '1\. a8=R'
+    check "$name: and the box goes" chooser_gone
+    check "$name: Black's a2-a1 asks" promote a2 a1
+    check "$name: lower case for Black" wait_for 2 'q  r  b  n'
+    keys n
+    check "$name: the key n promotes to a knight at once" wait_for 5 '1\. a8=R +a1=N'
+    keys "setboard 8/P6k/8/8/8/8/7K/8" Enter
+    check "$name: the position is set" wait_for 5 "Position set"
+    keys "flip" Enter
+    check "$name: the board is flipped" wait_for 5 "Board flipped"
+    check "$name: flipped, rank 1 at the top" test "$(rank_row 1)" -lt "$(rank_row 8)"
+    check "$name: flipped: a7-a8 asks" promote a7 a8
+    check "$name: flipped: the box shows" chooser_shown
+    keys Escape
+    check "$name: Esc cancels: no move" wait_for 5 'Selection and premove cleared'
+    check "$name: the pawn is still on a7" test -z "$(screen | grep -E '1\. a8')"
+    check "$name: flipped: asked again" promote a7 a8
+    keys Enter
+    check "$name: Enter promotes to a queen" wait_for 5 '1\. a8=Q'
+
+    keys "load $games" Enter
+    check "$name: load lists the file's games" wait_for 5 '3 of 3 games in'
+    click_text ' 2  White, W\.'
+    check "$name: a click on the second line opens game 2" wait_for 5 'Game 2: White, W\. - Black, B\. 0-1'
+    check "$name: the list is closed" test -z "$(screen | grep -E '3 of 3 games in')"
+    keys "games" Enter
+    check "$name: games lists them again" wait_for 5 '3 of 3 games in'
+    click_text ' 3  White, W\.'
+    check "$name: a click on the third line opens game 3" wait_for 5 'Game 3: White, W\. - Black, B\.'
+    keys "games" Enter
+    check "$name: and again" wait_for 5 '3 of 3 games in'
+    click_text '3 of 3 games in'
+    check "$name: a click on the heading only closes the list" wait_for 5 '\[browse: game 3\]'
+    check "$name: closed" test -z "$(screen | grep -E '3 of 3 games in')"
+    keys "quit" Enter
+    sleep 0.3
+    tm kill-server 2>/dev/null
+}
+
+run_case colour 80 24
+run_case mono 100 30
+run_case ascii 120 40
+finish
