@@ -5,7 +5,7 @@
 # eighth: a box with Q R B N appears by the square; a click on R, the key n,
 # Enter (a queen) and Esc (no move) each answer it, also with the board
 # flipped. Then a file of three games is loaded, `games` lists them, and a
-# click on the second line opens game 2.
+# click on the second line opens game 2. An idle screen is not redrawn.
 # shellcheck source=tests/lib.sh
 source "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
 need_patzer
@@ -80,6 +80,31 @@ run_case() {
     tm kill-server 2>/dev/null
 }
 
+# An idle screen (no clock running, the engine not thinking) is not drawn
+# again: the screen dump, written after every redraw, stays as it is until
+# a key changes something.
+idle_case() {
+    export PATZER_SCREEN_DUMP=$tmp/dump
+    write_tui_script "$tmp/run.sh" colour --no-book --time none --level 1
+    tmux_start 80 24 "bash $tmp/run.sh"
+    check "idle: the board appears" wait_for 10 '^>'
+    sleep 0.5
+    local before after
+    before=$(stat -c %y "$tmp/dump")
+    sleep 2.5 # the old loop redrew every second
+    after=$(stat -c %y "$tmp/dump")
+    check "idle: no redraw while nothing changes" test "$before" = "$after"
+    keys x
+    check "idle: a key is drawn" wait_for 5 '^> ?x'
+    after=$(stat -c %y "$tmp/dump")
+    check "idle: and the dump follows it" test "$before" != "$after"
+    keys BSpace "quit" Enter
+    sleep 0.3
+    tm kill-server 2>/dev/null
+    unset PATZER_SCREEN_DUMP
+}
+
+idle_case
 run_case colour 80 24
 run_case mono 100 30
 run_case ascii 120 40

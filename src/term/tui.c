@@ -322,6 +322,12 @@ static const char *navigation_command(int key) {
     return nav == UI_NAV_NONE ? NULL : commands[nav];
 }
 
+// Whether a clock on the screen is ticking (the screen changes by itself).
+static bool clock_shown_running(const Session *s) {
+    const Game *g = session_game(s);
+    return game_clock(g)->running && !game_is_over(g);
+}
+
 // Sleep time until the next redraw is due for the clocks.
 static int tick_ms(const Session *s, int64_t now) {
     const Game *g = session_game(s);
@@ -373,7 +379,11 @@ int tui_run(const Config *cfg, char *why, size_t whysz) {
     while (!stop_signal && !t.eof && !session_quit_requested(t.session)) {
         int64_t now = frontend_now_ms();
         session_poll(t.session, now);
-        draw(&t, now);
+        // Drawn only when something may have changed: a key, an engine
+        // event, a running clock, a timer of the session; an idle screen
+        // with no clock running is left alone.
+        if (t.dirty)
+            draw(&t, now);
         t.dirty = false;
 
         struct pollfd fds[2] = {{.fd = STDIN_FILENO, .events = POLLIN},
@@ -381,6 +391,9 @@ int tui_run(const Config *cfg, char *why, size_t whysz) {
         int ready = poll(fds, 2, tick_ms(t.session, now));
         if (ready < 0 && errno != EINTR)
             break;
+        if (ready != 0 || clock_shown_running(t.session) || session_busy(t.session) ||
+            session_wakeup_ms(t.session, frontend_now_ms()) >= 0)
+            t.dirty = true;
         // After EINTR (a resize) or input, read every waiting key.
         for (int key; (key = ui_screen_getch()) != UI_KEY_NONE;) {
             if (t.overlay[0] && key != UI_KEY_RESIZE) {
