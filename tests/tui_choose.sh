@@ -5,7 +5,8 @@
 # eighth: a box with Q R B N appears by the square; a click on R, the key n,
 # Enter (a queen) and Esc (no move) each answer it, also with the board
 # flipped. Then a file of three games is loaded, `games` lists them, and a
-# click on the second line opens game 2. An idle screen is not redrawn.
+# click on the second line opens game 2. Captured pieces and the end banner
+# are checked in each look too, and an idle screen is not redrawn.
 # shellcheck source=tests/lib.sh
 source "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
 need_patzer
@@ -60,6 +61,19 @@ run_case() {
     check "$name: flipped: asked again" promote a7 a8
     keys Enter
     check "$name: Enter promotes to a queen" wait_for 5 '1\. a8=Q'
+
+    # Captured pieces with the material difference, and the end banner.
+    keys "setboard 7k/8/6K1/5Q2/3p4/4P3/8/8" Enter
+    check "$name: a mating position" wait_for 5 'Position set'
+    keys "exd4" Enter
+    check "$name: captured pieces and the difference (queen 9)" \
+        wait_for 5 'White took [^ ]+ \+10'
+    for m in Kg8 Qf7+ Kh8 Qg7#; do
+        keys "$m" Enter
+        sleep 0.2
+    done
+    check "$name: the end banner names the result" wait_for 5 'Game over: 1-0'
+    check "$name: and the reason" wait_for 2 '^[1-8 ] +White mates'
 
     keys "load $games" Enter
     check "$name: load lists the file's games" wait_for 5 '3 of 3 games in'
