@@ -112,8 +112,13 @@ struct Searcher {
     int nhelpers;
     int helpers_running; // helpers started by the current search_run
     atomic_bool helpers_stop;
-    // A helper's node count as of its last poll, for the main thread's sums.
+    // The node count as of the last poll, for sums taken on other threads.
     _Atomic uint64_t shared_nodes;
+    // A node limit shared by the threads: each stops when the sum of what all
+    // have published reaches it, so that none overshoots by more than a poll
+    // interval however the threads are scheduled. 0: none.
+    Searcher *pool; // the main searcher (itself for the main one)
+    uint64_t pool_node_limit;
     // A helper's job and thread (main: unused).
     pthread_t thread;
     bool thread_started;
@@ -165,6 +170,7 @@ Searcher *search_new(TTable *tt, atomic_bool *stop) {
     s->tt = tt;
     s->stop = stop;
     s->check_cap = CHECK_EVERY_MAX;
+    s->pool = s;
     atomic_init(&s->pondering, false);
     atomic_init(&s->ponderhit_pending, false);
     atomic_init(&s->helpers_stop, false);
@@ -257,12 +263,20 @@ static bool is_draw(const Searcher *s, int ply) {
 
 // Polls the stop flag and the clock every check_every nodes, adapting the
 // interval so that a check happens roughly every millisecond.
-// The nodes of all threads: the main searcher's own count and what its
-// helpers last published (a poll interval behind at most).
+// The nodes of all threads, for the main searcher: its own count and what
+// its helpers last published (a poll interval behind at most).
 static uint64_t total_nodes(const Searcher *s) {
     uint64_t n = s->nodes;
     for (int i = 0; i < s->helpers_running; i++)
         n += atomic_load_explicit(&s->helpers[i]->shared_nodes, memory_order_relaxed);
+    return n;
+}
+
+// The nodes all threads of a pool have published; safe on any of them.
+static uint64_t pool_nodes(const Searcher *pool) {
+    uint64_t n = atomic_load_explicit(&pool->shared_nodes, memory_order_relaxed);
+    for (int i = 0; i < pool->nhelpers; i++)
+        n += atomic_load_explicit(&pool->helpers[i]->shared_nodes, memory_order_relaxed);
     return n;
 }
 
@@ -285,7 +299,7 @@ static bool check_stop(Searcher *s) {
     atomic_store_explicit(&s->shared_nodes, s->nodes, memory_order_relaxed);
     if (atomic_load(s->stop))
         return s->stopped = true;
-    if (s->helpers_running && s->limits.nodes && total_nodes(s) >= s->limits.nodes)
+    if (s->pool_node_limit && pool_nodes(s->pool) >= s->pool_node_limit)
         return s->stopped = true;
     if (atomic_load(&s->ponderhit_pending) && atomic_load(&s->pondering)) {
         // The ponder move was played: from now on the clock counts.
@@ -846,8 +860,13 @@ static void *helper_main(void *arg) {
 static void start_helpers(Searcher *s, const Board *b, const Key *keys, int nkeys) {
     atomic_store(&s->helpers_stop, false);
     s->helpers_running = 0;
-    if (s->limits.nodes && s->nhelpers > 0)
+    if (s->limits.nodes) {
         s->check_cap = CHECK_EVERY_SHARED_NODES;
+        s->pool_node_limit = s->limits.nodes;
+    }
+    // All counts are zero before any helper starts summing them.
+    for (int i = 0; i < s->nhelpers; i++)
+        atomic_store(&s->helpers[i]->shared_nodes, 0);
     for (int i = 0; i < s->nhelpers; i++) {
         Searcher *h = s->helpers[i];
         h->job_board = *b;
@@ -865,8 +884,8 @@ static void start_helpers(Searcher *s, const Board *b, const Key *keys, int nkey
         h->job_params.level = 0;
         h->job_params.rng = NULL;
         h->check_cap = s->check_cap;
-        atomic_store(&h->shared_nodes, 0);
-        // The counts summed so far stay valid: helpers_running only grows.
+        h->pool = s;
+        h->pool_node_limit = s->pool_node_limit;
         if (pthread_create(&h->thread, NULL, helper_main, h) != 0)
             break; // no more threads to be had: search with those there are
         h->thread_started = true;
@@ -888,6 +907,7 @@ static uint64_t stop_helpers(Searcher *s) {
     }
     s->helpers_running = 0;
     s->check_cap = CHECK_EVERY_MAX;
+    s->pool_node_limit = 0;
     return nodes;
 }
 
