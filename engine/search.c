@@ -838,8 +838,8 @@ static void setup_roots(Searcher *s) {
 // Helper id skips some depths so that the threads spread over neighbouring
 // iterations instead of all searching the same one: out of every `period`
 // depths it skips one, at a place that depends on the id. Helper 1 searches
-// the odd depths, 2 skips every third, 3 every fourth, 4 the odd ones from
-// 3, and so on. Depth 1 is never skipped, so every helper has root scores.
+// the odd depths, 2 skips every third, 3 every fourth, 4 skips the odd ones
+// from 3, and so on. Depth 1 is never skipped, so every helper has root scores.
 static bool helper_skips(int id, int depth) {
     int period = 2 + (id - 1) % 3;
     int phase = (id - 1) / 3 % period;
@@ -855,8 +855,9 @@ static void *helper_main(void *arg) {
 }
 
 // Starts the helpers on the root of the main searcher's search. They get
-// no clock and no node limit: the main searcher watches those for all
-// and raises helpers_stop. Nor do they report, or search several lines.
+// no clock (the main searcher keeps it and raises helpers_stop when done);
+// a node limit is shared: every thread stops when the pool's sum reaches
+// it. They do not report, nor search several lines.
 static void start_helpers(Searcher *s, const Board *b, const Key *keys, int nkeys) {
     atomic_store(&s->helpers_stop, false);
     s->helpers_running = 0;
