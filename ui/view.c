@@ -141,3 +141,21 @@ Square ui_view_square_at(int y, int x, bool flipped) {
     getbegyx(l->board, by, bx);
     return boardview_square_at(y - by, x - bx, flipped, l->sq_w, l->sq_h);
 }
+
+int ui_view_move_at(const UiView *v, int y, int x) {
+    const UiLayout *l = ui_layout();
+    if (!l->panel || l->too_small)
+        return -1;
+    int py, px;
+    getbegyx(l->panel, py, px);
+    if (y < py || x < px || y >= py + getmaxy(l->panel) || x >= px + getmaxx(l->panel))
+        return -1;
+    return panel_move_at(l->panel, v, y - py, x - px);
+}
+
+void ui_view_comment_rows(const UiView *v, int *total, int *shown) {
+    const UiLayout *l = ui_layout();
+    *total = *shown = 0;
+    if (l->panel && !l->too_small)
+        panel_comment_rows(l->panel, v, total, shown);
+}

@@ -228,6 +228,12 @@ const ModeOps mode_browse_ops = {
     .to_pgn = browse_to_pgn,
 };
 
+bool browse_goto_node(Session *s, const PgnNode *n) {
+    if (!replay_goto_node(s->browse.replay, n))
+        return false;
+    return show_position(s, true);
+}
+
 // The move list of the line shown, and the variations of each of its moves.
 void browse_move_list(Session *s, const char *const **sans, int *count, int *current,
                       const unsigned char **variations) {

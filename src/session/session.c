@@ -357,6 +357,8 @@ static bool core_command(Session *s, const Command *cmd, int64_t now) {
             session_say(s, MSG_ERROR, "%s changes the board view, which line mode does not have.",
                         command_name(cmd->kind));
         break;
+    case CMD_COMMENT:
+    case CMD_NAG: annotate_command(s, cmd, now); break;
     case CMD_EDIT: enter_with_source(s, SESSION_EDIT, now); break;
     case CMD_REVIEW: enter_with_source(s, SESSION_REVIEW, now); break;
     case CMD_ANALYZE: analyze(s, cmd->text, now); break;
@@ -433,10 +435,14 @@ void session_handle_line(Session *s, const char *line, int64_t now) {
         session_say(s, MSG_ERROR, "%s", err);
         return;
     }
+    AnnotateMark mark;
+    annotate_mark(s, &mark);
     if (!(command_modes(cmd.kind) & (1u << s->mode)))
         refuse(s, &cmd);
     else if (!core_command(s, &cmd, now))
         apply(s, current(s)->handle(s, &cmd, now), now);
+    if (cmd.kind == CMD_MOVE) // before the engine's reply: "e4!?" marks e4
+        annotate_after_move(s, &mark, cmd.nag, now);
     session_poll(s, now);
 }
 
@@ -557,6 +563,7 @@ void session_free(Session *s, int64_t now) {
     game_free(s->live);
     game_free(s->analyse.game);
     eventq_free(s->think.events);
+    annotate_free(s);
     free(s);
 }
 

@@ -136,6 +136,32 @@ void session_move_list(Session *s, const char *const **sans, int *count, int *cu
 void session_move_list_start(const Session *s, int *fullmove, Color *side);
 // Per ply of that list, how many alternatives the move has (NULL: none).
 const unsigned char *session_move_variations(Session *s);
+// The move tree shown, in PGN order: the game's moves with the variations
+// of a browsed game opened and closed around theirs, and the result at the
+// end. Each move has its number, NAGs (a review's ?! ? ?? among them),
+// whether it has a comment, and whether it is the current move.
+typedef enum { TREE_MOVE, TREE_OPEN, TREE_CLOSE, TREE_RESULT } SessionTreeKind;
+enum { SESSION_TREE_NAGS = 4 };
+typedef struct SessionTreeItem {
+    SessionTreeKind kind;
+    const char *san; // TREE_RESULT: "1-0", "0-1", "1/2-1/2"
+    int fullmove;
+    Color side;
+    unsigned char nags[SESSION_TREE_NAGS];
+    int nag_count;
+    bool comment, current;
+} SessionTreeItem;
+// The tree's items in *items (valid until the next change); the count, 0
+// when there is nothing (or no memory) to show.
+int session_move_tree(Session *s, const SessionTreeItem **items);
+// Goes to the move of item `index` of that tree (a click on the move list):
+// any move of a browsed game. False with a message elsewhere.
+bool session_goto_tree_item(Session *s, int index, int64_t now);
+// The comments around the position shown: before the current move (the
+// game's opening comment at its start) and after it; NULL for none. Valid
+// until the next change.
+void session_comments(Session *s, const char **before, const char **after);
+
 // "C50 Italian Game": the name of the latest named position of the game, or NULL.
 const char *session_opening(const Session *s);
 // The evaluation graph of the last review (White's view per ply), or none.

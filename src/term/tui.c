@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "src/term/frontend.h"
+#include "src/term/notes.h"
 #include "src/term/pointer.h"
 #include "src/util/paths.h"
 #include "ui/cmdbar.h"
@@ -41,6 +42,7 @@ typedef struct Tui {
     bool low[COLOR_NB]; // each clock's low-time state at the last redraw
     int plies;          // plies of the game at the last redraw
     Pointer pointer;    // mouse and keyboard cursor on the board
+    Notes notes;        // the move tree and the comment pane
 } Tui;
 
 static volatile sig_atomic_t stop_signal;
@@ -278,6 +280,7 @@ static void draw(Tui *t, int64_t now) {
     ring_bell(t, session_live_game(s), now);
     v.overlay = t->overlay[0] ? t->overlay : NULL;
     session_graph(s, &v.graph, &v.graph_count);
+    notes_view(&t->notes, s, &v);
     int done, total;
     if (session_review_progress(s, &done, &total) && !(t->status_sticky && t->status_error))
         snprintf(v.status, sizeof v.status, "Reviewing: %d of %d moves...", done, total);
@@ -364,6 +367,11 @@ int tui_run(const Config *cfg, char *why, size_t whysz) {
                 ui_screen_resize();  // and everything under it is drawn again
                 continue;
             }
+            if ((key == UI_KEY_PRESS && notes_click(&t.notes, t.session, frontend_now_ms())) ||
+                notes_key(&t.notes, t.session, key, ui_cmdbar_is_empty())) {
+                t.dirty = true;
+                continue;
+            }
             if (pointer_key(&t.pointer, t.session, key, ui_cmdbar_is_empty(),
                             frontend_now_ms())) {
                 t.dirty = true;
@@ -388,6 +396,7 @@ int tui_run(const Config *cfg, char *why, size_t whysz) {
     }
     ui_cmdbar_close();
     ui_screen_close();
+    notes_free(&t.notes);
     session_free(t.session, frontend_now_ms());
     if (stop_signal && stop_signal != SIGINT) {
         signal(stop_signal, SIG_DFL);
