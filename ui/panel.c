@@ -172,10 +172,10 @@ static bool tree_layout(const UiView *v, int width, UiTreeLayout *l) {
     memset(l, 0, sizeof *l);
     if (v->tree)
         return v->tree_count > 0 &&
-               ui_tree_layout(l, v->tree, v->tree_count, width, draw_utf8());
+               ui_tree_layout(l, v->tree, v->tree_count, width, theme_unicode());
     int n;
     UiTreeItem *items = flat_items(v, &n);
-    bool ok = items && ui_tree_layout(l, items, n, width, draw_utf8());
+    bool ok = items && ui_tree_layout(l, items, n, width, theme_unicode());
     free(items);
     return ok;
 }
