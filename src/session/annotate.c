@@ -280,7 +280,7 @@ void annotate_after_move(Session *s, const AnnotateMark *before, int nag, int64_
         return;
     if (s->mode == SESSION_PLAY)
         session_live_changed(s, now);
-    session_changed(s);
+    // No session_changed: the move itself has just said so.
 }
 
 void annotate_free(Session *s) {
