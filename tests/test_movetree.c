@@ -16,10 +16,14 @@ static void setup(void) {
 TestSuite(movetree, .init = setup);
 
 static UiTreeItem move(const char *san, int number, Color side) {
-    return (UiTreeItem){.kind = UI_TREE_MOVE, .san = san, .fullmove = number, .side = side};
+    return (UiTreeItem){ .kind = UI_TREE_MOVE, .san = san, .fullmove = number, .side = side };
 }
-static UiTreeItem open_var(void) { return (UiTreeItem){.kind = UI_TREE_OPEN}; }
-static UiTreeItem close_var(void) { return (UiTreeItem){.kind = UI_TREE_CLOSE}; }
+static UiTreeItem open_var(void) {
+    return (UiTreeItem){ .kind = UI_TREE_OPEN };
+}
+static UiTreeItem close_var(void) {
+    return (UiTreeItem){ .kind = UI_TREE_CLOSE };
+}
 
 // The layout as text: each row with its tokens at their columns.
 static void render(const UiTreeLayout *l, char rows[][80], int max) {
@@ -64,14 +68,14 @@ static int sample(UiTreeItem *it) {
     it[n].nag_count = 2;
     it[n].comment = true;
     it[n++].current = true;
-    it[n++] = (UiTreeItem){.kind = UI_TREE_RESULT, .san = "1/2-1/2"};
+    it[n++] = (UiTreeItem){ .kind = UI_TREE_RESULT, .san = "1/2-1/2" };
     return n;
 }
 
 Test(movetree, nested_variations_nags_markers_result) {
     UiTreeItem items[32];
     int n = sample(items);
-    UiTreeLayout l = {0};
+    UiTreeLayout l = { 0 };
     cr_assert(ui_tree_layout(&l, items, n, 40, false));
     char rows[8][80];
     render(&l, rows, 8);
@@ -100,15 +104,15 @@ Test(movetree, nested_variations_nags_markers_result) {
 }
 
 Test(movetree, nag_symbols) {
-    static const char *const expect[] = {NULL, "!", "?", "!!", "??", "!?", "?!"};
+    static const char *const expect[] = { NULL, "!", "?", "!!", "??", "!?", "?!" };
     for (int nag = 1; nag <= 6; nag++)
         cr_expect_str_eq(ui_nag_symbol(nag), expect[nag]);
     cr_expect_null(ui_nag_symbol(0));
     cr_expect_null(ui_nag_symbol(7));
-    UiTreeItem it[1] = {move("e4", 1, WHITE)};
+    UiTreeItem it[1] = { move("e4", 1, WHITE) };
     it[0].nags[0] = 146; // a NAG without a symbol is written as $n
     it[0].nag_count = 1;
-    UiTreeLayout l = {0};
+    UiTreeLayout l = { 0 };
     cr_assert(ui_tree_layout(&l, it, 1, 30, true));
     cr_assert_eq(l.count, 3);
     cr_expect_str_eq(l.tokens[1].text, "e4");
@@ -131,7 +135,7 @@ Test(movetree, wraps_keeping_numbers_with_moves) {
     items[n++] = move("Nf3", 2, WHITE);
     items[n++] = move("Nc6", 2, BLACK);
     items[n++] = move("Bb5", 3, WHITE);
-    UiTreeLayout l = {0};
+    UiTreeLayout l = { 0 };
     cr_assert(ui_tree_layout(&l, items, n, 12, false));
     char rows[8][80];
     render(&l, rows, 8);
@@ -139,7 +143,7 @@ Test(movetree, wraps_keeping_numbers_with_moves) {
     cr_expect_str_eq(rows[1], "2. Nf3 Nc6");
     cr_expect_str_eq(rows[2], "3. Bb5");
     // A game that starts with Black numbers its first move "1...".
-    UiTreeItem black[2] = {move("e5", 1, BLACK), move("Nf3", 2, WHITE)};
+    UiTreeItem black[2] = { move("e5", 1, BLACK), move("Nf3", 2, WHITE) };
     cr_assert(ui_tree_layout(&l, black, 2, 30, false));
     render(&l, rows, 8);
     cr_expect_str_eq(rows[0], "1... e5 2. Nf3");
@@ -156,7 +160,7 @@ Test(movetree, deep_nesting_keeps_room) {
     }
     for (int d = 0; d < 20; d++)
         items[n++] = close_var();
-    UiTreeLayout l = {0};
+    UiTreeLayout l = { 0 };
     cr_assert(ui_tree_layout(&l, items, n, 20, false));
     // Indentation stops with twelve columns left: every token fits.
     for (int i = 0; i < l.count; i++) {
@@ -180,15 +184,14 @@ Test(movetree, scrolling_keeps_the_current_move) {
         snprintf(sans[i], sizeof sans[i], "m%d", i);
         items[i] = move(sans[i], 1 + i / 2, (Color)(i % 2));
     }
-    UiTreeLayout l = {0};
+    UiTreeLayout l = { 0 };
     for (int cur = 0; cur < MOVES; cur += 7) {
         for (int i = 0; i < MOVES; i++)
             items[i].current = i == cur;
         cr_assert(ui_tree_layout(&l, items, MOVES, 16, false));
         cr_assert_gt(l.rows, 10);
         int first = ui_tree_first_row(&l, 10);
-        cr_expect_geq(l.current_row, first, "move %d: row %d above %d", cur, l.current_row,
-                      first);
+        cr_expect_geq(l.current_row, first, "move %d: row %d above %d", cur, l.current_row, first);
         cr_expect_lt(l.current_row, first + 10, "move %d: row %d below", cur, l.current_row);
         cr_expect_leq(first + 10, l.rows, "no blank rows at the end");
     }
@@ -208,7 +211,7 @@ Test(movetree, scrolling_keeps_the_current_move) {
 Test(movetree, hit_test) {
     UiTreeItem items[32];
     int n = sample(items);
-    UiTreeLayout l = {0};
+    UiTreeLayout l = { 0 };
     cr_assert(ui_tree_layout(&l, items, n, 40, false));
     // Row 0 "1. e4 e5": the number and the move are e4 (item 0), then e5.
     cr_expect_eq(ui_tree_hit(&l, 0, 0), 0);
@@ -238,7 +241,7 @@ Test(movetree, wrap_by_display_width) {
     int n = ui_wrap(text, 12, rows, 16);
     char line[64];
     cr_assert_eq(n, 4, "%d rows", n);
-    static const char *const expect[] = {"Der König", "zieht nach", "e2 und dann", "nach f3"};
+    static const char *const expect[] = { "Der König", "zieht nach", "e2 und dann", "nach f3" };
     for (int i = 0; i < n; i++) {
         snprintf(line, sizeof line, "%.*s", rows[i].len, text + rows[i].start);
         cr_expect_str_eq(line, expect[i]);

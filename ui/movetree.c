@@ -12,7 +12,7 @@
 enum { MIN_ROOM = 12 }; // indentation stops where fewer columns would be left
 
 const char *ui_nag_symbol(int nag) {
-    static const char *const symbols[] = {NULL, "!", "?", "!!", "??", "!?", "?!"};
+    static const char *const symbols[] = { NULL, "!", "?", "!!", "??", "!?", "?!" };
     return nag >= 1 && nag <= 6 ? symbols[nag] : NULL;
 }
 
@@ -20,9 +20,9 @@ const char *ui_nag_symbol(int nag) {
 // line being laid out, and whether it sticks to the token before it.
 typedef struct Cursor {
     int row, col, indent;
-    bool glue;       // no blank before the next token ("(" and ")")
-    bool row_start;  // nothing on this row yet
-    bool resume;     // a variation closed: the line goes on in a new row
+    bool glue;      // no blank before the next token ("(" and ")")
+    bool row_start; // nothing on this row yet
+    bool resume;    // a variation closed: the line goes on in a new row
     int width;
 } Cursor;
 
@@ -125,7 +125,7 @@ bool ui_tree_layout(UiTreeLayout *out, const UiTreeItem *items, int n, int width
     out->count = 0;
     out->rows = 0;
     out->current_row = -1;
-    Cursor c = {.width = width > 1 ? width : 1, .row_start = true};
+    Cursor c = { .width = width > 1 ? width : 1, .row_start = true };
     int depth = 0;
     bool numbered = true; // the next move shows its number even for Black
     for (int i = 0; i < n; i++) {
@@ -231,7 +231,7 @@ int ui_wrap(const char *text, int width, UiWrapRow *out, int max) {
         while (shown > 0 && p[shown - 1] == ' ')
             shown--;
         if (rows < max)
-            out[rows] = (UiWrapRow){(int)(p - text), (int)shown};
+            out[rows] = (UiWrapRow){ (int)(p - text), (int)shown };
         rows++;
         p += cut;
         while (*p == ' ')

@@ -53,7 +53,7 @@ typedef struct UiTreeToken {
     int item;            // the item it belongs to (-1 for none: a parenthesis)
     int depth;           // variation level (0: the main line)
     bool current;
-    int nag;             // the move's assessment (1..6) for its colour, else 0
+    int nag; // the move's assessment (1..6) for its colour, else 0
     char text[UI_TOKEN_TEXT];
 } UiTreeToken;
 

@@ -460,7 +460,7 @@ static void geometry_of(WINDOW *w, const UiView *v, PanelGeometry *g, CommentRow
 void panel_draw(WINDOW *w, const UiView *v) {
     werase(w);
     int width = getmaxx(w);
-    static CommentRows comments; // large; the UI runs on one thread
+    CommentRows comments;
     PanelGeometry g;
     geometry_of(w, v, &g, &comments);
 
@@ -494,7 +494,7 @@ void panel_draw(WINDOW *w, const UiView *v) {
 }
 
 int panel_move_at(WINDOW *w, const UiView *v, int y, int x) {
-    static CommentRows comments;
+    CommentRows comments;
     PanelGeometry g;
     geometry_of(w, v, &g, &comments);
     if (y < g.moves_y || y >= g.moves_y + g.move_rows)
@@ -510,7 +510,7 @@ int panel_move_at(WINDOW *w, const UiView *v, int y, int x) {
 }
 
 void panel_comment_rows(WINDOW *w, const UiView *v, int *total, int *shown) {
-    static CommentRows comments;
+    CommentRows comments;
     PanelGeometry g;
     geometry_of(w, v, &g, &comments);
     *total = comments.count;

@@ -107,7 +107,7 @@ static void game_tree(TreeBuild *b, const Game *g) {
 }
 
 int session_move_tree(Session *s, const SessionTreeItem **items) {
-    TreeBuild b = {.s = s, .ok = true};
+    TreeBuild b = { .s = s, .ok = true };
     if (s->mode == SESSION_BROWSE)
         browse_tree(&b);
     else if (s->mode != SESSION_EDIT)
@@ -119,8 +119,9 @@ int session_move_tree(Session *s, const SessionTreeItem **items) {
 bool session_goto_tree_item(Session *s, int index, int64_t now) {
     (void)now;
     if (s->mode != SESSION_BROWSE) {
-        session_say(s, MSG_ERROR, "Clicking a move goes to it in a game you browse; in your "
-                                  "game undo takes moves back.");
+        session_say(s, MSG_ERROR,
+                    "Clicking a move goes to it in a game you browse; in your "
+                    "game undo takes moves back.");
         return false;
     }
     const SessionTreeItem *items;
@@ -174,7 +175,7 @@ void session_comments(Session *s, const char **before, const char **after) {
 // ------------------------------------------------------------ commands
 
 static const char *nag_name(int nag, char *buf, size_t bufsz) {
-    static const char *const symbols[] = {"!", "?", "!!", "??", "!?", "?!"};
+    static const char *const symbols[] = { "!", "?", "!!", "??", "!?", "?!" };
     if (nag >= 1 && nag <= 6)
         snprintf(buf, bufsz, "%s", symbols[nag - 1]);
     else
@@ -227,8 +228,9 @@ static bool annotate(Session *s, const char *text, int nag, int64_t now) {
             session_live_changed(s, now); // kept in the autosave at once
     }
     if (!ok) {
-        session_say(s, MSG_ERROR, nag >= 0 ? "Cannot add the NAG: the move has too many."
-                                           : "Out of memory keeping the comment.");
+        session_say(s, MSG_ERROR,
+                    nag >= 0 ? "Cannot add the NAG: the move has too many."
+                             : "Out of memory keeping the comment.");
         return false;
     }
     session_changed(s);
@@ -276,7 +278,8 @@ void annotate_after_move(Session *s, const AnnotateMark *before, int nag, int64_
         return; // not played (an error said why), or queued as a premove
     if (s->mode == SESSION_PLAY && !game_set_nag(s->live, before->plies, nag))
         return;
-    if (s->mode == SESSION_BROWSE && !pgn_node_set_nag(replay_game(s->browse.replay), after.node, nag))
+    if (s->mode == SESSION_BROWSE &&
+        !pgn_node_set_nag(replay_game(s->browse.replay), after.node, nag))
         return;
     if (s->mode == SESSION_PLAY)
         session_live_changed(s, now);

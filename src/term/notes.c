@@ -27,9 +27,10 @@ static void fill_tree(Notes *n, Session *s, UiView *v) {
             n->cap = count;
         }
     }
-    static const UiTreeKind kinds[] = {[TREE_MOVE] = UI_TREE_MOVE, [TREE_OPEN] = UI_TREE_OPEN,
-                                       [TREE_CLOSE] = UI_TREE_CLOSE,
-                                       [TREE_RESULT] = UI_TREE_RESULT};
+    static const UiTreeKind kinds[] = { [TREE_MOVE] = UI_TREE_MOVE,
+                                        [TREE_OPEN] = UI_TREE_OPEN,
+                                        [TREE_CLOSE] = UI_TREE_CLOSE,
+                                        [TREE_RESULT] = UI_TREE_RESULT };
     for (int i = 0; i < count; i++) {
         UiTreeItem *d = &n->items[i];
         memset(d, 0, sizeof *d);
@@ -81,7 +82,7 @@ bool notes_key(Notes *n, Session *s, int key, bool line_empty) {
     return true;
 }
 
-bool notes_click(Notes *n, Session *s, int64_t now) {
+NotesClick notes_click(Notes *n, Session *s, int64_t now) {
     int y, x;
     ui_screen_mouse_cell(&y, &x);
     UiView v = n->last;
@@ -89,7 +90,6 @@ bool notes_click(Notes *n, Session *s, int64_t now) {
     session_comments(s, &v.comment_before, &v.comment_after);
     int item = ui_view_move_at(&v, y, x);
     if (item < 0 || !v.tree)
-        return false;
-    session_goto_tree_item(s, item, now);
-    return true;
+        return NOTES_OFF;
+    return session_goto_tree_item(s, item, now) ? NOTES_MOVED : NOTES_REFUSED;
 }

@@ -12,10 +12,10 @@
 typedef struct Notes {
     UiTreeItem *items; // the tree handed to the view (owned)
     int cap;
-    bool open;         // the comment fills the move list's place
-    int scroll;        // rows of the comment scrolled off
+    bool open;                              // the comment fills the move list's place
+    int scroll;                             // rows of the comment scrolled off
     const char *shown_before, *shown_after; // the comments last shown
-    UiView last;       // the view last drawn, to map clicks
+    UiView last;                            // the view last drawn, to map clicks
 } Notes;
 
 void notes_free(Notes *n);
@@ -25,8 +25,10 @@ void notes_view(Notes *n, Session *s, UiView *v);
 // Ctrl-O and, while the comment is open, Up/Down on an empty command line.
 // True when the key was taken.
 bool notes_key(Notes *n, Session *s, int key, bool line_empty);
-// A mouse press at the cell ui_screen_mouse_cell gives: true when it was on
-// a move of the move list (which the session then shows).
-bool notes_click(Notes *n, Session *s, int64_t now);
+// A mouse press at the cell ui_screen_mouse_cell gives: NOTES_OFF when it
+// was not on a move of the move list, NOTES_MOVED when the session went to
+// that move, NOTES_REFUSED when it could not (a message says why).
+typedef enum { NOTES_OFF, NOTES_MOVED, NOTES_REFUSED } NotesClick;
+NotesClick notes_click(Notes *n, Session *s, int64_t now);
 
 #endif

@@ -367,8 +367,11 @@ int tui_run(const Config *cfg, char *why, size_t whysz) {
                 ui_screen_resize();  // and everything under it is drawn again
                 continue;
             }
-            if (key == UI_KEY_PRESS && notes_click(&t.notes, t.session, frontend_now_ms())) {
-                t.status_sticky = false; // the status line follows the position again
+            NotesClick click =
+                key == UI_KEY_PRESS ? notes_click(&t.notes, t.session, frontend_now_ms()) : NOTES_OFF;
+            if (click != NOTES_OFF) {
+                if (click == NOTES_MOVED)
+                    t.status_sticky = false; // the status line follows the position again
                 t.dirty = true;
                 continue;
             }
