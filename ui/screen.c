@@ -49,9 +49,14 @@ static int mouse_y = -1, mouse_x = -1; // the cell of the last mouse event
 static SCREEN *screen;
 static FILE *null_in, *null_out;
 static UiLayout layout;
+static bool covered; // this frame covers the whole screen (see ui_screen_cover_frame)
 
 const UiLayout *ui_layout(void) {
     return &layout;
+}
+
+void ui_screen_cover_frame(void) {
+    covered = true;
 }
 
 bool ui_screen_is_open(void) {
@@ -317,6 +322,10 @@ int ui_screen_getch(void) {
     }
 }
 
+int ui_screen_function_key(int key) {
+    return key >= KEY_F(1) && key <= KEY_F(63) ? key - KEY_F0 : 0;
+}
+
 void ui_screen_mouse_cell(int *y, int *x) {
     *y = mouse_y;
     *x = mouse_x;
@@ -373,9 +382,11 @@ bool ui_screen_too_small(int *need_cols, int *need_lines) {
 void ui_screen_update(void) {
     if (!is_open)
         return;
-    // The command bar goes last so the cursor ends up in it.
-    if (layout.cmd)
+    // The command bar goes last so the cursor ends up in it, unless this
+    // frame covers it.
+    if (layout.cmd && !covered)
         wnoutrefresh(layout.cmd);
+    covered = false;
     doupdate();
 }
 
