@@ -118,8 +118,13 @@ static bool wrap_line(const char *s, size_t len, size_t base, int width, UiPager
             wchar_t ch;
             int bytes = draw_decode(s + i, &ch);
             int w = cell_width(ch);
-            if (cols + w > width && i > start)
+            if (cols + w > width && i > start) {
+                if (ch == L' ') { // the row ends right before a blank
+                    brk = i;
+                    have_brk = true;
+                }
                 break;
+            }
             if (ch == L' ') {
                 brk = i;
                 have_brk = true;
@@ -128,7 +133,10 @@ static bool wrap_line(const char *s, size_t len, size_t base, int width, UiPager
             i += (size_t)bytes;
         }
         if (i >= len) {
-            return push(lines, count, cap, base + start, len - start, indent);
+            size_t end = len;
+            while (end > start && s[end - 1] == ' ')
+                end--;
+            return push(lines, count, cap, base + start, end - start, indent);
         }
         size_t end = have_brk && brk > start ? brk : i, next = end;
         while (end > start && s[end - 1] == ' ')
