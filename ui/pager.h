@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum { UI_PAGER_TITLE_MAX = 64 };
+enum { UI_PAGER_TITLE_MAX = 128 };
 
 // One screen row of the wrapped text: len bytes at off in the text, drawn
 // after indent blank columns (the hanging indent of a continued line).

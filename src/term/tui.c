@@ -33,7 +33,6 @@ enum {
 // The first screen's note on the status line (fits 80 columns with the status).
 #define WELCOME "Type a move (e4) or help; F1 help, F2 messages"
 
-
 typedef struct Tui {
     Session *session;
     bool dirty;
@@ -88,15 +87,19 @@ static void open_pager(Tui *t, MessageKind kind, const char *text) {
     if (kind == MSG_LOG)
         snprintf(title, sizeof title, "Messages, newest last");
     const char *nl = strchr(text, '\n');
-    if (kind == MSG_TEXT && nl && (size_t)(nl - text) < sizeof title) {
-        memcpy(title, text, (size_t)(nl - text));
-        title[nl - text] = '\0';
+    if (kind == MSG_TEXT && nl) {
+        char first[UI_STATUS_MAX];
+        size_t n = (size_t)(nl - text) < sizeof first ? (size_t)(nl - text) : sizeof first - 1;
+        memcpy(first, text, n);
+        first[n] = '\0';
+        ui_text_copy(title, sizeof title, first); // a long one is cut between characters
         for (text = nl; *text == '\n'; text++)
             ;
     }
     if (!ui_pager_open(&t->pager, title, text, kind == MSG_LOG)) {
         snprintf(t->status, sizeof t->status, "out of memory opening the pager");
         t->status_error = t->status_sticky = true;
+        t->status_cut = false;
     }
     t->dirty = true;
 }
