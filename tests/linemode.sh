@@ -162,8 +162,9 @@ check "play none from a pipe ends at end of input" test $? -eq 0
 
 # help prints every command in full (no pager on a pipe); messages prints the
 # last status messages, oldest first and numbered, errors marked.
+# (A state directory of its own: no unfinished game to archive, no message.)
 out=$(printf '%s\n' help 'help messages' foo 'level 99' 'play both' messages quit |
-      timeout 30 "$PATZER" --new 2>&1)
+      XDG_STATE_HOME=$tmp/messages timeout 30 "$PATZER" --new 2>&1)
 check "help lists the first command" grep -q '^new \[white|black\]' <<<"$out"
 check "help lists the last commands" grep -q '^help \[COMMAND\] ' <<<"$out"
 check "help lists messages" grep -qE '^messages +show the last 100 status messages' <<<"$out"
@@ -175,7 +176,7 @@ Error: level must be a whole number from 1 to 20, not '99'
 You play both sides."
 check "messages lists the status messages in order" test "$log" = "$expected"
 check "messages numbers them" grep -qE '^   3  You play both sides' <<<"$out"
-out=$(printf '%s\n' messages quit | timeout 30 "$PATZER" --new 2>&1)
+out=$(printf '%s\n' messages quit | XDG_STATE_HOME=$tmp/messages timeout 30 "$PATZER" --new 2>&1)
 check "messages without any" has "$out" "No messages yet."
 
 # patzer.conf problems reach the line mode.
