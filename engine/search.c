@@ -32,6 +32,10 @@ static const int SEE_MAX_DEPTH = 7;
 static const int QS_DELTA_MARGIN = 180;
 static const int IIR_MIN_DEPTH = 4;
 static const int HISTORY_BONUS_MAX = 1400;
+static const int SINGULAR_MIN_DEPTH = 8;
+static const int SINGULAR_TT_DEPTH_MARGIN = 3;
+static const int DOUBLE_EXTENSION_MARGIN = 20;
+enum { DOUBLE_EXTENSIONS_MAX = 6 };
 // Contempt in centipawns at the two ends of the game; in between it falls
 // linearly with the phase (about 25 in a typical middlegame).
 static const int CONTEMPT_OPENING = 50;
@@ -45,6 +49,8 @@ typedef struct StackEntry {
     Piece piece;        // the piece that made it
     int static_eval;
     Move killers[2];
+    Move excluded;      // the move a singular-extension search leaves out
+    int double_extensions; // along the path to this ply, to bound them
     Move pv[MAX_PLY + 1];
     int pv_length;
     Undo undo;          // of the move (or null move) made from this ply
@@ -411,10 +417,14 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool cut
         return alpha;
 
     // Step 2. Transposition table: cut off in non-PV nodes when deep enough.
+    // A singular-extension search of this position (one move left out) may
+    // not use the entry of the full search, nor overwrite it.
+    Move excluded = ss->excluded;
     TTHit hit;
     bool tt_found = tt_probe(s->tt, b->key, ply, &hit);
     Move tt_move = tt_found ? hit.move : MOVE_NONE;
-    if (tt_found && !pv_node && hit.depth >= depth && tt_bound_decides(&hit, alpha, beta)) {
+    if (tt_found && !excluded && !pv_node && hit.depth >= depth &&
+        tt_bound_decides(&hit, alpha, beta)) {
         if (tt_move && hit.score >= beta && !board_is_capture(b, tt_move) &&
             !move_is_promotion(tt_move) && movegen_is_legal(b, tt_move) &&
             ss->killers[0] != tt_move) {
@@ -438,8 +448,9 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool cut
     int prev2 = stack_at(s, ply - 2)->static_eval;
     bool improving = !in_check && ply >= 2 && prev2 != VALUE_NONE && static_eval > prev2;
     stack_at(s, ply + 1)->killers[0] = stack_at(s, ply + 1)->killers[1] = MOVE_NONE;
+    stack_at(s, ply + 1)->double_extensions = ss->double_extensions;
 
-    if (!pv_node && !in_check) {
+    if (!pv_node && !in_check && !excluded) {
         // Step 4. Reverse futility: far above beta at low depth, assume a cutoff.
         if (depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * (depth - improving) >= beta &&
             eval < VALUE_MATE_IN_MAX)
@@ -493,6 +504,8 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool cut
     bool skip_quiets = false;
 
     while ((m = movepick_next(&mp, skip_quiets)) != MOVE_NONE) {
+        if (m == excluded)
+            continue;
         bool quiet = !board_is_capture(b, m) && !move_is_promotion(m);
         int hist_score = quiet ? movepick_quiet_score(&s->hist, b, m, c1, c2) : 0;
 
@@ -514,14 +527,45 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool cut
                 continue;
         }
 
+        // Step 10. Singular extension: when the hash move is the only good
+        // one (every other move fails low against a bound a little below its
+        // score, at half depth), search it deeper. When even the others beat
+        // beta, this node fails high anyway (multi-cut); when the hash move
+        // only probably beats beta, it is searched a little less.
+        int extension = 0;
+        if (m == tt_move && !excluded && ply > 0 && depth >= SINGULAR_MIN_DEPTH &&
+            ply < 2 * s->root_depth && hit.depth >= depth - SINGULAR_TT_DEPTH_MARGIN &&
+            (hit.bound & BOUND_LOWER) && hit.score != VALUE_NONE &&
+            abs(hit.score) < VALUE_MATE_IN_MAX) {
+            int singular_beta = hit.score - depth;
+            ss->excluded = m;
+            int score = search(s, singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut_node);
+            ss->excluded = MOVE_NONE;
+            if (s->stopped)
+                return 0;
+            if (score < singular_beta) {
+                extension = 1;
+                if (!pv_node && score < singular_beta - DOUBLE_EXTENSION_MARGIN &&
+                    ss->double_extensions < DOUBLE_EXTENSIONS_MAX)
+                    extension = 2;
+            } else if (singular_beta >= beta) {
+                return singular_beta;
+            } else if (hit.score >= beta) {
+                extension = -1;
+            }
+        }
+        stack_at(s, ply + 1)->double_extensions = ss->double_extensions + (extension == 2);
+
         make_move(s, ply, m);
         moves++;
         bool gives_check = b->checkers != 0;
-        // Step 10. Check extension, bounded so that checks cannot run away.
-        int new_depth = depth - 1 + (gives_check && ply < 2 * s->root_depth);
+        // Step 11. Check extension, bounded so that checks cannot run away.
+        if (!extension && gives_check && ply < 2 * s->root_depth)
+            extension = 1;
+        int new_depth = depth - 1 + extension;
         int score;
 
-        // Step 11. Late move reductions for quiet moves and losing captures.
+        // Step 12. Late move reductions for quiet moves and losing captures.
         if (depth >= 3 && moves > 1 + pv_node && (quiet || movepick_in_bad_stage(&mp))) {
             int r = lmr_table[depth < 64 ? depth : 63][moves < 64 ? moves : 63];
             r += !pv_node;
@@ -566,15 +610,18 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool cut
             quiets[nquiets++] = m;
     }
 
-    // Step 12. No legal move: mate or stalemate.
-    if (moves == 0 && best == -VALUE_INFINITE)
+    // Step 13. No legal move: mate or stalemate (or, leaving one move out,
+    // no other move: that one is singular).
+    if (moves == 0 && best == -VALUE_INFINITE && !excluded)
         return in_check ? mated_in(ply) : draw_score(s, ply);
     if (moves == 0)
-        return alpha; // every move was pruned
+        return alpha; // every move was pruned or left out
 
     if (best >= beta && !board_is_capture(b, best_move) && !move_is_promotion(best_move))
         update_quiet_stats(s, ply, best_move, quiets, nquiets, depth);
 
+    if (excluded)
+        return best;
     Bound bound = best >= beta ? BOUND_LOWER : (alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER);
     tt_store(s->tt, b->key, ply, best_move, best, static_eval, depth, bound);
     return best;
@@ -774,6 +821,8 @@ void search_run(Searcher *s, const Board *b, const Key *keys, int nkeys,
         s->stack[i].piece = NO_PIECE;
         s->stack[i].static_eval = VALUE_NONE;
         s->stack[i].killers[0] = s->stack[i].killers[1] = MOVE_NONE;
+        s->stack[i].excluded = MOVE_NONE;
+        s->stack[i].double_extensions = 0;
         s->stack[i].pv_length = 0;
     }
     // Age the history between moves so that old lessons fade.
