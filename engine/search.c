@@ -272,6 +272,20 @@ static void update_quiet_stats(Searcher *s, int ply, Move best, const Move *quie
     }
 }
 
+// A cutoff by a noisy move rewards it and punishes the noisy moves tried
+// before it; any cutoff punishes the noisy moves that failed to give one.
+static void update_capture_stats(Searcher *s, Move best, const Move *noisy, int nnoisy,
+                                 int depth) {
+    Board *b = &s->board;
+    int bonus = depth * depth * 16 + 32 * depth;
+    if (bonus > HISTORY_BONUS_MAX)
+        bonus = HISTORY_BONUS_MAX;
+    if (board_is_capture(b, best) || move_is_promotion(best))
+        update_history(movepick_capture_entry(&s->hist, b, best), bonus);
+    for (int i = 0; i < nnoisy; i++)
+        update_history(movepick_capture_entry(&s->hist, b, noisy[i]), -bonus);
+}
+
 static void update_pv(StackEntry *ss, Move m, const StackEntry *child) {
     ss->pv[0] = m;
     int n = child->pv_length;
@@ -497,8 +511,8 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool cut
     MovePicker mp;
     movepick_init(&mp, b, &s->hist, tt_move, ss->killers, counter, c1, c2);
 
-    Move quiets[64];
-    int nquiets = 0, moves = 0;
+    Move quiets[64], noisy[32];
+    int nquiets = 0, nnoisy = 0, moves = 0;
     int best = -VALUE_INFINITE, old_alpha = alpha;
     Move best_move = MOVE_NONE, m;
     bool skip_quiets = false;
@@ -608,6 +622,8 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool cut
         }
         if (quiet && nquiets < 64)
             quiets[nquiets++] = m;
+        else if (!quiet && nnoisy < 32)
+            noisy[nnoisy++] = m;
     }
 
     // Step 13. No legal move: mate or stalemate (or, leaving one move out,
@@ -617,8 +633,11 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool cut
     if (moves == 0)
         return alpha; // every move was pruned or left out
 
-    if (best >= beta && !board_is_capture(b, best_move) && !move_is_promotion(best_move))
-        update_quiet_stats(s, ply, best_move, quiets, nquiets, depth);
+    if (best >= beta) {
+        if (!board_is_capture(b, best_move) && !move_is_promotion(best_move))
+            update_quiet_stats(s, ply, best_move, quiets, nquiets, depth);
+        update_capture_stats(s, best_move, noisy, nnoisy, depth);
+    }
 
     if (excluded)
         return best;
