@@ -43,6 +43,10 @@ static const int CONTEMPT_OPENING_PHASE = 20;
 static const int CONTEMPT_ENDING_PHASE = 6;
 
 enum { STACK_OFFSET = 4 };
+// Correction history: a running mean, per side and pawn structure, of how far
+// searches found the static evaluation off. Entries hold centipawns times
+// CORRECTION_GRAIN; a search of depth d weighs min(d + 1, 16) in 256.
+enum { CORRECTION_SIZE = 16384, CORRECTION_GRAIN = 256, CORRECTION_MAX_CP = 96 };
 
 typedef struct StackEntry {
     Move move;          // move made from this ply's position
@@ -72,6 +76,7 @@ struct Searcher {
     atomic_bool ponderhit_pending;
     PawnCache *pawns;
     Histories hist;
+    int32_t correction[COLOR_NB][CORRECTION_SIZE];
     Board board;
     StackEntry stack[MAX_PLY + STACK_OFFSET + 2];
     // Keys of the positions before the current one, for repetitions: the
@@ -157,6 +162,7 @@ void search_free(Searcher *s) {
 
 void search_clear(Searcher *s) {
     memset(&s->hist, 0, sizeof s->hist);
+    memset(s->correction, 0, sizeof s->correction);
     eval_pawn_cache_clear(s->pawns);
 }
 
@@ -321,6 +327,27 @@ static inline bool tt_bound_decides(const TTHit *hit, int alpha, int beta) {
             (hit->bound == BOUND_UPPER && hit->score <= alpha));
 }
 
+static inline int32_t *correction_entry(Searcher *s) {
+    const Board *b = &s->board;
+    return &s->correction[b->side][b->pawn_key & (CORRECTION_SIZE - 1)];
+}
+
+// The evaluation corrected by what searches found in this pawn structure.
+static inline int corrected_eval(Searcher *s, int raw) {
+    int v = raw + *correction_entry(s) / CORRECTION_GRAIN;
+    return v >= VALUE_MATE_IN_MAX ? VALUE_MATE_IN_MAX - 1
+           : v <= VALUE_MATED_IN_MAX ? VALUE_MATED_IN_MAX + 1
+                                     : v;
+}
+
+static void update_correction(Searcher *s, int depth, int diff) {
+    int32_t *e = correction_entry(s);
+    int weight = depth + 1 < 16 ? depth + 1 : 16;
+    int32_t v = (*e * (256 - weight) + diff * CORRECTION_GRAIN * weight) / 256;
+    const int32_t limit = CORRECTION_MAX_CP * CORRECTION_GRAIN;
+    *e = v > limit ? limit : v < -limit ? -limit : v;
+}
+
 // The static evaluation, sharpened by the table's score when its bound says
 // the true value lies beyond it.
 static inline int refined_eval(int static_eval, bool tt_found, const TTHit *hit) {
@@ -352,13 +379,14 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
         return hit.score;
 
     // Step 2. Stand pat: outside check, the side to move may decline to capture.
-    int best = -VALUE_INFINITE, static_eval = VALUE_NONE;
+    int best = -VALUE_INFINITE, static_eval = VALUE_NONE, raw_eval = VALUE_NONE;
     if (!in_check) {
-        static_eval = tt_found && hit.eval != VALUE_NONE ? hit.eval : eval_evaluate(b, s->pawns);
+        raw_eval = tt_found && hit.eval != VALUE_NONE ? hit.eval : eval_evaluate(b, s->pawns);
+        static_eval = corrected_eval(s, raw_eval);
         best = refined_eval(static_eval, tt_found, &hit);
         if (best >= beta) {
             if (!tt_found)
-                tt_store(s->tt, b->key, ply, MOVE_NONE, best, static_eval, -1, BOUND_LOWER);
+                tt_store(s->tt, b->key, ply, MOVE_NONE, best, raw_eval, -1, BOUND_LOWER);
             return best;
         }
         if (best > alpha)
@@ -403,7 +431,7 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
         return mated_in(ply);
 
     Bound bound = best >= beta ? BOUND_LOWER : (alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER);
-    tt_store(s->tt, b->key, ply, best_move, best, static_eval, in_check ? 0 : -1, bound);
+    tt_store(s->tt, b->key, ply, best_move, best, raw_eval, in_check ? 0 : -1, bound);
     return best;
 }
 
@@ -449,14 +477,15 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool cut
     }
 
     // Step 3. Static evaluation, refined by the table's bound when it agrees.
-    int static_eval, eval;
+    int static_eval, eval, raw_eval;
     if (in_check) {
-        static_eval = eval = VALUE_NONE;
+        static_eval = eval = raw_eval = VALUE_NONE;
     } else {
-        static_eval = tt_found && hit.eval != VALUE_NONE ? hit.eval : eval_evaluate(b, s->pawns);
+        raw_eval = tt_found && hit.eval != VALUE_NONE ? hit.eval : eval_evaluate(b, s->pawns);
+        static_eval = corrected_eval(s, raw_eval);
         eval = refined_eval(static_eval, tt_found, &hit);
         if (!tt_found)
-            tt_store(s->tt, b->key, ply, MOVE_NONE, VALUE_NONE, static_eval, -7, BOUND_NONE);
+            tt_store(s->tt, b->key, ply, MOVE_NONE, VALUE_NONE, raw_eval, -7, BOUND_NONE);
     }
     ss->static_eval = static_eval;
     int prev2 = stack_at(s, ply - 2)->static_eval;
@@ -642,7 +671,14 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool cut
     if (excluded)
         return best;
     Bound bound = best >= beta ? BOUND_LOWER : (alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER);
-    tt_store(s->tt, b->key, ply, best_move, best, static_eval, depth, bound);
+    // Learn how far off the static evaluation was, where the search's bound
+    // says which way and a quiet best move leaves the material as it was.
+    if (!in_check && (best_move == MOVE_NONE || (!board_is_capture(b, best_move) &&
+                                                 !move_is_promotion(best_move))) &&
+        !(bound == BOUND_LOWER && best <= static_eval) &&
+        !(bound == BOUND_UPPER && best >= static_eval) && abs(best) < VALUE_MATE_IN_MAX)
+        update_correction(s, depth, best - raw_eval);
+    tt_store(s->tt, b->key, ply, best_move, best, raw_eval, depth, bound);
     return best;
 }
 
