@@ -31,6 +31,10 @@ static const int SEE_NOISY_MARGIN = -20;
 static const int SEE_MAX_DEPTH = 7;
 static const int QS_DELTA_MARGIN = 180;
 static const int IIR_MIN_DEPTH = 4;
+static const int PROBCUT_MIN_DEPTH = 5;
+static const int PROBCUT_MARGIN = 100;
+static const int HISTORY_PRUNE_MAX_DEPTH = 3;
+static const int HISTORY_PRUNE_PER_DEPTH = 1500;
 static const int HISTORY_BONUS_MAX = 1400;
 static const int SINGULAR_MIN_DEPTH = 8;
 static const int SINGULAR_TT_DEPTH_MARGIN = 3;
@@ -511,8 +515,8 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool cut
         // zugzwang makes passing a real advantage.
         if (depth >= NMP_MIN_DEPTH && eval >= beta && static_eval >= beta &&
             stack_at(s, ply - 1)->move != MOVE_NULL && has_non_pawn_material(b, b->side)) {
-            int r = depth >= 7 ? 3 : 2;
-            r += (eval - beta) >= 300;
+            // Reduce more the deeper the node and the further eval is above beta.
+            int r = 3 + depth / 6 + ((eval - beta) / 200 < 3 ? (eval - beta) / 200 : 3);
             ss->move = MOVE_NULL;
             ss->piece = NO_PIECE;
             s->keys[s->root_keys + ply] = b->key;
@@ -523,6 +527,33 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool cut
                 return 0;
             if (score >= beta)
                 return score >= VALUE_MATE_IN_MAX ? beta : score;
+        }
+
+        // Step 6b. ProbCut: a capture that beats beta by a margin in a
+        // shallow search almost surely beats beta at full depth.
+        int probcut_beta = beta + PROBCUT_MARGIN;
+        if (depth >= PROBCUT_MIN_DEPTH && abs(beta) < VALUE_MATE_IN_MAX &&
+            !(tt_found && hit.depth >= depth - 3 && hit.score != VALUE_NONE &&
+              hit.score < probcut_beta)) {
+            MovePicker pc;
+            movepick_init_qsearch(&pc, b, &s->hist, tt_move);
+            Move cm;
+            while ((cm = movepick_next(&pc, false)) != MOVE_NONE) {
+                if (cm == excluded || !see_ge(b, cm, probcut_beta - static_eval))
+                    continue;
+                make_move(s, ply, cm);
+                int score = -qsearch(s, -probcut_beta, -probcut_beta + 1, ply + 1);
+                if (score >= probcut_beta)
+                    score = -search(s, -probcut_beta, -probcut_beta + 1, depth - 4, ply + 1,
+                                    !cut_node);
+                board_unmake_move(b, &ss->undo);
+                if (s->stopped)
+                    return 0;
+                if (score >= probcut_beta) {
+                    tt_store(s->tt, b->key, ply, cm, score, raw_eval, depth - 3, BOUND_LOWER);
+                    return score;
+                }
+            }
         }
     }
 
@@ -559,6 +590,10 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool cut
                 skip_quiets = true;
                 continue;
             }
+            // Quiet moves the histories say fail here are not worth a look.
+            if (quiet && depth <= HISTORY_PRUNE_MAX_DEPTH &&
+                hist_score < -HISTORY_PRUNE_PER_DEPTH * depth)
+                continue;
             if (quiet && !in_check && depth <= FUTILITY_MAX_DEPTH &&
                 static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha &&
                 hist_score < 4096) {
