@@ -90,6 +90,10 @@ void bench_runner_free(BenchRunner *r) {
     free(r);
 }
 
+int bench_runner_set_threads(BenchRunner *r, int threads) {
+    return search_set_threads(r->searcher, threads);
+}
+
 bool bench_run_position(BenchRunner *r, int index, int depth, BenchResult *out) {
     Board board;
     char err[128];

@@ -25,6 +25,10 @@ typedef struct BenchResult {
 typedef struct BenchRunner BenchRunner;
 BenchRunner *bench_runner_new(void);
 void bench_runner_free(BenchRunner *r);
+// Searches on that many threads (1, the default, gives the signature; more
+// measure the parallel speed and are not reproducible). Returns the threads
+// to be used (fewer when memory ran out).
+int bench_runner_set_threads(BenchRunner *r, int threads);
 bool bench_run_position(BenchRunner *r, int index, int depth, BenchResult *out);
 
 #endif

@@ -61,7 +61,7 @@ struct Engine {
 static EngineOption options[] = {
     {"Hash", OPTION_SPIN, "16", TT_MB_MIN, TT_MB_MAX},
     {"Clear Hash", OPTION_BUTTON, "", 0, 0},
-    {"Threads", OPTION_SPIN, "1", 1, 1},
+    {"Threads", OPTION_SPIN, "1", 1, SEARCH_THREADS_MAX},
     {"MultiPV", OPTION_SPIN, "1", 1, MAX_MULTIPV},
     {"Contempt", OPTION_SPIN, "100", 0, 200},
     {"Move Overhead", OPTION_SPIN, "50", 0, 5000},
@@ -167,6 +167,10 @@ static bool prepare_search(Engine *e) {
         e->tt = tt_new((size_t)e->hash_mb);
     if (e->tt && !e->searcher)
         e->searcher = search_new(e->tt, &e->stop);
+    // Helpers are made (or freed) here, when a search needs them; with too
+    // little memory for all, it searches with the threads it could have.
+    if (e->searcher && search_threads(e->searcher) != e->threads)
+        search_set_threads(e->searcher, e->threads);
     return e->searcher != NULL;
 }
 

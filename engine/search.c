@@ -3,6 +3,7 @@
 #include "engine/search.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -51,6 +52,11 @@ enum { STACK_OFFSET = 4 };
 // searches found the static evaluation off. Entries hold centipawns times
 // CORRECTION_GRAIN; a search of depth d weighs min(d + 1, 16) in 256.
 enum { CORRECTION_SIZE = 16384, CORRECTION_GRAIN = 256, CORRECTION_MAX_CP = 96 };
+
+// How often (in nodes) the clock and the stop flag are polled, at most; and,
+// when several threads share a node limit, at most this often so that the
+// sum over the threads stays close to the limit.
+enum { CHECK_EVERY_MAX = 65536, CHECK_EVERY_SHARED_NODES = 256 };
 
 typedef struct StackEntry {
     Move move;          // move made from this ply's position
@@ -109,6 +115,33 @@ struct Searcher {
     // Weakened searches: the candidate lines of the last completed iteration.
     RootMove skill_lines[MAX_MULTIPV];
     int skill_count;
+    uint64_t check_cap; // largest check_every
+
+    // Lazy SMP. The main searcher (id 0) owns the helpers; each helper has
+    // its own board, stack, histories and pawn cache, shares the table, and
+    // searches the same root on its own thread while the main one searches.
+    // Helpers poll helpers_stop (their stop points to it), which the main
+    // searcher raises when it is done, before it joins them.
+    int id;
+    Searcher **helpers;
+    int nhelpers;
+    int helpers_running; // helpers started by the current search_run
+    atomic_bool helpers_stop;
+    // The node count as of the last poll, for sums taken on other threads.
+    _Atomic uint64_t shared_nodes;
+    // A node limit shared by the threads: each stops when the sum of what all
+    // have published reaches it, so that none overshoots by more than a poll
+    // interval however the threads are scheduled. 0: none.
+    Searcher *pool; // the main searcher (itself for the main one)
+    uint64_t pool_node_limit;
+    // A helper's job and thread (main: unused).
+    pthread_t thread;
+    bool thread_started;
+    Board job_board;
+    const Key *job_keys; // the caller's, stable while search_run runs
+    int job_nkeys;
+    SearchLimits job_limits;
+    SearchParams job_params;
 };
 
 // The generator state of weakened searches given no state of their own.
@@ -116,6 +149,7 @@ static const uint64_t SKILL_FIXED_SEED = 0x5DEECE66DULL;
 
 static int lmr_table[64][64];
 static int lmp_table[2][LMP_MAX_DEPTH + 1];
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
 int64_t search_now_ms(void) {
     struct timespec ts;
@@ -150,24 +184,57 @@ Searcher *search_new(TTable *tt, atomic_bool *stop) {
     }
     s->tt = tt;
     s->stop = stop;
+    s->check_cap = CHECK_EVERY_MAX;
+    s->pool = s;
     atomic_init(&s->pondering, false);
     atomic_init(&s->ponderhit_pending, false);
-    if (!lmr_table[2][2])
-        init_tables();
+    atomic_init(&s->helpers_stop, false);
+    atomic_init(&s->shared_nodes, 0);
+    pthread_once(&tables_once, init_tables);
     return s;
 }
 
 void search_free(Searcher *s) {
     if (!s)
         return;
+    search_set_threads(s, 1);
+    free(s->helpers);
     eval_pawn_cache_free(s->pawns);
     free(s);
 }
+
+int search_set_threads(Searcher *s, int threads) {
+    if (threads < 1)
+        threads = 1;
+    if (threads > SEARCH_THREADS_MAX)
+        threads = SEARCH_THREADS_MAX;
+    int want = threads - 1;
+    while (s->nhelpers > want)
+        search_free(s->helpers[--s->nhelpers]);
+    if (want > s->nhelpers) {
+        Searcher **h = realloc(s->helpers, (size_t)want * sizeof *h);
+        if (!h)
+            return s->nhelpers + 1;
+        s->helpers = h;
+        while (s->nhelpers < want) {
+            Searcher *helper = search_new(s->tt, &s->helpers_stop);
+            if (!helper)
+                break; // out of memory: search with the threads there are
+            helper->id = s->nhelpers + 1;
+            s->helpers[s->nhelpers++] = helper;
+        }
+    }
+    return s->nhelpers + 1;
+}
+
+int search_threads(const Searcher *s) { return s->nhelpers + 1; }
 
 void search_clear(Searcher *s) {
     memset(&s->hist, 0, sizeof s->hist);
     memset(s->correction, 0, sizeof s->correction);
     eval_pawn_cache_clear(s->pawns);
+    for (int i = 0; i < s->nhelpers; i++)
+        search_clear(s->helpers[i]);
 }
 
 void search_ponderhit(Searcher *s) { atomic_store(&s->ponderhit_pending, true); }
@@ -212,6 +279,23 @@ static bool is_draw(const Searcher *s, int ply) {
 
 // Polls the stop flag and the clock every check_every nodes, adapting the
 // interval so that a check happens roughly every millisecond.
+// The nodes of all threads, for the main searcher: its own count and what
+// its helpers last published (a poll interval behind at most).
+static uint64_t total_nodes(const Searcher *s) {
+    uint64_t n = s->nodes;
+    for (int i = 0; i < s->helpers_running; i++)
+        n += atomic_load_explicit(&s->helpers[i]->shared_nodes, memory_order_relaxed);
+    return n;
+}
+
+// The nodes all threads of a pool have published; safe on any of them.
+static uint64_t pool_nodes(const Searcher *pool) {
+    uint64_t n = atomic_load_explicit(&pool->shared_nodes, memory_order_relaxed);
+    for (int i = 0; i < pool->nhelpers; i++)
+        n += atomic_load_explicit(&pool->helpers[i]->shared_nodes, memory_order_relaxed);
+    return n;
+}
+
 static bool check_stop(Searcher *s) {
     if (s->stopped)
         return true;
@@ -220,13 +304,18 @@ static bool check_stop(Searcher *s) {
     if (s->nodes < s->next_check)
         return false;
     int64_t now = search_now_ms();
-    if (now - s->last_check_ms < 1 && s->check_every < 65536)
+    if (now - s->last_check_ms < 1 && s->check_every < s->check_cap)
         s->check_every *= 2;
     else if (now - s->last_check_ms > 2 && s->check_every > 64)
         s->check_every /= 2;
+    if (s->check_every > s->check_cap)
+        s->check_every = s->check_cap;
     s->last_check_ms = now;
     s->next_check = s->nodes + s->check_every;
+    atomic_store_explicit(&s->shared_nodes, s->nodes, memory_order_relaxed);
     if (atomic_load(s->stop))
+        return s->stopped = true;
+    if (s->pool_node_limit && pool_nodes(s->pool) >= s->pool_node_limit)
         return s->stopped = true;
     if (atomic_load(&s->ponderhit_pending) && atomic_load(&s->pondering)) {
         // The ponder move was played: from now on the clock counts.
@@ -798,9 +887,9 @@ static void report_line(Searcher *s, int depth, int multipv, const RootMove *rm,
     else if (score <= VALUE_MATED_IN_MAX)
         info.mate = -(VALUE_MATE + score) / 2;
     info.bound = bound;
-    info.nodes = s->nodes;
+    info.nodes = total_nodes(s);
     info.time_ms = search_now_ms() - s->tm.start_ms;
-    info.nps = info.time_ms > 0 ? s->nodes * 1000 / (uint64_t)info.time_ms : s->nodes * 1000;
+    info.nps = info.time_ms > 0 ? info.nodes * 1000 / (uint64_t)info.time_ms : info.nodes * 1000;
     info.hashfull = tt_hashfull(s->tt);
     info.pv_length = rm->pv_length;
     memcpy(info.pv, rm->pv, (size_t)rm->pv_length * sizeof(Move));
@@ -881,6 +970,85 @@ static void setup_roots(Searcher *s) {
     }
 }
 
+// --------------------------------------------------------------- threads
+
+// Helper id skips some depths so that the threads spread over neighbouring
+// iterations instead of all searching the same one: out of every `period`
+// depths it skips one, at a place that depends on the id. Helper 1 searches
+// the odd depths, 2 skips every third, 3 every fourth, 4 skips the odd ones
+// from 3, and so on. Depth 1 is never skipped, so every helper has root scores.
+static bool helper_skips(int id, int depth) {
+    int period = 2 + (id - 1) % 3;
+    int phase = (id - 1) / 3 % period;
+    return depth > 1 && (depth + phase) % period == 0;
+}
+
+static void *helper_main(void *arg) {
+    Searcher *h = arg;
+    SearchResult ignored;
+    search_run(h, &h->job_board, h->job_keys, h->job_nkeys, &h->job_limits, &h->job_params,
+               NULL, NULL, &ignored);
+    return NULL;
+}
+
+// Starts the helpers on the root of the main searcher's search. They get
+// no clock (the main searcher keeps it and raises helpers_stop when done);
+// a node limit is shared: every thread stops when the pool's sum reaches
+// it. They do not report, nor search several lines.
+static void start_helpers(Searcher *s, const Board *b, const Key *keys, int nkeys) {
+    atomic_store(&s->helpers_stop, false);
+    s->helpers_running = 0;
+    if (s->limits.nodes) {
+        s->check_cap = CHECK_EVERY_SHARED_NODES;
+        s->pool_node_limit = s->limits.nodes;
+    }
+    // All counts are zero before any helper starts summing them.
+    for (int i = 0; i < s->nhelpers; i++)
+        atomic_store(&s->helpers[i]->shared_nodes, 0);
+    for (int i = 0; i < s->nhelpers; i++) {
+        Searcher *h = s->helpers[i];
+        h->job_board = *b;
+        h->job_keys = keys;
+        h->job_nkeys = nkeys;
+        h->job_limits = s->limits;
+        h->job_limits.time[WHITE] = h->job_limits.time[BLACK] = -1;
+        h->job_limits.inc[WHITE] = h->job_limits.inc[BLACK] = 0;
+        h->job_limits.movestogo = 0;
+        h->job_limits.movetime = 0;
+        h->job_limits.nodes = 0;
+        h->job_limits.ponder = false;
+        h->job_params = s->params;
+        h->job_params.multipv = 1;
+        h->job_params.level = 0;
+        h->job_params.rng = NULL;
+        h->check_cap = s->check_cap;
+        h->pool = s;
+        h->pool_node_limit = s->pool_node_limit;
+        if (pthread_create(&h->thread, NULL, helper_main, h) != 0)
+            break; // no more threads to be had: search with those there are
+        h->thread_started = true;
+        s->helpers_running = i + 1;
+    }
+}
+
+// Stops the helpers and waits for them; returns the nodes they searched.
+static uint64_t stop_helpers(Searcher *s) {
+    atomic_store(&s->helpers_stop, true);
+    uint64_t nodes = 0;
+    for (int i = 0; i < s->helpers_running; i++) {
+        Searcher *h = s->helpers[i];
+        if (h->thread_started) {
+            pthread_join(h->thread, NULL);
+            h->thread_started = false;
+        }
+        nodes += h->nodes;
+    }
+    s->helpers_running = 0;
+    s->check_cap = CHECK_EVERY_MAX;
+    s->pool_node_limit = 0;
+    return nodes;
+}
+
 void search_run(Searcher *s, const Board *b, const Key *keys, int nkeys,
                 const SearchLimits *limits, const SearchParams *params, SearchInfoFn on_info,
                 void *ctx, SearchResult *result) {
@@ -903,9 +1071,11 @@ void search_run(Searcher *s, const Board *b, const Key *keys, int nkeys,
     atomic_store(&s->pondering, limits->ponder);
     s->root_side = b->side;
     atomic_store(&s->ponderhit_pending, false);
+    atomic_store_explicit(&s->shared_nodes, 0, memory_order_relaxed);
     timeman_init(&s->tm, limits, b->side, params->move_overhead, s->last_check_ms);
     s->contempt = params->analysis ? 0 : search_contempt_cp(b, params->contempt_percent);
-    tt_new_search(s->tt);
+    if (s->id == 0) // the main searcher's search is the generation; helpers join it
+        tt_new_search(s->tt);
     for (int i = 0; i < MAX_PLY + STACK_OFFSET + 2; i++) {
         s->stack[i].move = MOVE_NONE;
         s->stack[i].piece = NO_PIECE;
@@ -945,10 +1115,15 @@ void search_run(Searcher *s, const Board *b, const Key *keys, int nkeys,
     // A forced move needs no thought beyond a quick look for the ponder move.
     if (s->root_count == 1 && s->tm.soft_ms && !s->tm.fixed && !limits->ponder)
         s->tm.soft_ms = s->tm.base_soft_ms = s->tm.soft_ms < 20 ? s->tm.soft_ms : 20;
+    // More threads; a weakened search keeps to one, so that a level plays alike anywhere.
+    if (s->nhelpers > 0 && !skill)
+        start_helpers(s, b, keys, nkeys);
 
     Move best_move = s->roots[0].move, prev_best = MOVE_NONE;
     int best_score = 0, completed = 0, changes = 0, prev_score = 0;
     for (int depth = 1; depth <= max_depth; depth++) {
+        if (s->id > 0 && helper_skips(s->id, depth))
+            continue;
         s->root_depth = depth;
         for (s->pv_index = 0; s->pv_index < multipv; s->pv_index++) {
             RootMove *cur = &s->roots[s->pv_index];
@@ -1022,6 +1197,9 @@ void search_run(Searcher *s, const Board *b, const Key *keys, int nkeys,
             break;
     }
 
+    // All threads have stopped before the result is known.
+    uint64_t helper_nodes = s->helpers_running ? stop_helpers(s) : 0;
+
     const RootMove *chosen = NULL;
     if (skill && s->skill_count > 0) {
         chosen = skill_choose(s, skill, params->rng, &best_move, &best_score, &result->rank);
@@ -1033,7 +1211,7 @@ void search_run(Searcher *s, const Board *b, const Key *keys, int nkeys,
     result->best = best_move;
     result->score = best_score;
     result->depth = completed;
-    result->nodes = s->nodes;
+    result->nodes = s->nodes + helper_nodes;
     result->ponder = chosen && chosen->pv_length > 1 ? chosen->pv[1] : MOVE_NONE;
     for (int i = 0; i < s->root_count && result->ponder == MOVE_NONE; i++) {
         if (s->roots[i].move == best_move && s->roots[i].pv_length > 1) {

@@ -76,10 +76,23 @@ typedef struct SearchResult {
 
 typedef struct Searcher Searcher;
 
+enum { SEARCH_THREADS_MAX = 256 };
+
 // A searcher owns its history tables and pawn cache; it uses the table tt
 // and polls *stop. NULL when out of memory.
 Searcher *search_new(TTable *tt, atomic_bool *stop);
 void search_free(Searcher *s);
+// Lazy SMP: search_run searches on `threads` threads (1..SEARCH_THREADS_MAX),
+// the caller's and threads-1 helpers, each with its own board, stack,
+// histories and pawn cache, all sharing the table. The helpers search the
+// same root at staggered depths, only for the table; the caller's thread
+// alone reports, keeps the clock and the limits and gives the result, and
+// stops and joins the helpers before search_run returns. Node counts are
+// summed over the threads. One thread is exactly the single-threaded search.
+// Must not be called during a search. Returns the threads now in use
+// (fewer than asked when memory ran out).
+int search_set_threads(Searcher *s, int threads);
+int search_threads(const Searcher *s);
 // Forgets what was learnt (history, killers, pawn cache), for a new game.
 void search_clear(Searcher *s);
 // Raises the ponder flag off: the clock starts now (UCI ponderhit).

@@ -8,6 +8,7 @@
 #include "engine/tt.h"
 
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,7 @@ enum {
 
 // depth_code is depth - TT_DEPTH_MIN + 1, so that 0 marks an empty slot; this
 // leaves BOUND_NONE free for entries that only carry a static evaluation.
+// TTEntry is the decoded view of a slot; the table holds Slots.
 typedef struct TTEntry {
     Key key;
     Move move;
@@ -46,11 +48,23 @@ typedef struct TTEntry {
     uint8_t gen_bound;
 } TTEntry;
 
+// Several search threads read and write the table without locks. A slot is
+// two 64-bit words written one after the other: the packed data, and the key
+// xor the data. A reader that meets a slot half written by another thread (or
+// written by two at once) gets a key that matches nothing it looks for, so a
+// torn entry is never used: it is just a miss. Relaxed atomics make each word
+// whole (no data race) and cost nothing over plain moves on common CPUs.
+typedef struct Slot {
+    _Atomic uint64_t keyx; // key ^ data
+    _Atomic uint64_t data; // move | score << 16 | eval << 32 | depth_code << 48 | gen_bound << 56
+} Slot;
+
 typedef struct Bucket {
-    _Alignas(BUCKET_BYTES) TTEntry slot[BUCKET_SLOTS];
+    _Alignas(BUCKET_BYTES) Slot slot[BUCKET_SLOTS];
 } Bucket;
 
-_Static_assert(sizeof(TTEntry) == 16, "a TT entry must stay 16 bytes");
+_Static_assert(sizeof(Slot) == 16, "a TT slot must stay 16 bytes");
+_Static_assert(sizeof(Move) == 2, "a move must fit 16 bits of a slot");
 _Static_assert(sizeof(Bucket) == BUCKET_BYTES, "a bucket must fill one cache line");
 _Static_assert(VALUE_MATE + MAX_PLY <= INT16_MAX, "node-relative mates must fit 16 bits");
 _Static_assert(VALUE_NONE <= INT16_MAX, "VALUE_NONE must fit 16 bits");
@@ -59,9 +73,35 @@ _Static_assert(TT_DEPTH_MAX - TT_DEPTH_MIN + 1 <= UINT8_MAX, "depth must fit its
 struct TTable {
     Bucket *buckets; // bucket count * BUCKET_BYTES of mapped pages
     size_t mask;     // bucket count - 1; the count is a power of two
+    // Changed only between searches, while no search thread runs.
     uint8_t generation;
-    bool dirty; // something was stored since the pages were last fresh
+    // Something was stored since the pages were last fresh. Set by any thread.
+    atomic_bool dirty;
 };
+
+static uint64_t pack_data(const TTEntry *e) {
+    return (uint64_t)e->move | (uint64_t)(uint16_t)e->score << 16 |
+           (uint64_t)(uint16_t)e->eval << 32 | (uint64_t)e->depth_code << 48 |
+           (uint64_t)e->gen_bound << 56;
+}
+
+// Reads slot s whole into *e (key included, as the slot claims it).
+static void slot_read(const Slot *s, TTEntry *e) {
+    uint64_t data = atomic_load_explicit(&s->data, memory_order_relaxed);
+    uint64_t keyx = atomic_load_explicit(&s->keyx, memory_order_relaxed);
+    e->key = keyx ^ data;
+    e->move = (Move)(data & 0xFFFF);
+    e->score = (int16_t)(uint16_t)(data >> 16);
+    e->eval = (int16_t)(uint16_t)(data >> 32);
+    e->depth_code = (uint8_t)(data >> 48);
+    e->gen_bound = (uint8_t)(data >> 56);
+}
+
+static void slot_write(Slot *s, const TTEntry *e) {
+    uint64_t data = pack_data(e);
+    atomic_store_explicit(&s->data, data, memory_order_relaxed);
+    atomic_store_explicit(&s->keyx, e->key ^ data, memory_order_relaxed);
+}
 
 static bool entry_used(const TTEntry *e) {
     return e->depth_code != 0;
@@ -166,7 +206,7 @@ TTable *tt_new(size_t mb) {
     }
     tt->mask = count - 1;
     tt->generation = 0;
-    tt->dirty = false;
+    atomic_init(&tt->dirty, false);
     return tt;
 }
 
@@ -186,7 +226,7 @@ bool tt_resize(TTable *tt, size_t mb) {
     tt->buckets = b;
     tt->mask = count - 1;
     tt->generation = 0;
-    tt->dirty = false;
+    atomic_store(&tt->dirty, false);
     return true;
 }
 
@@ -196,7 +236,7 @@ size_t tt_size_mb(const TTable *tt) {
 
 void tt_clear(TTable *tt) {
     tt->generation = 0;
-    if (!tt->dirty)
+    if (!atomic_load(&tt->dirty))
         return;
     // Mapping fresh pages over the old ones drops them at once; the search then
     // faults in only what it uses, instead of the clear writing every page.
@@ -205,7 +245,7 @@ void tt_clear(TTable *tt) {
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
     if (p == MAP_FAILED)
         memset(tt->buckets, 0, bytes); // the old mapping is still in place
-    tt->dirty = false;
+    atomic_store(&tt->dirty, false);
 }
 
 void tt_new_search(TTable *tt) {
@@ -215,16 +255,21 @@ void tt_new_search(TTable *tt) {
 bool tt_probe(TTable *tt, Key key, int ply, TTHit *hit) {
     Bucket *b = bucket_of(tt, key);
     for (int i = 0; i < BUCKET_SLOTS; i++) {
-        TTEntry *e = &b->slot[i];
-        if (!entry_used(e) || e->key != key)
+        TTEntry e;
+        slot_read(&b->slot[i], &e);
+        if (!entry_used(&e) || e.key != key)
             continue;
         // Being found again means the entry matters to this search: keep it young.
-        e->gen_bound = pack_gen_bound(tt->generation, entry_bound(e));
-        hit->move = e->move;
-        hit->score = score_from_tt(e->score, ply);
-        hit->eval = e->eval;
-        hit->depth = entry_depth(e);
-        hit->bound = entry_bound(e);
+        uint8_t gen_bound = pack_gen_bound(tt->generation, entry_bound(&e));
+        if (gen_bound != e.gen_bound) {
+            e.gen_bound = gen_bound;
+            slot_write(&b->slot[i], &e);
+        }
+        hit->move = e.move;
+        hit->score = score_from_tt(e.score, ply);
+        hit->eval = e.eval;
+        hit->depth = entry_depth(&e);
+        hit->bound = entry_bound(&e);
         return true;
     }
     return false;
@@ -243,21 +288,36 @@ void tt_store(TTable *tt, Key key, int ply, Move move, int score, int eval, int 
               Bound bound) {
     Bucket *b = bucket_of(tt, key);
     depth = clamp_int(depth, TT_DEPTH_MIN, TT_DEPTH_MAX);
-    tt->dirty = true;
+    if (!atomic_load_explicit(&tt->dirty, memory_order_relaxed))
+        atomic_store_explicit(&tt->dirty, true, memory_order_relaxed);
 
-    TTEntry *e = NULL;
+    // The decision is made on a snapshot of the bucket; other threads may write
+    // it meanwhile, and then one of the two writes wins, which is harmless.
+    TTEntry slot[BUCKET_SLOTS];
+    for (int i = 0; i < BUCKET_SLOTS; i++)
+        slot_read(&b->slot[i], &slot[i]);
+
+    int found = -1;
     for (int i = 0; i < BUCKET_SLOTS; i++) {
-        if (entry_used(&b->slot[i]) && b->slot[i].key == key) {
-            e = &b->slot[i];
+        if (entry_used(&slot[i]) && slot[i].key == key) {
+            found = i;
             break;
         }
     }
+    TTEntry *e = found >= 0 ? &slot[found] : NULL;
 
     if (e && keep_existing(tt, e, depth, bound)) {
-        if (e->move == MOVE_NONE)
+        bool changed = false;
+        if (e->move == MOVE_NONE && move != MOVE_NONE) {
             e->move = move;
-        if (e->eval == VALUE_NONE)
+            changed = true;
+        }
+        if (e->eval == VALUE_NONE && eval != VALUE_NONE) {
             e->eval = (int16_t)eval;
+            changed = true;
+        }
+        if (changed)
+            slot_write(&b->slot[found], e);
         return;
     }
 
@@ -267,26 +327,33 @@ void tt_store(TTable *tt, Key key, int ply, Move move, int score, int eval, int 
 
     // A new key, or one held only by the always-replace slot, competes for a
     // depth-preferred slot; failing that it goes (or stays) in the always-replace one.
-    if (!e || e == &b->slot[ALWAYS_SLOT]) {
-        TTEntry *victim = &b->slot[0];
+    int target = found;
+    if (found < 0 || found == ALWAYS_SLOT) {
+        int victim = 0;
         for (int i = 1; i < ALWAYS_SLOT; i++)
-            if (entry_worth(tt, &b->slot[i]) < entry_worth(tt, victim))
-                victim = &b->slot[i];
-        if (depth >= entry_worth(tt, victim)) {
-            if (e)
-                memset(e, 0, sizeof *e); // the key moves up; no stale duplicate
-            e = victim;
+            if (entry_worth(tt, &slot[i]) < entry_worth(tt, &slot[victim]))
+                victim = i;
+        if (depth >= entry_worth(tt, &slot[victim])) {
+            if (found >= 0) {
+                // The key moves up; no stale duplicate.
+                TTEntry empty = {0};
+                slot_write(&b->slot[found], &empty);
+            }
+            target = victim;
         } else {
-            e = &b->slot[ALWAYS_SLOT];
+            target = ALWAYS_SLOT;
         }
     }
 
-    e->key = key;
-    e->move = move != MOVE_NONE ? move : old_move;
-    e->score = (int16_t)score_to_tt(score, clamp_int(ply, 0, MAX_PLY));
-    e->eval = (int16_t)(eval != VALUE_NONE ? eval : old_eval);
-    e->depth_code = (uint8_t)(depth - TT_DEPTH_MIN + 1);
-    e->gen_bound = pack_gen_bound(tt->generation, bound);
+    TTEntry n = {
+        .key = key,
+        .move = move != MOVE_NONE ? move : old_move,
+        .score = (int16_t)score_to_tt(score, clamp_int(ply, 0, MAX_PLY)),
+        .eval = (int16_t)(eval != VALUE_NONE ? eval : old_eval),
+        .depth_code = (uint8_t)(depth - TT_DEPTH_MIN + 1),
+        .gen_bound = pack_gen_bound(tt->generation, bound),
+    };
+    slot_write(&b->slot[target], &n);
 }
 
 int tt_hashfull(const TTable *tt) {
@@ -296,8 +363,9 @@ int tt_hashfull(const TTable *tt) {
     size_t used = 0;
     for (size_t i = 0; i < buckets; i++)
         for (int s = 0; s < BUCKET_SLOTS; s++) {
-            const TTEntry *e = &tt->buckets[i].slot[s];
-            if (entry_used(e) && entry_generation(e) == tt->generation)
+            TTEntry e;
+            slot_read(&tt->buckets[i].slot[s], &e);
+            if (entry_used(&e) && entry_generation(&e) == tt->generation)
                 used++;
         }
     return (int)(used * PERMILLE / (buckets * BUCKET_SLOTS));

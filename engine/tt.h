@@ -5,7 +5,11 @@
 // older search generation) and one slot is always replaced, so recent
 // shallow results are kept too. Mate scores are stored relative to the node
 // and converted back with the ply on probe, so they stay right wherever the
-// position is met again. Only the thread that owns the table touches it.
+// position is met again. Search threads share one table without locks:
+// tt_probe and tt_store may run on any number of threads at once, and a slot
+// torn by two concurrent writes reads as a miss, never as a wrong entry. The
+// other functions (new, free, resize, clear, new_search) must run while no
+// search thread uses the table.
 #ifndef ENGINE_TT_H
 #define ENGINE_TT_H
 

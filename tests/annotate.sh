@@ -136,6 +136,26 @@ fi
 if [[ $(flat) == *"2. g4 \$4 {#-1 Blunder. "* ]]; then pass "fool's mate: 2.g4 \$4"; else
     fail "fool's mate: 2.g4 \$4" "$(cat "$tmp/out")"; fi
 
+# ------------------------------------------------------------------ --jobs
+
+# Games are reviewed in parallel and written in the file's order; at a fixed
+# depth (each game from a fresh table) the output is the same for any N.
+cat "$fixture" "$tmp/bad.pgn" "$fixture" >"$tmp/many.pgn"
+timeout 300 "$PATZER" annotate "$tmp/many.pgn" --depth 5 --jobs 1 >"$tmp/one" 2>"$tmp/err1"
+status1=$?
+timeout 300 "$PATZER" annotate "$tmp/many.pgn" --depth 5 --jobs 3 >"$tmp/three" 2>"$tmp/err3"
+status3=$?
+if [ "$status1" -eq 1 ] && [ "$status3" -eq 1 ]; then pass "--jobs 1 and 3: exit 1 (a bad game)"; else
+    fail "--jobs 1 and 3: exit $status1 and $status3" "$(cat "$tmp/err1" "$tmp/err3")"; fi
+games=$(grep -c '^\[Annotator ' "$tmp/one")
+if [ "$games" -eq 6 ] && cmp -s "$tmp/one" "$tmp/three"; then
+    pass "--jobs 3 writes what --jobs 1 does ($games games)"
+else
+    fail "--jobs 3 writes what --jobs 1 does ($games games)" "$(diff "$tmp/one" "$tmp/three")"
+fi
+if cmp -s "$tmp/err1" "$tmp/err3"; then pass "--jobs 3: the same errors"; else
+    fail "--jobs 3: the same errors" "$(cat "$tmp/err1" "$tmp/err3")"; fi
+
 # ------------------------------------------------------------------ usage
 
 expect_usage() {
@@ -156,6 +176,8 @@ expect_usage "--movetime 0" "$fixture" --movetime 0
 expect_usage "--movetime without value" "$fixture" --movetime
 expect_usage "--depth 0" "$fixture" --depth 0
 expect_usage "--depth=x" "$fixture" --depth=x
+expect_usage "--jobs 0" "$fixture" --jobs 0
+expect_usage "--jobs=300" "$fixture" --jobs=300
 expect_usage "unknown option" "$fixture" --fast
 
 run --help

@@ -16,4 +16,14 @@ lines=$(grep -c ' nodes  best ' "$tmp/out")
 check "one line per bench position ($lines)" test "$lines" -ge 40
 run_patzer bench x
 check "bad depth exits 2" test "$status" -eq 2
+# Two threads: the same positions and report, the thread count after the speed.
+RUN_TIMEOUT=120 run_patzer bench 5 --threads 2
+check "bench 5 --threads 2 exits 0 (status $status)" test "$status" -eq 0
+check "bench --threads 2 says so" grep -Eq '^[0-9]+ nodes [0-9]+ nps [0-9]+ ms 2 threads$' "$tmp/out"
+lines=$(grep -c ' nodes  best ' "$tmp/out")
+check "--threads 2: one line per position ($lines)" test "$lines" -ge 40
+run_patzer bench --threads 0
+check "--threads 0 exits 2" test "$status" -eq 2
+run_patzer bench --threads
+check "--threads without a number exits 2" test "$status" -eq 2
 finish

@@ -64,4 +64,26 @@ if [[ $err == *"bad.epd:4:"*Qh8* ]]; then pass "bad SAN: FILE:LINE on stderr"; e
 if [[ $out == *"solved 1 of 3"* ]]; then pass "bad lines: solved 1 of 3"; else
     fail "bad lines: solved 1 of 3" "$out"; fi
 
+# --jobs: positions run in parallel, reported in the file's order; at a fixed
+# depth (each position from a fresh table) the report is the same for any N.
+cat "$suite" "$tmp/bad.epd" >"$tmp/mixed.epd"
+one=$(timeout 120 "$PATZER" epd "$tmp/mixed.epd" --depth 6 --jobs 1 2>/dev/null)
+three=$(timeout 120 "$PATZER" epd "$tmp/mixed.epd" --depth 6 --jobs 3 2>/dev/null)
+if [ -n "$one" ] && [ "$one" = "$three" ]; then pass "--jobs 3 reports as --jobs 1"; else
+    fail "--jobs 3 reports as --jobs 1" "$(diff <(echo "$one") <(echo "$three"))"; fi
+if [[ $one == *"solved $count of $((count + 3))"* ]]; then pass "--depth 6: all mates solved"; else
+    fail "--depth 6: all mates solved" "$one"; fi
+if [ "$(head -c 2 <<<"$three")" = "1 " ] &&
+    [ "$(grep -Ec '^[0-9]+ ' <<<"$three")" -eq "$((count + 3))" ]; then
+    pass "--jobs 3: one line per position, in order"
+else
+    fail "--jobs 3: one line per position, in order" "$three"
+fi
+for bad in "--jobs 0" "--jobs 257" "--depth 0" "--jobs"; do
+    # shellcheck disable=SC2086
+    timeout 10 "$PATZER" epd "$suite" $bad >/dev/null 2>&1
+    status=$?
+    if [ "$status" -eq 2 ]; then pass "$bad: exit 2"; else fail "$bad: status $status"; fi
+done
+
 finish

@@ -144,3 +144,18 @@ Test(config, write_key_fails_cleanly) {
     cr_assert_not(config_write_key("/nonexistent-dir/patzer.conf", "bell", "on", err, sizeof err));
     cr_assert_neq(err[0], '\0');
 }
+
+Test(config, threads_key) {
+    Config c;
+    config_defaults(&c);
+    char err[256] = "";
+    cr_expect_eq(c.session.threads, 0, "every core unless told");
+    cr_assert(config_set(&c, "threads", "2", err, sizeof err), "%s", err);
+    cr_expect_eq(c.session.threads, 2);
+    cr_assert(config_set(&c, "threads", "0", err, sizeof err), "%s", err);
+    cr_expect_eq(c.session.threads, 0);
+    cr_expect_not(config_set(&c, "threads", "257", err, sizeof err));
+    cr_expect(strstr(err, "threads") != NULL, "%s", err);
+    cr_expect_not(config_set(&c, "threads", "many", err, sizeof err));
+    cr_expect_eq(c.session.threads, 0, "a bad value changes nothing");
+}

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Transposition table tests: round trips, mate-score conversion, replacement,
-// aging, hashfull and sizing.
+// aging, hashfull and sizing, and threads sharing a table.
 #include <criterion/criterion.h>
+#include <pthread.h>
+#include <string.h>
 
 #include "engine/tt.h"
 
@@ -356,5 +358,77 @@ Test(tt, extreme_depths_round_trip) {
     cr_assert(tt_probe(tt, bucket_key(2), 2, &hit));
     cr_assert_eq(hit.depth, 127);
     tt_prefetch(tt, bucket_key(2)); // only a hint, but must be safe to call
+    tt_free(tt);
+}
+
+// ------------------------------------------------------------ threads
+
+// Two threads store and probe keys crowded into four buckets at once. Each
+// key always stores the same data (a function of the key), so any hit whose
+// data does not belong to its key is a torn entry: half of one write and
+// half of another. There must be none.
+enum { HAMMER_KEYS = 64, HAMMER_ROUNDS = 300000, HAMMER_BUCKETS = 4 };
+
+typedef struct Hammer {
+    TTable *tt;
+    Key keys[HAMMER_KEYS];
+    uint64_t seed;
+    long hits, torn;
+} Hammer;
+
+static uint64_t mix64(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+// What key k always stores.
+static Move hammer_move(Key k) { return (Move)(1 + mix64(k) % 65000); }
+static int hammer_score(Key k) { return (int)(mix64(k + 1) % 4000) - 2000; }
+static int hammer_eval(Key k) { return (int)(mix64(k + 2) % 4000) - 2000; }
+static int hammer_depth(Key k) { return (int)(mix64(k + 3) % 30); }
+static Bound hammer_bound(Key k) { return (Bound)(1 + mix64(k + 4) % 3); }
+
+static void *hammer(void *arg) {
+    Hammer *h = arg;
+    uint64_t r = h->seed;
+    for (int i = 0; i < HAMMER_ROUNDS; i++) {
+        r = mix64(r + 0x9E3779B97F4A7C15ULL);
+        Key k = h->keys[r % HAMMER_KEYS];
+        if (r & (1ULL << 40)) {
+            tt_store(h->tt, k, 0, hammer_move(k), hammer_score(k), hammer_eval(k),
+                     hammer_depth(k), hammer_bound(k));
+        } else {
+            TTHit hit;
+            if (!tt_probe(h->tt, k, 0, &hit))
+                continue;
+            h->hits++;
+            if (hit.move != hammer_move(k) || hit.score != hammer_score(k) ||
+                hit.eval != hammer_eval(k) || hit.depth != hammer_depth(k) ||
+                hit.bound != hammer_bound(k))
+                h->torn++;
+        }
+    }
+    return NULL;
+}
+
+Test(tt, concurrent_writers_never_yield_a_torn_entry) {
+    TTable *tt = new_table(SMALL_MB);
+    Hammer h[2];
+    memset(h, 0, sizeof h);
+    for (int t = 0; t < 2; t++) {
+        h[t].tt = tt;
+        h[t].seed = 1234567 + (uint64_t)t * 7654321;
+        // Random keys (as Zobrist keys are) whose low bits pick one of a few buckets.
+        for (int i = 0; i < HAMMER_KEYS; i++)
+            h[t].keys[i] = (mix64((uint64_t)i + 99) & ~(Key)0xFFFFF) | (Key)(i % HAMMER_BUCKETS);
+    }
+    pthread_t th[2];
+    for (int t = 0; t < 2; t++)
+        cr_assert_eq(pthread_create(&th[t], NULL, hammer, &h[t]), 0);
+    for (int t = 0; t < 2; t++)
+        pthread_join(th[t], NULL);
+    cr_expect_gt(h[0].hits + h[1].hits, 0, "the probes found something");
+    cr_expect_eq(h[0].torn + h[1].torn, 0, "%ld torn entries read", h[0].torn + h[1].torn);
     tt_free(tt);
 }

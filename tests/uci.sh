@@ -109,6 +109,49 @@ expect '^bestmove ' 10 || true
 stop_engine
 if [ "$STATUS" -eq 0 ]; then pass "quit: exit status 0"; else fail "quit: exit status $STATUS"; fi
 
+# --- Threads ----------------------------------------------------------------
+
+start
+send uci
+check_reply "uci: Threads option 1..256" '^option name Threads type spin default 1 min 1 max 256$'
+expect '^uciok$' 10
+send setoption name Threads value 3
+send setoption name MultiPV value 2
+send isready
+expect '^readyok$' 10
+if [[ $SEEN =~ info\ string ]]; then fail "setoption Threads 3: accepted"; else
+    pass "setoption Threads 3: accepted"; fi
+send setoption name Threads value 0
+check_reply "setoption Threads 0: info string" '^info string .*out of range 1\.\.256'
+send setoption name Threads value 257
+check_reply "setoption Threads 257: info string" '^info string .*out of range 1\.\.256'
+send position startpos moves e2e4
+send go depth 6
+check_reply "Threads 3, MultiPV 2: second line" '^info depth 6 .*multipv 2 .* pv [a-h][1-8]' 30
+check_reply "Threads 3: bestmove after depth 6" "$BESTMOVE_RE" 30
+send setoption name MultiPV value 1
+send go nodes 30000
+check_reply "Threads 3, go nodes: bestmove by itself" "$BESTMOVE_RE" 30
+send go infinite
+sleep 0.3
+SEEN=""
+if expect '^bestmove ' 0.3; then fail "Threads 3, go infinite: no bestmove before stop"; else
+    pass "Threads 3, go infinite: no bestmove before stop"; fi
+send stop
+check_reply "Threads 3, go infinite + stop: one bestmove" "$BESTMOVE_RE" 5
+send go ponder wtime 500 btime 500
+sleep 0.2
+send ponderhit
+check_reply "Threads 3, ponderhit: bestmove on the clock" "$BESTMOVE_RE" 30
+SEEN=""
+send isready
+check_reply "Threads 3: still ready" '^readyok$' 10
+if [[ $SEEN =~ bestmove ]]; then fail "Threads 3: exactly one bestmove per go"; else
+    pass "Threads 3: exactly one bestmove per go"; fi
+stop_engine
+if [ "$STATUS" -eq 0 ]; then pass "Threads 3: quit exits 0"; else
+    fail "Threads 3: quit status $STATUS"; fi
+
 # --- quit while searching ---------------------------------------------------
 
 start

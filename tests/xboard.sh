@@ -30,7 +30,7 @@ send xboard
 send protover 2
 check_reply "protover 2: feature done=1" '^feature .*done=1' 5
 features=$(grep '^feature' <<<"$SEEN" | tr '\n' ' ')
-for f in ping=1 setboard=1 usermove=1 time=1 analyze=1 'myname="patzer'; do
+for f in ping=1 setboard=1 usermove=1 time=1 analyze=1 smp=1 'myname="patzer'; do
     if [[ $features == *"$f"* ]]; then pass "protover 2: $f"; else fail "protover 2: $f"; fi
 done
 if [[ $features =~ done=1[^=]*$ ]]; then pass "protover 2: done=1 comes last"; else
@@ -38,6 +38,14 @@ if [[ $features =~ done=1[^=]*$ ]]; then pass "protover 2: done=1 comes last"; e
 send accepted ping
 send ping 1
 check_reply "ping 1 -> pong 1" '^pong 1$' 5
+
+# cores N sets the search threads; a bad count is an error.
+SEEN=""
+send cores 2
+send cores none
+check_reply "cores none -> Error" '^Error \(bad argument\): cores$' 5
+if [[ $SEEN == *"Error"*"cores"*"Error"* ]]; then fail "cores 2: accepted"; else
+    pass "cores 2: accepted"; fi
 
 # --- a game -----------------------------------------------------------------
 

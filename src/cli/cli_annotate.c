@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// `patzer annotate FILE [--movetime MS] [--depth N]`: reviews every game of a
-// PGN file with the engine (src/game/review.h) and writes the games to standard
-// output with evaluation comments, ?! ? ?? marks (as the NAGs $6 $2 $4) and
-// the engine's better lines as variations, plus an Annotator tag.
+// `patzer annotate FILE [--movetime MS] [--depth N] [--jobs N]`: reviews every
+// game of a PGN file with the engine (src/game/review.h) and writes the games
+// to standard output with evaluation comments, ?! ? ?? marks (as the NAGs $6
+// $2 $4) and the engine's better lines as variations, plus an Annotator tag.
 //
+// - Games are reviewed in parallel, one engine per job (each game starts from
+//   a fresh table), and written in the file's order: at a fixed depth the
+//   output is the same for any number of jobs.
 // - "-" reads standard input. A game with an error is reported on stderr as
 //   FILE:LINE:COL: game N: reason and left out of the output; the others
 //   are still annotated.
@@ -21,25 +24,28 @@
 #include "src/cli/cli.h"
 #include "src/pgn/pgn.h"
 #include "src/game/review.h"
+#include "src/util/jobs.h"
 
 enum {
     ANNOTATE_DEFAULT_MOVETIME_MS = 500,
     ANNOTATE_MAX_MOVETIME_MS = 86400000,
     ANNOTATE_MAX_DEPTH = MAX_PLY - 2,
     STDIN_CHUNK = 1 << 16,
+    GAMES_PER_JOB = 4, // games read ahead per job, so that no job waits long
 };
 
 static const char STDIN_NAME[] = "<stdin>";
 
 static void usage(FILE *out) {
     fprintf(out,
-            "usage: patzer annotate FILE [--movetime MS] [--depth N] > OUT.pgn\n"
+            "usage: patzer annotate FILE [--movetime MS] [--depth N] [--jobs N] > OUT.pgn\n"
             "Reviews every game of the PGN file (\"-\" is standard input) with the engine\n"
             "and writes it to standard output annotated: the evaluation after each move\n"
             "(White's view), inaccuracies, mistakes and blunders marked ?!, ?, ?? (as $6,\n"
             "$2, $4) with the engine's better line as a variation.\n"
             "  --movetime MS  search time per position (default %d)\n"
             "  --depth N      search depth per position (alone: no time limit)\n"
+            "  --jobs N       games reviewed at once (default: the number of cores)\n"
             "A game with an error is reported as FILE:LINE:COL on standard error and left\n"
             "out. Exit status: 0 when every game was annotated, 1 when some had errors, 2\n"
             "for bad usage or a file that cannot be read or written.\n",
@@ -125,41 +131,68 @@ static bool is_input_failure(const PgnError *e) {
            strstr(e->message, ": out of memory") != NULL;
 }
 
-// Reviews g and writes it annotated to stdout; false (reason on stderr) when
-// out of memory or the output fails.
-static bool annotate_game(Engine *engine, PgnGame *g, ReviewOptions *opt) {
+// One game read and, once reviewed, its annotated text.
+typedef struct Item {
+    PgnGame *game;
+    int number;  // 1-based in the file
+    char *text;  // NULL when the review failed (out of memory)
+    size_t len;
+} Item;
+
+// The games of one batch, the engines (one per job) and what went wrong.
+typedef struct Batch {
+    Item *items;
+    int count;
+    Engine **engines;
+    ReviewOptions *opts; // one per job (each with its own progress)
+    Progress *progress;
+    bool failed; // out of memory or the output failed: stop
+} Batch;
+
+// Reviews a game into its annotated text (on a worker thread).
+static void review_item(int index, int worker, void *ctx) {
+    Batch *b = ctx;
+    Item *it = &b->items[index];
+    PgnGame *g = it->game;
+    it->text = NULL;
     int n = pgn_mainline_length(g);
     ReviewPly *plies = calloc((size_t)(n > 0 ? n : 1), sizeof *plies);
-    if (!plies) {
-        fputs("patzer annotate: out of memory\n", stderr);
-        return false;
-    }
-    int reviewed = review_game(engine, g, opt, plies);
+    if (!plies)
+        return;
+    b->progress[worker].game = it->number;
+    ReviewOptions *opt = &b->opts[worker];
+    int reviewed = review_game(b->engines[worker], g, opt, plies);
     if (opt->progress)
         clear_progress();
     bool ok = reviewed >= 0 && review_annotate(g, plies, reviewed) &&
               pgn_set_tag(g, "Annotator", "patzer " PACKAGE_VERSION);
     free(plies);
-    if (!ok) {
+    if (ok)
+        it->text = pgn_write_string(g, &it->len);
+}
+
+// Writes a reviewed game to stdout, in order; false (reason on stderr) stops.
+static bool write_item(int index, void *ctx) {
+    Batch *b = ctx;
+    Item *it = &b->items[index];
+    if (!it->text) {
         fputs("patzer annotate: out of memory\n", stderr);
+        b->failed = true;
         return false;
     }
-    size_t len;
-    char *text = pgn_write_string(g, &len);
-    if (!text) {
-        fputs("patzer annotate: out of memory\n", stderr);
-        return false;
-    }
-    bool written = fwrite(text, 1, len, stdout) == len && fflush(stdout) == 0;
-    free(text);
-    if (!written)
+    bool written = fwrite(it->text, 1, it->len, stdout) == it->len && fflush(stdout) == 0;
+    free(it->text);
+    it->text = NULL;
+    if (!written) {
         fprintf(stderr, "patzer annotate: cannot write the output: %s\n", strerror(errno));
+        b->failed = true;
+    }
     return written;
 }
 
 int cli_annotate(int argc, char **argv) {
     const char *path = NULL;
-    long long movetime = 0, depth = 0;
+    long long movetime = 0, depth = 0, jobs = jobs_cores();
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
@@ -167,8 +200,9 @@ int cli_annotate(int argc, char **argv) {
             return 0;
         }
         bool is_movetime = strcmp(arg, "--movetime") == 0, is_depth = strcmp(arg, "--depth") == 0;
+        bool is_jobs = strcmp(arg, "--jobs") == 0;
         const char *value = NULL;
-        if (is_movetime || is_depth) {
+        if (is_movetime || is_depth || is_jobs) {
             if (i + 1 >= argc)
                 return usage_error("%s needs a value", arg);
             value = argv[++i];
@@ -178,6 +212,9 @@ int cli_annotate(int argc, char **argv) {
         } else if (strncmp(arg, "--depth=", 8) == 0) {
             is_depth = true;
             value = arg + 8;
+        } else if (strncmp(arg, "--jobs=", 7) == 0) {
+            is_jobs = true;
+            value = arg + 7;
         } else if (arg[0] == '-' && arg[1]) {
             return usage_error("unknown option '%s'", arg);
         } else if (!path) {
@@ -190,6 +227,8 @@ int cli_annotate(int argc, char **argv) {
             return usage_error("--movetime takes milliseconds, 1 or more, not '%s'", value);
         if (is_depth && !parse_number(value, 1, ANNOTATE_MAX_DEPTH, &depth))
             return usage_error("--depth takes a number from 1 to 126, not '%s'", value);
+        if (is_jobs && !parse_number(value, 1, JOBS_MAX, &jobs))
+            return usage_error("--jobs takes a number from 1 to 256, not '%s'", value);
     }
     if (!path)
         return usage_error("missing FILE%s", "");
@@ -215,46 +254,72 @@ int cli_annotate(int argc, char **argv) {
             return 2;
         }
     }
-    Engine *engine = engine_new();
-    PgnGame *g = pgn_game_new();
+    int njobs = (int)jobs;
+    int cap = njobs * GAMES_PER_JOB;
+    Batch batch = {
+        .items = calloc((size_t)cap, sizeof *batch.items),
+        .engines = calloc((size_t)njobs, sizeof *batch.engines),
+        .opts = calloc((size_t)njobs, sizeof *batch.opts),
+        .progress = calloc((size_t)njobs, sizeof *batch.progress),
+    };
     PgnError *error = malloc(sizeof *error);
-    if (!engine || !g || !error) {
-        fputs("patzer annotate: out of memory\n", stderr);
-        engine_free(engine);
-        pgn_game_free(g);
-        free(error);
-        pgn_reader_close(reader);
-        return 2;
+    bool memory = batch.items && batch.engines && batch.opts && batch.progress && error;
+    for (int i = 0; memory && i < cap; i++)
+        memory = (batch.items[i].game = pgn_game_new()) != NULL;
+    for (int i = 0; memory && i < njobs; i++) {
+        memory = (batch.engines[i] = engine_new()) != NULL;
+        batch.opts[i] = (ReviewOptions){
+            .movetime_ms = movetime,
+            .depth = (int)depth,
+            .progress = isatty(STDERR_FILENO) ? show_progress : NULL,
+            .ctx = &batch.progress[i],
+        };
     }
 
-    Progress progress = { 0 };
-    ReviewOptions opt = {
-        .movetime_ms = movetime,
-        .depth = (int)depth,
-        .progress = isatty(STDERR_FILENO) ? show_progress : NULL,
-        .ctx = &progress,
-    };
-    bool invalid = false, failed = false;
-    for (int games = 1; !failed; games++) {
-        int rc = pgn_reader_next(reader, g, error);
-        if (rc == 0)
-            break;
-        if (rc < 0) {
-            if (is_input_failure(error)) {
-                fprintf(stderr, "patzer annotate: %s: %s\n", error->file, error->message);
-                failed = true;
-            } else {
+    bool invalid = false, failed = !memory, more = memory;
+    if (!memory)
+        fputs("patzer annotate: out of memory\n", stderr);
+    // Batches of games: read (errors reported in order as they are met),
+    // reviewed in parallel, written in order.
+    for (int games = 0; more && !failed;) {
+        batch.count = 0;
+        while (batch.count < cap) {
+            Item *it = &batch.items[batch.count];
+            int rc = pgn_reader_next(reader, it->game, error);
+            if (rc == 0) {
+                more = false;
+                break;
+            }
+            games++;
+            if (rc < 0) {
+                if (is_input_failure(error)) {
+                    fprintf(stderr, "patzer annotate: %s: %s\n", error->file, error->message);
+                    failed = true;
+                    more = false;
+                    break;
+                }
                 fprintf(stderr, "%s:%d:%d: %s\n", error->file, error->line, error->column,
                         error->message);
                 invalid = true;
+                continue;
             }
-            continue;
+            it->number = games;
+            batch.count++;
         }
-        progress.game = games;
-        failed = !annotate_game(engine, g, &opt);
+        if (batch.count > 0 && !jobs_run(njobs, batch.count, review_item, write_item, &batch))
+            failed = true;
+        failed |= batch.failed;
     }
-    engine_free(engine);
-    pgn_game_free(g);
+    for (int i = 0; batch.items && i < cap; i++) {
+        free(batch.items[i].text);
+        pgn_game_free(batch.items[i].game);
+    }
+    for (int i = 0; batch.engines && i < njobs; i++)
+        engine_free(batch.engines[i]);
+    free(batch.items);
+    free(batch.engines);
+    free(batch.opts);
+    free(batch.progress);
     free(error);
     pgn_reader_close(reader);
     return failed ? 2 : invalid ? 1 : 0;

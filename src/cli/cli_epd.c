@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// `patzer epd FILE [--movetime MS]`: searches each position of an EPD test
-// suite for a fixed time and checks the move against its bm/am operations.
+// `patzer epd FILE [--movetime MS] [--depth N] [--jobs N]`: searches each
+// position of an EPD test suite for a fixed time (or depth) and checks the
+// move against its bm/am operations. Positions are searched in parallel, one
+// engine per job, each from a fresh table; the report keeps the file's order,
+// so a fixed-depth run prints the same whatever the number of jobs.
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +12,7 @@
 #include "engine/fen.h"
 #include "engine/notation.h"
 #include "src/protocol/protocol.h"
+#include "src/util/jobs.h"
 #include "src/util/text.h"
 
 enum {
@@ -16,6 +20,7 @@ enum {
     EPD_MOVES_MAX = 16, // moves in one bm or am operation
     EPD_ID_MAX = 128,
     EPD_FEN_MAX = 160,
+    EPD_MAX_DEPTH = MAX_PLY - 2,
 };
 
 // One test position and what the search made of it.
@@ -26,6 +31,8 @@ typedef struct EpdRun {
     char id[EPD_ID_MAX];
     Move bm[EPD_MOVES_MAX], am[EPD_MOVES_MAX];
     int bm_count, am_count;
+    bool usable; // parsed; else reported as unusable
+    int number;  // 1-based among the file's positions
     // Filled by the search callbacks; read only after engine_wait.
     SearchInfo info;
     bool have_info;
@@ -164,11 +171,12 @@ static void format_moves(EpdRun *run, const Move *moves, int count, char *buf, s
     }
 }
 
-// Searches one parsed position and prints its line; returns true if solved.
-static bool solve(Engine *engine, EpdRun *run, int number, int64_t movetime) {
+// Searches one parsed position (on a worker thread).
+static void search_position(Engine *engine, EpdRun *run, int64_t movetime, int depth) {
     SearchLimits limits;
     search_limits_init(&limits);
     limits.movetime = movetime;
+    limits.depth = depth;
     run->have_info = false;
     run->best = MOVE_NONE;
     engine_new_game(engine); // each position on its own, not helped by the last
@@ -176,6 +184,11 @@ static bool solve(Engine *engine, EpdRun *run, int number, int64_t movetime) {
     EngineCallbacks cb = { .on_info = on_info, .on_bestmove = on_bestmove, .ctx = run };
     engine_go(engine, &limits, &cb);
     engine_wait(engine);
+}
+
+// Prints the line of a searched position; returns true if solved.
+static bool report(EpdRun *run) {
+    int number = run->number;
 
     bool ok = run->best != MOVE_NONE &&
               (!run->bm_count || contains(run->bm, run->bm_count, run->best)) &&
@@ -207,91 +220,168 @@ static bool solve(Engine *engine, EpdRun *run, int number, int64_t movetime) {
 }
 
 static int usage_error(const char *why) {
-    fprintf(stderr, "patzer epd: %s\nusage: patzer epd FILE [--movetime MS]\n", why);
+    fprintf(stderr,
+            "patzer epd: %s\nusage: patzer epd FILE [--movetime MS] [--depth N] [--jobs N]\n",
+            why);
     return 2;
+}
+
+// The whole suite: its positions, one engine per job, and the tally.
+typedef struct Suite {
+    EpdRun *runs;
+    int count, cap;
+    Engine **engines; // one per job
+    int64_t movetime;
+    int depth;
+    int solved;
+    bool output_failed;
+} Suite;
+
+static void work(int index, int worker, void *ctx) {
+    Suite *s = ctx;
+    EpdRun *run = &s->runs[index];
+    if (run->usable)
+        search_position(s->engines[worker], run, s->movetime, s->depth);
+}
+
+static bool deliver(int index, void *ctx) {
+    Suite *s = ctx;
+    EpdRun *run = &s->runs[index];
+    if (!run->usable) {
+        printf("%d %s FAIL (unusable line, see the message)\n", run->number, run->id);
+        if (fflush(stdout) == EOF) {
+            perror("patzer epd: stdout");
+            s->output_failed = true;
+            return false;
+        }
+        return true;
+    }
+    if (report(run))
+        s->solved++;
+    return true;
+}
+
+// Reads and parses every position of f into s->runs; false when out of memory.
+static bool read_suite(Suite *s, FILE *f, const char *path) {
+    char *line = NULL;
+    size_t cap = 0;
+    long line_no = 0;
+    bool ok = true;
+    while (ok && getline(&line, &cap, f) != -1) {
+        line_no++;
+        char *p = line;
+        while (*p && text_is_blank(*p))
+            p++;
+        if (!*p || *p == '#')
+            continue;
+        if (s->count == s->cap) {
+            int bigger = s->cap ? s->cap * 2 : 64;
+            EpdRun *r = realloc(s->runs, (size_t)bigger * sizeof *r);
+            if (!r) {
+                ok = false;
+                break;
+            }
+            s->runs = r;
+            s->cap = bigger;
+        }
+        EpdRun *run = &s->runs[s->count++];
+        memset(run, 0, sizeof *run);
+        run->file = path;
+        run->line_no = line_no;
+        run->number = s->count;
+        snprintf(run->id, sizeof run->id, "line%ld", line_no);
+        run->usable = parse_epd(run, p);
+    }
+    free(line);
+    return ok;
+}
+
+static bool parse_option_number(const char *value, long long min, long long max, long long *out) {
+    char *end;
+    errno = 0;
+    long long v = strtoll(value, &end, 10);
+    if (errno || end == value || *end || v < min || v > max)
+        return false;
+    *out = v;
+    return true;
 }
 
 int cli_epd(int argc, char **argv) {
     const char *path = NULL;
-    int64_t movetime = EPD_DEFAULT_MOVETIME_MS;
+    long long movetime = 0, depth = 0, jobs = jobs_cores();
     for (int i = 0; i < argc; i++) {
+        static const char *const names[] = {"--movetime", "--depth", "--jobs"};
+        int which = -1;
         const char *value = NULL;
-        if (strcmp(argv[i], "--movetime") == 0) {
-            if (i + 1 >= argc)
-                return usage_error("--movetime needs a value");
-            value = argv[++i];
-        } else if (strncmp(argv[i], "--movetime=", 11) == 0) {
-            value = argv[i] + 11;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "patzer epd: unknown option '%s'\n", argv[i]);
-            return usage_error("bad arguments");
-        } else if (!path) {
-            path = argv[i];
-            continue;
-        } else {
-            return usage_error("only one FILE, please");
+        for (int n = 0; n < 3 && which < 0; n++) {
+            size_t len = strlen(names[n]);
+            if (strcmp(argv[i], names[n]) == 0) {
+                if (i + 1 >= argc) {
+                    fprintf(stderr, "patzer epd: %s needs a value\n", names[n]);
+                    return usage_error("bad arguments");
+                }
+                which = n;
+                value = argv[++i];
+            } else if (strncmp(argv[i], names[n], len) == 0 && argv[i][len] == '=') {
+                which = n;
+                value = argv[i] + len + 1;
+            }
         }
-        char *end;
-        errno = 0;
-        long long ms = strtoll(value, &end, 10);
-        if (errno || end == value || *end || ms < 1 || ms > 86400000)
+        if (which < 0) {
+            if (argv[i][0] == '-' && argv[i][1]) {
+                fprintf(stderr, "patzer epd: unknown option '%s'\n", argv[i]);
+                return usage_error("bad arguments");
+            }
+            if (path)
+                return usage_error("only one FILE, please");
+            path = argv[i];
+        } else if (which == 0 && !parse_option_number(value, 1, 86400000, &movetime)) {
             return usage_error("--movetime takes milliseconds, 1 or more");
-        movetime = ms;
+        } else if (which == 1 && !parse_option_number(value, 1, EPD_MAX_DEPTH, &depth)) {
+            return usage_error("--depth takes a number from 1 to 126");
+        } else if (which == 2 && !parse_option_number(value, 1, JOBS_MAX, &jobs)) {
+            return usage_error("--jobs takes a number from 1 to 256");
+        }
     }
     if (!path)
         return usage_error("missing FILE");
+    if (!movetime && !depth)
+        movetime = EPD_DEFAULT_MOVETIME_MS;
 
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
     if (!f) {
         fprintf(stderr, "patzer epd: cannot open %s: %s\n", path, strerror(errno));
         return 2;
     }
-    Engine *engine = engine_new();
-    EpdRun *run = malloc(sizeof *run);
-    if (!engine || !run) {
-        fputs("patzer epd: out of memory\n", stderr);
-        engine_free(engine);
-        free(run);
-        if (f != stdin && fclose(f) != 0)
-            perror(path);
-        return 2;
-    }
-
-    char *line = NULL;
-    size_t cap = 0;
-    long line_no = 0;
-    int total = 0, solved = 0;
-    while (getline(&line, &cap, f) != -1) {
-        line_no++;
-        char *s = line;
-        while (*s && text_is_blank(*s))
-            s++;
-        if (!*s || *s == '#')
-            continue;
-        total++;
-        memset(run, 0, sizeof *run);
-        run->file = path;
-        run->line_no = line_no;
-        snprintf(run->id, sizeof run->id, "line%ld", line_no);
-        if (!parse_epd(run, s)) {
-            printf("%d %s FAIL (unusable line, see the message)\n", total, run->id);
-            if (fflush(stdout) == EOF)
-                break;
-            continue;
-        }
-        if (solve(engine, run, total, movetime))
-            solved++;
-    }
+    Suite suite = {.movetime = movetime, .depth = (int)depth};
+    bool read_ok = read_suite(&suite, f, path);
     bool read_error = ferror(f) != 0;
-    free(line);
-    free(run);
-    engine_free(engine);
     if (f != stdin && fclose(f) != 0)
         read_error = true;
     if (read_error) {
         fprintf(stderr, "patzer epd: error reading %s\n", path);
+        free(suite.runs);
         return 2;
     }
-    printf("solved %d of %d\n", solved, total);
+    int njobs = suite.count < (int)jobs ? suite.count : (int)jobs;
+    if (njobs < 1)
+        njobs = 1;
+    suite.engines = calloc((size_t)njobs, sizeof *suite.engines);
+    bool memory = read_ok && suite.engines;
+    for (int i = 0; memory && i < njobs; i++)
+        memory = (suite.engines[i] = engine_new()) != NULL;
+    if (memory)
+        jobs_run(njobs, suite.count, work, deliver, &suite);
+    for (int i = 0; suite.engines && i < njobs; i++)
+        engine_free(suite.engines[i]);
+    free(suite.engines);
+    free(suite.runs);
+    if (!memory) {
+        fputs("patzer epd: out of memory\n", stderr);
+        return 2;
+    }
+    if (suite.output_failed)
+        return 2;
+    printf("solved %d of %d\n", suite.solved, suite.count);
     return fflush(stdout) == EOF ? 2 : 0;
 }

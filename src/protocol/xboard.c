@@ -310,7 +310,7 @@ static void cmd_protover(Xboard *x, const char *cmd, char *rest) {
     (void)cmd, (void)rest;
     say(x,
         "feature ping=1 setboard=1 playother=1 san=0 usermove=1 time=1 draw=1 sigint=0 "
-        "sigterm=0 reuse=1 analyze=1 colors=0 memory=1 variants=\"normal\" "
+        "sigterm=0 reuse=1 analyze=1 colors=0 memory=1 smp=1 variants=\"normal\" "
         "myname=\"patzer %s\"",
         PACKAGE_VERSION);
     say(x, "feature done=1");
@@ -506,6 +506,21 @@ static void cmd_memory(Xboard *x, const char *cmd, char *rest) {
     set_option(x, "Hash", value, "memory");
 }
 
+// `cores N`: the search threads the GUI allows (clamped to what the engine takes).
+static void cmd_cores(Xboard *x, const char *cmd, char *rest) {
+    (void)cmd;
+    int64_t n;
+    if (!text_parse_i64(text_next_word(&rest), 1, INT32_MAX, &n)) {
+        say(x, "Error (bad argument): cores");
+        return;
+    }
+    if (n > SEARCH_THREADS_MAX)
+        n = SEARCH_THREADS_MAX;
+    char value[32];
+    snprintf(value, sizeof value, "%" PRId64, n);
+    set_option(x, "Threads", value, "cores");
+}
+
 // `option NAME=VALUE` or `option NAME` (a button).
 static void cmd_option(Xboard *x, const char *cmd, char *rest) {
     (void)cmd;
@@ -618,7 +633,7 @@ static const struct {
 } COMMANDS[] = {
     { "xboard", cmd_ignore },     { "accepted", cmd_ignore }, { "rejected", cmd_ignore },
     { "random", cmd_ignore },     { "computer", cmd_ignore }, { "name", cmd_ignore },
-    { "rating", cmd_ignore },     { "ics", cmd_ignore },      { "cores", cmd_ignore },
+    { "rating", cmd_ignore },     { "ics", cmd_ignore },      { "cores", cmd_cores },
     { "egtpath", cmd_ignore },    { ".", cmd_ignore },        { "protover", cmd_protover },
     { "new", cmd_new },           { "variant", cmd_variant }, { "force", cmd_force },
     { "result", cmd_force },      { "go", cmd_go },           { "playother", cmd_playother },

@@ -126,6 +126,15 @@ bool config_set(Config *c, const char *key, const char *value, char *err, size_t
         snprintf(err, errsz, "hash must be a size in MB from 1 to 65536, not '%s'", value);
         return false;
     }
+    if (!strcmp(key, "threads")) {
+        if (parse_int(value, 0, SEARCH_THREADS_MAX, &n)) {
+            c->session.threads = (int)n;
+            return true;
+        }
+        snprintf(err, errsz, "threads must be a number from 0 (one per core) to %d, not '%s'",
+                 SEARCH_THREADS_MAX, value);
+        return false;
+    }
     if (!strcmp(key, "book")) {
         snprintf(c->session.book_path, sizeof c->session.book_path, "%s", value);
         return true;
@@ -286,6 +295,7 @@ const char *config_example(void) {
            "# book = /path/to.bin   # a Polyglot opening book (default: the shipped one)\n"
            "# own-book = true       # whether the engine plays book moves\n"
            "# hash = 64             # hash table size in MB\n"
+           "# threads = 0           # search threads; 0 uses every core\n"
            "# ascii = false         # ASCII board instead of Unicode pieces\n"
            "# no-color = false      # monochrome even when the terminal has colours\n"
            "# name = Anna           # your name in saved games\n"

@@ -49,6 +49,7 @@ typedef struct SessionOptions {
     char notes[1024];         // problems found before the session (patzer.conf), shown at start
     char load_path[4096];     // a PGN file to open at start (empty: none)
     int hash_mb;
+    int threads;              // search threads; 0: one per core
 } SessionOptions;
 
 typedef struct Session Session;

@@ -42,6 +42,8 @@ typedef struct Think {
 } Think;
 
 void think_cancel(Think *t);
+// Sets the engine's search threads; 0 means one per core.
+void think_set_threads(Think *t, int threads);
 void think_start(Think *t, const Game *g, RequestKind kind, const SearchLimits *limits,
                  int level, int lines);
 // Takes one info of the current request; true when it completed a depth

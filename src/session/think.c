@@ -3,6 +3,7 @@
 // turning the engine's infos into the thinking shown (PVs in SAN, White's view).
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "src/session/session_int.h"
 
@@ -28,6 +29,17 @@ void think_cancel(Think *t) {
     t->busy = false;
     t->kind = REQ_NONE;
     t->thinking.active = false;
+}
+
+void think_set_threads(Think *t, int threads) {
+    if (threads <= 0) {
+        // The game has the machine to itself: every core searches.
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = cores > 0 ? (int)(cores < SEARCH_THREADS_MAX ? cores : SEARCH_THREADS_MAX) : 1;
+    }
+    char text[16];
+    snprintf(text, sizeof text, "%d", threads);
+    engine_set_option(t->engine, "Threads", text, NULL, 0);
 }
 
 void think_start(Think *t, const Game *g, RequestKind kind, const SearchLimits *limits,
