@@ -160,6 +160,25 @@ check "and resumed" has "$out" "4k2R/8/8/8/8/8/8/4K3 b - - 1 1"
 out=$(printf '%s\n' 'level 1' 'time none' 'play none' | timeout 30 "$PATZER" 2>&1)
 check "play none from a pipe ends at end of input" test $? -eq 0
 
+# help prints every command in full (no pager on a pipe); messages prints the
+# last status messages, oldest first and numbered, errors marked.
+# (A state directory of its own: no unfinished game to archive, no message.)
+out=$(printf '%s\n' help 'help messages' foo 'level 99' 'play both' messages quit |
+      XDG_STATE_HOME=$tmp/messages timeout 30 "$PATZER" --new 2>&1)
+check "help lists the first command" grep -q '^new \[white|black\]' <<<"$out"
+check "help lists the last commands" grep -q '^help \[COMMAND\] ' <<<"$out"
+check "help lists messages" grep -qE '^messages +show the last 100 status messages' <<<"$out"
+check "help ends with the note on moves" has "$out" "Anything else is taken as a move"
+check "help messages explains it" has "$out" "Shows the last 100 messages of the status line"
+log=$(grep -E '^ +[0-9]+  ' <<<"$out" | sed -E 's/^ +[0-9]+  //')
+expected="Error: 'foo' is not a move
+Error: level must be a whole number from 1 to 20, not '99'
+You play both sides."
+check "messages lists the status messages in order" test "$log" = "$expected"
+check "messages numbers them" grep -qE '^   3  You play both sides' <<<"$out"
+out=$(printf '%s\n' messages quit | XDG_STATE_HOME=$tmp/messages timeout 30 "$PATZER" --new 2>&1)
+check "messages without any" has "$out" "No messages yet."
+
 # patzer.conf problems reach the line mode.
 mkdir -p "$XDG_CONFIG_HOME/patzer"
 echo 'colour = blue' >"$XDG_CONFIG_HOME/patzer/patzer.conf"

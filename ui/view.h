@@ -66,8 +66,10 @@ typedef struct UiView {
     char reason[UI_NAME_MAX * 2];
     char status[UI_STATUS_MAX];    // whose move / check / result / last error
     bool status_is_error;
-    // Several lines (help) shown in a box over the board and panel, or NULL.
-    const char *overlay;
+    // When the status does not fit its line, or status_cut says it has more
+    // than it holds, status_more ("F2: more", NULL for none) ends the line.
+    bool status_cut;
+    const char *status_more;
     // The evaluation after each ply of the game (centipawns, White's view,
     // mates as +-10000), drawn as a sparkline when graph_count > 1; the
     // plies with the biggest swings are marked. NULL for none.

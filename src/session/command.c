@@ -426,6 +426,14 @@ static const CommandSpec specs[] = {
       .usage = "cancel",
       .summary = "editor: leave without changes",
       .help = "Leaves the editor; the position stays as it was." },
+    { .kind = CMD_MESSAGES,
+      .name = "messages",
+      .aliases = { "msgs", "log" },
+      .arg = ARG_NONE,
+      .usage = "messages",
+      .summary = "show the last 100 status messages",
+      .help = "Shows the last 100 messages of the status line, oldest first, each whole "
+              "(also F2). The terminal game opens them in the pager at the newest." },
     { .kind = CMD_HELP,
       .name = "help",
       .aliases = { "h", "?" },
@@ -433,7 +441,9 @@ static const CommandSpec specs[] = {
       .usage = "help [COMMAND]",
       .summary = "list the commands, or explain one",
       .help = "Lists the commands, or explains COMMAND. Anything that is not a command is "
-              "taken as a move, e.g. e4, Nf3, O-O or e7e8q." },
+              "taken as a move, e.g. e4, Nf3, O-O or e7e8q. The terminal game shows help in "
+              "a pager (F1 opens it too): the arrows, Page Up/Down, Home and End scroll, q or "
+              "Esc closes it." },
 };
 
 #define N_SPECS (sizeof specs / sizeof specs[0])

@@ -61,6 +61,7 @@ typedef enum {
     CMD_PIECES,   // text: a piece set name, or empty to list them
     CMD_BELL,     // text: on, off, or empty to show the setting
     CMD_EVAL,     // text: on, off, or empty to toggle the engine's evaluation in play
+    CMD_MESSAGES, // the last status messages
 } CommandKind;
 
 // The modes of the session, as bits: which modes accept a command.

@@ -204,7 +204,7 @@ static void list_games(Session *s, const char *path, const char *filter) {
                                 "... and %d more (games TEXT narrows the list)\n", matches - n);
     if (len < sizeof text)
         snprintf(text + len, sizeof text - len, "game N shows one of them; game 0 is your game.");
-    session_say(s, MSG_HELP, "%s", text);
+    session_say_text(s, MSG_TEXT, text);
 }
 
 // A PGN file is text: a NUL byte early on means a binary file was given.
@@ -308,9 +308,21 @@ static void enter_with_source(Session *s, SessionMode to, int64_t now) {
 static void help(Session *s, const char *name) {
     const char *text = command_help(name);
     if (text)
-        session_say(s, MSG_HELP, "%s", text);
+        session_say_text(s, MSG_HELP, text); // whole, however long the list grows
     else
         session_say(s, MSG_ERROR, "No command '%s'. Type help for the list.", name);
+}
+
+// The message log, oldest first (the front end shows the newest end).
+static void show_messages(Session *s) {
+    char *text = msglog_format(&s->messages);
+    if (!text) {
+        session_say(s, MSG_ERROR, "out of memory listing the messages");
+        return;
+    }
+    if (s->hooks.message)
+        s->hooks.message(MSG_LOG, text, s->hooks.ctx);
+    free(text);
 }
 
 // The commands of the core: modes, documents, settings of the session.
@@ -320,6 +332,7 @@ static bool core_command(Session *s, const Command *cmd, int64_t now) {
     case CMD_EMPTY: break;
     case CMD_QUIT: s->quit = true; break;
     case CMD_HELP: help(s, cmd->text); break;
+    case CMD_MESSAGES: show_messages(s); break;
     case CMD_FLIP:
         s->flipped = !s->flipped;
         session_say(s, MSG_INFO, "Board flipped: %s at the bottom.", s->flipped ? "Black" : "White");
@@ -558,6 +571,7 @@ void session_free(Session *s, int64_t now) {
     game_free(s->live);
     game_free(s->analyse.game);
     eventq_free(s->think.events);
+    msglog_free(&s->messages);
     free(s);
 }
 

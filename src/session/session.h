@@ -13,7 +13,11 @@
 
 // MSG_ANALYSIS: one completed depth of an analysis, one line per PV, for
 // front ends that print it (line mode); a screen draws session_thinking.
-typedef enum { MSG_INFO, MSG_ERROR, MSG_HELP, MSG_ANALYSIS } MessageKind;
+// MSG_HELP, MSG_TEXT and MSG_LOG are long texts to read (a screen pages
+// them): help, a document whose first line is its title (a game list, a
+// game's comment), and the message log (newest last). MSG_INFO and
+// MSG_ERROR are status messages: the session keeps the last 100 of them.
+typedef enum { MSG_INFO, MSG_ERROR, MSG_HELP, MSG_ANALYSIS, MSG_TEXT, MSG_LOG } MessageKind;
 
 // What the session is doing: each mode owns its state, and the session
 // switches between them only by leaving one and entering the other.
@@ -81,6 +85,10 @@ Session *session_new(const SessionOptions *opts, const SessionHooks *hooks, int6
                      char *err, size_t errsz);
 // Stops the engine and frees everything (after a final autosave).
 void session_free(Session *s, int64_t now);
+
+// A status message of the front end's own (MSG_INFO or MSG_ERROR): kept in
+// the message log like the session's, and shown through the message hook.
+void session_message(Session *s, MessageKind kind, const char *text);
 
 // Handles one line of user input (a move or a command).
 void session_handle_line(Session *s, const char *line, int64_t now);

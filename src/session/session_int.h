@@ -15,6 +15,7 @@
 #include "src/game/review.h"
 #include "src/session/command.h"
 #include "src/session/eventq.h"
+#include "src/session/msglog.h"
 #include "src/session/replay.h"
 #include "src/session/session.h"
 #include "src/session/session_io.h"
@@ -165,6 +166,7 @@ struct Session {
     Game *pending;             // the unfinished game that question is about
     bool live_dirty;           // the live game changed since the start (autosave it)
     bool live_archived;        // the live game is in the archive already
+    MsgLog messages;           // the last status messages, for `messages`
 
     // Each mode's own state.
     PlayState play;
@@ -183,6 +185,8 @@ struct Session {
 
 __attribute__((format(printf, 3, 4))) void session_say(Session *s, MessageKind kind,
                                                        const char *fmt, ...);
+// session_say without formatting or a length limit (help, long lists).
+void session_say_text(Session *s, MessageKind kind, const char *text);
 void session_changed(Session *s);
 // Appends g (a live game being finished or replaced) to the archive.
 void session_archive_live(Session *s, const Game *g, int64_t now);
