@@ -675,14 +675,9 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool cut
         // Step 9. Shallow pruning of moves unlikely to matter, once a move
         // has secured us from being mated.
         if (ply > 0 && best > VALUE_MATED_IN_MAX && has_non_pawn_material(b, b->side)) {
-            // In PV nodes a late quiet check is still tried: it may be mate.
             if (quiet && depth <= LMP_MAX_DEPTH && moves >= lmp_table[improving][depth]) {
-                if (!pv_node) {
-                    skip_quiets = true;
-                    continue;
-                }
-                if (!board_gives_check(b, m))
-                    continue;
+                skip_quiets = true;
+                continue;
             }
             // Quiet moves the histories say fail here are not worth a look.
             if (quiet && depth <= HISTORY_PRUNE_MAX_DEPTH &&
