@@ -47,6 +47,13 @@ enum { SCALE_NORMAL = 64 };
 #define ROOK_ON_SEVENTH (eval_weights.rook_on_seventh[0][0])
 #define QUEEN_ON_SEVENTH (eval_weights.queen_on_seventh[0][0])
 #define BISHOP_PAIR (eval_weights.bishop_pair[0][0])
+#define OUTPOST (eval_weights.outpost[0])
+#define MINOR_BEHIND_PAWN (eval_weights.minor_behind_pawn[0][0])
+#define BISHOP_PAWNS_SAME_COLOUR (eval_weights.bishop_pawns_same_colour[0][0])
+#define SPACE (eval_weights.space[0][0])
+#define THREAT_MINOR_ON_MINOR (eval_weights.threat_minor_on_minor[0][0])
+#define THREAT_ROOK_ON_QUEEN (eval_weights.threat_rook_on_queen[0][0])
+#define THREAT_PAWN_PUSH (eval_weights.threat_pawn_push[0][0])
 #define THREAT_BY_PAWN (eval_weights.threat_by_pawn[0][0])
 #define THREAT_MINOR_ON_MAJOR (eval_weights.threat_minor_on_major[0][0])
 #define THREAT_HANGING (eval_weights.threat_hanging[0][0])
@@ -430,6 +437,20 @@ static ALWAYS_INLINE void eval_pieces(EvalInfo *ei, Color us, PieceType t) {
                 KING_ATTACK_WEIGHT[t] + KING_ZONE_HIT_WEIGHT * bb_count(a & their_zone);
         }
 
+        if (t == KNIGHT || t == BISHOP) {
+            // An outpost: a square in the enemy half no enemy pawn can ever attack, held by a pawn.
+            int r = relative_rank(us, s);
+            if (r >= 3 && r <= 5 && bb_has(ei->pawn_att[us], s) &&
+                !(forward_ranks(us, s) & adjacent_files(square_file(s)) &
+                  board_pieces(b, them, PAWN)))
+                add(pieces, &OUTPOST[t == BISHOP]);
+            if (bb_has(own_pawns, forward_square(us, s)))
+                add(pieces, &MINOR_BEHIND_PAWN);
+            if (t == BISHOP)
+                add_n(pieces, &BISHOP_PAWNS_SAME_COLOUR,
+                      bb_count(own_pawns & (bb_has(BB_LIGHT_SQUARES, s) ? BB_LIGHT_SQUARES
+                                                                          : ~BB_LIGHT_SQUARES)));
+        }
         if (t == ROOK || t == QUEEN) {
             // Seventh rank: it cuts off the enemy king or eats the pawns still at home.
             if (relative_rank(us, s) == 6 &&
@@ -664,6 +685,30 @@ static int evaluate(const Board *b, PawnCache *pc, Score *terms) {
         add_n(th, &THREAT_MINOR_ON_MAJOR,
               bb_count((ei.att_by[c][KNIGHT] | ei.att_by[c][BISHOP]) & majors));
         add_n(th, &THREAT_HANGING, bb_count(targets & ei.att[c] & ~ei.att[them]));
+        Bitboard minors = b->colors[them] & (b->pieces[KNIGHT] | b->pieces[BISHOP]);
+        add_n(th, &THREAT_MINOR_ON_MINOR,
+              bb_count((ei.att_by[c][KNIGHT] | ei.att_by[c][BISHOP]) & minors));
+        add_n(th, &THREAT_ROOK_ON_QUEEN,
+              bb_count(ei.att_by[c][ROOK] & b->colors[them] & b->pieces[QUEEN]));
+        // Pawn pushes to squares the enemy does not hold that would attack a piece.
+        Bitboard pushes = bb_forward(c, board_pieces(b, c, PAWN)) & ~ei.occ;
+        pushes |= bb_forward(c, pushes & (c == WHITE ? BB_RANK_3 : BB_RANK_6)) & ~ei.occ;
+        pushes &= ~ei.pawn_att[them] & (ei.att[c] | ~ei.att[them]);
+        add_n(th, &THREAT_PAWN_PUSH, bb_count(bb_pawn_attacks(c, pushes) & targets));
+
+        // Space: squares in the centre files of our half behind or free of our pawns that
+        // enemy pawns do not attack; those right behind our pawns count twice.
+        if (phase >= DEVELOPMENT_MIN_PHASE) {
+            Bitboard centre = (bb_file(2) | bb_file(3) | bb_file(4) | bb_file(5)) &
+                              (c == WHITE ? BB_RANK_2 | BB_RANK_3 | BB_RANK_4
+                                          : BB_RANK_7 | BB_RANK_6 | BB_RANK_5);
+            Bitboard own_pawns = board_pieces(b, c, PAWN);
+            Bitboard safe = centre & ~own_pawns & ~ei.pawn_att[them];
+            Bitboard behind = own_pawns;
+            behind |= c == WHITE ? behind >> 8 : behind << 8;
+            behind |= c == WHITE ? behind >> 16 : behind << 16;
+            add_n(&ei.term[TERM_PIECES][c], &SPACE, bb_count(safe) + bb_count(safe & behind));
+        }
 
         if (phase >= DEVELOPMENT_MIN_PHASE) {
             Bitboard home_knights = c == WHITE ? bb_square(SQ_B1) | bb_square(SQ_G1)

@@ -43,9 +43,16 @@ typedef struct Score {
     X(rook_on_seventh, 1, 1)                 /* cutting off the king or eating pawns */         \
     X(queen_on_seventh, 1, 1)                                                                      \
     X(bishop_pair, 1, 1)                                                                           \
+    X(outpost, 1, 2)                         /* knight, bishop on a hole defended by a pawn */  \
+    X(minor_behind_pawn, 1, 1)               /* knight or bishop shielded by a pawn */          \
+    X(bishop_pawns_same_colour, 1, 1)        /* per own pawn on the bishop's squares */         \
+    X(space, 1, 1)                           /* per safe square behind the centre pawns */      \
     X(threat_by_pawn, 1, 1)                  /* pawn attacks a piece */                         \
     X(threat_minor_on_major, 1, 1)           /* knight or bishop attacks rook or queen */       \
     X(threat_hanging, 1, 1)                  /* piece attacked and not defended */              \
+    X(threat_minor_on_minor, 1, 1)           /* knight or bishop attacks knight or bishop */    \
+    X(threat_rook_on_queen, 1, 1)                                                                  \
+    X(threat_pawn_push, 1, 1)                /* a safe pawn push would attack a piece */        \
     X(undeveloped_minor, 1, 1)               /* minor piece at home in the opening */           \
     X(early_queen, 1, 1)                     /* per undeveloped minor, queen out */             \
     X(tempo, 1, 1)                           /* the side to move */

@@ -76,13 +76,21 @@ int movepick_quiet_score(const Histories *h, const Board *b, Move m, const int16
     return score;
 }
 
+int16_t *movepick_capture_entry(Histories *h, const Board *b, Move m) {
+    Piece victim = board_captured_piece(b, m);
+    return &h->capture[b->squares[move_from(m)]][move_to(m)]
+                      [victim == NO_PIECE ? PAWN : piece_type(victim)];
+}
+
+// The victim's value first, then what captures of this kind have done
+// before (the history moves a capture by up to about a pawn's worth).
 static void score_noisy(MovePicker *mp) {
     const Board *b = mp->b;
     for (int i = 0; i < mp->list.count; i++) {
         Move m = mp->list.moves[i];
         Piece victim = board_captured_piece(b, m);
-        int score = victim_value[victim == NO_PIECE ? PIECE_TYPE_NB : piece_type(victim)] * 16 -
-                    (int)piece_type(b->squares[move_from(m)]);
+        int score = victim_value[victim == NO_PIECE ? PIECE_TYPE_NB : piece_type(victim)] * 16 +
+                    *movepick_capture_entry((Histories *)mp->h, b, m) / 8;
         if (move_is_promotion(m))
             score += move_promotion(m) == QUEEN ? 8000 : -8000;
         mp->scores[i] = score;

@@ -32,7 +32,15 @@ static const int SEE_NOISY_MARGIN = -20;
 static const int SEE_MAX_DEPTH = 7;
 static const int QS_DELTA_MARGIN = 180;
 static const int IIR_MIN_DEPTH = 4;
+static const int PROBCUT_MIN_DEPTH = 5;
+static const int PROBCUT_MARGIN = 100;
+static const int HISTORY_PRUNE_MAX_DEPTH = 3;
+static const int HISTORY_PRUNE_PER_DEPTH = 1500;
 static const int HISTORY_BONUS_MAX = 1400;
+static const int SINGULAR_MIN_DEPTH = 8;
+static const int SINGULAR_TT_DEPTH_MARGIN = 3;
+static const int DOUBLE_EXTENSION_MARGIN = 20;
+enum { DOUBLE_EXTENSIONS_MAX = 6 };
 // Contempt in centipawns at the two ends of the game; in between it falls
 // linearly with the phase (about 25 in a typical middlegame).
 static const int CONTEMPT_OPENING = 50;
@@ -40,6 +48,10 @@ static const int CONTEMPT_OPENING_PHASE = 20;
 static const int CONTEMPT_ENDING_PHASE = 6;
 
 enum { STACK_OFFSET = 4 };
+// Correction history: a running mean, per side and pawn structure, of how far
+// searches found the static evaluation off. Entries hold centipawns times
+// CORRECTION_GRAIN; a search of depth d weighs min(d + 1, 16) in 256.
+enum { CORRECTION_SIZE = 16384, CORRECTION_GRAIN = 256, CORRECTION_MAX_CP = 96 };
 
 // How often (in nodes) the clock and the stop flag are polled, at most; and,
 // when several threads share a node limit, at most this often so that the
@@ -51,6 +63,8 @@ typedef struct StackEntry {
     Piece piece;        // the piece that made it
     int static_eval;
     Move killers[2];
+    Move excluded;      // the move a singular-extension search leaves out
+    int double_extensions; // along the path to this ply, to bound them
     Move pv[MAX_PLY + 1];
     int pv_length;
     Undo undo;          // of the move (or null move) made from this ply
@@ -72,6 +86,7 @@ struct Searcher {
     atomic_bool ponderhit_pending;
     PawnCache *pawns;
     Histories hist;
+    int32_t correction[COLOR_NB][CORRECTION_SIZE];
     Board board;
     StackEntry stack[MAX_PLY + STACK_OFFSET + 2];
     // Keys of the positions before the current one, for repetitions: the
@@ -216,6 +231,7 @@ int search_threads(const Searcher *s) { return s->nhelpers + 1; }
 
 void search_clear(Searcher *s) {
     memset(&s->hist, 0, sizeof s->hist);
+    memset(s->correction, 0, sizeof s->correction);
     eval_pawn_cache_clear(s->pawns);
     for (int i = 0; i < s->nhelpers; i++)
         search_clear(s->helpers[i]);
@@ -355,6 +371,20 @@ static void update_quiet_stats(Searcher *s, int ply, Move best, const Move *quie
     }
 }
 
+// A cutoff by a noisy move rewards it and punishes the noisy moves tried
+// before it; any cutoff punishes the noisy moves that failed to give one.
+static void update_capture_stats(Searcher *s, Move best, const Move *noisy, int nnoisy,
+                                 int depth) {
+    Board *b = &s->board;
+    int bonus = depth * depth * 16 + 32 * depth;
+    if (bonus > HISTORY_BONUS_MAX)
+        bonus = HISTORY_BONUS_MAX;
+    if (board_is_capture(b, best) || move_is_promotion(best))
+        update_history(movepick_capture_entry(&s->hist, b, best), bonus);
+    for (int i = 0; i < nnoisy; i++)
+        update_history(movepick_capture_entry(&s->hist, b, noisy[i]), -bonus);
+}
+
 static void update_pv(StackEntry *ss, Move m, const StackEntry *child) {
     ss->pv[0] = m;
     int n = child->pv_length;
@@ -390,6 +420,27 @@ static inline bool tt_bound_decides(const TTHit *hit, int alpha, int beta) {
             (hit->bound == BOUND_UPPER && hit->score <= alpha));
 }
 
+static inline int32_t *correction_entry(Searcher *s) {
+    const Board *b = &s->board;
+    return &s->correction[b->side][b->pawn_key & (CORRECTION_SIZE - 1)];
+}
+
+// The evaluation corrected by what searches found in this pawn structure.
+static inline int corrected_eval(Searcher *s, int raw) {
+    int v = raw + *correction_entry(s) / CORRECTION_GRAIN;
+    return v >= VALUE_MATE_IN_MAX ? VALUE_MATE_IN_MAX - 1
+           : v <= VALUE_MATED_IN_MAX ? VALUE_MATED_IN_MAX + 1
+                                     : v;
+}
+
+static void update_correction(Searcher *s, int depth, int diff) {
+    int32_t *e = correction_entry(s);
+    int weight = depth + 1 < 16 ? depth + 1 : 16;
+    int32_t v = (*e * (256 - weight) + diff * CORRECTION_GRAIN * weight) / 256;
+    const int32_t limit = CORRECTION_MAX_CP * CORRECTION_GRAIN;
+    *e = v > limit ? limit : v < -limit ? -limit : v;
+}
+
 // The static evaluation, sharpened by the table's score when its bound says
 // the true value lies beyond it.
 static inline int refined_eval(int static_eval, bool tt_found, const TTHit *hit) {
@@ -421,13 +472,14 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
         return hit.score;
 
     // Step 2. Stand pat: outside check, the side to move may decline to capture.
-    int best = -VALUE_INFINITE, static_eval = VALUE_NONE;
+    int best = -VALUE_INFINITE, static_eval = VALUE_NONE, raw_eval = VALUE_NONE;
     if (!in_check) {
-        static_eval = tt_found && hit.eval != VALUE_NONE ? hit.eval : eval_evaluate(b, s->pawns);
+        raw_eval = tt_found && hit.eval != VALUE_NONE ? hit.eval : eval_evaluate(b, s->pawns);
+        static_eval = corrected_eval(s, raw_eval);
         best = refined_eval(static_eval, tt_found, &hit);
         if (best >= beta) {
             if (!tt_found)
-                tt_store(s->tt, b->key, ply, MOVE_NONE, best, static_eval, -1, BOUND_LOWER);
+                tt_store(s->tt, b->key, ply, MOVE_NONE, best, raw_eval, -1, BOUND_LOWER);
             return best;
         }
         if (best > alpha)
@@ -472,7 +524,7 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
         return mated_in(ply);
 
     Bound bound = best >= beta ? BOUND_LOWER : (alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER);
-    tt_store(s->tt, b->key, ply, best_move, best, static_eval, in_check ? 0 : -1, bound);
+    tt_store(s->tt, b->key, ply, best_move, best, raw_eval, in_check ? 0 : -1, bound);
     return best;
 }
 
@@ -500,10 +552,14 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool cut
         return alpha;
 
     // Step 2. Transposition table: cut off in non-PV nodes when deep enough.
+    // A singular-extension search of this position (one move left out) may
+    // not use the entry of the full search, nor overwrite it.
+    Move excluded = ss->excluded;
     TTHit hit;
     bool tt_found = tt_probe(s->tt, b->key, ply, &hit);
     Move tt_move = tt_found ? hit.move : MOVE_NONE;
-    if (tt_found && !pv_node && hit.depth >= depth && tt_bound_decides(&hit, alpha, beta)) {
+    if (tt_found && !excluded && !pv_node && hit.depth >= depth &&
+        tt_bound_decides(&hit, alpha, beta)) {
         if (tt_move && hit.score >= beta && !board_is_capture(b, tt_move) &&
             !move_is_promotion(tt_move) && movegen_is_legal(b, tt_move) &&
             ss->killers[0] != tt_move) {
@@ -514,21 +570,23 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool cut
     }
 
     // Step 3. Static evaluation, refined by the table's bound when it agrees.
-    int static_eval, eval;
+    int static_eval, eval, raw_eval;
     if (in_check) {
-        static_eval = eval = VALUE_NONE;
+        static_eval = eval = raw_eval = VALUE_NONE;
     } else {
-        static_eval = tt_found && hit.eval != VALUE_NONE ? hit.eval : eval_evaluate(b, s->pawns);
+        raw_eval = tt_found && hit.eval != VALUE_NONE ? hit.eval : eval_evaluate(b, s->pawns);
+        static_eval = corrected_eval(s, raw_eval);
         eval = refined_eval(static_eval, tt_found, &hit);
         if (!tt_found)
-            tt_store(s->tt, b->key, ply, MOVE_NONE, VALUE_NONE, static_eval, -7, BOUND_NONE);
+            tt_store(s->tt, b->key, ply, MOVE_NONE, VALUE_NONE, raw_eval, -7, BOUND_NONE);
     }
     ss->static_eval = static_eval;
     int prev2 = stack_at(s, ply - 2)->static_eval;
     bool improving = !in_check && ply >= 2 && prev2 != VALUE_NONE && static_eval > prev2;
     stack_at(s, ply + 1)->killers[0] = stack_at(s, ply + 1)->killers[1] = MOVE_NONE;
+    stack_at(s, ply + 1)->double_extensions = ss->double_extensions;
 
-    if (!pv_node && !in_check) {
+    if (!pv_node && !in_check && !excluded) {
         // Step 4. Reverse futility: far above beta at low depth, assume a cutoff.
         if (depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * (depth - improving) >= beta &&
             eval < VALUE_MATE_IN_MAX)
@@ -546,8 +604,8 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool cut
         // zugzwang makes passing a real advantage.
         if (depth >= NMP_MIN_DEPTH && eval >= beta && static_eval >= beta &&
             stack_at(s, ply - 1)->move != MOVE_NULL && has_non_pawn_material(b, b->side)) {
-            int r = depth >= 7 ? 3 : 2;
-            r += (eval - beta) >= 300;
+            // Reduce more the deeper the node and the further eval is above beta.
+            int r = 3 + depth / 6 + ((eval - beta) / 200 < 3 ? (eval - beta) / 200 : 3);
             ss->move = MOVE_NULL;
             ss->piece = NO_PIECE;
             s->keys[s->root_keys + ply] = b->key;
@@ -558,6 +616,33 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool cut
                 return 0;
             if (score >= beta)
                 return score >= VALUE_MATE_IN_MAX ? beta : score;
+        }
+
+        // Step 6b. ProbCut: a capture that beats beta by a margin in a
+        // shallow search almost surely beats beta at full depth.
+        int probcut_beta = beta + PROBCUT_MARGIN;
+        if (depth >= PROBCUT_MIN_DEPTH && abs(beta) < VALUE_MATE_IN_MAX &&
+            !(tt_found && hit.depth >= depth - 3 && hit.score != VALUE_NONE &&
+              hit.score < probcut_beta)) {
+            MovePicker pc;
+            movepick_init_qsearch(&pc, b, &s->hist, tt_move);
+            Move cm;
+            while ((cm = movepick_next(&pc, false)) != MOVE_NONE) {
+                if (cm == excluded || !see_ge(b, cm, probcut_beta - static_eval))
+                    continue;
+                make_move(s, ply, cm);
+                int score = -qsearch(s, -probcut_beta, -probcut_beta + 1, ply + 1);
+                if (score >= probcut_beta)
+                    score = -search(s, -probcut_beta, -probcut_beta + 1, depth - 4, ply + 1,
+                                    !cut_node);
+                board_unmake_move(b, &ss->undo);
+                if (s->stopped)
+                    return 0;
+                if (score >= probcut_beta) {
+                    tt_store(s->tt, b->key, ply, cm, score, raw_eval, depth - 3, BOUND_LOWER);
+                    return score;
+                }
+            }
         }
     }
 
@@ -575,13 +660,15 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool cut
     MovePicker mp;
     movepick_init(&mp, b, &s->hist, tt_move, ss->killers, counter, c1, c2);
 
-    Move quiets[64];
-    int nquiets = 0, moves = 0;
+    Move quiets[64], noisy[32];
+    int nquiets = 0, nnoisy = 0, moves = 0;
     int best = -VALUE_INFINITE, old_alpha = alpha;
     Move best_move = MOVE_NONE, m;
     bool skip_quiets = false;
 
     while ((m = movepick_next(&mp, skip_quiets)) != MOVE_NONE) {
+        if (m == excluded)
+            continue;
         bool quiet = !board_is_capture(b, m) && !move_is_promotion(m);
         int hist_score = quiet ? movepick_quiet_score(&s->hist, b, m, c1, c2) : 0;
 
@@ -592,6 +679,10 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool cut
                 skip_quiets = true;
                 continue;
             }
+            // Quiet moves the histories say fail here are not worth a look.
+            if (quiet && depth <= HISTORY_PRUNE_MAX_DEPTH &&
+                hist_score < -HISTORY_PRUNE_PER_DEPTH * depth)
+                continue;
             if (quiet && !in_check && depth <= FUTILITY_MAX_DEPTH &&
                 static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha &&
                 hist_score < 4096) {
@@ -603,14 +694,45 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool cut
                 continue;
         }
 
+        // Step 10. Singular extension: when the hash move is the only good
+        // one (every other move fails low against a bound a little below its
+        // score, at half depth), search it deeper. When even the others beat
+        // beta, this node fails high anyway (multi-cut); when the hash move
+        // only probably beats beta, it is searched a little less.
+        int extension = 0;
+        if (m == tt_move && !excluded && ply > 0 && depth >= SINGULAR_MIN_DEPTH &&
+            ply < 2 * s->root_depth && hit.depth >= depth - SINGULAR_TT_DEPTH_MARGIN &&
+            (hit.bound & BOUND_LOWER) && hit.score != VALUE_NONE &&
+            abs(hit.score) < VALUE_MATE_IN_MAX) {
+            int singular_beta = hit.score - depth;
+            ss->excluded = m;
+            int score = search(s, singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut_node);
+            ss->excluded = MOVE_NONE;
+            if (s->stopped)
+                return 0;
+            if (score < singular_beta) {
+                extension = 1;
+                if (!pv_node && score < singular_beta - DOUBLE_EXTENSION_MARGIN &&
+                    ss->double_extensions < DOUBLE_EXTENSIONS_MAX)
+                    extension = 2;
+            } else if (singular_beta >= beta) {
+                return singular_beta;
+            } else if (hit.score >= beta) {
+                extension = -1;
+            }
+        }
+        stack_at(s, ply + 1)->double_extensions = ss->double_extensions + (extension == 2);
+
         make_move(s, ply, m);
         moves++;
         bool gives_check = b->checkers != 0;
-        // Step 10. Check extension, bounded so that checks cannot run away.
-        int new_depth = depth - 1 + (gives_check && ply < 2 * s->root_depth);
+        // Step 11. Check extension, bounded so that checks cannot run away.
+        if (!extension && gives_check && ply < 2 * s->root_depth)
+            extension = 1;
+        int new_depth = depth - 1 + extension;
         int score;
 
-        // Step 11. Late move reductions for quiet moves and losing captures.
+        // Step 12. Late move reductions for quiet moves and losing captures.
         if (depth >= 3 && moves > 1 + pv_node && (quiet || movepick_in_bad_stage(&mp))) {
             int r = lmr_table[depth < 64 ? depth : 63][moves < 64 ? moves : 63];
             r += !pv_node;
@@ -653,19 +775,34 @@ static int search(Searcher *s, int alpha, int beta, int depth, int ply, bool cut
         }
         if (quiet && nquiets < 64)
             quiets[nquiets++] = m;
+        else if (!quiet && nnoisy < 32)
+            noisy[nnoisy++] = m;
     }
 
-    // Step 12. No legal move: mate or stalemate.
-    if (moves == 0 && best == -VALUE_INFINITE)
+    // Step 13. No legal move: mate or stalemate (or, leaving one move out,
+    // no other move: that one is singular).
+    if (moves == 0 && best == -VALUE_INFINITE && !excluded)
         return in_check ? mated_in(ply) : draw_score(s, ply);
     if (moves == 0)
-        return alpha; // every move was pruned
+        return alpha; // every move was pruned or left out
 
-    if (best >= beta && !board_is_capture(b, best_move) && !move_is_promotion(best_move))
-        update_quiet_stats(s, ply, best_move, quiets, nquiets, depth);
+    if (best >= beta) {
+        if (!board_is_capture(b, best_move) && !move_is_promotion(best_move))
+            update_quiet_stats(s, ply, best_move, quiets, nquiets, depth);
+        update_capture_stats(s, best_move, noisy, nnoisy, depth);
+    }
 
+    if (excluded)
+        return best;
     Bound bound = best >= beta ? BOUND_LOWER : (alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER);
-    tt_store(s->tt, b->key, ply, best_move, best, static_eval, depth, bound);
+    // Learn how far off the static evaluation was, where the search's bound
+    // says which way and a quiet best move leaves the material as it was.
+    if (!in_check && (best_move == MOVE_NONE || (!board_is_capture(b, best_move) &&
+                                                 !move_is_promotion(best_move))) &&
+        !(bound == BOUND_LOWER && best <= static_eval) &&
+        !(bound == BOUND_UPPER && best >= static_eval) && abs(best) < VALUE_MATE_IN_MAX)
+        update_correction(s, depth, best - raw_eval);
+    tt_store(s->tt, b->key, ply, best_move, best, raw_eval, depth, bound);
     return best;
 }
 
@@ -944,6 +1081,8 @@ void search_run(Searcher *s, const Board *b, const Key *keys, int nkeys,
         s->stack[i].piece = NO_PIECE;
         s->stack[i].static_eval = VALUE_NONE;
         s->stack[i].killers[0] = s->stack[i].killers[1] = MOVE_NONE;
+        s->stack[i].excluded = MOVE_NONE;
+        s->stack[i].double_extensions = 0;
         s->stack[i].pv_length = 0;
     }
     // Age the history between moves so that old lessons fade.

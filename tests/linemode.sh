@@ -156,9 +156,52 @@ out=$(printf '%s\n' y fen quit | timeout 30 "$PATZER" 2>&1)
 check "after a restart the live game is offered" has "$out" "Resume it?"
 check "and resumed" has "$out" "4k2R/8/8/8/8/8/8/4K3 b - - 1 1"
 
+# Comments and NAGs: a browsed game's comments are printed when its moves
+# are reached; comment and nag annotate it and the live game; save keeps them.
+pgn_in=${srcdir:-.}/tests/data/pgn/annotated.pgn
+out=$(printf '%s\n' "load $pgn_in" 'game 1' first next next next next next next \
+      'goto 2' 'var 1' 'comment Black could try this' 'nag ?!' "save $tmp/browsed.pgn" back 'new' 'play both' \
+      'e4!?' 'e5 ?' 'comment Too open' 'nag' "save $tmp/live.pgn" quit |
+      timeout 30 "$PATZER" --new 2>&1)
+check "the opening comment is printed at the start" \
+    has "$out" "Comment before: A lead comment before the first move."
+check "a comment is printed on reaching its move" grep -q "^Comment: a rest-of-line comment" \
+    <<<"$out"
+check "comment acknowledges" has "$out" "Comment on 2... d6 kept."
+check "nag acknowledges" has "$out" "2... d6 marked ?!."
+joined() { tr '\n' ' ' <"$1"; } # the PGN writer wraps lines
+check "the browsed game is saved with them" \
+    grep -q "2\.\.\. d6 \$6 {Black could try this}" <(joined "$tmp/browsed.pgn")
+check "the comment shows on the move once made" has "$out" "Comment: Too open"
+check "nag alone clears the marks" has "$out" "1... e5: marks cleared."
+check "a typed NAG and a comment in the live game are saved" \
+    grep -qE '1\. e4 \$5 .*e5 \{.*Too open\}' <(joined "$tmp/live.pgn")
+out=$(printf '%s\n' 'comment' 'nag $300' quit | timeout 30 "$PATZER" --resume 2>&1)
+check "the resumed game keeps its comment until removed" has "$out" "Comment on 1... e5 removed."
+check "a bad NAG is refused" has "$out" "Error: nag takes one of !, ?, !!, ??, !?, ?! or \$N"
+
 # play none is paced; pace 0 lets it run; end of input stops it.
 out=$(printf '%s\n' 'level 1' 'time none' 'play none' | timeout 30 "$PATZER" 2>&1)
 check "play none from a pipe ends at end of input" test $? -eq 0
+
+# help prints every command in full (no pager on a pipe); messages prints the
+# last status messages, oldest first and numbered, errors marked.
+# (A state directory of its own: no unfinished game to archive, no message.)
+out=$(printf '%s\n' help 'help messages' foo 'level 99' 'play both' messages quit |
+      XDG_STATE_HOME=$tmp/messages timeout 30 "$PATZER" --new 2>&1)
+check "help lists the first command" grep -q '^new \[white|black\]' <<<"$out"
+check "help lists the last commands" grep -q '^help \[COMMAND\] ' <<<"$out"
+check "help lists messages" grep -qE '^messages +show the last 100 status messages' <<<"$out"
+check "help ends with the note on moves" has "$out" "Anything else is taken as a move"
+check "help messages explains it" has "$out" "Shows the last 100 messages of the status line"
+log=$(grep -E '^ +[0-9]+  ' <<<"$out" | sed -E 's/^ +[0-9]+  //')
+expected="Error: 'foo' is not a move
+Error: level must be a whole number from 1 to 20, not '99'
+You play both sides."
+check "messages lists the status messages in order" test "$log" = "$expected"
+check "messages numbers them" grep -qE '^   3  You play both sides' <<<"$out"
+out=$(printf '%s\n' messages quit | XDG_STATE_HOME=$tmp/messages timeout 30 "$PATZER" --new 2>&1)
+check "messages without any" has "$out" "No messages yet."
 
 # patzer.conf problems reach the line mode.
 mkdir -p "$XDG_CONFIG_HOME/patzer"

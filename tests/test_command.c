@@ -137,7 +137,7 @@ Test(command, moves_pass_through) {
     } cases[] = {
         { "e4", "e4" },          { "Nf3", "Nf3" },       { "O-O", "O-O" },
         { "O-O-O", "O-O-O" },    { "0-0", "0-0" },       { "exd5", "exd5" },
-        { "e8=Q", "e8=Q" },      { "e7e8q", "e7e8q" },   { "Nf3+!?", "Nf3+!?" },
+        { "e8=Q", "e8=Q" },      { "e7e8q", "e7e8q" },   { "Nf3+!?", "Nf3+" },
         { "a3", "a3" },          { "b4", "b4" },         { "Bb5+", "Bb5+" },
         { "Qh4#", "Qh4#" },      { "R1a3", "R1a3" },     { "Nbd7", "Nbd7" },
         { "Kxe2", "Kxe2" },      { "ed", "ed" },         { "B", "B" },
@@ -149,6 +149,64 @@ Test(command, moves_pass_through) {
         cr_expect_eq(cmd.kind, CMD_MOVE, "'%s': kind %d", cases[i].line, cmd.kind);
         cr_expect_str_eq(cmd.text, cases[i].text, "'%s': text '%s'", cases[i].line, cmd.text);
     }
+}
+
+// A NAG typed after a move is taken off it; alone it marks the current move.
+Test(command, move_nags) {
+    static const struct {
+        const char *line, *text;
+        int nag;
+    } cases[] = {
+        { "e4!?", "e4", 5 },     { "Nf3 !", "Nf3", 1 },   { "e4 $14", "e4", 14 },
+        { "Qh4#??", "Qh4#", 4 }, { "O-O?!", "O-O", 6 },   { "e4!!", "e4", 3 },
+        { "d4 ?", "d4", 2 },     { "e4", "e4", 0 },       { "e4 $0", "e4 $0", 0 },
+        { "e4 $256", "e4 $256", 0 },
+    };
+    for (int i = 0; i < ARRAY_LEN(cases); i++) {
+        Command cmd = parse_ok(cases[i].line);
+        cr_expect_eq(cmd.kind, CMD_MOVE, "'%s': kind %d", cases[i].line, cmd.kind);
+        cr_expect_str_eq(cmd.text, cases[i].text, "'%s': text '%s'", cases[i].line, cmd.text);
+        cr_expect_eq(cmd.nag, cases[i].nag, "'%s': nag %d", cases[i].line, cmd.nag);
+    }
+    Command cmd = parse_ok("!?");
+    cr_expect_eq(cmd.kind, CMD_NAG);
+    cr_expect_eq(cmd.nag, 5);
+    cr_expect_eq(parse_ok("??").nag, 4);
+    cr_expect_eq(parse_ok("?").kind, CMD_HELP, "? alone is still help");
+}
+
+Test(command, comment_and_nag) {
+    Command cmd = parse_ok("comment A  fine   move ");
+    cr_expect_eq(cmd.kind, CMD_COMMENT);
+    cr_expect_str_eq(cmd.text, "A  fine   move");
+    cmd = parse_ok("comment");
+    cr_expect_eq(cmd.kind, CMD_COMMENT);
+    cr_expect_str_eq(cmd.text, "");
+    static const struct {
+        const char *word;
+        int nag;
+    } nags[] = { { "!", 1 }, { "?", 2 }, { "!!", 3 }, { "??", 4 }, { "!?", 5 }, { "?!", 6 },
+                 { "$14", 14 }, { "$255", 255 } };
+    for (int i = 0; i < ARRAY_LEN(nags); i++) {
+        char line[32];
+        snprintf(line, sizeof line, "nag %s", nags[i].word);
+        cmd = parse_ok(line);
+        cr_expect_eq(cmd.kind, CMD_NAG, "%s", line);
+        cr_expect_eq(cmd.nag, nags[i].nag, "%s: %d", line, cmd.nag);
+    }
+    cmd = parse_ok("nag");
+    cr_expect_eq(cmd.kind, CMD_NAG);
+    cr_expect_eq(cmd.nag, 0, "nag alone clears");
+    char err[256];
+    cr_expect_not(command_parse("nag $0", &cmd, err, sizeof err));
+    cr_expect(strstr(err, "nag takes one of !, ?, !!, ??, !?, ?! or $N"), "%s", err);
+    cr_expect(strstr(err, "'$0'"), "%s", err);
+    cr_expect_not(command_parse("nag !? ?", &cmd, err, sizeof err));
+    cr_expect_not(command_parse("nag good", &cmd, err, sizeof err));
+    cr_expect_eq(command_modes(CMD_COMMENT), (unsigned)(CMODE_PLAY | CMODE_BROWSE));
+    cr_expect_eq(command_modes(CMD_NAG), (unsigned)(CMODE_PLAY | CMODE_BROWSE));
+    cr_expect_eq(command_nag_value("?!", 2), 6);
+    cr_expect_eq(command_nag_value("$", 1), 0);
 }
 
 // ------------------------------------------------------------------ arguments
@@ -486,7 +544,7 @@ Test(command, eval_toggle) {
 Test(command, names_and_help) {
     const char *names[64];
     int n = command_names(names, ARRAY_LEN(names), CMODE_ALL);
-    cr_assert_eq(n, 47, "%d command names", n);
+    cr_assert_eq(n, 50, "%d command names", n);
     cr_expect_eq(command_names(NULL, 0, CMODE_ALL), n);
     const char *list = command_help(NULL);
     cr_assert_not_null(list);

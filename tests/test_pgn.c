@@ -1275,3 +1275,46 @@ Test(pgn_replay, long_utf8_names_are_cut_between_characters) {
     replay_free(r);
     unlink(path);
 }
+
+// Editing a tree: comments, NAGs and the opening comment, written back.
+Test(pgn, setters_edit_comments_and_nags) {
+    Games gs;
+    read_text("[Result \"*\"]\n\n1. e4 $14 e5 (1... c5 {Sicilian}) 2. Nf3 *\n", &gs);
+    cr_assert_eq(gs.n, 1);
+    PgnGame *g = gs.g[0];
+    const PgnNode *e4 = pgn_first(g), *c5 = e4->next->variation;
+    cr_assert(pgn_node_set_nag(g, e4, 6));
+    cr_assert(pgn_node_set_nag(g, e4, 2)); // an assessment replaces ?!
+    cr_expect_eq(e4->nag_count, 2);
+    cr_expect_eq(e4->nags[0], 2, "the assessment first");
+    cr_expect_eq(e4->nags[1], 14, "the position NAG kept");
+    cr_assert(pgn_node_set_nag(g, e4, 2));
+    cr_expect_eq(e4->nag_count, 2, "the same NAG again changes nothing");
+    cr_expect_not(pgn_node_set_nag(g, e4, 256));
+    cr_assert(pgn_node_set_comment(g, c5, "  Najdorf   to come "));
+    cr_expect_str_eq(c5->comment, "Najdorf to come");
+    cr_assert(pgn_node_set_comment(g, e4->next, "The reply"));
+    cr_assert(pgn_set_lead_comment(g, "Before it all"));
+    char *text = write_all(&gs);
+    for (char *p = text; *p; p++)
+        if (*p == '\n')
+            *p = ' '; // the writer wraps lines
+    cr_expect(strstr(text, "{Before it all} 1. e4 $2 $14 e5 {The reply} (1... c5 {Najdorf to "
+                           "come}) 2. Nf3 *"),
+              "%s", text);
+    free(text);
+    cr_assert(pgn_node_set_comment(g, c5, "   "));
+    cr_expect_null(c5->comment, "a blank comment removes it");
+    cr_assert(pgn_node_set_comment(g, e4->next, NULL));
+    cr_expect_null(e4->next->comment);
+    cr_assert(pgn_node_set_nag(g, e4, 0));
+    cr_expect_eq(e4->nag_count, 0, "0 clears them");
+    cr_assert(pgn_set_lead_comment(g, NULL));
+    cr_expect_null(e4->pre);
+    free_games(&gs);
+    // A game without moves keeps its comment as the lead comment.
+    read_text("[Result \"*\"]\n\n*\n", &gs);
+    cr_assert(pgn_set_lead_comment(gs.g[0], "Nothing yet"));
+    cr_expect_str_eq(pgn_lead_comment(gs.g[0]), "Nothing yet");
+    free_games(&gs);
+}

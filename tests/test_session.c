@@ -641,3 +641,226 @@ Test(session, the_status_offers_a_claim_as_soon_as_one_is_possible) {
     cr_expect(strstr(st, "White to move - fifty-move rule: claim to draw"), "%s", st);
     session_free(s, 3000);
 }
+
+// ------------------------------------------------------------ annotations
+
+// The move tree's items of kind TREE_MOVE as "san" words joined by blanks,
+// with "(" and ")" around variations and the result; the current move starred.
+static void tree_text(Session *s, char *buf, size_t bufsz) {
+    const SessionTreeItem *items;
+    int n = session_move_tree(s, &items);
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n && len < bufsz; i++) {
+        const SessionTreeItem *it = &items[i];
+        const char *word = it->kind == TREE_OPEN ? "(" : it->kind == TREE_CLOSE ? ")" : it->san;
+        len += (size_t)snprintf(buf + len, bufsz - len, "%s%s%s%s", len ? " " : "", word,
+                                it->current ? "*" : "", it->comment ? "{}" : "");
+        for (int k = 0; k < it->nag_count && len < bufsz; k++)
+            len += (size_t)snprintf(buf + len, bufsz - len, "$%d", it->nags[k]);
+    }
+}
+
+Test(session, comments_and_nags_on_the_live_game_are_saved_and_resumed) {
+    SessionOptions o = options();
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    char saved[400], save[420];
+    snprintf(saved, sizeof saved, "%s/annotated.pgn", dir);
+    snprintf(save, sizeof save, "save %s", saved);
+    run(s, 2000, (const char *const[]){"play both", "comment too early", "nag !", NULL});
+    cr_expect(has(&log, "Error: No move yet to comment on."), "%s", log.text);
+    cr_expect(has(&log, "Error: No move yet to mark."), "%s", log.text);
+    run(s, 3000, (const char *const[]){"e4!?", "e5", "comment The  classical reply", "Nf3 ?",
+                                       "nag $14", "Nc6", "comment gone soon", "comment", NULL});
+    cr_expect(has(&log, "1... e5: Comment on") || has(&log, "Comment on 1... e5 kept."),
+              "%s", log.text);
+    cr_expect(has(&log, "Comment on 2... Nc6 removed."), "%s", log.text);
+    const Game *g = session_live_game(s);
+    cr_assert_eq(game_ply_count(g), 4);
+    cr_expect_eq(game_move(g, 0)->nag, 5);
+    cr_expect_str_eq(game_move(g, 1)->comment, "The  classical reply");
+    cr_expect_eq(game_move(g, 2)->nag, 14, "nag replaces the ? typed with the move");
+    cr_expect_null(game_move(g, 3)->comment);
+    char text[512];
+    tree_text(s, text, sizeof text);
+    cr_expect_str_eq(text, "e4$5 e5{} Nf3$14 Nc6*");
+    const char *before, *after;
+    session_comments(s, &before, &after);
+    cr_expect_null(before);
+    cr_expect_null(after);
+    run(s, 4000, (const char *const[]){"undo", NULL});
+    session_comments(s, &before, &after);
+    cr_expect_null(after, "the current move is Nf3 now");
+    run(s, 4100, (const char *const[]){"undo", NULL});
+    session_comments(s, &before, &after);
+    cr_expect_str_eq(after, "The  classical reply");
+    run(s, 4200, (const char *const[]){"redo", "redo", save, NULL});
+    cr_expect(has(&log, "Saved to"), "%s", log.text);
+    char *pgn = read_all(saved);
+    cr_assert_not_null(pgn);
+    cr_expect(strstr(pgn, "1. e4 $5 e5 {The classical reply} 2. Nf3 $14 Nc6"), "%s", pgn);
+    // The autosave has them too, and a resumed game gets them back.
+    pgn = read_all(autosave);
+    cr_assert_not_null(pgn);
+    cr_expect(strstr(pgn, "{The classical reply}"), "%s", pgn);
+    session_free(s, 5000);
+
+    o.resume = true;
+    Log log2 = {0};
+    s = open_session(&o, &log2);
+    cr_expect(has(&log2, "Resumed the unfinished game"), "%s", log2.text);
+    g = session_live_game(s);
+    cr_assert_eq(game_ply_count(g), 4);
+    cr_expect_eq(game_move(g, 0)->nag, 5);
+    cr_expect_str_eq(game_move(g, 1)->comment, "The classical reply");
+    cr_expect_eq(game_move(g, 2)->nag, 14);
+    // Loading the saved file reads them back the same way.
+    run(s, 6000, (const char *const[]){"comment changed after resume", NULL});
+    cr_expect_str_eq(game_move(session_live_game(s), 3)->comment, "changed after resume");
+    session_free(s, 7000);
+}
+
+Test(session, the_engine_evaluation_stays_apart_from_the_comment) {
+    SessionOptions o = options();
+    o.settings.players[BLACK] = PLAYER_ENGINE;
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){"e4", NULL});
+    for (int i = 0; i < 2000 && game_ply_count(session_live_game(s)) < 2; i++) {
+        session_poll(s, 2000);
+        nap_ms(10);
+    }
+    cr_assert_eq(game_ply_count(session_live_game(s)), 2);
+    run(s, 3000, (const char *const[]){"comment the engine's reply", NULL});
+    char *pgn = read_all(autosave);
+    cr_assert_not_null(pgn);
+    // "{the engine's reply +0.12/5}": the comment, then the evaluation.
+    cr_expect(strstr(pgn, "{the engine's reply "), "%s", pgn);
+    session_free(s, 4000);
+    o.resume = true;
+    Log log2 = {0};
+    s = open_session(&o, &log2);
+    const GameMove *m = game_move(session_live_game(s), 1);
+    cr_assert_not_null(m);
+    cr_expect_str_eq(m->comment, "the engine's reply");
+    cr_expect_neq(m->score, VALUE_NONE, "the evaluation is read back as the score");
+    session_free(s, 5000);
+}
+
+static const char *const annotated_game =
+    "[Event \"Notes\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n"
+    "{Opening words.} 1. e4 e5 (1... c5 {Sicilian} 2. Nf3 (2. c3 d5) 2... d6) "
+    "2. Nf3 {A knight.} Nc6 $6 1-0\n";
+
+Test(session, browsed_games_show_the_tree_and_take_comments_and_clicks) {
+    SessionOptions o = options();
+    Log log = {0};
+    char path[400], load[420], saved[400], save[420];
+    snprintf(path, sizeof path, "%s/notes.pgn", dir);
+    snprintf(saved, sizeof saved, "%s/notes-saved.pgn", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(annotated_game, f);
+    fclose(f);
+    snprintf(load, sizeof load, "load %s", path);
+    snprintf(save, sizeof save, "save %s", saved);
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){load, "first", NULL});
+    cr_assert_eq(session_mode(s), SESSION_BROWSE);
+    char text[512];
+    tree_text(s, text, sizeof text);
+    cr_expect_str_eq(text, "e4{} e5 ( c5{} Nf3 ( c3 d5 ) d6 ) Nf3{} Nc6$6 1-0");
+    const char *before, *after;
+    session_comments(s, &before, &after);
+    cr_expect_str_eq(before, "Opening words.");
+    cr_expect_null(after);
+    // The numbering of the tree's moves, in the variation too.
+    const SessionTreeItem *items;
+    int n = session_move_tree(s, &items);
+    cr_assert_eq(n, 14);
+    cr_expect_eq(items[3].fullmove, 1);
+    cr_expect_eq(items[3].side, BLACK);
+    cr_expect_eq(items[7].fullmove, 2);
+    cr_expect_eq(items[7].side, BLACK);
+    // A click on "d5" inside the nested variation goes there.
+    cr_assert(session_goto_tree_item(s, 7, 3000));
+    tree_text(s, text, sizeof text);
+    cr_expect_str_eq(text, "e4{} e5 ( c5{} Nf3 ( c3 d5* ) d6 ) Nf3{} Nc6$6 1-0");
+    char fen[FEN_MAX];
+    board_to_fen(session_display_board(s), fen, sizeof fen);
+    cr_expect_str_eq(fen, "rnbqkbnr/pp2pppp/8/2pp4/4P3/2P5/PP1P1PPP/RNBQKBNR w KQkq - 0 3");
+    cr_expect_not(session_goto_tree_item(s, 2, 3000), "a parenthesis is no move");
+    // Comments and NAGs on the current move, typed NAGs on moves made here.
+    run(s, 4000, (const char *const[]){"comment A  gambit idea", "nag ?!", "nag !!", "exd5 !",
+                                       NULL});
+    cr_expect_eq(log.errors, 0, "%s", log.text);
+    session_comments(s, &before, &after);
+    cr_expect_null(after, "exd5 has no comment");
+    run(s, 4100, (const char *const[]){"prev", NULL});
+    session_comments(s, &before, &after);
+    cr_expect_str_eq(after, "A gambit idea");
+    cr_expect(session_goto_tree_item(s, 1, 4200), "back to e5 of the main line");
+    run(s, 4300, (const char *const[]){"first", "comment New opening words", save, NULL});
+    char *pgn = read_all(saved);
+    cr_assert_not_null(pgn);
+    for (char *p = pgn; *p; p++)
+        if (*p == '\n')
+            *p = ' '; // the writer wraps lines
+    cr_expect(strstr(pgn, "{New opening words} 1. e4 e5 (1... c5 {Sicilian} 2. Nf3 (2. c3 d5 $3 "
+                          "{A gambit idea} 3. exd5 $1) 2... d6) 2. Nf3 {A knight.} 2... Nc6 $6 "
+                          "1-0"),
+              "%s", pgn);
+    // In play the click goes nowhere, with a message.
+    run(s, 5000, (const char *const[]){"back", NULL});
+    cr_expect_not(session_goto_tree_item(s, 0, 5000));
+    cr_expect(has(&log, "Clicking a move goes to it in a game you browse"), "%s", log.text);
+    session_free(s, 6000);
+}
+
+Test(session, the_tree_ends_with_the_result_after_resignation) {
+    SessionOptions o = options();
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){"play both", "e4", "resign", NULL});
+    char text[256];
+    tree_text(s, text, sizeof text);
+    cr_expect_str_eq(text, "e4* 1-0", "%s", log.text);
+    session_free(s, 3000);
+}
+
+// The game list (load, games) goes to the pager as a text; a click on one of
+// its game lines there opens that game, other lines name no game.
+static char last_text[8192];
+static void keep_text(MessageKind kind, const char *text, void *ctx) {
+    (void)ctx;
+    if (kind == MSG_TEXT)
+        snprintf(last_text, sizeof last_text, "%s", text);
+}
+
+Test(session, a_line_of_the_game_list_names_its_game) {
+    SessionOptions o = options();
+    SessionHooks hooks = {keep_text, NULL, NULL, NULL};
+    char err[256], load[400];
+    Session *s = session_new(&o, &hooks, 1000, err, sizeof err);
+    cr_assert_not_null(s, "%s", err);
+    cr_expect_not(session_is_game_list(s, ""), "no list yet");
+    snprintf(load, sizeof load, "load %s", pgn_path);
+    run(s, 2000, (const char *const[]){load, NULL});
+    cr_assert(strstr(last_text, "2 of 2 games in"), "%s", last_text);
+    cr_expect(session_is_game_list(s, last_text));
+    cr_expect_not(session_is_game_list(s, "2 of 2 games in"));
+    char line[256];
+    const char *p = strstr(last_text, "   2  Gamma");
+    cr_assert_not_null(p, "%s", last_text);
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(p, "\n"), p);
+    cr_expect_eq(session_listed_game(s, line), 2);
+    p = strstr(last_text, "   1  Alpha");
+    cr_assert_not_null(p, "%s", last_text);
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(p, "\n"), p);
+    cr_expect_eq(session_listed_game(s, line), 1);
+    cr_expect_eq(session_listed_game(s, strtok(last_text, "\n")), 0, "the heading");
+    cr_expect_eq(session_listed_game(s, ""), 0);
+    cr_expect_eq(session_listed_game(s, "   1  Alpha"), 0, "a part of a line");
+    session_free(s, 3000);
+}

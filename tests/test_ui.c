@@ -1094,3 +1094,103 @@ Test(ui, targets_show_in_every_look) {
     check_targets(false, true, "\u00b7", "\u00d7");
     check_targets(false, false, "\u00b7", "\u00d7");
 }
+
+// The move tree in the panel: variations, NAGs, the comment marker and the
+// result, the comment under the list (or in its place), and clicks on moves.
+static int tree_sample(UiTreeItem *it) {
+    int n = 0;
+    it[n++] = (UiTreeItem){.kind = UI_TREE_MOVE, .san = "e4", .fullmove = 1, .side = WHITE};
+    it[n++] = (UiTreeItem){.kind = UI_TREE_MOVE, .san = "e5", .fullmove = 1, .side = BLACK,
+                           .comment = true, .current = true, .nags = {5}, .nag_count = 1};
+    it[n++] = (UiTreeItem){.kind = UI_TREE_OPEN};
+    it[n++] = (UiTreeItem){.kind = UI_TREE_MOVE, .san = "c5", .fullmove = 1, .side = BLACK,
+                           .nags = {2}, .nag_count = 1};
+    it[n++] = (UiTreeItem){.kind = UI_TREE_CLOSE};
+    it[n++] = (UiTreeItem){.kind = UI_TREE_MOVE, .san = "Nf3", .fullmove = 2, .side = WHITE};
+    it[n++] = (UiTreeItem){.kind = UI_TREE_RESULT, .san = "1-0"};
+    return n;
+}
+
+// The row and column of the first occurrence of what on the dumped screen
+// (ASCII screens: a byte is a column).
+static bool find_cell(const char *text, const char *what, int *y, int *x) {
+    const char *hit = strstr(text, what);
+    if (!hit)
+        return false;
+    *y = 0;
+    const char *line = text;
+    for (const char *p = text; p < hit; p++)
+        if (*p == '\n') {
+            (*y)++;
+            line = p + 1;
+        }
+    *x = (int)(hit - line);
+    return true;
+}
+
+Test(ui, move_tree_and_comment_pane) {
+    static char long_comment[1024];
+    size_t len = 0;
+    for (int i = 0; i < 60; i++) // longer than the panel
+        len += (size_t)snprintf(long_comment + len, sizeof long_comment - len, "word%02d ", i);
+    snprintf(long_comment + len, sizeof long_comment - len, "the end of the comment");
+    for (int look = 0; look < 2; look++) {
+        open_screen(80, 24, true, look == 1);
+        play(opening_sans, 2);
+        UiView v;
+        base_view(&v);
+        UiTreeItem items[16];
+        v.tree = items;
+        v.tree_count = tree_sample(items);
+        v.comment_before = "Before the move.";
+        v.comment_after = long_comment;
+        ui_view_draw(&v);
+        const char *text = dump();
+        assert_shows(text, "1. e4 e5!?{}");
+        assert_shows(text, "  (1... c5?)");
+        assert_shows(text, "2. Nf3 1-0");
+        assert_shows(text, "Comment 1-");
+        assert_shows(text, "Before the move.");
+        // Clicks: the cell of c5 is item 3, Nf3 item 5, the blank before it none.
+        int y, x;
+        cr_assert(find_cell(text, "c5?", &y, &x));
+        cr_expect_eq(ui_view_move_at(&v, y, x), 3);
+        cr_expect_eq(ui_view_move_at(&v, y, x + 1), 3);
+        cr_assert(find_cell(text, "Nf3 1-0", &y, &x));
+        cr_expect_eq(ui_view_move_at(&v, y, x), 5);
+        cr_expect_eq(ui_view_move_at(&v, y, x - 1), -1);
+        cr_expect_eq(ui_view_move_at(&v, y, x + 4), 6);
+        cr_expect_eq(ui_view_move_at(&v, 0, 0), -1, "the board is no move");
+        int total, shown;
+        ui_view_comment_rows(&v, &total, &shown);
+        cr_expect_gt(total, shown, "the comment is longer than its pane");
+        cr_expect_gt(shown, 0);
+        // Opened, it takes the list's place and scrolls to its end.
+        v.comment_open = true;
+        v.comment_scroll = 1000;
+        ui_view_draw(&v);
+        text = dump();
+        cr_expect_null(strstr(text, "1. e4 e5"), "the list is hidden:\n%s", text);
+        assert_shows(text, "the end of the comment");
+        assert_shows(text, "(Ctrl-O, arrows)");
+        cr_expect_null(strstr(text, "Before the move."), "scrolled off:\n%s", text);
+        cr_expect_eq(ui_view_move_at(&v, y, x), -1, "no moves to click");
+        ui_screen_close();
+    }
+}
+
+Test(ui, move_tree_unicode_result_and_marker) {
+    open_screen(100, 30, false, false);
+    play(opening_sans, 2);
+    UiView v;
+    base_view(&v);
+    UiTreeItem items[16];
+    v.tree = items;
+    v.tree_count = tree_sample(items);
+    items[v.tree_count - 1].san = "1/2-1/2";
+    ui_view_draw(&v);
+    const char *text = dump();
+    assert_shows(text, "e5!?\u00B6");
+    assert_shows(text, "Nf3 \u00BD-\u00BD");
+    cr_expect_null(strstr(text, "Comment"), "no comment, no pane");
+}

@@ -4,8 +4,9 @@
 # colour, monochrome and ASCII. A pawn on the seventh rank is clicked to the
 # eighth: a box with Q R B N appears by the square; a click on R, the key n,
 # Enter (a queen) and Esc (no move) each answer it, also with the board
-# flipped. Then a file of three games is loaded, `games` lists them, and a
-# click on the second line opens game 2. Captured pieces and the end banner
+# flipped. Then a file of three games is loaded, `games` lists them in the
+# pager, and a click on the second line opens game 2 (a click on the title,
+# the last line or the footer opens nothing). Captured pieces and the end banner
 # are checked in each look too, and an idle screen is not redrawn.
 # shellcheck source=tests/lib.sh
 source "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
@@ -37,7 +38,7 @@ run_case() {
     keys "play both" Enter
     keys "setboard 8/P6k/8/8/8/8/p6K/8" Enter
     check "$name: a placement alone sets the position, saying so" \
-        wait_for 5 'placement only: White to move, no castling rights inferred'
+        wait_for 5 'placement only: White to move, no castling'
     check "$name: a7-a8 asks for the piece" promote a7 a8
     check "$name: in a box by the square (White's letters)" chooser_shown
     check "$name: capitals for White" wait_for 1 'Q  R  B  N'
@@ -86,8 +87,14 @@ run_case() {
     check "$name: a click on the third line opens game 3" wait_for 5 'Game 3: White, W\. - Black, B\.'
     keys "games" Enter
     check "$name: and again" wait_for 5 '3 of 3 games in'
+    # Elsewhere in the pager a click opens nothing, and the list stays.
     click_text '3 of 3 games in'
-    check "$name: a click on the heading only closes the list" wait_for 5 '\[browse: game 3\]'
+    click_text 'game N \(or a click'
+    click_text 'q or Esc: close'
+    sleep 1
+    check "$name: a click off the games keeps the list" has "$(screen)" '3 of 3 games in'
+    keys q
+    check "$name: q closes it" wait_for 5 '\[browse: game 3\]'
     check "$name: closed" test -z "$(screen | grep -E '3 of 3 games in')"
     keys "quit" Enter
     sleep 0.3

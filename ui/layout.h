@@ -21,6 +21,10 @@ typedef struct UiLayout {
 // The current layout; every window is NULL while the screen is closed.
 const UiLayout *ui_layout(void);
 
+// The frame being drawn covers the whole screen (the pager): the next
+// ui_screen_update leaves the command bar under it.
+void ui_screen_cover_frame(void);
+
 // Whether pieces are drawn as Unicode glyphs (decided at ui_screen_open).
 bool ui_screen_unicode(void);
 

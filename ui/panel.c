@@ -143,39 +143,97 @@ static void draw_captured(WINDOW *w, int y, Color c, const UiMaterial *m) {
         draw_text(w, y, x, lead_text, width - x, theme_role_attr(ROLE_TITLE), false);
 }
 
-// The move list, two plies per row: " 1. e4 e5", or " 1... e5" when the game
-// starts with Black to move. Scrolled so that the current move shows.
-static void draw_moves(WINDOW *w, int y0, int rows, const UiView *v) {
-    if (rows <= 0 || v->ply_count <= 0 || !v->sans)
-        return;
-    int width = getmaxx(w);
-    int shift = v->start_side == BLACK ? 1 : 0; // plies before the first one on row 0
-    int total_rows = (v->ply_count + shift + 1) / 2;
-    int cur = v->current_ply - 1; // the ply that led to the position shown
-    int cur_row = cur >= 0 ? (cur + shift) / 2 : 0;
-    // Keep one row of context under the current move when there is one.
-    int first = cur_row - rows + 2;
-    if (first > total_rows - rows)
-        first = total_rows - rows;
-    if (first < 0)
-        first = 0;
+// The items of a main line given as sans (a view without a tree): one
+// move each, numbered from the view's start. Owned by the caller; NULL when
+// out of memory or empty.
+static UiTreeItem *flat_items(const UiView *v, int *n) {
+    *n = 0;
+    if (v->ply_count <= 0 || !v->sans)
+        return NULL;
+    UiTreeItem *items = calloc((size_t)v->ply_count, sizeof *items);
+    if (!items)
+        return NULL;
     int start = v->start_fullmove > 0 ? v->start_fullmove : 1;
-    char num[MOVE_NUM_TEXT];
-    int digits = snprintf(num, sizeof num, "%d", start + total_rows - 1);
-    for (int r = 0; r < rows && first + r < total_rows; r++) {
-        int row = first + r, y = y0 + r;
-        int white = row * 2 - shift; // ply index of White's move on this row
-        snprintf(num, sizeof num, white < 0 ? "%*d..." : "%*d.", digits, start + row);
-        int x = draw_text(w, y, 0, num, width, theme_role_attr(ROLE_DIM), false);
-        for (int ply = white < 0 ? 0 : white; ply <= white + 1 && ply < v->ply_count; ply++) {
-            TextRole role = ply == cur ? ROLE_CURRENT : ply > cur ? ROLE_DIM : ROLE_NORMAL;
-            x += draw_text(w, y, x, " ", width - x, A_NORMAL, false);
-            const char *san = v->sans[ply] ? v->sans[ply] : "?";
-            attr_t attr = theme_role_attr(role);
-            if (v->variations && v->variations[ply])
-                attr |= A_UNDERLINE; // a move with alternatives
-            x += draw_text(w, y, x, san, width - x, attr, false);
-        }
+    for (int i = 0; i < v->ply_count; i++) {
+        int t = (int)v->start_side + i;
+        items[i] = (UiTreeItem){.kind = UI_TREE_MOVE,
+                                .san = v->sans[i] ? v->sans[i] : "?",
+                                .fullmove = start + t / 2,
+                                .side = (Color)(t % 2),
+                                .current = i == v->current_ply - 1};
+    }
+    *n = v->ply_count;
+    return items;
+}
+
+// The tree laid out for width columns (the view's, or one made from its
+// list). False when there is nothing to show or no memory.
+static bool tree_layout(const UiView *v, int width, UiTreeLayout *l) {
+    memset(l, 0, sizeof *l);
+    if (v->tree)
+        return v->tree_count > 0 &&
+               ui_tree_layout(l, v->tree, v->tree_count, width, theme_unicode());
+    int n;
+    UiTreeItem *items = flat_items(v, &n);
+    bool ok = items && ui_tree_layout(l, items, n, width, theme_unicode());
+    free(items);
+    return ok;
+}
+
+static attr_t token_attr(const UiTreeToken *t) {
+    if (t->current && (t->kind == UI_TOK_MOVE || t->kind == UI_TOK_NUMBER))
+        return theme_role_attr(ROLE_CURRENT);
+    attr_t a = theme_role_attr(t->depth > 0 || t->kind == UI_TOK_NUMBER ||
+                                       t->kind == UI_TOK_PAREN
+                                   ? ROLE_DIM
+                                   : ROLE_NORMAL);
+    // Bad moves (a review's ?! ? ??) stand out; in monochrome by underline.
+    if (t->kind == UI_TOK_MOVE && (t->nag == 2 || t->nag == 4 || t->nag == 6))
+        a = theme_role_attr(ROLE_ERROR) | (t->nag == 4 ? A_BOLD : A_NORMAL) |
+            (theme_role_attr(ROLE_ERROR) == A_NORMAL ? A_UNDERLINE : A_NORMAL);
+    if (t->kind == UI_TOK_COMMENT || t->kind == UI_TOK_RESULT)
+        a = theme_role_attr(ROLE_TITLE);
+    return a;
+}
+
+// The move tree in rows y0.., scrolled so that the current move shows.
+static void draw_moves(WINDOW *w, int y0, int rows, const UiView *v) {
+    UiTreeLayout l;
+    if (rows <= 0 || !tree_layout(v, getmaxx(w), &l)) {
+        ui_tree_free(&l);
+        return;
+    }
+    int first = ui_tree_first_row(&l, rows);
+    for (int i = 0; i < l.count; i++) {
+        const UiTreeToken *t = &l.tokens[i];
+        if (t->row >= first && t->row < first + rows)
+            draw_text(w, y0 + t->row - first, t->col, t->text, getmaxx(w) - t->col,
+                      token_attr(t), false);
+    }
+    ui_tree_free(&l);
+}
+
+enum { COMMENT_WRAP_MAX = 512 };
+
+// The comment's rows: before the move, then after it.
+typedef struct CommentRows {
+    UiWrapRow rows[COMMENT_WRAP_MAX];
+    const char *text[COMMENT_WRAP_MAX];
+    int count;
+} CommentRows;
+
+static void comment_rows(const UiView *v, int width, CommentRows *c) {
+    c->count = 0;
+    const char *parts[2] = {v->comment_before, v->comment_after};
+    for (int p = 0; p < 2; p++) {
+        if (!parts[p] || !parts[p][0] || c->count >= COMMENT_WRAP_MAX)
+            continue;
+        int n = ui_wrap(parts[p], width, c->rows + c->count, COMMENT_WRAP_MAX - c->count);
+        if (n > COMMENT_WRAP_MAX - c->count)
+            n = COMMENT_WRAP_MAX - c->count;
+        for (int i = 0; i < n; i++)
+            c->text[c->count + i] = parts[p];
+        c->count += n;
     }
 }
 
@@ -323,22 +381,96 @@ static void draw_graph(WINDOW *w, int y, const UiView *v) {
     }
 }
 
+// Where the panel's parts go in a pane h rows high: the move list, the
+// comment under it (or in its place when open), the graph and the engine.
+typedef struct PanelGeometry {
+    int y;           // the first row under the players, material and opening
+    int moves_y, move_rows;
+    int comment_y, comment_rows;
+    int engine_rows, graph_rows, pv_rows;
+    bool two_rows, opening_row;
+} PanelGeometry;
+
+static void panel_geometry(const UiView *v, int h, int comment_total, PanelGeometry *g) {
+    memset(g, 0, sizeof *g);
+    g->two_rows = h >= ROOMY_H;
+    g->opening_row = h >= OPENING_ROW_H;
+    g->pv_rows = h >= PV_ROWS_3_H ? 3 : h >= PV_ROWS_2_H ? 2 : 1;
+    g->engine_rows = thinking_rows(&v->thinking, g->pv_rows);
+    g->graph_rows = v->graph && v->graph_count > 1 ? 3 : 0; // rule, sparkline, marks
+    g->y = (g->two_rows ? 4 : 2) + 2 + (v->opening[0] && g->opening_row ? 1 : 0);
+    int area = h - g->y - 1 - g->engine_rows - g->graph_rows; // under the "Moves" rule
+    if (area < 2 && g->graph_rows) {
+        g->graph_rows = 0; // the moves matter more than the graph
+        area = h - g->y - 1 - g->engine_rows;
+    }
+    g->moves_y = g->y + 1;
+    g->move_rows = area;
+    if (comment_total <= 0 || area < 1)
+        return;
+    if (v->comment_open) { // the comment takes the list's place
+        g->comment_y = g->moves_y;
+        g->comment_rows = area;
+        g->move_rows = 0;
+        return;
+    }
+    // A rule and up to a third of the area, leaving the list two rows.
+    int most = (area - 1) / 3 > 1 ? (area - 1) / 3 : 1;
+    int rows = comment_total < most ? comment_total : most;
+    if (area - 1 - rows < 2)
+        return; // no room: Ctrl-O opens it
+    g->move_rows = area - 1 - rows;
+    g->comment_y = g->moves_y + g->move_rows + 1;
+    g->comment_rows = rows;
+}
+
+static int clamp_scroll(int scroll, int total, int shown) {
+    int most = total - shown > 0 ? total - shown : 0;
+    return scroll < 0 ? 0 : scroll > most ? most : scroll;
+}
+
+static void draw_comment(WINDOW *w, const PanelGeometry *g, const CommentRows *c,
+                         const UiView *v) {
+    int width = getmaxx(w);
+    int first = clamp_scroll(v->comment_scroll, c->count, g->comment_rows);
+    char title[64];
+    if (c->count > g->comment_rows)
+        snprintf(title, sizeof title, "Comment %d-%d/%d (Ctrl-O%s)", first + 1,
+                 first + g->comment_rows, c->count, v->comment_open ? ", arrows" : "");
+    else
+        snprintf(title, sizeof title, "Comment");
+    draw_rule(w, g->comment_y - 1, title, theme_role_attr(ROLE_DIM));
+    for (int r = 0; r < g->comment_rows && first + r < c->count; r++) {
+        const UiWrapRow *row = &c->rows[first + r];
+        char line[UI_STATUS_MAX * 2];
+        size_t len = (size_t)row->len < sizeof line ? (size_t)row->len
+                                                    : draw_boundary(c->text[first + r] + row->start,
+                                                                    sizeof line - 1);
+        memcpy(line, c->text[first + r] + row->start, len);
+        line[len] = '\0';
+        draw_text(w, g->comment_y + r, 0, line, width, A_NORMAL, false);
+    }
+}
+
+static void geometry_of(WINDOW *w, const UiView *v, PanelGeometry *g, CommentRows *c) {
+    comment_rows(v, getmaxx(w), c);
+    panel_geometry(v, getmaxy(w), c->count, g);
+}
+
 void panel_draw(WINDOW *w, const UiView *v) {
     werase(w);
-    int h = getmaxy(w), width = getmaxx(w);
-    bool two_rows = h >= ROOMY_H;
-    bool opening_row = h >= OPENING_ROW_H;
-    int pv_rows = h >= PV_ROWS_3_H ? 3 : h >= PV_ROWS_2_H ? 2 : 1;
-    int engine_rows = thinking_rows(&v->thinking, pv_rows);
-    int graph_rows = v->graph && v->graph_count > 1 ? 3 : 0; // rule, sparkline, marks
+    int width = getmaxx(w);
+    CommentRows comments;
+    PanelGeometry g;
+    geometry_of(w, v, &g, &comments);
 
     // The player whose pieces are at the top of the board comes first.
     Color top = v->flipped ? WHITE : BLACK;
     int y = 0;
-    draw_player(w, y, &v->players[top], top, two_rows);
-    y += two_rows ? 2 : 1;
-    draw_player(w, y, &v->players[!top], (Color)!top, two_rows);
-    y += two_rows ? 2 : 1;
+    draw_player(w, y, &v->players[top], top, g.two_rows);
+    y += g.two_rows ? 2 : 1;
+    draw_player(w, y, &v->players[!top], (Color)!top, g.two_rows);
+    y += g.two_rows ? 2 : 1;
 
     if (v->board) {
         UiMaterial m;
@@ -347,19 +479,40 @@ void panel_draw(WINDOW *w, const UiView *v) {
         draw_captured(w, y + 1, (Color)!top, &m);
     }
     y += 2;
-    if (v->opening[0] && opening_row) {
+    if (v->opening[0] && g.opening_row)
         draw_text(w, y, 0, v->opening, width, A_NORMAL, true);
-        y++;
-    }
 
-    int move_rows = h - y - 1 - engine_rows - graph_rows;
-    if (move_rows < 2 && graph_rows) {
-        graph_rows = 0; // the moves matter more than the graph
-        move_rows = h - y - 1 - engine_rows;
+    if (g.move_rows > 0 || !g.comment_rows)
+        draw_rule(w, g.y, "Moves", theme_role_attr(ROLE_DIM));
+    draw_moves(w, g.moves_y, g.move_rows, v);
+    if (g.comment_rows)
+        draw_comment(w, &g, &comments, v);
+    int h = getmaxy(w);
+    if (g.graph_rows)
+        draw_graph(w, h - g.engine_rows - g.graph_rows, v);
+    draw_thinking(w, h - g.engine_rows, g.pv_rows, &v->thinking);
+}
+
+int panel_move_at(WINDOW *w, const UiView *v, int y, int x) {
+    CommentRows comments;
+    PanelGeometry g;
+    geometry_of(w, v, &g, &comments);
+    if (y < g.moves_y || y >= g.moves_y + g.move_rows)
+        return -1;
+    UiTreeLayout l;
+    if (!tree_layout(v, getmaxx(w), &l)) {
+        ui_tree_free(&l);
+        return -1;
     }
-    draw_rule(w, y, "Moves", theme_role_attr(ROLE_DIM));
-    draw_moves(w, y + 1, move_rows, v);
-    if (graph_rows)
-        draw_graph(w, h - engine_rows - graph_rows, v);
-    draw_thinking(w, h - engine_rows, pv_rows, &v->thinking);
+    int item = ui_tree_hit(&l, ui_tree_first_row(&l, g.move_rows) + y - g.moves_y, x);
+    ui_tree_free(&l);
+    return item;
+}
+
+void panel_comment_rows(WINDOW *w, const UiView *v, int *total, int *shown) {
+    CommentRows comments;
+    PanelGeometry g;
+    geometry_of(w, v, &g, &comments);
+    *total = comments.count;
+    *shown = g.comment_rows;
 }

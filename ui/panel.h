@@ -17,5 +17,9 @@ void panel_format_score(int cp_white, int mate_white, char *buf, size_t bufsz);
 void panel_format_count(unsigned long long n, char *buf, size_t bufsz);
 
 void panel_draw(WINDOW *w, const UiView *v);
+// The move tree item at cell (y, x) of the panel window w, -1 for none.
+int panel_move_at(WINDOW *w, const UiView *v, int y, int x);
+// The comment's rows in all and the rows the panel shows of them.
+void panel_comment_rows(WINDOW *w, const UiView *v, int *total, int *shown);
 
 #endif

@@ -31,6 +31,8 @@ enum {
     PANEL_BELOW_MIN_H = 14, // a panel under the board (it is wider)
     BOTTOM_ROWS = 2,        // the status line and the command bar
     ESC_DELAY_MS = 25,      // wait for the rest of an escape sequence
+    ESC_KEY = 27,
+    SEQ_MAX = 16,           // bytes of an escape sequence we recognise
     DUMP_LINE_MAX = 4096,   // bytes of one dumped row
 };
 
@@ -49,9 +51,14 @@ static int mouse_y = -1, mouse_x = -1; // the cell of the last mouse event
 static SCREEN *screen;
 static FILE *null_in, *null_out;
 static UiLayout layout;
+static bool covered; // this frame covers the whole screen (see ui_screen_cover_frame)
 
 const UiLayout *ui_layout(void) {
     return &layout;
+}
+
+void ui_screen_cover_frame(void) {
+    covered = true;
 }
 
 bool ui_screen_is_open(void) {
@@ -294,6 +301,50 @@ void ui_screen_bell(void) {
         beep();
 }
 
+// An escape sequence the terminal description does not know arrives as ESC
+// and its bytes one by one (tmux sends End as ESC [ 4 ~ where TERM says
+// xterm): the common ones become their keys, any other is dropped whole, so
+// no stray "[4~" reaches the command bar and a lone Esc stays a lone Esc.
+// The rest of a sequence is already waiting when curses gives up on it.
+static int escape_sequence(void) {
+    static const struct {
+        const char *seq;
+        int key;
+    } known[] = {
+        { "[A", KEY_UP },     { "[B", KEY_DOWN },   { "[C", KEY_RIGHT },  { "[D", KEY_LEFT },
+        { "OA", KEY_UP },     { "OB", KEY_DOWN },   { "OC", KEY_RIGHT },  { "OD", KEY_LEFT },
+        { "[H", KEY_HOME },   { "OH", KEY_HOME },   { "[1~", KEY_HOME },  { "[7~", KEY_HOME },
+        { "[F", KEY_END },    { "OF", KEY_END },    { "[4~", KEY_END },   { "[8~", KEY_END },
+        { "[5~", KEY_PPAGE }, { "[6~", KEY_NPAGE }, { "[3~", KEY_DC },    { "OP", KEY_F(1) },
+        { "OQ", KEY_F(2) },   { "[11~", KEY_F(1) }, { "[12~", KEY_F(2) },
+    };
+    int c = wgetch(stdscr);
+    if (c == ERR)
+        return ESC_KEY; // Esc alone
+    if (c != '[' && c != 'O') {
+        ungetch(c); // Alt and a key: Esc, then the key
+        return ESC_KEY;
+    }
+    char seq[SEQ_MAX] = { (char)c };
+    size_t n = 1;
+    for (;;) {
+        int d = wgetch(stdscr);
+        if (d == ERR || d < 0x20 || d > 0x7E)
+            return UI_KEY_NONE; // cut short or not a sequence: dropped
+        if (n < sizeof seq - 1)
+            seq[n++] = (char)d;
+        // A CSI sequence ends at its final byte (parameters are 0x30-0x3F);
+        // an SS3 one is a single character.
+        if (c == 'O' || (d >= 0x40 && d <= 0x7E && n > 1 && !(c == '[' && n == 2 && d == '[')))
+            break;
+    }
+    seq[n] = '\0';
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (!strcmp(seq, known[i].seq))
+            return known[i].key;
+    return UI_KEY_NONE;
+}
+
 int ui_screen_getch(void) {
     if (!is_open)
         return UI_KEY_NONE;
@@ -301,6 +352,12 @@ int ui_screen_getch(void) {
         int c = wgetch(stdscr);
         if (c == ERR)
             return UI_KEY_NONE;
+        if (c == ESC_KEY) {
+            c = escape_sequence();
+            if (c == UI_KEY_NONE)
+                continue; // an unknown sequence: nothing for the caller
+            return c;
+        }
         if (c == KEY_RESIZE)
             return UI_KEY_RESIZE;
         if (c != KEY_MOUSE)
@@ -315,6 +372,10 @@ int ui_screen_getch(void) {
         if (ev.bstate & BUTTON1_RELEASED)
             return UI_KEY_RELEASE;
     }
+}
+
+int ui_screen_function_key(int key) {
+    return key >= KEY_F(1) && key <= KEY_F(63) ? key - KEY_F0 : 0;
 }
 
 void ui_screen_mouse_cell(int *y, int *x) {
@@ -373,9 +434,11 @@ bool ui_screen_too_small(int *need_cols, int *need_lines) {
 void ui_screen_update(void) {
     if (!is_open)
         return;
-    // The command bar goes last so the cursor ends up in it.
-    if (layout.cmd)
+    // The command bar goes last so the cursor ends up in it, unless this
+    // frame covers it.
+    if (layout.cmd && !covered)
         wnoutrefresh(layout.cmd);
+    covered = false;
     doupdate();
 }
 

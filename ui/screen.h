@@ -36,6 +36,8 @@ typedef enum {
     UI_NAV_NONE, UI_NAV_PREV, UI_NAV_NEXT, UI_NAV_FIRST, UI_NAV_LAST, UI_NAV_INTO, UI_NAV_OUT
 } UiNav;
 UiNav ui_screen_nav_key(int key);
+// n for the function key Fn, 0 for any other key.
+int ui_screen_function_key(int key);
 // The screen cell (row, column) of the last mouse press or release.
 void ui_screen_mouse_cell(int *y, int *x);
 // The arrow keys as a step on the screen (dx right, dy down); false for

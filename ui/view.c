@@ -14,11 +14,12 @@
 #include "ui/screen.h"
 #include "ui/theme.h"
 
-enum { NOTE_MAX = 1024, MESSAGE_MAX = 64 };
+enum { NOTE_MAX = 1024, MESSAGE_MAX = 64, MORE_MAX = 32 };
 
 // The last status drawn, kept so the note can come and go without a view.
 static char status_text[UI_STATUS_MAX];
-static bool status_error;
+static bool status_error, status_cut;
+static char status_more[MORE_MAX];
 static char note[NOTE_MAX];
 
 static void draw_status(void) {
@@ -27,11 +28,18 @@ static void draw_status(void) {
         return;
     werase(w);
     int width = getmaxx(w);
-    if (note[0])
+    attr_t attr = theme_role_attr(status_error ? ROLE_ERROR : ROLE_TITLE);
+    // What is cut says so at the end of the line, with the key that shows it.
+    int more = status_more[0] && (status_cut || draw_width(status_text) > width)
+                   ? draw_width(status_more) + 2 : 0;
+    if (note[0]) {
         draw_text(w, 0, 0, note, width, theme_role_attr(ROLE_NOTE), true);
-    else
-        draw_text(w, 0, 0, status_text, width,
-                  theme_role_attr(status_error ? ROLE_ERROR : ROLE_TITLE), true);
+    } else if (more && more < width) {
+        draw_text(w, 0, 0, status_text, width - more, attr, true);
+        draw_text(w, 0, width - more + 1, status_more, more - 1, attr | A_REVERSE, false);
+    } else {
+        draw_text(w, 0, 0, status_text, width, attr, true);
+    }
     wnoutrefresh(w);
 }
 
@@ -69,59 +77,6 @@ static void draw_too_small(const UiLayout *l) {
         draw_text(w, y0 + i, x < 0 ? 0 : x, lines[i], width, theme_role_attr(ROLE_TITLE), false);
     }
     wnoutrefresh(w);
-}
-
-// Where the last overlay box was drawn (screen cells), for clicks; 0: none.
-static int overlay_y, overlay_x, overlay_h, overlay_w;
-
-int ui_view_overlay_line_at(int y, int x) {
-    if (overlay_h == 0 || y <= overlay_y || y >= overlay_y + overlay_h - 1 || x <= overlay_x ||
-        x >= overlay_x + overlay_w - 1)
-        return -1;
-    return y - overlay_y - 1; // text line 0 is on the box's second row
-}
-
-// A box with several lines of text over the middle of the screen, sized to
-// fit; lines that do not fit are cut. Built fresh each time so it sits on top
-// of the panes drawn before it and leaves nothing behind.
-static void draw_overlay(const UiLayout *l, const char *text) {
-    int rows = 0, cols = 0;
-    for (const char *p = text; *p;) {
-        const char *nl = strchr(p, '\n');
-        int len = nl ? (int)(nl - p) : (int)strlen(p);
-        cols = len > cols ? len : cols;
-        rows++;
-        p = nl ? nl + 1 : p + len;
-    }
-    int height = rows + 2, width = cols + 4;
-    if (height > l->lines - 2)
-        height = l->lines - 2;
-    if (width > l->cols)
-        width = l->cols;
-    if (height < 3 || width < 5)
-        return;
-    WINDOW *w = newwin(height, width, (l->lines - 2 - height) / 2, (l->cols - width) / 2);
-    if (!w)
-        return;
-    overlay_y = (l->lines - 2 - height) / 2;
-    overlay_x = (l->cols - width) / 2;
-    overlay_h = height;
-    overlay_w = width;
-    werase(w);
-    box(w, 0, 0);
-    int y = 1;
-    for (const char *p = text; *p && y < height - 1; y++) {
-        const char *nl = strchr(p, '\n');
-        int len = nl ? (int)(nl - p) : (int)strlen(p);
-        char line[512];
-        size_t take = len < (int)sizeof line ? (size_t)len : draw_boundary(p, sizeof line - 1);
-        memcpy(line, p, take);
-        line[take] = '\0';
-        draw_text(w, y, 2, line, width - 4, theme_role_attr(ROLE_TITLE), false);
-        p = nl ? nl + 1 : p + len;
-    }
-    wnoutrefresh(w);
-    delwin(w);
 }
 
 // ------------------------------------------------------------ chooser
@@ -184,9 +139,11 @@ void ui_view_draw(const UiView *v) {
     if (!ui_screen_is_open() || !v)
         return;
     const UiLayout *l = ui_layout();
-    chooser_h = overlay_h = 0; // until drawn again
+    chooser_h = 0; // until drawn again
     ui_text_copy(status_text, sizeof status_text, v->status);
     status_error = v->status_is_error;
+    status_cut = v->status_cut;
+    ui_text_copy(status_more, sizeof status_more, v->status_more ? v->status_more : "");
     if (l->too_small) {
         draw_too_small(l);
         return;
@@ -201,8 +158,6 @@ void ui_view_draw(const UiView *v) {
     }
     if (l->board && v->choosing)
         draw_chooser(l, v);
-    if (v->overlay && v->overlay[0])
-        draw_overlay(l, v->overlay);
     draw_status();
 }
 
@@ -213,4 +168,22 @@ Square ui_view_square_at(int y, int x, bool flipped) {
     int by, bx;
     getbegyx(l->board, by, bx);
     return boardview_square_at(y - by, x - bx, flipped, l->sq_w, l->sq_h);
+}
+
+int ui_view_move_at(const UiView *v, int y, int x) {
+    const UiLayout *l = ui_layout();
+    if (!l->panel || l->too_small)
+        return -1;
+    int py, px;
+    getbegyx(l->panel, py, px);
+    if (y < py || x < px || y >= py + getmaxy(l->panel) || x >= px + getmaxx(l->panel))
+        return -1;
+    return panel_move_at(l->panel, v, y - py, x - px);
+}
+
+void ui_view_comment_rows(const UiView *v, int *total, int *shown) {
+    const UiLayout *l = ui_layout();
+    *total = *shown = 0;
+    if (l->panel && !l->too_small)
+        panel_comment_rows(l->panel, v, total, shown);
 }

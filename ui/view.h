@@ -8,6 +8,7 @@
 
 #include "engine/board.h"
 #include "engine/notation.h"
+#include "ui/movetree.h"
 
 enum { UI_NAME_MAX = 48, UI_PV_MAX = 512, UI_STATUS_MAX = 256, UI_MAX_LINES = 5,
        UI_LINE_PV_MAX = 200, UI_GRAPH_MAX = 1024, UI_GRAPH_MARKS = 3 };
@@ -58,6 +59,17 @@ typedef struct UiView {
     int current_ply;    // plies shown on the board (== ply_count when live)
     int start_fullmove; // move number of the first ply
     Color start_side;   // side of the first ply
+    // The move tree (ui/movetree.h): moves in PGN order with variations,
+    // NAGs, comment markers and the result. NULL: the list is made from
+    // sans/variations above (a main line only).
+    const UiTreeItem *tree;
+    int tree_count;
+    // The comments around the position shown: before the current move (the
+    // game's opening comment at the start) and after it; NULL for none.
+    // Shown wrapped under the move list, or in its place when comment_open.
+    const char *comment_before, *comment_after;
+    bool comment_open;
+    int comment_scroll; // rows of the comment scrolled off the top
     UiThinking thinking;
     char opening[UI_NAME_MAX * 2]; // "C50 Italian Game", empty when unknown
     // The end of the game, drawn as a banner over the board: the result
@@ -66,8 +78,10 @@ typedef struct UiView {
     char reason[UI_NAME_MAX * 2];
     char status[UI_STATUS_MAX];    // whose move / check / result / last error
     bool status_is_error;
-    // Several lines (help) shown in a box over the board and panel, or NULL.
-    const char *overlay;
+    // When the status does not fit its line, or status_cut says it has more
+    // than it holds, status_more ("F2: more", NULL for none) ends the line.
+    bool status_cut;
+    const char *status_more;
     // The evaluation after each ply of the game (centipawns, White's view,
     // mates as +-10000), drawn as a sparkline when graph_count > 1; the
     // plies with the biggest swings are marked. NULL for none.
@@ -101,15 +115,19 @@ int ui_piece_value(PieceType t);
 // closed. Maps mouse clicks.
 Square ui_view_square_at(int y, int x, bool flipped);
 
-// The line of the overlay's text (0 = its first) drawn last at screen cell
-// (y, x), -1 when the cell is not on a line of it or none is shown.
-int ui_view_overlay_line_at(int y, int x);
 // The piece of the promotion chooser drawn last at screen cell (y, x):
 // QUEEN, ROOK, BISHOP or KNIGHT; NO_PIECE_TYPE when the cell is not on one
 // or no chooser is shown. Maps mouse clicks.
 PieceType ui_view_chooser_at(int y, int x);
 // The order of the chooser's pieces, left to right.
 extern const PieceType ui_chooser_pieces[4];
+// The move tree item (an index into v->tree, or into the list made from
+// v->sans) at screen cell (y, x) of the current layout, -1 for none. Maps
+// clicks on the move list; v must be what was drawn.
+int ui_view_move_at(const UiView *v, int y, int x);
+// The rows the comment takes and the rows shown of it in the current layout
+// (for scrolling it), 0 when there is no comment or no room.
+void ui_view_comment_rows(const UiView *v, int *total, int *shown);
 
 // Draws every pane (curses must be open). Marks windows for update; the
 // caller finishes with ui_screen_update().

@@ -195,20 +195,68 @@ Game *game_new(const GameSettings *s, char *err, size_t errsz) {
     return g;
 }
 
+// Drops the comments of record[from..top): the game owns them.
+static void free_comments(Game *g, int from) {
+    for (int i = from; i < g->top; i++) {
+        free((char *)g->record[i].comment);
+        g->record[i].comment = NULL;
+    }
+}
+
 Game *game_clone(const Game *g) {
-    // A Game holds no pointers: a copy of the struct is a deep copy.
+    // The comments are the only pointers: a copy of the struct and of them.
     Game *copy = malloc(sizeof *copy);
-    if (copy)
-        memcpy(copy, g, sizeof *copy);
+    if (!copy)
+        return NULL;
+    memcpy(copy, g, sizeof *copy);
+    for (int i = 0; i < copy->top; i++) {
+        const char *c = g->record[i].comment;
+        copy->record[i].comment = c ? strdup(c) : NULL;
+        if (c && !copy->record[i].comment) {
+            copy->top = i; // what was copied is freed, the rest is not ours
+            free_comments(copy, 0);
+            free(copy);
+            return NULL;
+        }
+    }
     return copy;
 }
 
 void game_free(Game *g) {
+    if (!g)
+        return;
+    free_comments(g, 0);
     free(g);
 }
 
 bool game_reset(Game *g, const GameSettings *s, char *err, size_t errsz) {
+    Board start;
+    if (s->start_fen[0] && !board_set_fen(&start, s->start_fen, err, errsz))
+        return false; // checked first: on a bad FEN the game and its comments stay
+    free_comments(g, 0);
+    g->top = 0;
     return setup(g, s, err, errsz);
+}
+
+bool game_set_comment(Game *g, int ply, const char *text) {
+    if (ply < 0 || ply >= g->ply)
+        return false;
+    const char *p = text ? text : "";
+    while (*p == ' ' || *p == '\t' || *p == '\n')
+        p++;
+    char *copy = NULL;
+    if (*p && !(copy = strdup(p)))
+        return false;
+    free((char *)g->record[ply].comment);
+    g->record[ply].comment = copy;
+    return true;
+}
+
+bool game_set_nag(Game *g, int ply, int nag) {
+    if (ply < 0 || ply >= g->ply || nag < 0 || nag > 255)
+        return false;
+    g->record[ply].nag = nag;
+    return true;
 }
 
 const GameSettings *game_settings(const Game *g) {
@@ -309,6 +357,7 @@ static GameStatus apply_move(Game *g, Move m, int score, int depth, int64_t now,
         }
         clock_start(&g->clock, opponent(mover), now); // the GUI judges the flag
     }
+    free_comments(g, g->ply); // a new move drops the redo tail
     GameMove *gm = &g->record[g->ply];
     memset(gm, 0, sizeof *gm);
     gm->move = m;
@@ -605,6 +654,7 @@ bool game_set_fen(Game *g, const char *fen, int64_t now, char *err, size_t errsz
     g->start = b;
     g->board = b;
     board_to_fen(&g->start, g->settings.start_fen, sizeof g->settings.start_fen);
+    free_comments(g, 0);
     g->ply = g->top = 0;
     clear_result(g);
     g->generation++;

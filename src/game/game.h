@@ -37,6 +37,10 @@ typedef struct GameMove {
     int moves_in_period[COLOR_NB];
     int score;      // the engine's score for its own moves (mover's view), VALUE_NONE if none
     int depth;
+    // The player's annotation: a comment after the move (NULL for none,
+    // owned by the game) and one NAG (0 for none; 1 "!" ... 6 "?!", PGN's numbers).
+    const char *comment;
+    int nag;
 } GameMove;
 
 typedef struct Game Game;
@@ -75,6 +79,13 @@ const char *game_end_text(const Game *g);
 const char *game_result_text(const Game *g);
 const Clock *game_clock(const Game *g);
 int game_redo_available(const Game *g);       // plies that redo can replay
+
+// Annotates the move at ply (0-based, a played move): text replaces its
+// comment (NULL or blank removes it; blanks are kept as typed), nag (0..255)
+// its NAG (0 removes it). False for a ply not played, a bad NAG or when out
+// of memory (nothing changes then).
+bool game_set_comment(Game *g, int ply, const char *text);
+bool game_set_nag(Game *g, int ply, int nag);
 
 // ----------------------------------------------------------------- input
 typedef enum {

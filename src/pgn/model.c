@@ -446,6 +446,65 @@ bool pgn_mainline_add_nag(PgnGame *g, int ply, int nag) {
     return true;
 }
 
+// A comment as stored: folded, NULL for a blank one; *ok false when out of memory.
+static const char *stored_comment(PgnGame *g, const char *text, bool *ok) {
+    *ok = true;
+    if (!text)
+        return NULL;
+    const char *c = normalised_comment(&g->arena, text);
+    if (!c)
+        *ok = false;
+    return c && *c ? c : NULL;
+}
+
+bool pgn_node_set_comment(PgnGame *g, const PgnNode *n, const char *text) {
+    bool ok;
+    const char *c = stored_comment(g, text, &ok);
+    if (ok)
+        ((PgnNode *)n)->comment = c;
+    return ok;
+}
+
+bool pgn_set_lead_comment(PgnGame *g, const char *text) {
+    bool ok;
+    const char *c = stored_comment(g, text, &ok);
+    if (!ok)
+        return false;
+    if (g->first)
+        g->first->pre = c;
+    else
+        g->lead = c;
+    return true;
+}
+
+bool pgn_node_set_nag(PgnGame *g, const PgnNode *node, int nag) {
+    (void)g; // the NAGs live in the node itself
+    PgnNode *n = (PgnNode *)node;
+    if (nag < 0 || nag > 255)
+        return false;
+    if (nag == 0) {
+        n->nag_count = 0;
+        return true;
+    }
+    int kept = 0;
+    for (int i = 0; i < n->nag_count; i++) {
+        bool same_kind = nag <= 9 && n->nags[i] <= 9; // one move assessment at a time
+        if (n->nags[i] == nag)
+            return true;
+        if (!same_kind)
+            n->nags[kept++] = n->nags[i];
+    }
+    n->nag_count = kept;
+    if (n->nag_count >= PGN_MAX_NAGS)
+        return false;
+    // A move assessment goes first, as it is read: "e4!? $14".
+    int at = nag <= 9 ? 0 : n->nag_count;
+    memmove(n->nags + at + 1, n->nags + at, (size_t)(n->nag_count - at));
+    n->nags[at] = (unsigned char)nag;
+    n->nag_count++;
+    return true;
+}
+
 bool pgn_mainline_append_comment(PgnGame *g, int ply, const char *text) {
     if (ply < 0 || ply >= g->main_len || !text)
         return false;

@@ -124,6 +124,18 @@ bool pgn_mainline_append_comment(PgnGame *g, int ply, const char *text);
 bool pgn_mainline_add_variation(PgnGame *g, int ply, const Move *moves, int n,
                                 const char *comment);
 
+// Editing a node of g's tree (n must belong to g; the const of the pointer
+// is the reader's view). False when out of memory or on a bad NAG; nothing
+// changes then.
+// Replaces the comment after n (NULL or blank removes it; blanks folded).
+bool pgn_node_set_comment(PgnGame *g, const PgnNode *n, const char *text);
+// Sets n's NAG: a move assessment (1..9) replaces the one n has, another
+// (10..255) is added; 0 removes every NAG of n.
+bool pgn_node_set_nag(PgnGame *g, const PgnNode *n, int nag);
+// Replaces the game's opening comment (before its first move, or of a game
+// without moves); NULL or blank removes it.
+bool pgn_set_lead_comment(PgnGame *g, const char *text);
+
 // Plays node n's move on b, the position before it (a null move passes
 // the turn).
 void pgn_node_play(Board *b, const PgnNode *n);

@@ -20,6 +20,7 @@ typedef enum {
     ARG_REST,     // the rest of the line, required
     ARG_HELP,     // an optional command name
     ARG_OPT_REST, // the rest of the line, may be empty
+    ARG_NAG,      // an optional NAG (!, ?, !!, ??, !?, ?!, $N)
 } ArgKind;
 
 enum {
@@ -322,6 +323,24 @@ static const CommandSpec specs[] = {
       .help = "During a game against the engine its evaluation, depth and principal variation "
               "are hidden; eval on shows them, eval off hides them again, eval alone toggles "
               "(also Ctrl-V on an empty command line). Analysis always shows them." },
+    { .kind = CMD_COMMENT,
+      .modes = CMODE_PLAY | CMODE_BROWSE,
+      .name = "comment",
+      .arg = ARG_OPT_REST,
+      .usage = "comment [TEXT]",
+      .summary = "comment the current move (alone: remove it)",
+      .help = "Puts TEXT after the current move as its comment, replacing the one it had; "
+              "comment alone removes it. At the start of a game you browse it is the game's "
+              "opening comment. save writes comments; your game keeps them when resumed." },
+    { .kind = CMD_NAG,
+      .modes = CMODE_PLAY | CMODE_BROWSE,
+      .name = "nag",
+      .arg = ARG_NAG,
+      .usage = "nag [!|?|!!|??|!?|?!|$N]",
+      .summary = "mark the current move good or bad (alone: clear)",
+      .help = "Marks the current move: ! good, ? mistake, !! brilliant, ?? blunder, !? "
+              "interesting, ?! dubious, or any PGN NAG as $N; nag alone clears the marks. "
+              "Typing the mark right after a move (e4!?, Nf3 !) does the same." },
     { .kind = CMD_GAMES,
       .name = "games",
       .aliases = { "list" },
@@ -427,6 +446,14 @@ static const CommandSpec specs[] = {
       .usage = "cancel",
       .summary = "editor: leave without changes",
       .help = "Leaves the editor; the position stays as it was." },
+    { .kind = CMD_MESSAGES,
+      .name = "messages",
+      .aliases = { "msgs", "log" },
+      .arg = ARG_NONE,
+      .usage = "messages",
+      .summary = "show the last 100 status messages",
+      .help = "Shows the last 100 messages of the status line, oldest first, each whole "
+              "(also F2). The terminal game opens them in the pager at the newest." },
     { .kind = CMD_HELP,
       .name = "help",
       .aliases = { "h", "?" },
@@ -434,7 +461,9 @@ static const CommandSpec specs[] = {
       .usage = "help [COMMAND]",
       .summary = "list the commands, or explain one",
       .help = "Lists the commands, or explains COMMAND. Anything that is not a command is "
-              "taken as a move, e.g. e4, Nf3, O-O or e7e8q." },
+              "taken as a move, e.g. e4, Nf3, O-O or e7e8q. The terminal game shows help in "
+              "a pager (F1 opens it too): the arrows, Page Up/Down, Home and End scroll, q or "
+              "Esc closes it." },
 };
 
 #define N_SPECS (sizeof specs / sizeof specs[0])
@@ -634,6 +663,45 @@ static bool parse_play(const char *p, Command *cmd, char *err, size_t errsz) {
     return true;
 }
 
+int command_nag_value(const char *s, size_t len) {
+    static const char *const symbols[] = {"!", "?", "!!", "??", "!?", "?!"};
+    for (int i = 0; i < 6; i++)
+        if (strlen(symbols[i]) == len && !strncmp(s, symbols[i], len))
+            return i + 1;
+    if (len < 2 || len > 4 || s[0] != '$')
+        return 0;
+    int v = 0;
+    for (size_t i = 1; i < len; i++) {
+        if (!isdigit((unsigned char)s[i]))
+            return 0;
+        v = v * 10 + (s[i] - '0');
+    }
+    return v >= 1 && v <= 255 ? v : 0;
+}
+
+// A move line may end in a NAG: a last word ("Nf3 !", "e4 $14") or marks
+// glued to the move ("e4!?"). Takes it off w into *nag.
+static void split_move_nag(Word *w, int *nag) {
+    size_t end = w->len, start = end;
+    while (start > 0 && !is_space(w->s[start - 1]))
+        start--;
+    int v = command_nag_value(w->s + start, end - start);
+    if (v) {
+        *nag = v;
+        w->len = start;
+    } else {
+        size_t marks = end;
+        while (marks > start && end - marks < 2 && (w->s[marks - 1] == '!' || w->s[marks - 1] == '?'))
+            marks--;
+        if (marks == end || !(v = command_nag_value(w->s + marks, end - marks)))
+            return;
+        *nag = v;
+        w->len = marks;
+    }
+    while (w->len > 0 && is_space(w->s[w->len - 1]))
+        w->len--;
+}
+
 bool command_parse(const char *line, Command *cmd, char *err, size_t errsz) {
     memset(cmd, 0, sizeof *cmd);
     if (err && errsz > 0)
@@ -648,7 +716,13 @@ bool command_parse(const char *line, Command *cmd, char *err, size_t errsz) {
     if (!spec) {
         // Not a command word: the game decides whether it is a move.
         cmd->kind = CMD_MOVE;
-        return copy_text(cmd->text, rest_of(line), "the line", err, errsz);
+        Word move = rest_of(line);
+        split_move_nag(&move, &cmd->nag);
+        if (move.len == 0 && cmd->nag) { // "!?" alone marks the current move
+            cmd->kind = CMD_NAG;
+            return true;
+        }
+        return copy_text(cmd->text, move, "the line", err, errsz);
     }
     cmd->kind = spec->kind;
     switch (spec->arg) {
@@ -679,6 +753,15 @@ bool command_parse(const char *line, Command *cmd, char *err, size_t errsz) {
     case ARG_OPT_REST:
         w = rest_of(p);
         return w.len == 0 || copy_text(cmd->text, w, "the text", err, errsz);
+    case ARG_NAG:
+        if (!next_word(&p, &w))
+            return true; // no NAG: clear them
+        if (next_word(&p, &extra) || !(cmd->nag = command_nag_value(w.s, w.len)))
+            return errmsg_set(err, errsz,
+                              "nag takes one of !, ?, !!, ??, !?, ?! or $N (N from 1 to 255), "
+                              "not '%.*s'",
+                              echo_len(rest_of(w.s)), w.s);
+        return true;
     case ARG_HELP: {
         if (!next_word(&p, &w))
             return true;

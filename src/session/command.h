@@ -61,6 +61,10 @@ typedef enum {
     CMD_PIECES,   // text: a piece set name, or empty to list them
     CMD_BELL,     // text: on, off, or empty to show the setting
     CMD_EVAL,     // text: on, off, or empty to toggle the engine's evaluation in play
+    CMD_MESSAGES, // the last status messages
+    // Annotating the game shown.
+    CMD_COMMENT,  // text: the comment after the current move (empty: remove it)
+    CMD_NAG,      // nag: the current move's NAG (0: remove them)
 } CommandKind;
 
 // The modes of the session, as bits: which modes accept a command.
@@ -79,6 +83,9 @@ typedef struct Command {
     CommandKind kind;
     char text[COMMAND_TEXT_MAX];
     int number;
+    // CMD_NAG: the NAG (1 "!" ... 6 "?!", $N); CMD_MOVE: one typed after the
+    // move ("e4!?", "Nf3 !", "e4 $14"), which text then leaves out; 0: none.
+    int nag;
     // CMD_PLAY: which sides the human plays.
     bool human[COLOR_NB];
     // CMD_NEW options; each only when its has_ flag is set.
@@ -92,6 +99,9 @@ typedef struct Command {
 // (see command_help). False with a message naming the problem (unknown
 // option, missing or bad argument).
 bool command_parse(const char *line, Command *cmd, char *err, size_t errsz);
+
+// A NAG as typed: !, ?, !!, ??, !?, ?! or $N (N 1..255). 0 when s is none.
+int command_nag_value(const char *s, size_t len);
 
 // Command names for completion (the full names, not aliases) of the
 // commands that the modes in mode_mask accept.

@@ -10,6 +10,11 @@
 
 static const Transition stay = {.kind = TR_STAY};
 
+enum {
+    LEAD_COMMENT_SHORT = 60, // bytes of a game's first comment that the status line shows
+    NAME_SHOWN = 40,       // bytes of a player's name in a heading
+};
+
 // Puts the replay's line on the board up to the cursor (the rest of the line
 // as the redo tail, so an analysis started here can step forward). While the
 // mode is being entered the front end is not told: the core does it after.
@@ -47,6 +52,31 @@ static void close_view(BrowseState *b) {
     b->game = NULL;
 }
 
+// The comment before the game's first move (or of a game without moves).
+static const char *opening_comment(const PgnGame *g) {
+    const PgnNode *first = pgn_first(g);
+    return first ? first->pre : pgn_lead_comment(g);
+}
+
+// A comment before the game's first move too long for the status line (an
+// introduction, a story) is shown whole as a text to read.
+static void long_lead_comment(Session *s, const PgnGame *g, int number) {
+    const char *comment = opening_comment(g);
+    if (!comment || strlen(comment) <= LEAD_COMMENT_SHORT)
+        return;
+    const char *white = pgn_tag(g, "White"), *black = pgn_tag(g, "Black");
+    size_t size = strlen(comment) + 2 * NAME_SHOWN + 64;
+    char *text = malloc(size);
+    if (!text) {
+        session_say(s, MSG_ERROR, "out of memory showing the game's comment");
+        return;
+    }
+    snprintf(text, size, "Game %d: %.*s - %.*s, the comment before the first move\n\n%s", number,
+             NAME_SHOWN, white ? white : "?", NAME_SHOWN, black ? black : "?", comment);
+    session_say_text(s, MSG_TEXT, text);
+    free(text);
+}
+
 static bool browse_enter(Session *s, const ModeArgs *args, int64_t now) {
     (void)now;
     char err[512];
@@ -73,11 +103,15 @@ static bool browse_enter(Session *s, const ModeArgs *args, int64_t now) {
         return true; // a reviewed game, or back from an analysis: the board says it
     const PgnGame *g = replay_game(r);
     const char *white = pgn_tag(g, "White"), *black = pgn_tag(g, "Black");
+    const char *comment = opening_comment(g);
+    bool short_comment = comment && comment[0] && strlen(comment) <= LEAD_COMMENT_SHORT;
     session_say(s, MSG_INFO,
-                "Game %d: %s - %s %s (%d moves). next/prev, first/last, var N, up; back "
+                "Game %d: %s - %s %s (%d moves)%s%s%s. next/prev, first/last, var N, up; back "
                 "returns to your game.",
                 args->number, white ? white : "?", black ? black : "?", pgn_result(g),
-                (replay_line_length(r) + 1) / 2);
+                (replay_line_length(r) + 1) / 2, short_comment ? " {" : "",
+                short_comment ? comment : "", short_comment ? "}" : "");
+    long_lead_comment(s, g, args->number);
     return true;
 }
 
@@ -228,6 +262,12 @@ const ModeOps mode_browse_ops = {
     .status = browse_status,
     .to_pgn = browse_to_pgn,
 };
+
+bool browse_goto_node(Session *s, const PgnNode *n) {
+    if (!replay_goto_node(s->browse.replay, n))
+        return false;
+    return show_position(s, true);
+}
 
 // The move list of the line shown, and the variations of each of its moves.
 void browse_move_list(Session *s, const char *const **sans, int *count, int *current,

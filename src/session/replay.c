@@ -201,6 +201,34 @@ bool replay_follow(Replay *r, const Move *moves, int n) {
     return true;
 }
 
+// Searches the line starting at n (at ply `at`) and its variations for
+// target, writing the path into line; its length in *len when found.
+static bool path_to(const PgnNode *n, const PgnNode *target, const PgnNode **line, int at,
+                    int *len) {
+    for (; n && at < GAME_MAX_PLIES; n = n->next, at++) {
+        for (const PgnNode *v = n->variation; v; v = v->next_variation)
+            if (path_to(v, target, line, at, len))
+                return true;
+        line[at] = n;
+        if (n == target) {
+            *len = at + 1;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool replay_goto_node(Replay *r, const PgnNode *n) {
+    const PgnNode *path[GAME_MAX_PLIES];
+    int len = 0;
+    if (!n || !path_to(pgn_first(r->game), n, path, 0, &len))
+        return false;
+    memcpy(r->line, path, (size_t)len * sizeof *path);
+    extend(r, len);
+    r->cursor = len;
+    return true;
+}
+
 void replay_settings(const Replay *r, const GameSettings *base, GameSettings *out) {
     *out = *base;
     out->players[WHITE] = out->players[BLACK] = PLAYER_HUMAN;

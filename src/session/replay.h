@@ -55,6 +55,11 @@ bool replay_position(const Replay *r, int ply, Board *out);
 // of memory or a move is illegal.
 bool replay_follow(Replay *r, const Move *moves, int n);
 
+// Makes the line go through node n of the game's tree (its variations
+// followed from the root to it) and puts the cursor after n. False when n is
+// not in the tree (nothing changes then).
+bool replay_goto_node(Replay *r, const PgnNode *n);
+
 // The game settings a loaded game is shown with: its start position (the
 // position at the segment start), both sides human, no clock.
 void replay_settings(const Replay *r, const GameSettings *base, GameSettings *out);

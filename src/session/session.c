@@ -219,7 +219,7 @@ static void list_games(Session *s, const char *path, const char *filter) {
     s->list_count = n;
     for (int i = 0; i < n; i++)
         s->list_numbers[i] = entries[i].number;
-    session_say(s, MSG_HELP, "%s", text);
+    session_say_text(s, MSG_TEXT, text);
 }
 
 // A PGN file is text: a NUL byte early on means a binary file was given.
@@ -323,9 +323,21 @@ static void enter_with_source(Session *s, SessionMode to, int64_t now) {
 static void help(Session *s, const char *name) {
     const char *text = command_help(name);
     if (text)
-        session_say(s, MSG_HELP, "%s", text);
+        session_say_text(s, MSG_HELP, text); // whole, however long the list grows
     else
         session_say(s, MSG_ERROR, "No command '%s'. Type help for the list.", name);
+}
+
+// The message log, oldest first (the front end shows the newest end).
+static void show_messages(Session *s) {
+    char *text = msglog_format(&s->messages);
+    if (!text) {
+        session_say(s, MSG_ERROR, "out of memory listing the messages");
+        return;
+    }
+    if (s->hooks.message)
+        s->hooks.message(MSG_LOG, text, s->hooks.ctx);
+    free(text);
 }
 
 // The commands of the core: modes, documents, settings of the session.
@@ -335,6 +347,7 @@ static bool core_command(Session *s, const Command *cmd, int64_t now) {
     case CMD_EMPTY: break;
     case CMD_QUIT: s->quit = true; break;
     case CMD_HELP: help(s, cmd->text); break;
+    case CMD_MESSAGES: show_messages(s); break;
     case CMD_FLIP:
         s->flipped = !s->flipped;
         session_say(s, MSG_INFO, "Board flipped: %s at the bottom.", s->flipped ? "Black" : "White");
@@ -376,6 +389,8 @@ static bool core_command(Session *s, const Command *cmd, int64_t now) {
             session_say(s, MSG_ERROR, "%s changes the board view, which line mode does not have.",
                         command_name(cmd->kind));
         break;
+    case CMD_COMMENT:
+    case CMD_NAG: annotate_command(s, cmd, now); break;
     case CMD_EDIT: enter_with_source(s, SESSION_EDIT, now); break;
     case CMD_REVIEW: enter_with_source(s, SESSION_REVIEW, now); break;
     case CMD_ANALYZE: analyze(s, cmd->text, now); break;
@@ -455,10 +470,14 @@ void session_handle_line(Session *s, const char *line, int64_t now) {
         session_say(s, MSG_ERROR, "%s", err);
         return;
     }
+    AnnotateMark mark;
+    annotate_mark(s, &mark);
     if (!(command_modes(cmd.kind) & (1u << s->mode)))
         refuse(s, &cmd);
     else if (!core_command(s, &cmd, now))
         apply(s, current(s)->handle(s, &cmd, now), now);
+    if (cmd.kind == CMD_MOVE) // before the engine's reply: "e4!?" marks e4
+        annotate_after_move(s, &mark, cmd.nag, now);
     session_poll(s, now);
 }
 
@@ -589,6 +608,8 @@ void session_free(Session *s, int64_t now) {
     game_free(s->live);
     game_free(s->analyse.game);
     eventq_free(s->think.events);
+    annotate_free(s);
+    msglog_free(&s->messages);
     free(s);
 }
 
@@ -635,6 +656,22 @@ void session_pointing(const Session *s, Square *selected, Bitboard *quiet, Bitbo
         pointing_targets(s, quiet, captures);
 }
 
+// A line of the list as the pager shows it: control characters (a tab in
+// a tag) are blanks there.
+static bool same_shown(const char *kept, const char *shown, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)kept[i];
+        char k = c < 0x20 || c == 0x7F ? ' ' : (char)c;
+        if (k != shown[i])
+            return false;
+    }
+    return true;
+}
+
+bool session_is_game_list(const Session *s, const char *text) {
+    return s->list_text[0] && strcmp(s->list_text, text) == 0;
+}
+
 int session_listed_game(const Session *s, const char *line) {
     const char *p = strchr(s->list_text, '\n'); // line 0 is the heading
     size_t n = strlen(line);
@@ -642,7 +679,7 @@ int session_listed_game(const Session *s, const char *line) {
         p++;
         const char *end = strchr(p, '\n');
         size_t len = end ? (size_t)(end - p) : strlen(p);
-        if (len == n && n > 0 && memcmp(p, line, n) == 0)
+        if (len == n && n > 0 && same_shown(p, line, n))
             return s->list_numbers[i];
         p = end;
     }

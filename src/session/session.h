@@ -13,7 +13,11 @@
 
 // MSG_ANALYSIS: one completed depth of an analysis, one line per PV, for
 // front ends that print it (line mode); a screen draws session_thinking.
-typedef enum { MSG_INFO, MSG_ERROR, MSG_HELP, MSG_ANALYSIS } MessageKind;
+// MSG_HELP, MSG_TEXT and MSG_LOG are long texts to read (a screen pages
+// them): help, a document whose first line is its title (a game list, a
+// game's comment), and the message log (newest last). MSG_INFO and
+// MSG_ERROR are status messages: the session keeps the last 100 of them.
+typedef enum { MSG_INFO, MSG_ERROR, MSG_HELP, MSG_ANALYSIS, MSG_TEXT, MSG_LOG } MessageKind;
 
 // What the session is doing: each mode owns its state, and the session
 // switches between them only by leaving one and entering the other.
@@ -82,6 +86,10 @@ Session *session_new(const SessionOptions *opts, const SessionHooks *hooks, int6
 // Stops the engine and frees everything (after a final autosave).
 void session_free(Session *s, int64_t now);
 
+// A status message of the front end's own (MSG_INFO or MSG_ERROR): kept in
+// the message log like the session's, and shown through the message hook.
+void session_message(Session *s, MessageKind kind, const char *text);
+
 // Handles one line of user input (a move or a command).
 void session_handle_line(Session *s, const char *line, int64_t now);
 // Drains engine events, checks the clocks, starts the engine when it is its
@@ -129,6 +137,8 @@ void session_pointing(const Session *s, Square *selected, Bitboard *quiet, Bitbo
 // The game of the file on a line of the last game list (`games`), 0 when
 // the line is not one of its games: a click on the list opens that game.
 int session_listed_game(const Session *s, const char *line);
+// Whether text is the last game list, as the session said it (MSG_TEXT).
+bool session_is_game_list(const Session *s, const char *text);
 // The square a pawn moved to by pointing waits on for its promotion piece
 // (answered by q, r, b, n or an empty line; Esc cancels), SQ_NONE if none.
 Square session_promotion_square(const Session *s);
@@ -143,6 +153,32 @@ void session_move_list(Session *s, const char *const **sans, int *count, int *cu
 void session_move_list_start(const Session *s, int *fullmove, Color *side);
 // Per ply of that list, how many alternatives the move has (NULL: none).
 const unsigned char *session_move_variations(Session *s);
+// The move tree shown, in PGN order: the game's moves with the variations
+// of a browsed game opened and closed around theirs, and the result at the
+// end. Each move has its number, NAGs (a review's ?! ? ?? among them),
+// whether it has a comment, and whether it is the current move.
+typedef enum { TREE_MOVE, TREE_OPEN, TREE_CLOSE, TREE_RESULT } SessionTreeKind;
+enum { SESSION_TREE_NAGS = 4 };
+typedef struct SessionTreeItem {
+    SessionTreeKind kind;
+    const char *san; // TREE_RESULT: "1-0", "0-1", "1/2-1/2"
+    int fullmove;
+    Color side;
+    unsigned char nags[SESSION_TREE_NAGS];
+    int nag_count;
+    bool comment, current;
+} SessionTreeItem;
+// The tree's items in *items (valid until the next change); the count, 0
+// when there is nothing (or no memory) to show.
+int session_move_tree(Session *s, const SessionTreeItem **items);
+// Goes to the move of item `index` of that tree (a click on the move list):
+// any move of a browsed game. False with a message elsewhere.
+bool session_goto_tree_item(Session *s, int index, int64_t now);
+// The comments around the position shown: before the current move (the
+// game's opening comment at its start) and after it; NULL for none. Valid
+// until the next change.
+void session_comments(Session *s, const char **before, const char **after);
+
 // "C50 Italian Game": the name of the latest named position of the game, or NULL.
 const char *session_opening(const Session *s);
 // The evaluation graph of the last review (White's view per ply), or none.

@@ -14,8 +14,20 @@ void session_say(Session *s, MessageKind kind, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
+    session_say_text(s, kind, text);
+}
+
+void session_say_text(Session *s, MessageKind kind, const char *text) {
+    // Status messages are kept: the status line shows only the latest, and
+    // only as much of it as fits.
+    if (kind == MSG_INFO || kind == MSG_ERROR)
+        msglog_add(&s->messages, kind == MSG_ERROR, text);
     if (s->hooks.message)
         s->hooks.message(kind, text, s->hooks.ctx);
+}
+
+void session_message(Session *s, MessageKind kind, const char *text) {
+    session_say_text(s, kind, text);
 }
 
 void session_changed(Session *s) {

@@ -15,6 +15,7 @@
 #include "src/game/review.h"
 #include "src/session/command.h"
 #include "src/session/eventq.h"
+#include "src/session/msglog.h"
 #include "src/session/replay.h"
 #include "src/session/session.h"
 #include "src/session/session_io.h"
@@ -168,6 +169,7 @@ struct Session {
     Game *pending;             // the unfinished game that question is about
     bool live_dirty;           // the live game changed since the start (autosave it)
     bool live_archived;        // the live game is in the archive already
+    MsgLog messages;           // the last status messages, for `messages`
 
     // Each mode's own state.
     PlayState play;
@@ -177,6 +179,10 @@ struct Session {
     ReviewState review;
 
     // Scratch for queries.
+    SessionTreeItem *tree;      // the move tree (annotate.c), tree_cap items
+    const PgnNode **tree_nodes; // for a browsed game, the node of each item
+    int tree_cap;
+    char *comment_text;         // a comment joined with a line's closing comment
     const char *sans[GAME_MAX_PLIES];
     MoveList completion_moves;
     char completion_san[MAX_MOVES][MOVE_TEXT_MAX];
@@ -186,6 +192,8 @@ struct Session {
 
 __attribute__((format(printf, 3, 4))) void session_say(Session *s, MessageKind kind,
                                                        const char *fmt, ...);
+// session_say without formatting or a length limit (help, long lists).
+void session_say_text(Session *s, MessageKind kind, const char *text);
 void session_changed(Session *s);
 // Appends g (a live game being finished or replaced) to the archive.
 void session_archive_live(Session *s, const Game *g, int64_t now);
@@ -239,6 +247,23 @@ void browse_move_list(Session *s, const char *const **sans, int *count, int *cur
                       const unsigned char **variations);
 // The number and side of that list's first move.
 void browse_move_list_start(const Session *s, int *fullmove, Color *side);
+// Mode browse: goes to node n of the game's tree (the line through it on
+// the board). False when n is not in the tree.
+bool browse_goto_node(Session *s, const PgnNode *n);
+
+// Annotations (annotate.c): comment and nag on the current move of the
+// game shown; a move's typed NAG (cmd->nag) set once the move is played.
+void annotate_command(Session *s, const Command *cmd, int64_t now);
+// Where the current move is before a typed move is handled, and after it:
+// when the move was played, its NAG is set.
+typedef struct AnnotateMark {
+    int plies;           // the live game's plies (play)
+    const PgnNode *node; // the current node (browse)
+} AnnotateMark;
+void annotate_mark(const Session *s, AnnotateMark *m);
+void annotate_after_move(Session *s, const AnnotateMark *before, int nag, int64_t now);
+void annotate_free(Session *s);
+
 // Mode review's progress: true while it runs.
 bool review_mode_progress(const Session *s, int *done, int *total);
 

@@ -64,16 +64,27 @@ PgnGame *session_to_pgn(const Game *g, const Openings *o, int64_t now) {
     for (int i = 0; ok && i < game_ply_count(g); i++) {
         const GameMove *m = game_move(g, i);
         Color mover = (Color)((game_start_side(g) + i) & 1);
-        char comment[64] = "";
+        char eval[64] = "";
         if (m->score != VALUE_NONE && m->depth > 0) {
             if (m->score >= VALUE_MATE_IN_MAX || m->score <= VALUE_MATED_IN_MAX)
-                snprintf(comment, sizeof comment, "%s/%d",
-                         m->score > 0 ? "+M" : "-M", m->depth);
+                snprintf(eval, sizeof eval, "%s/%d", m->score > 0 ? "+M" : "-M", m->depth);
             else
-                snprintf(comment, sizeof comment, "%+.2f/%d", m->score / 100.0, m->depth);
+                snprintf(eval, sizeof eval, "%+.2f/%d", m->score / 100.0, m->depth);
         }
+        // The player's comment, then the engine's evaluation (read back apart).
+        size_t len = (m->comment ? strlen(m->comment) : 0) + sizeof eval + 1;
+        char *comment = malloc(len);
+        if (!comment) {
+            ok = false;
+            break;
+        }
+        snprintf(comment, len, "%s%s%s", m->comment ? m->comment : "",
+                 m->comment && eval[0] ? " " : "", eval);
         long long clock = game_clock(g)->tc.untimed ? -1 : (long long)m->clock_ms[mover];
         ok = pgn_append_move(p, m->move, m->san, clock, comment[0] ? comment : NULL);
+        free(comment);
+        if (ok && m->nag)
+            ok = pgn_mainline_add_nag(p, i, m->nag);
     }
     pgn_set_result(p, game_result_text(g));
     char eco[8], name[160];
@@ -124,6 +135,44 @@ bool session_autosave(const Game *g, const Openings *o, const char *path, int64_
         return true;
     char err[512];
     return session_save(g, o, path, now, err, sizeof err);
+}
+
+// Takes the engine's evaluation that session_to_pgn writes at the end of a
+// comment ("+0.35/12", "-M/5") off it: into *score and *depth, the rest of
+// the comment (NULL when none is left) into *rest, owned by the caller.
+// False when out of memory.
+static bool split_eval(const char *comment, char **rest, int *score, int *depth) {
+    *rest = NULL;
+    *score = VALUE_NONE;
+    *depth = 0;
+    if (!comment)
+        return true;
+    const char *last = strrchr(comment, ' ');
+    last = last ? last + 1 : comment;
+    double pawns;
+    int d, used = 0;
+    if ((last[0] == '+' || last[0] == '-') && last[1] == 'M' &&
+        sscanf(last + 2, "/%d%n", &d, &used) == 1 && !last[2 + used] && d > 0) {
+        *score = last[0] == '+' ? VALUE_MATE - 1 : -(VALUE_MATE - 1);
+        *depth = d;
+    } else if ((last[0] == '+' || last[0] == '-') &&
+               sscanf(last, "%lf/%d%n", &pawns, &d, &used) == 2 && !last[used] && d > 0) {
+        *score = (int)(pawns * 100 + (pawns < 0 ? -0.5 : 0.5));
+        *depth = d;
+    } else {
+        last = comment + strlen(comment); // no evaluation: all of it is the player's
+    }
+    size_t n = (size_t)(last - comment);
+    while (n > 0 && comment[n - 1] == ' ')
+        n--;
+    if (n == 0)
+        return true;
+    *rest = malloc(n + 1);
+    if (!*rest)
+        return false;
+    memcpy(*rest, comment, n);
+    (*rest)[n] = '\0';
+    return true;
 }
 
 // Settings from patzer's own tags, where present.
@@ -201,11 +250,21 @@ bool session_load(Game *g, const char *path, int64_t now, char *err, size_t errs
     if (ok && clocks[WHITE] >= 0 && clocks[BLACK] >= 0)
         game_set_clocks(fresh, clocks, now);
     if (ok) {
-        // Swap the loaded game into place: the caller keeps its pointer.
+        // Swap the loaded game into place: the caller keeps its pointer. The
+        // comments and NAGs come along, the evaluations back into the record.
         ok = game_reset(g, &settings, err, errsz);
-        for (int i = 0; ok && i < game_ply_count(fresh); i++)
-            ok = game_play_move(g, game_move(fresh, i)->move, game_move(fresh, i)->score,
-                                game_move(fresh, i)->depth, now) == GAME_OK;
+        for (int i = 0; ok && i < game_ply_count(fresh); i++) {
+            const PgnNode *node = pgn_mainline_node(p, i);
+            char *comment;
+            int score, depth;
+            ok = split_eval(node->comment, &comment, &score, &depth);
+            ok = ok && game_play_move(g, game_move(fresh, i)->move, score, depth, now) == GAME_OK;
+            ok = ok && (!comment || game_set_comment(g, i, comment));
+            ok = ok && (!node->nag_count || game_set_nag(g, i, node->nags[0]));
+            free(comment);
+            if (!ok)
+                snprintf(err, errsz, "out of memory loading %s", path);
+        }
         if (ok && clocks[WHITE] >= 0 && clocks[BLACK] >= 0)
             game_set_clocks(g, clocks, now);
     }

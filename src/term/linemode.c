@@ -47,6 +47,13 @@ static void print_board(LineMode *lm) {
         int number = game_start_fullmove(g) + ply_index / 2;
         fprintf(lm->out, "Last move: %d.%s %s\n", number, ply_index % 2 ? ".." : "", last->san);
     }
+    // The comments around the move shown, whole (a screen wraps them).
+    const char *before, *after;
+    session_comments(lm->session, &before, &after);
+    if (before)
+        fprintf(lm->out, "Comment before: %s\n", before);
+    if (after)
+        fprintf(lm->out, "Comment: %s\n", after);
     char status[256];
     session_status(lm->session, status, sizeof status);
     fprintf(lm->out, "%s\n", status);

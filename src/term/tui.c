@@ -12,9 +12,11 @@
 #include <unistd.h>
 
 #include "src/term/frontend.h"
+#include "src/term/notes.h"
 #include "src/term/pointer.h"
 #include "src/util/paths.h"
 #include "ui/cmdbar.h"
+#include "ui/pager.h"
 #include "ui/screen.h"
 #include "ui/themes.h"
 #include "ui/view.h"
@@ -25,7 +27,12 @@ enum {
     COMPLETION_MAX = 320,
     KEY_CTRL_L = 12,
     LOW_TIME_MS = 20000,  // a clock under this (or a tenth of its base time) is low
+    KEY_HELP = 1,         // F1: ui_screen_function_key's numbers
+    KEY_MESSAGES = 2,     // F2
 };
+
+// The first screen's note on the status line (fits 80 columns with the status).
+#define WELCOME "Type a move (e4) or help; F1 help, F2 messages"
 
 typedef struct Tui {
     Session *session;
@@ -34,13 +41,17 @@ typedef struct Tui {
     char status[UI_STATUS_MAX];
     bool status_error;
     bool status_sticky; // a message stays until the next line is entered
-    char overlay[4096]; // help text shown over the board until the next key
+    bool status_cut;    // the message has more than status holds (F2 shows it whole)
+    bool welcome;       // no line entered yet: the status line says how to get help
+    UiPager pager;      // help, texts and the message log over the whole screen
+    bool pager_list;    // the pager shows the game list (games): a click on a game opens it
     const char *dump_path; // PATZER_SCREEN_DUMP: written after every redraw (tests)
     char conf_path[PATH_MAX_LEN]; // patzer.conf, where theme, pieces and bell are kept
     bool bell;
     bool low[COLOR_NB]; // each clock's low-time state at the last redraw
     int plies;          // plies of the game at the last redraw
     Pointer pointer;    // mouse and keyboard cursor on the board
+    Notes notes;        // the move tree and the comment pane
 } Tui;
 
 static volatile sig_atomic_t stop_signal;
@@ -72,23 +83,50 @@ static void install_signals(void) {
     signal(SIGPIPE, SIG_IGN);
 }
 
+// Long texts are read in the pager: help, a text whose first line is its
+// title, the message log at its newest end.
+static void open_pager(Tui *t, MessageKind kind, const char *text) {
+    const char *orig = text;
+    char title[UI_PAGER_TITLE_MAX] = "Help";
+    if (kind == MSG_LOG)
+        snprintf(title, sizeof title, "Messages, newest last");
+    const char *nl = strchr(text, '\n');
+    if (kind == MSG_TEXT && nl) {
+        char first[UI_STATUS_MAX];
+        size_t n = (size_t)(nl - text) < sizeof first ? (size_t)(nl - text) : sizeof first - 1;
+        memcpy(first, text, n);
+        first[n] = '\0';
+        ui_text_copy(title, sizeof title, first); // a long one is cut between characters
+        for (text = nl; *text == '\n'; text++)
+            ;
+    }
+    t->pager_list = kind == MSG_TEXT && session_is_game_list(t->session, orig);
+    if (!ui_pager_open(&t->pager, title, text, kind == MSG_LOG)) {
+        snprintf(t->status, sizeof t->status, "out of memory opening the pager");
+        t->status_error = t->status_sticky = true;
+        t->status_cut = false;
+    }
+    t->dirty = true;
+}
+
 static void on_message(MessageKind kind, const char *text, void *ctx) {
     Tui *t = ctx;
     if (kind == MSG_ANALYSIS) {
         t->dirty = true; // the analysis pane shows the thinking as it goes
         return;
     }
-    if (kind == MSG_HELP) {
-        static const char tail[] = "\n\n(press any key)";
-        size_t n = ui_text_copy(t->overlay, sizeof t->overlay - (sizeof tail - 1), text);
-        memcpy(t->overlay + n, tail, sizeof tail);
-        t->dirty = true;
+    if (kind == MSG_HELP || kind == MSG_TEXT || kind == MSG_LOG) {
+        open_pager(t, kind, text);
         return;
     }
-    ui_text_copy(t->status, sizeof t->status, text); // never inside a UTF-8 character
+    // never inside a UTF-8 character
+    t->status_cut = ui_text_copy(t->status, sizeof t->status, text) < strlen(text);
     char *nl = strchr(t->status, '\n');
-    if (nl)
+    if (nl) {
         *nl = '\0';
+        t->status_cut = true;
+    }
+    t->welcome = false;
     t->status_error = kind == MSG_ERROR;
     t->status_sticky = true;
     t->dirty = true;
@@ -99,13 +137,13 @@ static void keep_setting(Tui *t, const char *key, const char *value, const char 
     char err[512], msg[1024];
     if (!t->conf_path[0]) {
         snprintf(msg, sizeof msg, "%s (not kept: no configuration directory)", what);
-        on_message(MSG_INFO, msg, t);
+        session_message(t->session, MSG_INFO, msg);
     } else if (!config_write_key(t->conf_path, key, value, err, sizeof err)) {
         snprintf(msg, sizeof msg, "%s, but not kept: %.400s", what, err);
-        on_message(MSG_ERROR, msg, t);
+        session_message(t->session, MSG_ERROR, msg);
     } else {
         snprintf(msg, sizeof msg, "%s (kept in patzer.conf)", what);
-        on_message(MSG_INFO, msg, t);
+        session_message(t->session, MSG_INFO, msg);
     }
 }
 
@@ -123,13 +161,13 @@ static void on_display(const char *command, const char *arg, void *ctx) {
         if (!*arg) {
             snprintf(msg, sizeof msg, "%s: %s (%s NAME to choose)", theme ? "Themes" : "Piece sets",
                      list, command);
-            on_message(MSG_INFO, msg, t);
+            session_message(t->session, MSG_INFO, msg);
             return;
         }
         if (theme ? !ui_theme_select(arg) : !ui_pieces_select(arg)) {
             snprintf(msg, sizeof msg, "No %s '%.40s'; there are: %s", theme ? "theme" : "piece set",
                      arg, list);
-            on_message(MSG_ERROR, msg, t);
+            session_message(t->session, MSG_ERROR, msg);
             return;
         }
         const char *name = theme ? ui_theme_current() : ui_pieces_name(ui_pieces_current());
@@ -139,15 +177,14 @@ static void on_display(const char *command, const char *arg, void *ctx) {
         return;
     }
     if (!*arg) {
-        on_message(MSG_INFO,
-                   t->bell ? "The bell is on (bell off to silence it)"
-                           : "The bell is off (bell on to ring on moves and low time)",
-                   t);
+        session_message(t->session, MSG_INFO,
+                        t->bell ? "The bell is on (bell off to silence it)"
+                                : "The bell is off (bell on to ring on moves and low time)");
         return;
     }
     if (strcasecmp(arg, "on") && strcasecmp(arg, "off")) {
         snprintf(msg, sizeof msg, "bell takes on or off, not '%.40s'", arg);
-        on_message(MSG_ERROR, msg, t);
+        session_message(t->session, MSG_ERROR, msg);
         return;
     }
     t->bell = !strcasecmp(arg, "on");
@@ -183,6 +220,7 @@ static void on_line(const char *line, void *ctx) {
     }
     t->status_sticky = false;
     t->status[0] = '\0';
+    t->welcome = false;
     session_handle_line(t->session, line, frontend_now_ms());
     t->dirty = true;
 }
@@ -268,48 +306,89 @@ static void draw(Tui *t, int64_t now) {
         size_t n = ui_text_copy(v.status, sizeof v.status - 24, t->status);
         snprintf(v.status + n, sizeof v.status - n, "  [%s]", session_mode_name(session_mode(s)));
         v.status_is_error = t->status_error;
+        v.status_cut = t->status_cut;
+        v.status_more = "F2: more"; // the message log ends with the whole message
     } else {
         session_status(s, v.status, sizeof v.status);
+        if (t->welcome) {
+            size_t n = strlen(v.status);
+            snprintf(v.status + n, sizeof v.status - n, "   %s", WELCOME);
+        }
     }
     if (game_is_over(g) && v.current_ply == v.ply_count) {
         ui_text_copy(v.result, sizeof v.result, game_result_text(g));
         ui_text_copy(v.reason, sizeof v.reason, game_end_text(g));
     }
     ring_bell(t, session_live_game(s), now);
-    v.overlay = t->overlay[0] ? t->overlay : NULL;
     session_graph(s, &v.graph, &v.graph_count);
+    notes_view(&t->notes, s, &v);
     int done, total;
     if (session_review_progress(s, &done, &total) && !(t->status_sticky && t->status_error))
         snprintf(v.status, sizeof v.status, "Reviewing: %d of %d moves...", done, total);
-    ui_view_draw(&v);
-    ui_cmdbar_redraw();
+    if (ui_pager_is_open(&t->pager)) {
+        ui_pager_draw(&t->pager); // over everything, the command bar too
+    } else {
+        ui_view_draw(&v);
+        ui_cmdbar_redraw();
+    }
     ui_screen_update();
     if (t->dump_path)
         ui_screen_dump(t->dump_path);
 }
 
-// A click on a line of a game list (games) opens that game.
-static void overlay_click(Tui *t) {
+// A click on a game's line of the game list (games) in the pager opens that
+// game; anywhere else it does nothing.
+static void pager_click(Tui *t) {
     int y, x;
     ui_screen_mouse_cell(&y, &x);
-    int index = ui_view_overlay_line_at(y, x);
-    const char *p = t->overlay;
-    for (int i = 0; i < index && p; i++) {
-        p = strchr(p, '\n');
-        p = p ? p + 1 : NULL;
-    }
-    if (index < 0 || !p)
+    const UiPager *p = &t->pager;
+    const UiPagerLine *row = ui_pager_line(p, ui_pager_screen_row_at(p, y));
+    if (!t->pager_list || !row)
         return;
+    // The whole line the row is part of (a long one wraps onto several).
+    const char *text = ui_pager_text(p);
+    size_t start = row->off, end = row->off;
+    while (start > 0 && text[start - 1] != '\n')
+        start--;
+    end += strcspn(text + end, "\n");
     char line[512];
-    size_t n = strcspn(p, "\n");
-    snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), p);
+    if (end - start >= sizeof line)
+        return; // longer than any line of the list
+    memcpy(line, text + start, end - start);
+    line[end - start] = '\0';
     int number = session_listed_game(t->session, line);
-    if (number > 0) {
-        char command[32];
-        snprintf(command, sizeof command, "game %d", number);
-        t->status_sticky = false;
-        session_handle_line(t->session, command, frontend_now_ms());
+    if (number <= 0)
+        return;
+    ui_pager_close(&t->pager);
+    ui_screen_resize(); // everything under it is drawn again
+    char command[32];
+    snprintf(command, sizeof command, "game %d", number);
+    t->status_sticky = false;
+    session_handle_line(t->session, command, frontend_now_ms());
+}
+
+// F1 and F2 open help and the message log (also over each other); while the
+// pager is open it takes every other key, so none reaches the command bar.
+static bool pager_key(Tui *t, int key) {
+    int f = ui_screen_function_key(key);
+    if (f == KEY_HELP || f == KEY_MESSAGES) {
+        if (session_asking(t->session))
+            return true; // the next line answers the question: not a command
+        session_handle_line(t->session, f == KEY_HELP ? "help" : "messages", frontend_now_ms());
+        t->dirty = true;
+        return true;
     }
+    if (!ui_pager_is_open(&t->pager))
+        return false;
+    if (key == UI_KEY_RESIZE || key == KEY_CTRL_L) {
+        ui_screen_resize(); // the pager wraps again for the new width
+    } else if (key == UI_KEY_PRESS) {
+        pager_click(t); // a game of a list opens
+    } else if (ui_pager_key(&t->pager, key) == UI_PAGER_CLOSED) {
+        ui_screen_resize(); // everything under it is drawn again
+    }
+    t->dirty = true;
+    return true;
 }
 
 // On an empty command line, the arrow and page keys step through a game.
@@ -373,7 +452,9 @@ int tui_run(const Config *cfg, char *why, size_t whysz) {
     }
 
     if (look_note[0])
-        on_message(MSG_ERROR, look_note, &t);
+        session_message(t.session, MSG_ERROR, look_note);
+    // The first screen says how to get help, until the first line or message.
+    t.welcome = !t.status[0];
     t.plies = game_ply_count(session_live_game(t.session)); // a resumed game does not ring
     t.dirty = true;
     while (!stop_signal && !t.eof && !session_quit_requested(t.session)) {
@@ -396,11 +477,18 @@ int tui_run(const Config *cfg, char *why, size_t whysz) {
             t.dirty = true;
         // After EINTR (a resize) or input, read every waiting key.
         for (int key; (key = ui_screen_getch()) != UI_KEY_NONE;) {
-            if (t.overlay[0] && key != UI_KEY_RESIZE) {
-                if (key == UI_KEY_PRESS)
-                    overlay_click(&t); // a game of a list opens
-                t.overlay[0] = '\0'; // any key closes the help box
-                ui_screen_resize();  // and everything under it is drawn again
+            if (pager_key(&t, key))
+                continue;
+            NotesClick click =
+                key == UI_KEY_PRESS ? notes_click(&t.notes, t.session, frontend_now_ms()) : NOTES_OFF;
+            if (click != NOTES_OFF) {
+                if (click == NOTES_MOVED)
+                    t.status_sticky = false; // the status line follows the position again
+                t.dirty = true;
+                continue;
+            }
+            if (notes_key(&t.notes, t.session, key, ui_cmdbar_is_empty())) {
+                t.dirty = true;
                 continue;
             }
             if (pointer_key(&t.pointer, t.session, key, ui_cmdbar_is_empty(),
@@ -425,8 +513,10 @@ int tui_run(const Config *cfg, char *why, size_t whysz) {
                 break;
         }
     }
+    ui_pager_close(&t.pager);
     ui_cmdbar_close();
     ui_screen_close();
+    notes_free(&t.notes);
     session_free(t.session, frontend_now_ms());
     if (stop_signal && stop_signal != SIGINT) {
         signal(stop_signal, SIG_DFL);
