@@ -195,7 +195,7 @@ check "help lists messages" grep -qE '^messages +show the last 100 status messag
 check "help ends with the note on moves" has "$out" "Anything else is taken as a move"
 check "help messages explains it" has "$out" "Shows the last 100 messages of the status line"
 log=$(grep -E '^ +[0-9]+  ' <<<"$out" | sed -E 's/^ +[0-9]+  //')
-expected="Error: 'foo' is not a move
+expected="Error: 'foo' is not a move or command; type help for the list.
 Error: level must be a whole number from 1 to 20, not '99'
 You play both sides."
 check "messages lists the status messages in order" test "$log" = "$expected"

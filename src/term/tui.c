@@ -100,7 +100,9 @@ static void open_pager(Tui *t, MessageKind kind, const char *text) {
         for (text = nl; *text == '\n'; text++)
             ;
     }
-    t->pager_list = kind == MSG_TEXT && session_is_game_list(t->session, orig);
+    // While the session starts (--pgn lists the file) it cannot be asked yet;
+    // a click matches only the lines of its last list anyway.
+    t->pager_list = kind == MSG_TEXT && (!t->session || session_is_game_list(t->session, orig));
     if (!ui_pager_open(&t->pager, title, text, kind == MSG_LOG)) {
         snprintf(t->status, sizeof t->status, "out of memory opening the pager");
         t->status_error = t->status_sticky = true;
