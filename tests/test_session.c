@@ -467,6 +467,10 @@ Test(session, pointing_promotion_asks_for_the_piece) {
 // dropped with a note; Esc (session_point_cancel) clears it.
 Test(session, premoves_queue_play_and_drop) {
     SessionOptions o = options();
+    // Full strength thinks for seconds (untimed: 3 s a move), so the engine is
+    // still thinking when the premove is typed and checked; level 1 may answer
+    // within the call that started it.
+    o.settings.level = 20;
     Log log = {0};
     Session *s = open_session(&o, &log);
     run(s, 1000, (const char *const[]){"e4", "g1", "f3", NULL});
@@ -484,6 +488,10 @@ Test(session, premoves_queue_play_and_drop) {
 
 Test(session, illegal_premoves_are_dropped_and_esc_clears) {
     SessionOptions o = options();
+    // Full strength thinks for seconds (untimed: 3 s a move), so the engine is
+    // still thinking when the premove is typed and checked; level 1 may answer
+    // within the call that started it.
+    o.settings.level = 20;
     Log log = {0};
     Session *s = open_session(&o, &log);
     run(s, 1000, (const char *const[]){"e4", "e1e3", NULL}); // a king never moves two squares
