@@ -12,6 +12,7 @@
 
 #include <curses.h>
 
+#include "tests/screen_dump.h"
 #include "ui/pager.h"
 #include "ui/screen.h"
 #include "ui/view.h"
@@ -47,21 +48,7 @@ static void teardown(void) {
 
 TestSuite(pager, .init = setup, .fini = teardown);
 
-static const char *dump(void) {
-    char path[] = "/tmp/patzer-pager-XXXXXX";
-    int fd = mkstemp(path);
-    cr_assert_geq(fd, 0);
-    close(fd);
-    ui_screen_update();
-    cr_assert(ui_screen_dump(path));
-    FILE *f = fopen(path, "r");
-    cr_assert_not_null(f);
-    size_t n = fread(dump_text, 1, sizeof dump_text - 1, f);
-    dump_text[n] = '\0';
-    fclose(f);
-    remove(path);
-    return dump_text;
-}
+static const char *dump(void) { return test_screen_dump(dump_text, sizeof dump_text); }
 
 // Row i of the layout as a string (without its indent).
 static const char *row(int i) {

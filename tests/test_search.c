@@ -11,28 +11,8 @@
 #include "engine/line.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "tests/engine_capture.h"
 #include "tests/helpers.h"
-
-typedef struct Capture {
-    SearchInfo last; // the last line of thinking
-    int infos;
-    Move best, ponder;
-    int bestmoves;
-} Capture;
-
-static void on_info(const SearchInfo *info, void *ctx) {
-    Capture *c = ctx;
-    if (info->multipv == 1 && info->bound == BOUND_EXACT)
-        c->last = *info;
-    c->infos++;
-}
-
-static void on_bestmove(Move best, Move ponder, void *ctx) {
-    Capture *c = ctx;
-    c->best = best;
-    c->ponder = ponder;
-    c->bestmoves++;
-}
 
 // The game: a position with the moves that led to it, for repetitions.
 static Line line;
@@ -55,7 +35,7 @@ static Capture search_depth(Engine *e, int depth) {
     SearchLimits limits;
     search_limits_init(&limits);
     limits.depth = depth;
-    EngineCallbacks cb = {on_info, on_bestmove, &c};
+    EngineCallbacks cb = {capture_on_info, capture_on_bestmove, &c};
     engine_set_position(e, &line.board, line.keys, line.ply);
     engine_go(e, &limits, &cb);
     engine_wait(e);
@@ -136,7 +116,7 @@ Test(search, stalemate_is_a_draw) {
     limits.searchmoves_count = 1;
     Capture d;
     memset(&d, 0, sizeof d);
-    EngineCallbacks cb = {on_info, on_bestmove, &d};
+    EngineCallbacks cb = {capture_on_info, capture_on_bestmove, &d};
     engine_set_position(e, &line.board, line.keys, line.ply);
     engine_go(e, &limits, &cb);
     engine_wait(e);
@@ -156,7 +136,7 @@ static int score_of_move(Engine *e, const char *san, int depth) {
     limits.searchmoves_count = 1;
     Capture c;
     memset(&c, 0, sizeof c);
-    EngineCallbacks cb = {on_info, on_bestmove, &c};
+    EngineCallbacks cb = {capture_on_info, capture_on_bestmove, &c};
     engine_set_position(e, &line.board, line.keys, line.ply);
     engine_go(e, &limits, &cb);
     engine_wait(e);
@@ -223,7 +203,7 @@ Test(search, depth_and_nodes_limits) {
     SearchLimits limits;
     search_limits_init(&limits);
     limits.nodes = 20000;
-    EngineCallbacks cb = {on_info, on_bestmove, &c};
+    EngineCallbacks cb = {capture_on_info, capture_on_bestmove, &c};
     engine_go(e, &limits, &cb);
     engine_wait(e);
     cr_expect_eq(c.bestmoves, 1);
@@ -240,7 +220,7 @@ Test(search, infinite_waits_for_stop) {
     SearchLimits limits;
     search_limits_init(&limits);
     limits.infinite = true;
-    EngineCallbacks cb = {on_info, on_bestmove, &c};
+    EngineCallbacks cb = {capture_on_info, capture_on_bestmove, &c};
     engine_set_position(e, &line.board, line.keys, line.ply);
     engine_go(e, &limits, &cb);
     struct timespec ts = {0, 100 * 1000 * 1000};
@@ -263,7 +243,7 @@ Test(search, time_limit_is_kept) {
     limits.time[WHITE] = 1000;
     limits.time[BLACK] = 1000;
     limits.inc[WHITE] = limits.inc[BLACK] = 10;
-    EngineCallbacks cb = {on_info, on_bestmove, &c};
+    EngineCallbacks cb = {capture_on_info, capture_on_bestmove, &c};
     engine_set_position(e, &line.board, line.keys, line.ply);
     int64_t start = search_now_ms();
     engine_go(e, &limits, &cb);

@@ -12,38 +12,11 @@
 #include "engine/fen.h"
 #include "engine/line.h"
 #include "engine/movegen.h"
+#include "tests/engine_capture.h"
 #include "tests/helpers.h"
 
 static const char *const MIDDLEGAME =
     "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10";
-
-typedef struct Capture {
-    SearchInfo last; // the last exact first line
-    int infos;
-    int max_depth;
-    bool info_out_of_order; // an info shallower than one before it (same line)
-    Move best, ponder;
-    int bestmoves;
-} Capture;
-
-static void on_info(const SearchInfo *info, void *ctx) {
-    Capture *c = ctx;
-    if (info->multipv == 1 && info->bound == BOUND_EXACT) {
-        if (info->depth < c->last.depth)
-            c->info_out_of_order = true;
-        c->last = *info;
-    }
-    if (info->depth > c->max_depth)
-        c->max_depth = info->depth;
-    c->infos++;
-}
-
-static void on_bestmove(Move best, Move ponder, void *ctx) {
-    Capture *c = ctx;
-    c->best = best;
-    c->ponder = ponder;
-    c->bestmoves++;
-}
 
 static Engine *engine_with_threads(int threads) {
     Engine *e = engine_new();
@@ -63,7 +36,7 @@ static void set_fen(Engine *e, Board *b, const char *fen) {
 static Capture run(Engine *e, const SearchLimits *limits) {
     Capture c;
     memset(&c, 0, sizeof c);
-    EngineCallbacks cb = {on_info, on_bestmove, &c};
+    EngineCallbacks cb = {capture_on_info, capture_on_bestmove, &c};
     engine_go(e, limits, &cb);
     engine_wait(e);
     return c;
@@ -129,7 +102,7 @@ Test(smp, infinite_search_stops_on_stop) {
     SearchLimits limits;
     search_limits_init(&limits);
     limits.infinite = true;
-    EngineCallbacks cb = {on_info, on_bestmove, &c};
+    EngineCallbacks cb = {capture_on_info, capture_on_bestmove, &c};
     engine_go(e, &limits, &cb);
     sleep_ms(100);
     cr_expect_eq(c.bestmoves, 0, "no bestmove before stop in infinite mode");
@@ -151,7 +124,7 @@ Test(smp, ponderhit_then_clock_ends_the_search) {
     search_limits_init(&limits);
     limits.ponder = true;
     limits.time[WHITE] = limits.time[BLACK] = 300;
-    EngineCallbacks cb = {on_info, on_bestmove, &c};
+    EngineCallbacks cb = {capture_on_info, capture_on_bestmove, &c};
     engine_go(e, &limits, &cb);
     sleep_ms(50);
     cr_expect_eq(c.bestmoves, 0, "no bestmove while pondering");

@@ -12,6 +12,7 @@
 
 #include <curses.h>
 
+#include "tests/screen_dump.h"
 #include "engine/fen.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
@@ -54,21 +55,7 @@ static void open_screen(int cols, int lines, bool ascii, bool no_color) {
 }
 
 // Dumps the screen and returns its text.
-static const char *dump(void) {
-    char path[] = "/tmp/patzer-ui-XXXXXX";
-    int fd = mkstemp(path);
-    cr_assert_geq(fd, 0);
-    close(fd);
-    ui_screen_update();
-    cr_assert(ui_screen_dump(path));
-    FILE *f = fopen(path, "r");
-    cr_assert_not_null(f);
-    size_t n = fread(dump_text, 1, sizeof dump_text - 1, f);
-    dump_text[n] = '\0';
-    fclose(f);
-    remove(path);
-    return dump_text;
-}
+static const char *dump(void) { return test_screen_dump(dump_text, sizeof dump_text); }
 
 static void assert_shows(const char *text, const char *what) {
     cr_assert_not_null(strstr(text, what), "screen lacks \"%s\":\n%s", what, text);
