@@ -12,6 +12,7 @@
 
 #include <curses.h>
 
+#include "engine/fen.h"
 #include "tests/screen_dump.h"
 #include "ui/pager.h"
 #include "ui/screen.h"
