@@ -444,7 +444,7 @@ static ALWAYS_INLINE void eval_pieces(EvalInfo *ei, Color us, PieceType t) {
                 !(forward_ranks(us, s) & adjacent_files(square_file(s)) &
                   board_pieces(b, them, PAWN)))
                 add(pieces, &OUTPOST[t == BISHOP]);
-            if (bb_has(own_pawns, forward_square(us, s)))
+            if (r < 7 && bb_has(own_pawns, forward_square(us, s)))
                 add(pieces, &MINOR_BEHIND_PAWN);
             if (t == BISHOP)
                 add_n(pieces, &BISHOP_PAWNS_SAME_COLOUR,

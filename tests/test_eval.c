@@ -403,3 +403,18 @@ Test(eval, pawn_cache_new_and_clear) {
     eval_pawn_cache_free(pc);
     eval_pawn_cache_free(NULL);
 }
+
+// Minor pieces on the last rank (no square in front of them) with pawns about:
+// the terms that look one square ahead must not step off the board (the
+// sanitizer build checks the shifts), and the score stays colour-symmetric.
+Test(eval, minors_on_the_last_rank) {
+    static const char *const fens[] = {
+        "1N2k2B/p6p/8/8/8/8/P6P/1n2K2b w - - 0 1",
+        "N3k2n/P6p/8/8/8/8/p6P/n3K2N b - - 0 1",
+    };
+    for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
+        char mirrored[FEN_MAX + 8];
+        mirror_fen(fens[i], mirrored, sizeof mirrored);
+        cr_expect_eq(eval_fen(fens[i]), eval_fen(mirrored), "%s / %s", fens[i], mirrored);
+    }
+}
