@@ -42,6 +42,11 @@ run_case() {
     keys C-v
     check "$name: Ctrl-V shows it" wait_for 5 'evaluation is shown'
     keys C-v
+    # As Black, the engine's second move comes first: typed squares are then
+    # a move of the side to move, not a premove (a loaded machine is slow).
+    if [ "$side" = black ]; then
+        check "$name: the engine answers" wait_for 20 '2\. [a-hNBRQKO]'
+    fi
     keys "$typed_from" Enter
     check "$name: typing a square selects its piece" wait_for 5 "Your pawn on $typed_from: where to\\?"
     keys Escape
