@@ -178,7 +178,7 @@ Test(movetree, deep_nesting_keeps_room) {
 
 Test(movetree, scrolling_keeps_the_current_move) {
     enum { MOVES = 100 };
-    static char sans[MOVES][8];
+    static char sans[MOVES][16];
     UiTreeItem items[MOVES];
     for (int i = 0; i < MOVES; i++) {
         snprintf(sans[i], sizeof sans[i], "m%d", i);
