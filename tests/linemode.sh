@@ -240,5 +240,18 @@ check "threefold repetition: claim to draw" \
     has "$out" "White to move - threefold repetition: claim to draw"
 check "and the claim ends the game" has "$out" "Draw by threefold repetition (claimed)"
 
+# The game report after a finished game, printed in line mode; the archive
+# keeps the annotated game in the place of the plain one.
+archive=$XDG_DATA_HOME/patzer/games.pgn
+out=$(printf '%s\n' 'play both' e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7 review quit |
+      timeout 120 "$PATZER" --new 2>&1)
+check "the end of the game offers the report" has "$out" "White mates - review: a report of the game"
+check "the report is printed" has "$out" "Game report"
+check "with each side's accuracy" grep -qE '^Black: accuracy [0-9]+% over 3 moves' <<<"$out"
+check "the graph of winning chances" has "$out" "  50% +-------"
+check "the blunder is a deciding moment" grep -qE '^1\. 3\.\.\.Nf6\?\? .*Better was ' <<<"$out"
+check "the archive has the game once" test "$(grep -c 'Wayward Queen Attack' "$archive")" -eq 1
+check "and it is the annotated one" grep -q 'Nf6 \$4' "$archive"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

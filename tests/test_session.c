@@ -314,6 +314,60 @@ Test(session, stop_cancels_a_review_keeping_what_was_done) {
     session_free(s, 3000);
 }
 
+static bool review_over(const Session *s) { return session_mode(s) != SESSION_REVIEW; }
+
+static int count_of(const char *text, const char *what) {
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, what)); p += strlen(what))
+        n++;
+    return n;
+}
+
+// A finished game's review is reported, and its annotated copy replaces the
+// plain one in the archive; a game archived before it stays as it was.
+Test(session, a_reviewed_game_is_reported_and_replaces_its_archive_copy) {
+    SessionOptions o = options();
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){"play both", "d4", "new", "play both", "f3", "e5", "g4",
+                                       "Qh4#", NULL});
+    cr_expect(has(&log, "0-1 Black mates - review: a report of the game"), "%s", log.text);
+    run(s, 2000, (const char *const[]){"review", NULL});
+    cr_assert(wait_until(s, 2000, review_over), "the review ends");
+    cr_expect(has(&log, "Game report\nHuman - Human  0-1"), "%s", log.text);
+    cr_expect(has(&log, "White: accuracy "), "%s", log.text);
+    cr_expect(has(&log, "2. 2.g4?\?"), "the losing move is a moment: %s", log.text);
+    cr_expect(has(&log, "The annotated game is in the archive."), "%s", log.text);
+    session_free(s, 3000);
+    const char *text = read_all(archive);
+    cr_assert_not_null(text);
+    cr_expect_eq(count_of(text, "[Event "), 2, "the abandoned game and the reviewed one: %s", text);
+    cr_expect(strstr(text, "1. d4 *"), "the abandoned game stays: %s", text);
+    cr_expect(strstr(text, "g4 $4"), "the archive's copy is annotated: %s", text);
+    cr_expect_eq(count_of(text, "2. g4"), 1, "one copy of the reviewed game: %s", text);
+}
+
+// A review replaces only the copy it made: a game appended to the archive
+// since (another patzer) keeps its place and the review is appended.
+Test(session, an_archive_changed_since_gets_the_review_appended) {
+    SessionOptions o = options();
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){"play both", "f3", "e5", "g4", "Qh4#", NULL});
+    FILE *f = fopen(archive, "a");
+    cr_assert_not_null(f);
+    fputs("\n[Event \"other\"]\n[Result \"*\"]\n\n1. c4 *\n", f);
+    fclose(f);
+    run(s, 2000, (const char *const[]){"review", NULL});
+    cr_assert(wait_until(s, 2000, review_over), "the review ends");
+    session_free(s, 3000);
+    const char *text = read_all(archive);
+    cr_assert_not_null(text);
+    cr_expect_eq(count_of(text, "[Event "), 3, "%s", text);
+    cr_expect(strstr(text, "1. c4 *"), "%s", text);
+    cr_expect(strstr(text, "g4 $4"), "%s", text);
+}
+
 static bool engine_idle(const Session *s) { return !session_engine_busy(s); }
 
 // play none waits pace ms between moves (fake time does not pass here).
@@ -369,8 +423,6 @@ Test(session, configuration_notes_are_shown) {
     cr_expect(has(&log, "Error: patzer.conf:3: unknown key 'colour'"), "%s", log.text);
     session_free(s, 2000);
 }
-
-static bool review_over(const Session *s) { return session_mode(s) != SESSION_REVIEW; }
 
 // A review that runs to its end shows the annotated game in browse.
 Test(session, a_finished_review_is_shown_and_left) {

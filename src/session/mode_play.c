@@ -47,7 +47,8 @@ static void after_move(Session *s, int64_t now) {
     session_live_changed(s, now);
     session_changed(s);
     if (game_is_over(s->live))
-        session_say(s, MSG_INFO, "%s %s", game_result_text(s->live), game_end_text(s->live));
+        session_say(s, MSG_INFO, "%s %s%s", game_result_text(s->live), game_end_text(s->live),
+                    game_ply_count(s->live) >= 2 ? " - review: a report of the game" : "");
 }
 
 static Color human_side(const Session *s) {

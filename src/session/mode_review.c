@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/fen.h"
+#include "src/game/report.h"
 #include "src/session/session_int.h"
 
 enum { REVIEW_MOVETIME_MS = 300 };
@@ -114,8 +116,41 @@ static void review_leave(Session *s, int64_t now) {
     release(r);
 }
 
-// The review ended (done or stopped): annotate what was reviewed and hand
-// the game to the core to show.
+// The game report of the n plies reviewed, in the pager (line mode prints it).
+static void show_report(Session *s, int n) {
+    ReviewState *r = &s->review;
+    Board start;
+    Color first = board_set_fen(&start, pgn_start_fen(r->game), NULL, 0) ? start.side : WHITE;
+    GameReport report;
+    report_build(r->plies, n, first, &report);
+    const char *eco = pgn_tag(r->game, "ECO"), *name = pgn_tag(r->game, "Opening");
+    char opening[256] = "";
+    if (name && name[0])
+        snprintf(opening, sizeof opening, "%s%s%s", eco && eco[0] ? eco : "",
+                 eco && eco[0] ? " " : "", name);
+    char *text = report_format(&report, r->plies, r->game, opening);
+    if (!text) {
+        session_say(s, MSG_ERROR, "out of memory writing the game report");
+        return;
+    }
+    session_say_text(s, MSG_TEXT, text);
+    free(text);
+}
+
+// A review of the finished live game replaces its plain copy in the archive.
+static void archive_review(Session *s) {
+    if (!s->graph_of_live || !s->live_archived || !s->opts.archive_path[0])
+        return;
+    char err[512] = "out of memory";
+    if (session_archive_replace(s->review.game, s->opts.archive_path, &s->live_spot, err,
+                                sizeof err))
+        session_say(s, MSG_INFO, "The annotated game is in the archive.");
+    else
+        session_say(s, MSG_ERROR, "Cannot archive the annotated game: %s", err);
+}
+
+// The review ended (done or stopped): annotate what was reviewed, report it
+// and hand the game to the core to show.
 static Transition conclude(Session *s, bool stopped) {
     ReviewState *r = &s->review;
     join(r);
@@ -127,6 +162,8 @@ static Transition conclude(Session *s, bool stopped) {
         return (Transition){.kind = TR_BACK};
     }
     keep_graph(s, n);
+    show_report(s, n);
+    archive_review(s);
     int counts[7] = {0};
     for (int i = 0; i < n; i++)
         counts[r->plies[i].nag] += r->plies[i].nag < 7;

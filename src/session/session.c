@@ -97,6 +97,7 @@ static void replace_live(Session *s, Game *g, int64_t now) {
     game_free(s->live);
     s->live = g;
     s->live_archived = false;
+    s->live_spot = (ArchiveSpot){0};
     s->graph_count = 0;
     memset(&s->think.thinking, 0, sizeof s->think.thinking);
     s->think.engine_score = 0;

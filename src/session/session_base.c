@@ -43,7 +43,8 @@ void session_archive_live(Session *s, const Game *g, int64_t now) {
     PgnGame *pgn = session_to_pgn(g, s->openings, now);
     char err[512] = "out of memory";
     if (!pgn || (!game_is_over(g) && !pgn_set_tag(pgn, "Termination", "abandoned")) ||
-        !session_archive(pgn, s->opts.archive_path, err, sizeof err))
+        !session_archive(pgn, s->opts.archive_path, g == s->live ? &s->live_spot : NULL, err,
+                         sizeof err))
         session_say(s, MSG_ERROR, "Cannot archive the game: %s", err);
     pgn_game_free(pgn);
 }

@@ -169,6 +169,7 @@ struct Session {
     Game *pending;             // the unfinished game that question is about
     bool live_dirty;           // the live game changed since the start (autosave it)
     bool live_archived;        // the live game is in the archive already
+    ArchiveSpot live_spot;     // where in the archive (its review replaces it there)
     MsgLog messages;           // the last status messages, for `messages`
 
     // Each mode's own state.

@@ -275,34 +275,70 @@ bool session_load(Game *g, const char *path, int64_t now, char *err, size_t errs
 
 enum { ARCHIVE_MAX_BYTES = 256 << 20 };
 
-bool session_archive(const PgnGame *g, const char *path, char *err, size_t errsz) {
-    if (!path || !path[0])
-        return true;
-    size_t old_len = 0, len = 0;
-    char *old = NULL;
-    if (access(path, F_OK) == 0 &&
-        !(old = paths_read_file(path, ARCHIVE_MAX_BYTES, &old_len, err, errsz)))
-        return false;
+// Writes the archive as its first `keep` bytes, a blank line and g.
+static bool archive_write(const PgnGame *g, const char *path, const char *old, size_t keep,
+                          ArchiveSpot *spot, char *err, size_t errsz) {
+    size_t len = 0;
     char *text = pgn_write_string(g, &len);
-    char *all = text ? malloc(old_len + len + 2) : NULL;
+    char *all = text ? malloc(keep + len + 2) : NULL;
     if (!all) {
-        free(old);
         free(text);
         snprintf(err, errsz, "out of memory archiving the game");
         return false;
     }
     size_t n = 0;
-    if (old_len) {
-        memcpy(all, old, old_len);
-        n = old_len;
+    if (keep) {
+        memcpy(all, old, keep);
+        n = keep;
         if (all[n - 1] != '\n')
             all[n++] = '\n';
         all[n++] = '\n';
     }
     memcpy(all + n, text, len);
     bool ok = paths_write_atomic(path, all, n + len, err, errsz);
-    free(old);
+    if (ok && spot)
+        *spot = (ArchiveSpot){.start = keep, .end = n + len};
     free(text);
     free(all);
+    return ok;
+}
+
+// Reads the archive (NULL with *len 0 when there is none yet).
+static bool archive_read(const char *path, char **old, size_t *len, char *err, size_t errsz) {
+    *old = NULL;
+    *len = 0;
+    if (access(path, F_OK) != 0)
+        return true;
+    *old = paths_read_file(path, ARCHIVE_MAX_BYTES, len, err, errsz);
+    return *old != NULL;
+}
+
+bool session_archive(const PgnGame *g, const char *path, ArchiveSpot *spot, char *err,
+                     size_t errsz) {
+    if (!path || !path[0])
+        return true;
+    char *old;
+    size_t len;
+    if (!archive_read(path, &old, &len, err, errsz))
+        return false;
+    bool ok = archive_write(g, path, old, len, spot, err, errsz);
+    free(old);
+    return ok;
+}
+
+bool session_archive_replace(const PgnGame *g, const char *path, ArchiveSpot *spot, char *err,
+                             size_t errsz) {
+    if (!path || !path[0])
+        return true;
+    char *old;
+    size_t len;
+    if (!archive_read(path, &old, &len, err, errsz))
+        return false;
+    // Only the copy this session wrote is replaced, never another game.
+    size_t keep = spot->end && len == spot->end && spot->start <= len ? spot->start : len;
+    while (keep > 0 && (old[keep - 1] == '\n' || old[keep - 1] == '\r'))
+        keep--;
+    bool ok = archive_write(g, path, old, keep, spot, err, errsz);
+    free(old);
     return ok;
 }

@@ -24,8 +24,21 @@ bool session_save(const Game *g, const Openings *o, const char *path, int64_t no
 // level stay. On failure the game is unchanged and err says why.
 bool session_load(Game *g, const char *path, int64_t now, char *err, size_t errsz);
 
+// Where a game was written into the archive: bytes [start, end) of the file
+// as it was then (end 0: nowhere).
+typedef struct ArchiveSpot {
+    size_t start, end;
+} ArchiveSpot;
+
 // Appends the game to the archive at path (atomically: the whole file is
-// rewritten through a temporary file). Silently nothing when path is empty.
-bool session_archive(const PgnGame *g, const char *path, char *err, size_t errsz);
+// rewritten through a temporary file) and tells where it went when spot is
+// not NULL. Silently nothing when path is empty.
+bool session_archive(const PgnGame *g, const char *path, ArchiveSpot *spot, char *err,
+                     size_t errsz);
+// Writes g in the place of the game at spot (an annotated copy replacing the
+// plain one), the same way; when the file has changed since (its size is not
+// spot->end), g is appended instead. Updates spot.
+bool session_archive_replace(const PgnGame *g, const char *path, ArchiveSpot *spot, char *err,
+                             size_t errsz);
 
 #endif

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The game report: accuracy, marks, graph and deciding moments of a review.
+#include "src/game/report.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/fen.h"
+#include "engine/notation.h"
+
+// Scores beyond this count as decided when turned into winning chances.
+enum { WIN_SCORE_CAP = 1000, MOMENT_LINE_PLIES = 8 };
+
+// The logistic curve from centipawns to winning chances, and the exponential
+// fall of a move's accuracy with the chances it gave away (the constants of
+// lichess's published model).
+static const double WIN_SLOPE = 0.00368208;
+static const double ACC_SCALE = 103.1668, ACC_DECAY = 0.04354, ACC_OFFSET = 3.1669;
+
+double report_win_percent(int score_mover) {
+    int cp = score_mover > WIN_SCORE_CAP    ? WIN_SCORE_CAP
+             : score_mover < -WIN_SCORE_CAP ? -WIN_SCORE_CAP
+                                            : score_mover;
+    return 50.0 + 50.0 * (2.0 / (1.0 + exp(-WIN_SLOPE * cp)) - 1.0);
+}
+
+// The mover's winning chances given away by ply i (0 for the engine's move).
+static double chance_lost(const ReviewPly *p, Color mover) {
+    if (p->loss == 0)
+        return 0.0;
+    int sign = mover == WHITE ? 1 : -1;
+    double before = report_win_percent(sign * p->best_score_white);
+    double after = report_win_percent(sign * p->score_white);
+    return before > after ? before - after : 0.0;
+}
+
+static double move_accuracy(double lost) {
+    double a = ACC_SCALE * exp(-ACC_DECAY * lost) - ACC_OFFSET;
+    return a < 0 ? 0 : a > 100 ? 100 : a;
+}
+
+static int mark_index(int nag) {
+    switch (nag) {
+    case REVIEW_NAG_INACCURACY: return 0;
+    case REVIEW_NAG_MISTAKE: return 1;
+    case REVIEW_NAG_BLUNDER: return 2;
+    default: return -1;
+    }
+}
+
+void report_build(const ReviewPly *plies, int n, Color first, GameReport *out) {
+    memset(out, 0, sizeof *out);
+    out->plies = n;
+    double sum[2] = { 0, 0 };
+    double drops[REPORT_MOMENTS];
+    for (int i = 0; i < n; i++) {
+        Color mover = (Color)((int)first ^ (i & 1));
+        double lost = chance_lost(&plies[i], mover);
+        out->moves[mover]++;
+        sum[mover] += move_accuracy(lost);
+        int mark = mark_index(plies[i].nag);
+        if (mark >= 0)
+            out->marks[mover][mark]++;
+        // Keep the biggest swings, largest first.
+        if (lost < REPORT_MOMENT_MIN_DROP || plies[i].best == MOVE_NONE)
+            continue;
+        int at = out->moment_count;
+        while (at > 0 && drops[at - 1] < lost)
+            at--;
+        if (at >= REPORT_MOMENTS)
+            continue;
+        int last = out->moment_count < REPORT_MOMENTS ? out->moment_count : REPORT_MOMENTS - 1;
+        for (int j = last; j > at; j--) {
+            drops[j] = drops[j - 1];
+            out->moments[j] = out->moments[j - 1];
+        }
+        drops[at] = lost;
+        out->moments[at] = i;
+        if (out->moment_count < REPORT_MOMENTS)
+            out->moment_count++;
+    }
+    for (int c = 0; c < 2; c++)
+        out->accuracy[c] = out->moves[c] ? sum[c] / out->moves[c] : -1.0;
+    // Told in the order they happened.
+    for (int i = 1; i < out->moment_count; i++)
+        for (int j = i; j > 0 && out->moments[j - 1] > out->moments[j]; j--) {
+            int t = out->moments[j];
+            out->moments[j] = out->moments[j - 1];
+            out->moments[j - 1] = t;
+        }
+}
+
+// ------------------------------------------------------------ the text
+
+typedef struct Text {
+    char *buf;
+    size_t len, cap;
+    bool failed;
+} Text;
+
+static void put(Text *t, const char *fmt, ...) {
+    if (t->failed)
+        return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            t->failed = true;
+            return;
+        }
+        if ((size_t)n < t->cap - t->len) {
+            t->len += (size_t)n;
+            return;
+        }
+        size_t cap = (t->cap + (size_t)n + 1) * 2;
+        char *grown = realloc(t->buf, cap);
+        if (!grown) {
+            t->failed = true;
+            return;
+        }
+        t->buf = grown;
+        t->cap = cap;
+    }
+}
+
+static const char *tag_or(const PgnGame *g, const char *name, const char *fallback) {
+    const char *v = pgn_tag(g, name);
+    return v && v[0] && strcmp(v, "?") != 0 ? v : fallback;
+}
+
+static void put_side(Text *t, const GameReport *r, Color c) {
+    const char *name = c == WHITE ? "White" : "Black";
+    if (r->accuracy[c] < 0) {
+        put(t, "%s: no moves\n", name);
+        return;
+    }
+    const int *m = r->marks[c];
+    put(t,
+        "%s: accuracy %.0f%% over %d moves; %d inaccurac%s (?!), %d mistake%s (?), %d "
+        "blunder%s (?\?)\n",
+        name, r->accuracy[c], r->moves[c], m[0], m[0] == 1 ? "y" : "ies", m[1],
+        m[1] == 1 ? "" : "s", m[2], m[2] == 1 ? "" : "s");
+}
+
+// White's winning chances after each ply, one column per ply (or per group
+// of plies on long games), rows from White winning down to Black winning.
+static void put_graph(Text *t, const ReviewPly *plies, int n) {
+    if (n < 2)
+        return;
+    int cols = n < REPORT_GRAPH_COLS ? n : REPORT_GRAPH_COLS;
+    double chance[REPORT_GRAPH_COLS];
+    for (int c = 0; c < cols; c++) {
+        int from = c * n / cols, to = (c + 1) * n / cols; // plies [from, to)
+        double sum = 0;
+        for (int i = from; i < to; i++)
+            sum += report_win_percent(plies[i].score_white);
+        chance[c] = sum / (to - from);
+    }
+    enum { HALF = REPORT_GRAPH_ROWS / 2 };
+    put(t, "\nWhite's winning chances after each move (%d plies%s):\n", n,
+        n > cols ? ", several per column" : "");
+    for (int row = HALF; row >= -HALF; row--) {
+        const char *axis = row == HALF ? "White |" : row == -HALF ? "Black |" : "      |";
+        put(t, "%s", row == 0 ? "  50% +" : axis);
+        for (int c = 0; c < cols; c++) {
+            // Each row is a band of 50/HALF points; a bar fills the bands
+            // between the zero line and the chance.
+            double level = (chance[c] - 50.0) / (50.0 / (HALF + 0.5));
+            bool filled = row > 0 ? level >= row - 0.5 : row < 0 ? level <= row + 0.5 : false;
+            put(t, "%c", filled ? '#' : row == 0 ? '-' : ' ');
+        }
+        put(t, "\n");
+    }
+}
+
+// The number before a ply's move: "12." for White, "12..." for Black.
+static void move_number(const Board *b, char *buf, size_t bufsz) {
+    snprintf(buf, bufsz, "%d.%s", b->fullmove, b->side == WHITE ? "" : "..");
+}
+
+static void put_line(Text *t, const Board *start, const Move *line, int len) {
+    Board b = *start;
+    for (int i = 0; i < len && i < MOMENT_LINE_PLIES; i++) {
+        char san[MOVE_TEXT_MAX], num[16] = "";
+        if (i == 0 || b.side == WHITE)
+            move_number(&b, num, sizeof num);
+        notation_to_san(&b, line[i], san);
+        put(t, "%s%s%s", i ? " " : "", num, san);
+        board_play(&b, line[i]);
+    }
+}
+
+static void put_moments(Text *t, const GameReport *r, const ReviewPly *plies, const PgnGame *g) {
+    if (r->moment_count == 0) {
+        put(t, "\nNo single move swung the game.\n");
+        return;
+    }
+    put(t, "\nThe moments that decided the game:\n");
+    Board b;
+    if (!board_set_fen(&b, pgn_start_fen(g), NULL, 0))
+        return;
+    int next = 0;
+    for (int i = 0; i < r->plies && next < r->moment_count; i++) {
+        if (i == r->moments[next]) {
+            const ReviewPly *p = &plies[i];
+            char num[16], san[MOVE_TEXT_MAX], best[MOVE_TEXT_MAX], before[16], after[16];
+            move_number(&b, num, sizeof num);
+            notation_to_san(&b, p->played, san);
+            notation_to_san(&b, p->best, best);
+            review_format_score(p->best_score_white, before, sizeof before);
+            review_format_score(p->score_white, after, sizeof after);
+            const char *word = review_nag_word(p->nag);
+            put(t, "%d. %s%s%s (%s to %s)%s%s. Better was %s: ", next + 1, num, san,
+                p->nag == REVIEW_NAG_BLUNDER      ? "??"
+                : p->nag == REVIEW_NAG_MISTAKE    ? "?"
+                : p->nag == REVIEW_NAG_INACCURACY ? "?!"
+                                                  : "",
+                before, after, word ? ", " : "", word ? word : "", best);
+            put_line(t, &b, p->best_line, p->best_line_len);
+            put(t, "\n");
+            next++;
+        }
+        if (pgn_mainline_move(g, i) != plies[i].played)
+            return; // the game is not the one reviewed
+        board_play(&b, plies[i].played);
+    }
+}
+
+char *report_format(const GameReport *r, const ReviewPly *plies, const PgnGame *g,
+                    const char *opening) {
+    Text t = { .cap = 1024 };
+    t.buf = malloc(t.cap);
+    if (!t.buf)
+        return NULL;
+    put(&t, "Game report\n");
+    put(&t, "%s - %s  %s", tag_or(g, "White", "White"), tag_or(g, "Black", "Black"), pgn_result(g));
+    const char *date = tag_or(g, "Date", NULL);
+    if (date)
+        put(&t, "  (%s)", date);
+    put(&t, "\n");
+    if (opening && opening[0])
+        put(&t, "Opening: %s\n", opening);
+    put(&t, "\n");
+    put_side(&t, r, WHITE);
+    put_side(&t, r, BLACK);
+    put_graph(&t, plies, r->plies);
+    put_moments(&t, r, plies, g);
+    if (t.failed) {
+        free(t.buf);
+        return NULL;
+    }
+    return t.buf;
+}
