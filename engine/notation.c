@@ -121,6 +121,33 @@ void notation_to_san(const Board *b, Move m, char *buf) {
     san_with_list(b, &list, m, buf);
 }
 
+int notation_line(const Board *b, const Move *moves, int n, char *out, size_t outsz) {
+    Board at = *b;
+    size_t len = 0;
+    if (outsz)
+        out[0] = '\0';
+    int written = 0;
+    for (; written < n; written++) {
+        Move m = moves[written];
+        if (!movegen_is_legal(&at, m))
+            break;
+        char san[MOVE_TEXT_MAX], num[16] = "";
+        notation_to_san(&at, m, san);
+        if (at.side == WHITE)
+            snprintf(num, sizeof num, "%d. ", at.fullmove);
+        else if (written == 0)
+            snprintf(num, sizeof num, "%d... ", at.fullmove);
+        int k = snprintf(out + len, outsz - len, "%s%s%s", written ? " " : "", num, san);
+        if (k < 0 || (size_t)k >= outsz - len) {
+            out[len] = '\0';
+            break;
+        }
+        len += (size_t)k;
+        board_play(&at, m);
+    }
+    return written;
+}
+
 // ---------------------------------------------------------------------------
 // Messages
 

@@ -26,6 +26,11 @@ void notation_to_uci(Move m, char *buf);
 // scratch to test for check and mate and is restored before returning.
 void notation_to_san(const Board *b, Move m, char *buf);
 
+// A line of moves from b as numbered SAN ("12. Nf3 d5 13. c4", "12... d5
+// 13. c4" when Black starts) into out, stopping at the first move that is not
+// legal or that does not fit. Returns how many moves were written.
+int notation_line(const Board *b, const Move *moves, int n, char *out, size_t outsz);
+
 // Parses SAN (lenient: missing or extra +/#, !/? marks, 0-0, e8Q/e8=Q/e8q,
 // "exd6 e.p.", lower-case piece letters where unambiguous) or coordinates.
 // On success stores the move. Otherwise writes a message into err (at least

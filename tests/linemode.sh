@@ -249,9 +249,17 @@ check "the end of the game offers the report" has "$out" "White mates - review: 
 check "the report is printed" has "$out" "Game report"
 check "with each side's accuracy" grep -qE '^Black: accuracy [0-9]+% over 3 moves' <<<"$out"
 check "the graph of winning chances" has "$out" "  50% +-------"
-check "the blunder is a deciding moment" grep -qE '^1\. 3\.\.\.Nf6\?\? .*Better was ' <<<"$out"
+check "the blunder is a deciding moment" grep -qE '^1\. 3\.\.\. Nf6\?\? .*Better was ' <<<"$out"
 check "the archive has the game once" test "$(grep -c 'Wayward Queen Attack' "$archive")" -eq 1
 check "and it is the annotated one" grep -q 'Nf6 \$4' "$archive"
+
+# why: the explanation of the last move, each sentence with its line.
+out=$(printf '%s\n' why 'play both' e4 e5 Qh5 Nc6 Bc4 why Nf6 why quit |
+      timeout 60 "$PATZER" --new 2>&1)
+check "why before any move says so" has "$out" "No move to explain yet"
+check "why names a threat of mate" has "$out" "3. Bc4 threatens mate in 1: 4. Qxf7#."
+check "why names what a mistake allows" has "$out" "3... Nf6 allows mate in 1: 4. Qxf7#."
+check "and the better move with its line" grep -qE '^[A-Za-z0-9+#=-]+ was better \(.* for Black instead of mated in 1\): 3\.\.\. ' <<<"$out"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -544,7 +544,7 @@ Test(command, eval_toggle) {
 Test(command, names_and_help) {
     const char *names[64];
     int n = command_names(names, ARRAY_LEN(names), CMODE_ALL);
-    cr_assert_eq(n, 50, "%d command names", n);
+    cr_assert_eq(n, 51, "%d command names", n);
     cr_expect_eq(command_names(NULL, 0, CMODE_ALL), n);
     const char *list = command_help(NULL);
     cr_assert_not_null(list);

@@ -154,8 +154,8 @@ Test(report, the_text_tells_players_accuracy_graph_and_moments) {
     cr_expect(strstr(text, "White: accuracy 100% over 4 moves; 0 inaccuracies") != NULL, "%s",
               text);
     cr_expect(strstr(text, "1 blunder (?\?)") != NULL, "%s", text);
-    cr_expect(strstr(text, "1. 3...Nf6?? (+0.30 to #") != NULL, "%s", text);
-    cr_expect(strstr(text, "Better was g6: 3...g6\n") != NULL, "%s", text);
+    cr_expect(strstr(text, "1. 3... Nf6?? (+0.30 to #") != NULL, "%s", text);
+    cr_expect(strstr(text, "Better was g6: 3... g6\n") != NULL, "%s", text);
     cr_expect(strstr(text, "White |") && strstr(text, "  50% +") && strstr(text, "Black |"), "%s",
               text);
     free(text);
@@ -181,7 +181,7 @@ Test(report, a_real_review_of_scholars_mate_finds_the_blunder, .timeout = 120) {
     cr_expect(found, "3...Nf6 is a deciding moment");
     char *text = report_format(&r, p, g, NULL);
     cr_assert_not_null(text);
-    cr_expect(strstr(text, "3...Nf6??") != NULL, "%s", text);
+    cr_expect(strstr(text, "3... Nf6??") != NULL, "%s", text);
     cr_expect(strstr(text, "Opening:") == NULL, "%s", text);
     free(text);
     engine_free(e);

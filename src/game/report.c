@@ -178,21 +178,9 @@ static void put_graph(Text *t, const ReviewPly *plies, int n) {
     }
 }
 
-// The number before a ply's move: "12." for White, "12..." for Black.
+// The number before a ply's move: "12. " for White, "12... " for Black.
 static void move_number(const Board *b, char *buf, size_t bufsz) {
-    snprintf(buf, bufsz, "%d.%s", b->fullmove, b->side == WHITE ? "" : "..");
-}
-
-static void put_line(Text *t, const Board *start, const Move *line, int len) {
-    Board b = *start;
-    for (int i = 0; i < len && i < MOMENT_LINE_PLIES; i++) {
-        char san[MOVE_TEXT_MAX], num[16] = "";
-        if (i == 0 || b.side == WHITE)
-            move_number(&b, num, sizeof num);
-        notation_to_san(&b, line[i], san);
-        put(t, "%s%s%s", i ? " " : "", num, san);
-        board_play(&b, line[i]);
-    }
+    snprintf(buf, bufsz, "%d.%s ", b->fullmove, b->side == WHITE ? "" : "..");
 }
 
 static void put_moments(Text *t, const GameReport *r, const ReviewPly *plies, const PgnGame *g) {
@@ -221,8 +209,10 @@ static void put_moments(Text *t, const GameReport *r, const ReviewPly *plies, co
                 : p->nag == REVIEW_NAG_INACCURACY ? "?!"
                                                   : "",
                 before, after, word ? ", " : "", word ? word : "", best);
-            put_line(t, &b, p->best_line, p->best_line_len);
-            put(t, "\n");
+            char line[512];
+            int len = p->best_line_len < MOMENT_LINE_PLIES ? p->best_line_len : MOMENT_LINE_PLIES;
+            notation_line(&b, p->best_line, len, line, sizeof line);
+            put(t, "%s\n", line);
             next++;
         }
         if (pgn_mainline_move(g, i) != plies[i].played)

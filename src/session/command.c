@@ -449,6 +449,17 @@ static const CommandSpec specs[] = {
       .usage = "cancel",
       .summary = "editor: leave without changes",
       .help = "Leaves the editor; the position stays as it was." },
+    { .kind = CMD_WHY,
+      .modes = CMODE_PLAY | CMODE_BROWSE | CMODE_ANALYSE,
+      .name = "why",
+      .arg = ARG_NONE,
+      .usage = "why",
+      .summary = "explain the last move: its threats, or what a mistake allowed",
+      .help = "Explains the last move of the position shown (the engine's reply in your game, "
+              "the current move when browsing or after a review) from facts the engine can "
+              "prove, each with its line: the mate or the material a mistake allows and the "
+              "better move, a missed mate, what the move threatens, a fork, a new pin, a piece "
+              "left en prise. The first line's move is shown on the board." },
     { .kind = CMD_MESSAGES,
       .name = "messages",
       .aliases = { "msgs", "log" },

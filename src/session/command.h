@@ -65,6 +65,7 @@ typedef enum {
     // Annotating the game shown.
     CMD_COMMENT,  // text: the comment after the current move (empty: remove it)
     CMD_NAG,      // nag: the current move's NAG (0: remove them)
+    CMD_WHY,      // explain the last move: its threats, or what a mistake allowed
 } CommandKind;
 
 // The modes of the session, as bits: which modes accept a command.

@@ -392,6 +392,7 @@ static bool core_command(Session *s, const Command *cmd, int64_t now) {
         break;
     case CMD_COMMENT:
     case CMD_NAG: annotate_command(s, cmd, now); break;
+    case CMD_WHY: why_command(s); break;
     case CMD_EDIT: enter_with_source(s, SESSION_EDIT, now); break;
     case CMD_REVIEW: enter_with_source(s, SESSION_REVIEW, now); break;
     case CMD_ANALYZE: analyze(s, cmd->text, now); break;
@@ -606,6 +607,7 @@ void session_free(Session *s, int64_t now) {
     game_free(s->pending);
     openings_free(s->openings);
     engine_free(s->think.engine);
+    engine_free(s->coach);
     game_free(s->live);
     game_free(s->analyse.game);
     eventq_free(s->think.events);
@@ -626,7 +628,13 @@ const Board *session_display_board(const Session *s) { return current(s)->board(
 bool session_editing(const Session *s) { return s->mode == SESSION_EDIT; }
 const SessionThinking *session_thinking(const Session *s) { return &s->think.thinking; }
 bool session_flipped(const Session *s) { return s->flipped; }
-Move session_hint(const Session *s) { return s->mode == SESSION_PLAY ? s->play.hint : MOVE_NONE; }
+Move session_hint(const Session *s) {
+    if (s->mode == SESSION_PLAY && s->play.hint != MOVE_NONE)
+        return s->play.hint;
+    // The move `why` showed, while its position is on the board.
+    const Board *b = session_display_board(s);
+    return s->why_move != MOVE_NONE && b && b->key == s->why_key ? s->why_move : MOVE_NONE;
+}
 
 void session_point(Session *s, Square sq, int64_t now) {
     if (s->mode != SESSION_PLAY) {

@@ -171,6 +171,9 @@ struct Session {
     bool live_archived;        // the live game is in the archive already
     ArchiveSpot live_spot;     // where in the archive (its review replaces it there)
     MsgLog messages;           // the last status messages, for `messages`
+    Engine *coach;             // searches for `why` (made when first needed)
+    Move why_move;             // the move `why` shows, while the position is why_key
+    Key why_key;
 
     // Each mode's own state.
     PlayState play;
@@ -198,6 +201,9 @@ void session_say_text(Session *s, MessageKind kind, const char *text);
 void session_changed(Session *s);
 // Appends g (a live game being finished or replaced) to the archive.
 void session_archive_live(Session *s, const Game *g, int64_t now);
+// `why`: explains the last move of the game shown.
+void why_command(Session *s);
+
 // The live game changed: autosave it; when it ended, archive it.
 void session_live_changed(Session *s, int64_t now);
 // "12... Nf6": the last move of g, or "" when none.

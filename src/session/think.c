@@ -70,25 +70,7 @@ void think_start(Think *t, const Game *g, RequestKind kind, const SearchLimits *
 
 // The PV as numbered SAN from the position the search started from.
 static void pv_to_san(const Board *root, const SearchInfo *info, char *out, size_t outsz) {
-    Board b = *root;
-    size_t len = 0;
-    out[0] = '\0';
-    for (int i = 0; i < info->pv_length; i++) {
-        Move m = info->pv[i];
-        if (!movegen_is_legal(&b, m))
-            break;
-        char san[MOVE_TEXT_MAX], num[16] = "";
-        notation_to_san(&b, m, san);
-        if (b.side == WHITE)
-            snprintf(num, sizeof num, "%d. ", b.fullmove);
-        else if (i == 0)
-            snprintf(num, sizeof num, "%d... ", b.fullmove);
-        int n = snprintf(out + len, outsz - len, "%s%s%s", i ? " " : "", num, san);
-        if (n < 0 || (size_t)n >= outsz - len)
-            break;
-        len += (size_t)n;
-        board_play(&b, m);
-    }
+    notation_line(root, info->pv, info->pv_length, out, outsz);
 }
 
 bool think_info(Think *t, const SearchInfo *info) {
