@@ -12,20 +12,10 @@
 #include "engine/notation.h"
 #include "src/game/report.h"
 #include "src/pgn/pgn.h"
+#include "tests/pgn_helpers.h"
 
 static const char SCHOLAR[] = "[White \"Alice\"]\n[Black \"Bob\"]\n\n"
                               "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
-
-static PgnGame *read_game(const char *text) {
-    PgnReader *r = pgn_reader_from_string(text, "test");
-    cr_assert_not_null(r);
-    PgnGame *g = pgn_game_new();
-    cr_assert_not_null(g);
-    PgnError e;
-    cr_assert_eq(pgn_reader_next(r, g, &e), 1, "%s:%d:%d: %s", e.file, e.line, e.column, e.message);
-    pgn_reader_close(r);
-    return g;
-}
 
 // A ply where the mover played the engine's move: no loss.
 static ReviewPly good(int score_white) {
@@ -120,7 +110,7 @@ Test(report, only_the_three_biggest_swings_are_kept_in_game_order) {
 }
 
 Test(report, the_text_tells_players_accuracy_graph_and_moments) {
-    PgnGame *g = read_game(SCHOLAR);
+    PgnGame *g = test_read_game(SCHOLAR);
     int n = pgn_mainline_length(g);
     cr_assert_eq(n, 7);
     Board b;
@@ -163,7 +153,7 @@ Test(report, the_text_tells_players_accuracy_graph_and_moments) {
 }
 
 Test(report, a_real_review_of_scholars_mate_finds_the_blunder, .timeout = 120) {
-    PgnGame *g = read_game(SCHOLAR);
+    PgnGame *g = test_read_game(SCHOLAR);
     int n = pgn_mainline_length(g);
     ReviewPly *p = calloc((size_t)n, sizeof *p);
     cr_assert_not_null(p);

@@ -11,6 +11,7 @@
 #include "engine/fen.h"
 #include "engine/engine.h"
 #include "src/pgn/pgn.h"
+#include "tests/pgn_helpers.h"
 #include "src/game/review.h"
 #include "tests/helpers.h"
 
@@ -18,18 +19,6 @@
 // the second leaves the queen to a bishop (2.Qg4?? Bxg4).
 static const char SCHOLAR[] = "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
 static const char HANGING[] = "1. e4 d5 2. Qg4 Bxg4 3. f3 Bh5 0-1\n";
-
-static PgnGame *read_game(const char *text) {
-    PgnReader *r = pgn_reader_from_string(text, "test");
-    cr_assert_not_null(r);
-    PgnGame *g = pgn_game_new();
-    cr_assert_not_null(g);
-    PgnError e;
-    int rc = pgn_reader_next(r, g, &e);
-    cr_assert_eq(rc, 1, "%s:%d:%d: %s", e.file, e.line, e.column, e.message);
-    pgn_reader_close(r);
-    return g;
-}
 
 static Move parse(const Board *at, const char *san) {
     Board *b = malloc(sizeof *b);
@@ -123,7 +112,7 @@ Test(review, format_score) {
 
 Test(review, walking_into_mate_is_a_blunder) {
     Engine *e = new_engine();
-    PgnGame *g = read_game(SCHOLAR);
+    PgnGame *g = test_read_game(SCHOLAR);
     ReviewPly *p = review(e, g, &QUICK);
 
     // 3...Nf6?? allows mate in one.
@@ -153,7 +142,7 @@ Test(review, walking_into_mate_is_a_blunder) {
 
 Test(review, hanging_queen_is_a_blunder) {
     Engine *e = new_engine();
-    PgnGame *g = read_game(HANGING);
+    PgnGame *g = test_read_game(HANGING);
     ReviewPly *p = review(e, g, &QUICK);
 
     cr_expect_eq(p[2].nag, REVIEW_NAG_BLUNDER, "2.Qg4?? gets %d", p[2].nag);
@@ -176,7 +165,7 @@ Test(review, hanging_queen_is_a_blunder) {
 
 Test(review, annotation_marks_and_variation) {
     Engine *e = new_engine();
-    PgnGame *g = read_game(SCHOLAR);
+    PgnGame *g = test_read_game(SCHOLAR);
     ReviewPly *p = review(e, g, &QUICK);
     cr_assert(review_annotate(g, p, pgn_mainline_length(g)));
 
@@ -204,7 +193,7 @@ Test(review, annotation_marks_and_variation) {
     char *text = pgn_write_string(g, NULL);
     cr_assert_not_null(text);
     cr_expect_not_null(strstr(text, "Nf6 $4 {#1 Blunder."), "%s", text);
-    PgnGame *back = read_game(text);
+    PgnGame *back = test_read_game(text);
     const PgnNode *m = pgn_mainline_node(back, 5);
     cr_expect_eq(m->nag_count, 1);
     cr_expect_str_eq(m->comment, n->comment);
@@ -231,7 +220,7 @@ static bool count_progress(int done, int total, void *ctx) {
 
 Test(review, progress_and_stop) {
     Engine *e = new_engine();
-    PgnGame *g = read_game(SCHOLAR);
+    PgnGame *g = test_read_game(SCHOLAR);
     int calls[2] = { 0, 100 };
     ReviewOptions opt = { .depth = 3, .progress = count_progress, .ctx = calls };
     ReviewPly plies[7];
@@ -248,7 +237,7 @@ Test(review, progress_and_stop) {
 
 Test(review, passes_null_moves) {
     Engine *e = new_engine();
-    PgnGame *g = read_game("1. e4 d5 2. e5 f5 3. -- Nc6 (3... Kf7) 4. d4 1-0");
+    PgnGame *g = test_read_game("1. e4 d5 2. e5 f5 3. -- Nc6 (3... Kf7) 4. d4 1-0");
     ReviewOptions opt = { .depth = 2 };
     ReviewPly *p = review(e, g, &opt);
     cr_expect_eq(p[4].played, MOVE_NULL);
@@ -266,7 +255,7 @@ Test(review, engine_options_restored) {
     char err[128], buf[32];
     cr_assert(engine_set_option(e, "UCI_LimitStrength", "true", err, sizeof err), "%s", err);
     cr_assert(engine_set_option(e, "UCI_Elo", "1234", err, sizeof err), "%s", err);
-    PgnGame *g = read_game(HANGING);
+    PgnGame *g = test_read_game(HANGING);
     ReviewOptions opt = { .depth = 2 };
     ReviewPly plies[6];
     cr_expect_eq(review_game(e, g, &opt, plies), 6);
@@ -282,7 +271,7 @@ Test(review, engine_options_restored) {
 
 Test(review, empty_game) {
     Engine *e = new_engine();
-    PgnGame *g = read_game("[Event \"none\"]\n\n*\n");
+    PgnGame *g = test_read_game("[Event \"none\"]\n\n*\n");
     ReviewPly plies[1];
     cr_expect_eq(review_game(e, g, &QUICK, plies), 0);
     cr_expect(review_annotate(g, plies, 0));
@@ -293,7 +282,7 @@ Test(review, empty_game) {
 // ---------------------------------------------------------------- PGN building
 
 Test(review, pgn_building_round_trip) {
-    PgnGame *g = read_game("1. e4 {kept} e5 2. Nf3 Nc6 *\n");
+    PgnGame *g = test_read_game("1. e4 {kept} e5 2. Nf3 Nc6 *\n");
     Board b;
     cr_assert(pgn_position_at(g, 1, &b));
     Move alt[3] = { parse(&b, "c5"), MOVE_NONE, MOVE_NONE };
@@ -335,7 +324,7 @@ Test(review, pgn_building_round_trip) {
                                     "(1... c5 {sharp} 2. Nf3 d6) (1... c5) 2. Nf3 Nc6 *"),
                        "%s", text);
     free(flat);
-    PgnGame *back = read_game(text);
+    PgnGame *back = test_read_game(text);
     const PgnNode *n = pgn_mainline_node(back, 1);
     cr_expect_eq(n->nag_count, 2);
     cr_expect_str_eq(n->comment, "first second");
@@ -357,7 +346,7 @@ Test(review, pgn_building_round_trip) {
 }
 
 Test(review, nag_list_full) {
-    PgnGame *g = read_game("1. e4 *\n");
+    PgnGame *g = test_read_game("1. e4 *\n");
     for (int i = 1; i <= PGN_MAX_NAGS; i++)
         cr_expect(pgn_mainline_add_nag(g, 0, 10 + i));
     cr_expect_not(pgn_mainline_add_nag(g, 0, 1));

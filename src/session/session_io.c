@@ -313,32 +313,34 @@ static bool archive_read(const char *path, char **old, size_t *len, char *err, s
     return *old != NULL;
 }
 
-bool session_archive(const PgnGame *g, const char *path, ArchiveSpot *spot, char *err,
-                     size_t errsz) {
+// Writes g into the archive after its first bytes: all of them (append),
+// or up to the game at spot when `replace` and the file is as spot saw it.
+static bool archive_update(const PgnGame *g, const char *path, ArchiveSpot *spot, bool replace,
+                           char *err, size_t errsz) {
     if (!path || !path[0])
         return true;
     char *old;
     size_t len;
     if (!archive_read(path, &old, &len, err, errsz))
         return false;
-    bool ok = archive_write(g, path, old, len, spot, err, errsz);
+    size_t keep = len;
+    // Only the copy this session wrote is replaced, never another game.
+    if (replace && spot->end && len == spot->end && spot->start <= len) {
+        keep = spot->start;
+        while (keep > 0 && (old[keep - 1] == '\n' || old[keep - 1] == '\r'))
+            keep--;
+    }
+    bool ok = archive_write(g, path, old, keep, spot, err, errsz);
     free(old);
     return ok;
 }
 
+bool session_archive(const PgnGame *g, const char *path, ArchiveSpot *spot, char *err,
+                     size_t errsz) {
+    return archive_update(g, path, spot, false, err, errsz);
+}
+
 bool session_archive_replace(const PgnGame *g, const char *path, ArchiveSpot *spot, char *err,
                              size_t errsz) {
-    if (!path || !path[0])
-        return true;
-    char *old;
-    size_t len;
-    if (!archive_read(path, &old, &len, err, errsz))
-        return false;
-    // Only the copy this session wrote is replaced, never another game.
-    size_t keep = spot->end && len == spot->end && spot->start <= len ? spot->start : len;
-    while (keep > 0 && (old[keep - 1] == '\n' || old[keep - 1] == '\r'))
-        keep--;
-    bool ok = archive_write(g, path, old, keep, spot, err, errsz);
-    free(old);
-    return ok;
+    return archive_update(g, path, spot, true, err, errsz);
 }
