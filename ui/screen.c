@@ -263,9 +263,10 @@ bool ui_screen_open(const UiOptions *opts, char *err, size_t errsz) {
     }
     intrflush(stdscr, FALSE);
     set_escdelay(ESC_DELAY_MS);
-    // Clicks and drags of the left button; a terminal without a mouse
-    // simply reports none, so the result needs no check.
-    (void)mousemask(BUTTON1_PRESSED | BUTTON1_RELEASED, NULL);
+    // Clicks and drags of the left button and the wheel (buttons 4 and 5);
+    // a terminal without a mouse simply reports none, so the result needs
+    // no check.
+    (void)mousemask(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
     (void)mouseinterval(0); // presses and releases as they come, no click folding
     curs_set(1); // may fail on terminals without cursor control; harmless
     bool want_color = !opts->no_color && getenv("NO_COLOR") == NULL && has_colors();
@@ -371,6 +372,10 @@ int ui_screen_getch(void) {
             return UI_KEY_PRESS;
         if (ev.bstate & BUTTON1_RELEASED)
             return UI_KEY_RELEASE;
+        if (ev.bstate & BUTTON4_PRESSED)
+            return UI_KEY_WHEEL_UP;
+        if (ev.bstate & BUTTON5_PRESSED)
+            return UI_KEY_WHEEL_DOWN;
     }
 }
 

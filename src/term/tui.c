@@ -481,6 +481,8 @@ int tui_run(const Config *cfg, char *why, size_t whysz) {
         for (int key; (key = ui_screen_getch()) != UI_KEY_NONE;) {
             if (pager_key(&t, key))
                 continue;
+            if (key == UI_KEY_WHEEL_UP || key == UI_KEY_WHEEL_DOWN)
+                continue; // the wheel scrolls the pager only
             NotesClick click =
                 key == UI_KEY_PRESS ? notes_click(&t.notes, t.session, frontend_now_ms()) : NOTES_OFF;
             if (click != NOTES_OFF) {
