@@ -69,6 +69,10 @@ bool ui_screen_unicode(void) {
     return theme_unicode();
 }
 
+bool ui_screen_color(void) {
+    return theme_color();
+}
+
 static int board_w(int s) {
     return RANK_LABEL_W + 8 * scales[s].w;
 }

@@ -22,6 +22,10 @@ typedef struct UiOptions {
 bool ui_screen_open(const UiOptions *opts, char *err, size_t errsz);
 void ui_screen_close(void);
 bool ui_screen_is_open(void);
+// The look, decided at ui_screen_open: with colours (not NO_COLOR or a
+// monochrome terminal); pieces as Unicode glyphs (not ASCII).
+bool ui_screen_color(void);
+bool ui_screen_unicode(void);
 
 // Special keys returned by ui_screen_getch besides plain characters and
 // curses KEY_* codes.
