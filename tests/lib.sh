@@ -124,8 +124,8 @@ tmux_start() {
     # A server killed just before (the previous case of a script) may still be
     # going away: a new session started then fails with "server exited
     # unexpectedly", so it is tried again.
-    local try
-    for try in 1 2 3 4 5; do
+    local _
+    for _ in 1 2 3 4 5; do
         tm new-session -d -s game -x "$1" -y "$2" "$3" 2>/dev/null && return 0
         sleep 0.5
     done
