@@ -121,6 +121,14 @@ tmux_start() {
     command -v tmux >/dev/null 2>&1 || { echo "$TEST_NAME: tmux not installed, skipped"; exit 77; }
     TMUX_SOCKET=patzer-$TEST_NAME-$$
     trap 'tm kill-server 2>/dev/null; rm -rf "${tmp:-}"' EXIT
+    # A server killed just before (the previous case of a script) may still be
+    # going away: a new session started then fails with "server exited
+    # unexpectedly", so it is tried again.
+    local _
+    for _ in 1 2 3 4 5; do
+        tm new-session -d -s game -x "$1" -y "$2" "$3" 2>/dev/null && return 0
+        sleep 0.5
+    done
     tm new-session -d -s game -x "$1" -y "$2" "$3"
 }
 
@@ -148,10 +156,12 @@ keys() { tm send-keys -t game "$@"; }
 # write_tui_script FILE LOOK ARGS...: a script that starts the terminal game
 # with a fresh state directory (no game to resume), TERM=xterm-256color and
 # UTF-8, in one of the looks: colour, mono (NO_COLOR=1) or ascii (--ascii).
-# Needs make_tmp.
+# With $TUI_STATE set, that directory is the state directory instead (an
+# autosaved game put there can be resumed). Needs make_tmp.
 write_tui_script() {
-    local file=$1 look=$2 patzer
+    local file=$1 look=$2 patzer state='$(mktemp -d "'"$tmp"'/state.XXXXXX")'
     shift 2
+    [ -n "${TUI_STATE:-}" ] && state=$TUI_STATE
     patzer=$(cd "$(dirname "$PATZER")" && pwd)/$(basename "$PATZER")
     local env="unset NO_COLOR LC_ALL" extra=""
     case $look in
@@ -161,7 +171,7 @@ write_tui_script() {
     *) setup_error "unknown look '$look'" ;;
     esac
     cat >"$file" <<RUN
-export HOME="$tmp" XDG_STATE_HOME="\$(mktemp -d "$tmp/state.XXXXXX")" XDG_CONFIG_HOME="$tmp/config"
+export HOME="$tmp" XDG_STATE_HOME="$state" XDG_CONFIG_HOME="$tmp/config"
 export LANG=C.UTF-8 TERM=xterm-256color
 $env
 exec "$patzer" $extra $*

@@ -233,6 +233,24 @@ Test(pager, scrolls_within_bounds) {
     cr_assert(ui_pager_is_open(&pager));
 }
 
+Test(pager, the_mouse_wheel_scrolls_three_rows) {
+    open_numbered(40, 20, false);
+    cr_assert_eq(ui_pager_key(&pager, UI_KEY_WHEEL_DOWN), UI_PAGER_MOVED);
+    cr_assert_eq(ui_pager_top(&pager), 3);
+    assert_position("lines 4-23 of 57");
+    ui_pager_key(&pager, UI_KEY_WHEEL_DOWN);
+    cr_assert_eq(ui_pager_top(&pager), 6);
+    cr_assert_eq(ui_pager_key(&pager, UI_KEY_WHEEL_UP), UI_PAGER_MOVED);
+    cr_assert_eq(ui_pager_top(&pager), 3);
+    ui_pager_key(&pager, UI_KEY_WHEEL_UP);
+    ui_pager_key(&pager, UI_KEY_WHEEL_UP);
+    cr_assert_eq(ui_pager_top(&pager), 0, "nothing above the first row");
+    for (int i = 0; i < 30; i++)
+        ui_pager_key(&pager, UI_KEY_WHEEL_DOWN);
+    cr_assert_eq(ui_pager_top(&pager), 37, "nothing below the last row");
+    cr_assert(ui_pager_is_open(&pager));
+}
+
 // Clicks: screen row y of a 22-row screen (title, 20 text rows, footer).
 Test(pager, maps_screen_rows_to_wrapped_rows) {
     open_numbered(40, 20, false);

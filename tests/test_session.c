@@ -567,6 +567,44 @@ Test(session, illegal_premoves_are_dropped_and_esc_clears) {
     session_free(s, 2000);
 }
 
+// A move in SAN typed while the engine thinks is read as if it were your
+// turn: queued, named in the status, played by its squares (a promotion
+// with its piece); a SAN no piece of yours can play is refused.
+Test(session, premoves_in_san_are_read_as_your_move) {
+    SessionOptions o = options();
+    o.settings.level = 20;
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    // Lines are handled without a poll in between: the engine has not even
+    // started, but it is its turn.
+    run(s, 1000, (const char *const[]){"e4", "Nf3", NULL});
+    Square selected;
+    Bitboard quiet, captures;
+    Move premove;
+    session_pointing(s, &selected, &quiet, &captures, &premove);
+    cr_expect_eq(premove, move_make(sq("g1"), sq("f3")), "%s", log.text);
+    cr_expect(has(&log, "Premove Nf3: played when patzer has moved"), "%s", log.text);
+    char status[256];
+    session_status(s, status, sizeof status);
+    cr_expect(strstr(status, "premove Nf3 (Esc clears)"), "%s", status);
+    run(s, 1000, (const char *const[]){"Qh8", NULL});
+    cr_expect(has(&log, "Not queued as a premove: "), "%s", log.text);
+    session_pointing(s, &selected, &quiet, &captures, &premove);
+    cr_expect_eq(premove, move_make(sq("g1"), sq("f3")), "a refused one leaves the queued one");
+    cr_assert(wait_until(s, 1000, engine_idle));
+    cr_assert(wait_until(s, 1000, engine_idle)); // the reply to the premove
+    cr_expect_eq(board_piece_on(game_board(session_live_game(s)), sq("f3")),
+                 make_piece(WHITE, KNIGHT), "%s", log.text);
+
+    run(s, 1000, (const char *const[]){"setboard 8/P3k3/8/8/8/8/8/4K3 b - - 0 1", "a8=N", NULL});
+    session_pointing(s, &selected, &quiet, &captures, &premove);
+    cr_expect_eq(premove, move_make_promotion(sq("a7"), sq("a8"), KNIGHT), "%s", log.text);
+    cr_assert(wait_until(s, 1000, engine_idle));
+    cr_expect_eq(board_piece_on(game_board(session_live_game(s)), sq("a8")),
+                 make_piece(WHITE, KNIGHT), "%s", log.text);
+    session_free(s, 2000);
+}
+
 static bool hint_named(Session *s, const Log *log, const char *text) {
     for (int i = 0; i < 2000 && !has(log, text); i++) {
         session_poll(s, 1000);

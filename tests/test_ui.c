@@ -16,6 +16,7 @@
 #include "engine/fen.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "ui/boardview.h"
 #include "ui/cmdbar.h"
 #include "ui/layout.h"
 #include "ui/panel.h"
@@ -1080,6 +1081,45 @@ Test(ui, targets_show_in_every_look) {
     check_targets(true, false, "o", "x");
     check_targets(false, true, "\u00b7", "\u00d7");
     check_targets(false, false, "\u00b7", "\u00d7");
+}
+
+// A premove (Nf3 queued while the engine thinks): both squares stand out,
+// by colour, and without colour by marks around the centre cell.
+static chtype square_centre(Square sq) {
+    const UiLayout *l = ui_layout();
+    int y, x;
+    boardview_square_cell(sq, false, l->sq_w, l->sq_h, &y, &x);
+    return mvwinch(l->board, y + (l->sq_h - 1) / 2, x + (l->sq_w - 1) / 2);
+}
+
+static void check_premove(bool ascii, bool no_color) {
+    open_screen(80, 24, ascii, no_color);
+    static const char *const sans[] = { "e4" };
+    play(sans, 1);
+    UiView v;
+    base_view(&v);
+    v.last_move = MOVE_NONE;
+    ui_view_draw(&v);
+    Square g1 = square_from_name("g1"), f3 = square_from_name("f3");
+    chtype plain_g1 = square_centre(g1), plain_f3 = square_centre(f3);
+    v.premove = move_make(g1, f3);
+    ui_view_draw(&v);
+    if (no_color) {
+        const char *text = dump();
+        assert_shows(text, ascii ? "<N>" : "<\u2658>"); // g1
+        assert_shows(text, "< >");                      // f3
+    } else {
+        cr_assert_neq(PAIR_NUMBER(square_centre(g1)), PAIR_NUMBER(plain_g1), "g1 has no colour");
+        cr_assert_neq(PAIR_NUMBER(square_centre(f3)), PAIR_NUMBER(plain_f3), "f3 has no colour");
+    }
+    ui_screen_close();
+}
+
+Test(ui, premove_is_marked_in_every_look) {
+    check_premove(true, true);
+    check_premove(true, false);
+    check_premove(false, true);
+    check_premove(false, false);
 }
 
 // The move tree in the panel: variations, NAGs, the comment marker and the

@@ -3,10 +3,10 @@
 # End to end: the pager in the real terminal game (tmux), in colour at 80x24,
 # monochrome (NO_COLOR=1) at 80x24 and ASCII at 120x40. The first screen
 # says how to get help; help and F1 open the command list in the pager, which
-# scrolls and shows where it is; q and Esc close it and leave the command bar
-# empty, so the next move typed is played; help COMMAND, a resize while it is
-# open, errors cut on the status line ("F2: more"), the messages command and
-# F2, and a game's long opening comment.
+# scrolls (keys and the mouse wheel) and shows where it is; q and Esc close
+# it and leave the command bar empty, so the next move typed is played; help
+# COMMAND, a resize while it is open, errors cut on the status line ("F2:
+# more"), the messages command and F2, and a game's long opening comment.
 # shellcheck source=tests/lib.sh
 source "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
 need_patzer
@@ -54,6 +54,9 @@ gone() {
     SEEN=$(screen)
     return 1
 }
+# wheel BUTTON: a turn of the mouse wheel as an SGR mouse report (64 up,
+# 65 down) over the middle of the screen.
+wheel() { tm send-keys -t game -l $'\e'"[<$1;10;10M"; }
 pager_open() { wait_for 5 'lines [0-9]+-[0-9]+ of [0-9]+ +q or Esc: close'; }
 pager_closed() { gone 5 'q or Esc: close'; }
 
@@ -81,6 +84,10 @@ run_look() {
     check "$look: Home goes back to the top" wait_for 5 "lines 1-$text_rows of "
     keys Down
     check "$look: Down scrolls a row" wait_for 5 "lines 2-$((text_rows + 1)) of "
+    wheel 65
+    check "$look: the mouse wheel down scrolls three rows" wait_for 5 "lines 5-$((text_rows + 4)) of "
+    wheel 64
+    check "$look: and up three rows" wait_for 5 "lines 2-$((text_rows + 1)) of "
     keys q
     check "$look: q closes it" pager_closed
     check "$look: the board is back" wait_for 5 'a +b +c +d +e +f +g +h'

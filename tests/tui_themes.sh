@@ -5,6 +5,8 @@
 # the choices land in patzer.conf beside the user's own lines, and a user
 # theme from the file is listed and drawn with its colours; with bell on,
 # the engine's move rings the terminal bell (tmux's window bell flag).
+# Without colour (NO_COLOR=1) and in ASCII, the same commands are taken and
+# kept and the board stays readable.
 # shellcheck source=tests/lib.sh
 source "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
 need_patzer
@@ -90,4 +92,69 @@ keys "e4" Enter
 check "the engine replies again" wait_for 20 '1\. e4 [a-hNBRQKO]'
 check "the bell rang on the engine's move" test "$(bell_flag)" = 1
 keys "quit" Enter
+sleep 0.5
+tm kill-server 2>/dev/null
+
+# plain_look LOOK: without colour (mono) and in ASCII the same commands
+# work and are kept, and the board stays readable: in monochrome White is
+# outline and Black solid whatever the set (the shapes tell the sides
+# apart), in ASCII the pieces are letters; the messages say so.
+plain_look() {
+    local look=$1
+    echo "# $look" >"$tmp/config/patzer/patzer.conf"
+    write_tui_script "$tmp/plain.sh" "$look" --no-book --time none --level 1
+    tmux_start 80 24 "bash $tmp/plain.sh"
+    check "$look: the board appears" wait_for 10 '^>'
+    if [ "$look" = mono ]; then
+        check "$look: White outline" wait_for 2 '♙'
+        check "$look: Black solid" wait_for 2 '♟'
+    else
+        check "$look: letters" wait_for 2 ' P .* p |  p '
+    fi
+    keys "theme" Enter
+    check "$look: theme alone lists the themes" wait_for 5 'Themes: classic\* green blue contrast paper'
+    keys "theme contrast" Enter
+    if [ "$look" = mono ]; then
+        check "$look: theme contrast is kept, saying there are no colours" \
+            wait_for 5 'Theme contrast \(kept in patzer.conf\); no colours on this screen'
+    else
+        check "$look: theme contrast is kept" wait_for 5 'Theme contrast \(kept in patzer.conf\) '
+        check "$look: and drawn in colour" has_colour "48;5;"
+    fi
+    check "$look: patzer.conf has theme = contrast" has "$(conf)" "theme = contrast"
+    keys "pieces outline" Enter
+    if [ "$look" = mono ]; then
+        check "$look: pieces outline is kept, saying how sides differ" \
+            wait_for 5 'Pieces outline \(kept in patzer.conf\); mono: White outline, Black solid'
+        check "$look: White stays outline" wait_for 2 '♙'
+        check "$look: Black stays solid" wait_for 2 '♟'
+    else
+        check "$look: pieces outline is kept, saying ASCII shows letters" \
+            wait_for 5 'Pieces outline \(kept in patzer.conf\); the ASCII board shows letters'
+        check "$look: still letters" wait_for 2 ' P '
+        check "$look: no Unicode piece" lacks_on_screen '♙'
+    fi
+    keys "pieces letters" Enter
+    check "$look: pieces letters is kept" wait_for 5 'Pieces letters \(kept in patzer.conf\) '
+    check "$look: letters: White's pawns are P" wait_for 5 ' P '
+    check "$look: Black's are p" wait_for 5 ' p '
+    check "$look: no Unicode piece left" lacks_on_screen '♟'
+    check "$look: patzer.conf has pieces = letters" has "$(conf)" "pieces = letters"
+    keys "e4" Enter
+    check "$look: a game goes on" wait_for 20 '1\. e4 [a-hNBRQKO]'
+    keys "quit" Enter
+    sleep 0.5
+    tm kill-server 2>/dev/null
+    tmux_start 80 24 "bash $tmp/plain.sh"
+    check "$look: the next start keeps the letters" wait_for 10 ' P '
+    check "$look: and no Unicode piece" lacks_on_screen '♙'
+    keys "theme" Enter
+    check "$look: and the theme" wait_for 5 'Themes: classic green blue contrast\* paper'
+    keys "quit" Enter
+    sleep 0.5
+    tm kill-server 2>/dev/null
+}
+
+plain_look mono
+plain_look ascii
 finish

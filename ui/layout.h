@@ -25,9 +25,6 @@ const UiLayout *ui_layout(void);
 // ui_screen_update leaves the command bar under it.
 void ui_screen_cover_frame(void);
 
-// Whether pieces are drawn as Unicode glyphs (decided at ui_screen_open).
-bool ui_screen_unicode(void);
-
 // Shows text on the status line in place of the status until it is cleared
 // with NULL (the command bar lists completion matches this way). The status
 // line is redrawn at once.

@@ -19,6 +19,7 @@ enum {
     KEY_CTRL_F = 6,
     CHROME_ROWS = 2, // the title above the text and the footer below it
     LINES_MIN = 64,  // first allocation of wrapped rows
+    WHEEL_ROWS = 3,  // rows a turn of the mouse wheel scrolls
 };
 
 // Columns a character takes as draw_text shows it: what it cannot show is
@@ -245,6 +246,12 @@ UiPagerAction ui_pager_key(UiPager *p, int key) {
     case '\r':
     case KEY_ENTER:
         top++;
+        break;
+    case UI_KEY_WHEEL_UP:
+        top -= WHEEL_ROWS;
+        break;
+    case UI_KEY_WHEEL_DOWN:
+        top += WHEEL_ROWS;
         break;
     case KEY_PPAGE:
     case 'b':

@@ -66,8 +66,9 @@ typedef enum {
     UI_PAGER_MOVED,   // scrolled (or at a bound already): redraw
     UI_PAGER_CLOSED,  // q, Q or Esc: the pager is closed now
 } UiPagerAction;
-// Up/Down (k/j, Enter) a row, Page Up/Down (b, space, f) a page, Home/End
-// (g/G) to the ends; q, Q and Esc close. Keys are ui_screen_getch's.
+// Up/Down (k/j, Enter) a row, the mouse wheel three rows, Page Up/Down (b,
+// space, f) a page, Home/End (g/G) to the ends; q, Q and Esc close. Keys are
+// ui_screen_getch's.
 UiPagerAction ui_pager_key(UiPager *p, int key);
 
 // Draws the pager over the whole screen (laying it out for the current size

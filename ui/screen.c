@@ -48,6 +48,16 @@ static const char *const headless_terms[] = { "xterm-256color", "xterm", "ansi",
 static bool is_open;
 static bool headless;
 static int mouse_y = -1, mouse_x = -1; // the cell of the last mouse event
+// Mouse events read but not yet returned, oldest first. With click
+// resolution off, curses gathers the reports already waiting (a press and
+// its release, on a slow machine) behind one KEY_MOUSE, and getmouse gives
+// them newest first: all are taken at once and handed out in order.
+enum { MOUSE_QUEUE = 8 };
+static struct {
+    MEVENT ev[MOUSE_QUEUE];
+    int count, next;
+} mouse_queue;
+
 static SCREEN *screen;
 static FILE *null_in, *null_out;
 static UiLayout layout;
@@ -67,6 +77,10 @@ bool ui_screen_is_open(void) {
 
 bool ui_screen_unicode(void) {
     return theme_unicode();
+}
+
+bool ui_screen_color(void) {
+    return theme_color();
 }
 
 static int board_w(int s) {
@@ -263,9 +277,10 @@ bool ui_screen_open(const UiOptions *opts, char *err, size_t errsz) {
     }
     intrflush(stdscr, FALSE);
     set_escdelay(ESC_DELAY_MS);
-    // Clicks and drags of the left button; a terminal without a mouse
-    // simply reports none, so the result needs no check.
-    (void)mousemask(BUTTON1_PRESSED | BUTTON1_RELEASED, NULL);
+    // Clicks and drags of the left button and the wheel (buttons 4 and 5);
+    // a terminal without a mouse simply reports none, so the result needs
+    // no check.
+    (void)mousemask(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
     (void)mouseinterval(0); // presses and releases as they come, no click folding
     curs_set(1); // may fail on terminals without cursor control; harmless
     bool want_color = !opts->no_color && getenv("NO_COLOR") == NULL && has_colors();
@@ -274,6 +289,7 @@ bool ui_screen_open(const UiOptions *opts, char *err, size_t errsz) {
     if (!theme_init(color, default_colors, utf8 && !opts->ascii))
         theme_init(false, false, utf8 && !opts->ascii);
     memset(&layout, 0, sizeof layout);
+    memset(&mouse_queue, 0, sizeof mouse_queue);
     is_open = true;
     layout_make();
     return true;
@@ -345,10 +361,41 @@ static int escape_sequence(void) {
     return UI_KEY_NONE;
 }
 
+static void take_mouse_events(void) {
+    MEVENT newest_first[MOUSE_QUEUE];
+    int n = 0;
+    while (n < MOUSE_QUEUE && getmouse(&newest_first[n]) == OK)
+        n++;
+    for (int i = 0; i < n; i++)
+        mouse_queue.ev[i] = newest_first[n - 1 - i];
+    mouse_queue.count = n;
+    mouse_queue.next = 0;
+}
+
+// The key for a queued mouse event, UI_KEY_NONE for one we do not use.
+static int mouse_key(const MEVENT *ev) {
+    mouse_y = ev->y;
+    mouse_x = ev->x;
+    if (ev->bstate & BUTTON1_PRESSED)
+        return UI_KEY_PRESS;
+    if (ev->bstate & BUTTON1_RELEASED)
+        return UI_KEY_RELEASE;
+    if (ev->bstate & BUTTON4_PRESSED)
+        return UI_KEY_WHEEL_UP;
+    if (ev->bstate & BUTTON5_PRESSED)
+        return UI_KEY_WHEEL_DOWN;
+    return UI_KEY_NONE;
+}
+
 int ui_screen_getch(void) {
     if (!is_open)
         return UI_KEY_NONE;
     for (;;) {
+        while (mouse_queue.next < mouse_queue.count) {
+            int key = mouse_key(&mouse_queue.ev[mouse_queue.next++]);
+            if (key != UI_KEY_NONE)
+                return key;
+        }
         int c = wgetch(stdscr);
         if (c == ERR)
             return UI_KEY_NONE;
@@ -362,15 +409,7 @@ int ui_screen_getch(void) {
             return UI_KEY_RESIZE;
         if (c != KEY_MOUSE)
             return c;
-        MEVENT ev;
-        if (getmouse(&ev) != OK)
-            continue; // not a button event we asked for
-        mouse_y = ev.y;
-        mouse_x = ev.x;
-        if (ev.bstate & BUTTON1_PRESSED)
-            return UI_KEY_PRESS;
-        if (ev.bstate & BUTTON1_RELEASED)
-            return UI_KEY_RELEASE;
+        take_mouse_events(); // returned at the top of the loop
     }
 }
 

@@ -22,12 +22,24 @@ typedef struct UiOptions {
 bool ui_screen_open(const UiOptions *opts, char *err, size_t errsz);
 void ui_screen_close(void);
 bool ui_screen_is_open(void);
+// The look, decided at ui_screen_open: with colours (not NO_COLOR or a
+// monochrome terminal); pieces as Unicode glyphs (not ASCII).
+bool ui_screen_color(void);
+bool ui_screen_unicode(void);
 
 // Special keys returned by ui_screen_getch besides plain characters and
 // curses KEY_* codes.
 // UI_KEY_PRESS and UI_KEY_RELEASE: the left mouse button went down or up
-// at the cell ui_screen_mouse_cell gives.
-enum { UI_KEY_NONE = -1, UI_KEY_RESIZE = -2, UI_KEY_PRESS = -3, UI_KEY_RELEASE = -4 };
+// at the cell ui_screen_mouse_cell gives. UI_KEY_WHEEL_UP and _DOWN: the
+// mouse wheel turned (where the terminal reports it).
+enum {
+    UI_KEY_NONE = -1,
+    UI_KEY_RESIZE = -2,
+    UI_KEY_PRESS = -3,
+    UI_KEY_RELEASE = -4,
+    UI_KEY_WHEEL_UP = -5,
+    UI_KEY_WHEEL_DOWN = -6,
+};
 // A key if one is waiting, else UI_KEY_NONE. Never blocks.
 int ui_screen_getch(void);
 // What a navigation key means (arrows, Home/End, Page Up/Down), so callers

@@ -318,6 +318,11 @@ static void play_status(const Session *s, char *buf, size_t bufsz) {
         snprintf(buf, bufsz, "%s to move (patzer is thinking)%s",
                  game_turn(g) == WHITE ? "White" : "Black",
                  board_in_check(game_board(g)) ? " - check" : "");
+        // A queued move stays said while it waits (the board marks it too).
+        if (s->play.premove != MOVE_NONE) {
+            size_t n = strlen(buf);
+            snprintf(buf + n, bufsz - n, " - premove %s (Esc clears)", s->play.premove_text);
+        }
         return;
     }
     session_game_status(g, buf, bufsz);

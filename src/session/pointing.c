@@ -21,6 +21,7 @@ const char *pointing_piece_name(PieceType t) { return piece_names[t]; }
 void pointing_reset(Session *s) {
     s->play.selected = SQ_NONE;
     s->play.premove = MOVE_NONE;
+    s->play.premove_text[0] = '\0';
     s->play.promotion = MOVE_NONE;
 }
 
@@ -43,6 +44,15 @@ static void move_text(Move m, PieceType promo, char *buf, size_t bufsz) {
     static const char letters[PIECE_TYPE_NB] = {[KNIGHT] = 'n', [BISHOP] = 'b', [ROOK] = 'r',
                                                 [QUEEN] = 'q'};
     snprintf(buf, bufsz, "%s%s%c", from, to, promo ? letters[promo] : '\0');
+}
+
+// Queues m (named text) to be tried the moment the engine has moved.
+static void queue(Session *s, Move m, const char *text) {
+    s->play.selected = SQ_NONE;
+    s->play.premove = m;
+    snprintf(s->play.premove_text, sizeof s->play.premove_text, "%s", text);
+    session_say(s, MSG_INFO, "Premove %s: played when patzer has moved (Esc clears it).", text);
+    session_changed(s);
 }
 
 // Plays from/to on the user's turn; a promotion first asks for the piece.
@@ -87,10 +97,8 @@ void pointing_square(Session *s, Square sq, int64_t now) {
             play_from_to(s, move_make(from, sq), now);
         } else if (!my_turn) {
             char text[8];
-            s->play.premove = move_make(from, sq);
-            move_text(s->play.premove, 0, text, sizeof text);
-            session_say(s, MSG_INFO, "Premove %s: played when patzer has moved (Esc clears it).",
-                        text);
+            move_text(move_make(from, sq), 0, text, sizeof text);
+            queue(s, move_make(from, sq), text);
         } else {
             session_say(s, MSG_INFO, "Selection cleared.");
         }
@@ -137,23 +145,51 @@ bool pointing_text(Session *s, const char *text, int64_t now) {
     return true;
 }
 
+// A move in SAN names a move of the side to move: while the engine thinks it
+// is read on the board with the turn passed to the user. Not when the engine
+// is in check (there is no passing then): coordinates still work.
+static NotationStatus parse_for_user(const Board *b, const char *text, Move *m, char *err,
+                                     size_t errsz) {
+    if (board_in_check(b))
+        return NOTATION_UNPARSEABLE;
+    Board mine = *b;
+    Undo u;
+    board_make_null(&mine, &u);
+    return notation_parse_move(&mine, text, m, err, errsz);
+}
+
 bool pointing_queue_text(Session *s, const char *text) {
-    char from[3] = "", to[3] = "";
-    if (strlen(text) != 4)
-        return false;
-    memcpy(from, text, 2);
-    memcpy(to, text + 2, 2);
-    Square a = square_from_name(from), b = square_from_name(to);
     Color me;
-    if (a == SQ_NONE || b == SQ_NONE || !play_user_side(s, &me))
+    if (!play_user_side(s, &me))
         return false;
-    Piece p = board_piece_on(game_board(s->live), a);
-    if (p == NO_PIECE || piece_color(p) != me)
+    const Board *b = game_board(s->live);
+    if (strlen(text) == 4) {
+        // Any from/to of your piece: it may be legal once the engine has moved.
+        char from[3] = "", to[3] = "";
+        memcpy(from, text, 2);
+        memcpy(to, text + 2, 2);
+        Square a = square_from_name(from), z = square_from_name(to);
+        Piece p = a == SQ_NONE ? NO_PIECE : board_piece_on(b, a);
+        if (z != SQ_NONE && p != NO_PIECE && piece_color(p) == me) {
+            queue(s, move_make(a, z), text);
+            return true;
+        }
+    }
+    Move m;
+    char err[200];
+    NotationStatus st = parse_for_user(b, text, &m, err, sizeof err);
+    if (st == NOTATION_UNPARSEABLE)
         return false;
-    s->play.selected = SQ_NONE;
-    s->play.premove = move_make(a, b);
-    session_say(s, MSG_INFO, "Premove %s: played when patzer has moved (Esc clears it).", text);
-    session_changed(s);
+    if (st != NOTATION_OK) {
+        session_say(s, MSG_ERROR, "Not queued as a premove: %s", err);
+        return true;
+    }
+    char san[MOVE_TEXT_MAX];
+    Board mine = *b;
+    Undo u;
+    board_make_null(&mine, &u);
+    notation_to_san(&mine, m, san);
+    queue(s, m, san);
     return true;
 }
 
@@ -183,18 +219,24 @@ void pointing_after_engine(Session *s, int64_t now) {
     Move pm = s->play.premove;
     if (pm == MOVE_NONE || game_engine_to_move(s->live))
         return;
+    char name[MOVE_TEXT_MAX];
+    snprintf(name, sizeof name, "%s", s->play.premove_text);
     s->play.premove = MOVE_NONE;
-    char text[8];
-    move_text(pm, 0, text, sizeof text);
+    s->play.premove_text[0] = '\0';
     Move legal[4];
     if (game_is_over(s->live) ||
         moves_between(game_board(s->live), move_from(pm), move_to(pm), legal, 4) == 0) {
-        session_say(s, MSG_INFO, "Premove %s dropped: it is not legal now.", text);
+        session_say(s, MSG_INFO, "Premove %s dropped: it is not legal now.", name);
         session_changed(s);
         return;
     }
+    // A promotion typed in SAN says its piece; else there is no one to ask
+    // in an instant: a queen.
+    PieceType promo = PAWN; // none
     if (move_is_promotion(legal[0]))
-        move_text(pm, QUEEN, text, sizeof text); // no one to ask in an instant: a queen
+        promo = move_is_promotion(pm) ? move_promotion(pm) : QUEEN;
+    char text[8];
+    move_text(pm, promo, text, sizeof text);
     play_text_move(s, text, now);
 }
 

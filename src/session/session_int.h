@@ -103,6 +103,7 @@ typedef struct PlayState {
     Move hint_found;        // the engine's hint; the first `hint` names only its piece
     Square selected;        // the piece picked by pointing (SQ_NONE: none)
     Move premove;           // from/to queued while the engine thinks (MOVE_NONE: none)
+    char premove_text[MOVE_TEXT_MAX]; // how the premove is named: "Nf3", "g1f3"
     Move promotion;         // from/to waiting for the promotion piece (MOVE_NONE: none)
     bool show_eval;         // `eval on`: the engine's thinking shows in a game against it
     int64_t last_move_ms;   // when the last move was made (pacing engine-vs-engine)
@@ -237,7 +238,9 @@ void pointing_reset(Session *s);
 void pointing_square(Session *s, Square sq, int64_t now);
 // A lone square typed ("e2") that pointing takes: true when handled.
 bool pointing_text(Session *s, const char *text, int64_t now);
-// A move typed as from/to ("e2e4") while the engine thinks: queued.
+// A move typed while the engine thinks, as from/to ("e2e4") or in SAN
+// ("Nf3", read as if it were the user's turn): queued. False when the text
+// is no move at all (the caller reports it).
 bool pointing_queue_text(Session *s, const char *text);
 // The answer to "promote to?": q, r, b, n, or empty for a queen. True when
 // a promotion was waiting (it is played or the question repeated).

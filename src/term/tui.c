@@ -134,19 +134,34 @@ static void on_message(MessageKind kind, const char *text, void *ctx) {
     t->dirty = true;
 }
 
-// Keeps a board-view setting in patzer.conf and says so.
-static void keep_setting(Tui *t, const char *key, const char *value, const char *what) {
+// Keeps a board-view setting in patzer.conf and says so, then the note.
+static void keep_setting(Tui *t, const char *key, const char *value, const char *what,
+                         const char *note) {
     char err[512], msg[1024];
     if (!t->conf_path[0]) {
-        snprintf(msg, sizeof msg, "%s (not kept: no configuration directory)", what);
+        snprintf(msg, sizeof msg, "%s (not kept: no configuration directory)%s", what, note);
         session_message(t->session, MSG_INFO, msg);
     } else if (!config_write_key(t->conf_path, key, value, err, sizeof err)) {
         snprintf(msg, sizeof msg, "%s, but not kept: %.400s", what, err);
         session_message(t->session, MSG_ERROR, msg);
     } else {
-        snprintf(msg, sizeof msg, "%s (kept in patzer.conf)", what);
+        snprintf(msg, sizeof msg, "%s (kept in patzer.conf)%s", what, note);
         session_message(t->session, MSG_INFO, msg);
     }
+}
+
+// What a theme or piece set chosen now changes in this look: without
+// colour a theme shows nothing until a colour screen, and the shapes of
+// the pieces are the look's (letters in ASCII; White outline and Black
+// solid in monochrome, so the sides differ).
+static const char *look_note(bool theme) {
+    if (theme)
+        return ui_screen_color() ? "" : "; no colours on this screen";
+    if (ui_pieces_current() == UI_PIECES_LETTERS)
+        return "";
+    if (!ui_screen_unicode())
+        return "; the ASCII board shows letters";
+    return ui_screen_color() ? "" : "; mono: White outline, Black solid";
 }
 
 // theme, pieces and bell from the command line: list or choose, apply at
@@ -174,7 +189,7 @@ static void on_display(const char *command, const char *arg, void *ctx) {
         }
         const char *name = theme ? ui_theme_current() : ui_pieces_name(ui_pieces_current());
         snprintf(msg, sizeof msg, "%s %s", theme ? "Theme" : "Pieces", name);
-        keep_setting(t, command, name, msg);
+        keep_setting(t, command, name, msg, look_note(theme));
         t->dirty = true;
         return;
     }
@@ -190,7 +205,7 @@ static void on_display(const char *command, const char *arg, void *ctx) {
         return;
     }
     t->bell = !strcasecmp(arg, "on");
-    keep_setting(t, "bell", t->bell ? "on" : "off", t->bell ? "Bell on" : "Bell off");
+    keep_setting(t, "bell", t->bell ? "on" : "off", t->bell ? "Bell on" : "Bell off", "");
 }
 
 // The board view's settings from patzer.conf; problems go to the status line.
@@ -481,6 +496,8 @@ int tui_run(const Config *cfg, char *why, size_t whysz) {
         for (int key; (key = ui_screen_getch()) != UI_KEY_NONE;) {
             if (pager_key(&t, key))
                 continue;
+            if (key == UI_KEY_WHEEL_UP || key == UI_KEY_WHEEL_DOWN)
+                continue; // the wheel scrolls the pager only
             NotesClick click =
                 key == UI_KEY_PRESS ? notes_click(&t.notes, t.session, frontend_now_ms()) : NOTES_OFF;
             if (click != NOTES_OFF) {
