@@ -262,6 +262,35 @@ int puzzle_find(Engine *e, const PgnGame *g, const char *source, const PuzzleOpt
     return found;
 }
 
+int puzzle_refutation(Engine *e, const Board *b, int depth, Move *line, int max, int *score) {
+    *score = 0;
+    if (game_over(b))
+        return 0;
+    Capture *c = calloc(1, sizeof *c);
+    if (!c)
+        return 0;
+    SearchLimits limits;
+    search_limits_init(&limits);
+    limits.depth = depth;
+    EngineCallbacks cb = { .on_info = on_info, .on_bestmove = on_bestmove, .ctx = c };
+    engine_set_position(e, b, NULL, 0);
+    engine_go(e, &limits, &cb);
+    engine_wait(e);
+    int n = 0;
+    if (c->have_last) {
+        *score = scale(&c->last);
+        Board scratch = *b;
+        for (int i = 0; i < c->last.pv_length && n < max; i++) {
+            if (!movegen_is_legal(&scratch, c->last.pv[i]))
+                break;
+            line[n++] = c->last.pv[i];
+            board_play(&scratch, c->last.pv[i]);
+        }
+    }
+    free(c);
+    return n;
+}
+
 static bool gives_mate(const Board *b, Move m) {
     Board after = *b;
     board_play(&after, m);

@@ -87,6 +87,12 @@ bool puzzle_clear_best(Engine *e, const Line *l, int depth, PuzzleCheck *out);
 int puzzle_find(Engine *e, const PgnGame *g, const char *source, const PuzzleOptions *opt,
                 Puzzle *out, int max);
 
+// The engine's answer to b (the position after a wrong move), searched to
+// depth: its line of legal moves into line (up to max) and its score for the
+// side to move on the review scale into *score. Returns the line's length, 0
+// when there is none (b is over, or the search gave nothing).
+int puzzle_refutation(Engine *e, const Board *b, int depth, Move *line, int max, int *score);
+
 // Whether move m, played in the puzzle at solution step `ply` (even: a
 // player's move) on board b, is right: the solution's move, or any mate.
 bool puzzle_move_is_right(const Puzzle *p, int ply, const Board *b, Move m);

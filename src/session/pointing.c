@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Play by pointing in mode play: a square (typed alone, clicked, or under
+// Play by pointing in modes play and train: a square (typed alone, clicked, or under
 // the cursor) selects one of the user's pieces, a second square plays it.
 // While the engine thinks the move is queued as a premove and tried the
 // moment the engine has moved. The state is the play mode's, not the game's:
-// nothing here changes the game except through play_text_move.
+// nothing here changes the game except through pointing_play.
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,6 +17,14 @@ static const char *const piece_names[PIECE_TYPE_NB] = {
 };
 
 const char *pointing_piece_name(PieceType t) { return piece_names[t]; }
+
+// The side the user moves in g (the side to move when both are human);
+// false when the engine plays both.
+static bool user_side(const Game *g, Color *side) {
+    Color turn = game_turn(g);
+    *side = game_player(g, turn) == PLAYER_HUMAN ? turn : (Color)!turn;
+    return game_player(g, *side) == PLAYER_HUMAN;
+}
 
 void pointing_reset(Session *s) {
     s->play.selected = SQ_NONE;
@@ -48,7 +56,7 @@ static void move_text(Move m, PieceType promo, char *buf, size_t bufsz) {
 // Plays from/to on the user's turn; a promotion first asks for the piece.
 static void play_from_to(Session *s, Move m, int64_t now) {
     Move legal[4];
-    int n = moves_between(game_board(s->live), move_from(m), move_to(m), legal, 4);
+    int n = moves_between(game_board(pointing_game(s)), move_from(m), move_to(m), legal, 4);
     char text[8];
     if (n == 0) {
         move_text(m, 0, text, sizeof text);
@@ -62,20 +70,20 @@ static void play_from_to(Session *s, Move m, int64_t now) {
         return;
     }
     move_text(m, 0, text, sizeof text);
-    play_text_move(s, text, now);
+    pointing_play(s, text, now);
 }
 
 void pointing_square(Session *s, Square sq, int64_t now) {
     Color me;
-    if (game_is_over(s->live) || !play_user_side(s, &me)) {
-        session_say(s, MSG_ERROR, game_is_over(s->live) ? "The game is over."
+    if (game_is_over(pointing_game(s)) || !user_side(pointing_game(s), &me)) {
+        session_say(s, MSG_ERROR, game_is_over(pointing_game(s)) ? "The game is over."
                                                         : "patzer plays both sides.");
         return;
     }
-    const Board *b = game_board(s->live);
+    const Board *b = game_board(pointing_game(s));
     Piece p = board_piece_on(b, sq);
     bool mine = p != NO_PIECE && piece_color(p) == me;
-    bool my_turn = !game_engine_to_move(s->live);
+    bool my_turn = !game_engine_to_move(pointing_game(s));
     Square from = s->play.selected;
     s->play.promotion = MOVE_NONE;
     char name[3];
@@ -119,15 +127,15 @@ bool pointing_text(Session *s, const char *text, int64_t now) {
     if (sq == SQ_NONE)
         return false;
     Color me;
-    Piece p = board_piece_on(game_board(s->live), sq);
-    bool mine = play_user_side(s, &me) && p != NO_PIECE && piece_color(p) == me;
+    Piece p = board_piece_on(game_board(pointing_game(s)), sq);
+    bool mine = user_side(pointing_game(s), &me) && p != NO_PIECE && piece_color(p) == me;
     // "e3" alone is also a pawn move: a square is pointing only when it holds
     // one of your pieces or a piece is selected.
     if (!mine && s->play.selected == SQ_NONE)
         return false;
     Move legal[4];
-    if (!mine && !game_engine_to_move(s->live) &&
-        moves_between(game_board(s->live), s->play.selected, sq, legal, 4) == 0) {
+    if (!mine && !game_engine_to_move(pointing_game(s)) &&
+        moves_between(game_board(pointing_game(s)), s->play.selected, sq, legal, 4) == 0) {
         // "e4" with the knight selected is the pawn's move (or an error).
         s->play.selected = SQ_NONE;
         session_changed(s);
@@ -145,9 +153,9 @@ bool pointing_queue_text(Session *s, const char *text) {
     memcpy(to, text + 2, 2);
     Square a = square_from_name(from), b = square_from_name(to);
     Color me;
-    if (a == SQ_NONE || b == SQ_NONE || !play_user_side(s, &me))
+    if (a == SQ_NONE || b == SQ_NONE || !user_side(pointing_game(s), &me))
         return false;
-    Piece p = board_piece_on(game_board(s->live), a);
+    Piece p = board_piece_on(game_board(pointing_game(s)), a);
     if (p == NO_PIECE || piece_color(p) != me)
         return false;
     s->play.selected = SQ_NONE;
@@ -175,35 +183,35 @@ bool pointing_promotion(Session *s, const char *text, int64_t now) {
     s->play.promotion = MOVE_NONE;
     char buf[8];
     move_text(m, types[hit - choices], buf, sizeof buf);
-    play_text_move(s, buf, now);
+    pointing_play(s, buf, now);
     return true;
 }
 
 void pointing_after_engine(Session *s, int64_t now) {
     Move pm = s->play.premove;
-    if (pm == MOVE_NONE || game_engine_to_move(s->live))
+    if (pm == MOVE_NONE || game_engine_to_move(pointing_game(s)))
         return;
     s->play.premove = MOVE_NONE;
     char text[8];
     move_text(pm, 0, text, sizeof text);
     Move legal[4];
-    if (game_is_over(s->live) ||
-        moves_between(game_board(s->live), move_from(pm), move_to(pm), legal, 4) == 0) {
+    if (game_is_over(pointing_game(s)) ||
+        moves_between(game_board(pointing_game(s)), move_from(pm), move_to(pm), legal, 4) == 0) {
         session_say(s, MSG_INFO, "Premove %s dropped: it is not legal now.", text);
         session_changed(s);
         return;
     }
     if (move_is_promotion(legal[0]))
         move_text(pm, QUEEN, text, sizeof text); // no one to ask in an instant: a queen
-    play_text_move(s, text, now);
+    pointing_play(s, text, now);
 }
 
 void pointing_targets(const Session *s, Bitboard *quiet, Bitboard *captures) {
     *quiet = *captures = 0;
     Square from = s->play.selected;
-    if (from == SQ_NONE || game_engine_to_move(s->live) || game_is_over(s->live))
+    if (from == SQ_NONE || game_engine_to_move(pointing_game(s)) || game_is_over(pointing_game(s)))
         return;
-    const Board *b = game_board(s->live);
+    const Board *b = game_board(pointing_game(s));
     MoveList list;
     movegen_legal(b, &list);
     for (int i = 0; i < list.count; i++) {
