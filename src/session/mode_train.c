@@ -227,9 +227,7 @@ static void next_puzzle(Session *s, int64_t now) {
         session_changed(s);
         return;
     }
-    const Puzzle *p = shown(s);
-    session_say(s, MSG_INFO, "Puzzle %d of %d (from %s): %s to move, find the best move.",
-                t->pos + 1, t->queue_len, p->source, side_name(game_turn(t->game)));
+    // The status line says what to find (a message would hide it on a screen).
 }
 
 // The search is over: its puzzles go to the book, the games into its list,
@@ -256,10 +254,12 @@ static Transition start_solving(Session *s, int64_t now) {
     for (int i = 0; i < n; i++)
         queue_push(t, due[i], t->queue_len);
     free(due);
-    session_say(s, MSG_INFO, "%d new puzzle%s in %d game%s searched; %d due now.", added,
-                added == 1 ? "" : "s", atomic_load(&t->games_done),
-                atomic_load(&t->games_done) == 1 ? "" : "s", t->queue_len);
+    char found[160];
+    snprintf(found, sizeof found, "%d new puzzle%s in %d game%s searched; %d due now.", added,
+             added == 1 ? "" : "s", atomic_load(&t->games_done),
+             atomic_load(&t->games_done) == 1 ? "" : "s", t->queue_len);
     if (t->queue_len == 0) {
+        session_say(s, MSG_INFO, "%s", found);
         session_say(s, MSG_INFO, "No puzzles due%s. Your puzzle rating: %d.",
                     count ? " (the others come back later)" : "", t->book->rating);
         return (Transition){ .kind = TR_BACK };
@@ -267,6 +267,9 @@ static Transition start_solving(Session *s, int64_t now) {
     t->index = -1;
     t->pos = 0;
     next_puzzle(s, now);
+    if (t->index >= 0)
+        session_say(s, MSG_INFO, "%s %s to move: find the best move.", found,
+                    side_name(game_turn(t->game)));
     return stay;
 }
 
@@ -358,9 +361,9 @@ static void line_text(Board b, const Move *line, int n, char *buf, size_t bufsz)
     }
 }
 
-// Records the result of the puzzle shown; the rating's change is said when
-// it counted (the first attempt).
-static void grade(Session *s, PuzzleGrade g) {
+// Records the result of the puzzle shown; note gets the rating's change when
+// it counted (the first attempt) and where the puzzle came from.
+static void grade(Session *s, PuzzleGrade g, char *note, size_t notesz) {
     TrainState *t = &s->train;
     int before = t->book->rating;
     bool rated = t->book->items[t->index].attempts == 0;
@@ -376,8 +379,10 @@ static void grade(Session *s, PuzzleGrade g) {
         t->solved_count++;
     }
     session_changed(s);
+    char rating[64] = "";
     if (rated)
-        session_say(s, MSG_INFO, "Puzzle rating %d -> %d.", before, t->book->rating);
+        snprintf(rating, sizeof rating, " Rating %d -> %d.", before, t->book->rating);
+    snprintf(note, notesz, "%s (The game: %s.)", rating, shown(s)->source);
 }
 
 static void show_solution(Session *s, int64_t now) {
@@ -394,11 +399,12 @@ static void show_solution(Session *s, int64_t now) {
         t->game = g;
     }
     t->step = p->length;
-    session_say(s, MSG_INFO, "Solution: %s. next: the next puzzle.", text);
+    char note[PUZZLE_SOURCE_MAX + 64] = "";
     if (!t->over)
-        grade(s, GRADE_FAILED); // redraws
+        grade(s, GRADE_FAILED, note, sizeof note); // redraws
     else
         session_changed(s);
+    session_say(s, MSG_INFO, "Solution: %s.%s next: the next puzzle.", text, note);
 }
 
 // A wrong move m: the engine's refutation, on the board and in words.
@@ -424,13 +430,16 @@ static void wrong(Session *s, Move m, int64_t now) {
     }
     char solution[256] = "";
     puzzle_solution_text(shown(s), solution, sizeof solution);
+    char note[PUZZLE_SOURCE_MAX + 64];
+    grade(s, GRADE_FAILED, note, sizeof note);
     if (n > 0)
-        session_say(s, MSG_INFO, "Wrong: %s is met by %s (%s). The solution: %s.", played,
-                    refutation, eval, solution);
+        session_say(s, MSG_INFO,
+                    "Wrong: %s is met by %s (%s). The solution: %s.%s solution shows it; next: "
+                    "the next puzzle.",
+                    played, refutation, eval, solution, note);
     else
-        session_say(s, MSG_INFO, "Wrong: %s. The solution: %s.", played, solution);
-    grade(s, GRADE_FAILED);
-    session_say(s, MSG_INFO, "solution shows it on the board; next: the next puzzle.");
+        session_say(s, MSG_INFO, "Wrong: %s. The solution: %s.%s next: the next puzzle.", played,
+                    solution, note);
 }
 
 static void try_move(Session *s, const char *text, int64_t now) {
@@ -469,9 +478,10 @@ static void try_move(Session *s, const char *text, int64_t now) {
     game_play_move(t->game, m, VALUE_NONE, 0, now);
     t->step++;
     if (t->step >= p->length || game_is_over(t->game)) {
-        session_say(s, MSG_INFO, "%s: right. Solved!%s", mine, t->hinted ? " (with a hint)" : "");
-        grade(s, t->hinted ? GRADE_HINTED : GRADE_SOLVED);
-        session_say(s, MSG_INFO, "next: the next puzzle.");
+        char note[PUZZLE_SOURCE_MAX + 64];
+        grade(s, t->hinted ? GRADE_HINTED : GRADE_SOLVED, note, sizeof note);
+        session_say(s, MSG_INFO, "%s: right. Solved%s!%s next: the next puzzle.", mine,
+                    t->hinted ? " with a hint" : "", note);
         return;
     }
     Move reply = p->solution[t->step];
