@@ -112,14 +112,14 @@ static void *search_thread(void *arg) {
         t->keys[t->key_count++] = key;
         atomic_fetch_add(&t->puzzles_found, n);
         atomic_fetch_add(&t->games_done, 1);
-        progress(t, EV_REVIEW_PROGRESS);
+        progress(t, EV_TRAIN_PROGRESS);
     }
     if (r == NULL && !t->scan_error[0])
         snprintf(t->scan_error, sizeof t->scan_error, "cannot read %.400s", t->path);
     pgn_reader_close(r);
     pgn_game_free(g);
     free(found);
-    progress(t, EV_REVIEW_DONE);
+    progress(t, EV_TRAIN_DONE);
     return NULL;
 }
 
@@ -540,7 +540,7 @@ static Transition train_poll(Session *s, const Event *ev, int64_t now) {
     TrainState *t = &s->train;
     if (!ev || ev->request != t->id || !t->running)
         return stay;
-    if (ev->kind == EV_REVIEW_DONE)
+    if (ev->kind == EV_TRAIN_DONE)
         return start_solving(s, now);
     return stay;
 }
