@@ -94,6 +94,7 @@ check "the sources name the archive" grep -qE '^Wrong: .*\(The game: games\.pgn#
 export XDG_DATA_HOME=$tmp/data3
 train "train $tmp/none.pgn" train quit
 check "a missing file is an error" grep -qE "^Error: .*none\.pgn" <<<"$out"
-check "an empty archive has no puzzles" has "$out" "No puzzles due. Your puzzle rating: 1500."
+check "no archive yet: says so" has "$out" "Error: No games of yours in the archive yet"
+check "and stays in the game" lacks "$out" "[train]"
 
 finish

@@ -6,10 +6,12 @@
 // A right move is answered by the solution's reply until the line ends; a
 // wrong one by the engine's refutation, and the puzzle fails. Every result
 // goes to the book at once (schedule and rating).
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "src/pgn/read.h"
 #include "src/session/session_int.h"
@@ -45,10 +47,13 @@ static void player_sides(const TrainState *t, const PgnGame *g, bool sides[COLOR
     }
 }
 
-static bool grow(void **items, int *cap, int count, size_t size) {
-    if (count < *cap)
+// Room for `need` elements in a growing array.
+static bool reserve(void **items, int *cap, int need, size_t size) {
+    if (need <= *cap)
         return true;
-    int n = *cap ? *cap * 2 : 16;
+    int n = *cap ? *cap : 16;
+    while (n < need)
+        n *= 2;
     void *p = realloc(*items, (size_t)n * size);
     if (!p)
         return false;
@@ -97,18 +102,13 @@ static void *search_thread(void *arg) {
         if (atomic_load(&t->cancel))
             break; // this game is not finished: searched again next time
         if (n < 0 ||
-            !grow((void **)&t->found, &t->found_cap, t->found_count + n, sizeof *t->found) ||
-            !grow((void **)&t->keys, &t->key_cap, t->key_count, sizeof *t->keys)) {
+            !reserve((void **)&t->found, &t->found_cap, t->found_count + n, sizeof *t->found) ||
+            !reserve((void **)&t->keys, &t->key_cap, t->key_count + 1, sizeof *t->keys)) {
             snprintf(t->scan_error, sizeof t->scan_error, "out of memory finding puzzles");
             break;
         }
-        while (t->found_cap < t->found_count + n && // grow doubles once; make sure
-               grow((void **)&t->found, &t->found_cap, t->found_cap, sizeof *t->found))
-            ;
-        if (t->found_cap >= t->found_count + n) {
-            memcpy(t->found + t->found_count, found, (size_t)n * sizeof *found);
-            t->found_count += n;
-        }
+        memcpy(t->found + t->found_count, found, (size_t)n * sizeof *found);
+        t->found_count += n;
         t->keys[t->key_count++] = key;
         atomic_fetch_add(&t->puzzles_found, n);
         atomic_fetch_add(&t->games_done, 1);
@@ -156,7 +156,7 @@ static void save_book(Session *s) {
 }
 
 static bool queue_push(TrainState *t, int index, int at) {
-    if (!grow((void **)&t->queue, &t->queue_cap, t->queue_len, sizeof *t->queue))
+    if (!reserve((void **)&t->queue, &t->queue_cap, t->queue_len + 1, sizeof *t->queue))
         return false;
     if (at > t->queue_len)
         at = t->queue_len;
@@ -278,14 +278,18 @@ static Transition start_solving(Session *s, int64_t now) {
 static bool train_enter(Session *s, const ModeArgs *args, int64_t now) {
     (void)now;
     TrainState *t = &s->train;
-    release(t); // train again while training: start over
     const char *path = args->path ? args->path : s->opts.archive_path;
-    if (!path[0]) {
+    if (!path[0] || (!args->path && access(path, F_OK) != 0)) {
         session_say(s, MSG_ERROR,
-                    "No archive of your games to train on: train FILE finds "
-                    "puzzles in the games of FILE.");
+                    "No games of yours in the archive yet: play some, or train FILE "
+                    "finds puzzles in the games of FILE.");
         return false;
     }
+    if (args->path && access(path, R_OK) != 0) {
+        session_say(s, MSG_ERROR, "Cannot read %s: %s", path, strerror(errno));
+        return false;
+    }
+    release(t); // train again while training: start over
     t->archive = !args->path;
     snprintf(t->path, sizeof t->path, "%s", path);
     for (Color c = WHITE; c <= BLACK; c++)
@@ -545,11 +549,13 @@ static Transition train_poll(Session *s, const Event *ev, int64_t now) {
     return stay;
 }
 
+// The puzzle's game; the live game when none could be made (a new train
+// failed while training).
 static const Game *train_game(const Session *s) {
-    return s->train.game;
+    return s->train.game ? s->train.game : s->live;
 }
 static const Board *train_board(const Session *s) {
-    return game_board(s->train.game);
+    return game_board(train_game(s));
 }
 
 static void train_status(const Session *s, char *buf, size_t bufsz) {
