@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Play by pointing in modes play and train: a square (typed alone, clicked, or under
-// the cursor) selects one of the user's pieces, a second square plays it.
+// Play by pointing in modes play and train: a square (typed alone, clicked,
+// or under the cursor) selects one of the user's pieces, a second square
+// plays it.
 // While the engine thinks the move is queued as a premove and tried the
 // moment the engine has moved. The state is the play mode's, not the game's:
 // nothing here changes the game except through pointing_play.
@@ -74,16 +75,17 @@ static void play_from_to(Session *s, Move m, int64_t now) {
 }
 
 void pointing_square(Session *s, Square sq, int64_t now) {
+    const Game *g = pointing_game(s);
     Color me;
-    if (game_is_over(pointing_game(s)) || !user_side(pointing_game(s), &me)) {
-        session_say(s, MSG_ERROR, game_is_over(pointing_game(s)) ? "The game is over."
-                                                        : "patzer plays both sides.");
+    if (game_is_over(g) || !user_side(g, &me)) {
+        session_say(s, MSG_ERROR, game_is_over(g) ? "The game is over."
+                                                  : "patzer plays both sides.");
         return;
     }
-    const Board *b = game_board(pointing_game(s));
+    const Board *b = game_board(g);
     Piece p = board_piece_on(b, sq);
     bool mine = p != NO_PIECE && piece_color(p) == me;
-    bool my_turn = !game_engine_to_move(pointing_game(s));
+    bool my_turn = !game_engine_to_move(g);
     Square from = s->play.selected;
     s->play.promotion = MOVE_NONE;
     char name[3];
@@ -126,16 +128,17 @@ bool pointing_text(Session *s, const char *text, int64_t now) {
     Square sq = square_from_name(word);
     if (sq == SQ_NONE)
         return false;
+    const Game *g = pointing_game(s);
     Color me;
-    Piece p = board_piece_on(game_board(pointing_game(s)), sq);
-    bool mine = user_side(pointing_game(s), &me) && p != NO_PIECE && piece_color(p) == me;
+    Piece p = board_piece_on(game_board(g), sq);
+    bool mine = user_side(g, &me) && p != NO_PIECE && piece_color(p) == me;
     // "e3" alone is also a pawn move: a square is pointing only when it holds
     // one of your pieces or a piece is selected.
     if (!mine && s->play.selected == SQ_NONE)
         return false;
     Move legal[4];
-    if (!mine && !game_engine_to_move(pointing_game(s)) &&
-        moves_between(game_board(pointing_game(s)), s->play.selected, sq, legal, 4) == 0) {
+    if (!mine && !game_engine_to_move(g) &&
+        moves_between(game_board(g), s->play.selected, sq, legal, 4) == 0) {
         // "e4" with the knight selected is the pawn's move (or an error).
         s->play.selected = SQ_NONE;
         session_changed(s);
@@ -152,10 +155,11 @@ bool pointing_queue_text(Session *s, const char *text) {
     memcpy(from, text, 2);
     memcpy(to, text + 2, 2);
     Square a = square_from_name(from), b = square_from_name(to);
+    const Game *g = pointing_game(s);
     Color me;
-    if (a == SQ_NONE || b == SQ_NONE || !user_side(pointing_game(s), &me))
+    if (a == SQ_NONE || b == SQ_NONE || !user_side(g, &me))
         return false;
-    Piece p = board_piece_on(game_board(pointing_game(s)), a);
+    Piece p = board_piece_on(game_board(g), a);
     if (p == NO_PIECE || piece_color(p) != me)
         return false;
     s->play.selected = SQ_NONE;
@@ -189,14 +193,14 @@ bool pointing_promotion(Session *s, const char *text, int64_t now) {
 
 void pointing_after_engine(Session *s, int64_t now) {
     Move pm = s->play.premove;
-    if (pm == MOVE_NONE || game_engine_to_move(pointing_game(s)))
+    const Game *g = pointing_game(s);
+    if (pm == MOVE_NONE || game_engine_to_move(g))
         return;
     s->play.premove = MOVE_NONE;
     char text[8];
     move_text(pm, 0, text, sizeof text);
     Move legal[4];
-    if (game_is_over(pointing_game(s)) ||
-        moves_between(game_board(pointing_game(s)), move_from(pm), move_to(pm), legal, 4) == 0) {
+    if (game_is_over(g) || moves_between(game_board(g), move_from(pm), move_to(pm), legal, 4) == 0) {
         session_say(s, MSG_INFO, "Premove %s dropped: it is not legal now.", text);
         session_changed(s);
         return;
@@ -209,9 +213,10 @@ void pointing_after_engine(Session *s, int64_t now) {
 void pointing_targets(const Session *s, Bitboard *quiet, Bitboard *captures) {
     *quiet = *captures = 0;
     Square from = s->play.selected;
-    if (from == SQ_NONE || game_engine_to_move(pointing_game(s)) || game_is_over(pointing_game(s)))
+    const Game *g = pointing_game(s);
+    if (from == SQ_NONE || game_engine_to_move(g) || game_is_over(g))
         return;
-    const Board *b = game_board(pointing_game(s));
+    const Board *b = game_board(g);
     MoveList list;
     movegen_legal(b, &list);
     for (int i = 0; i < list.count; i++) {

@@ -253,9 +253,6 @@ Game *session_game_from_line(const Session *s, const GameSettings *settings, con
 // Mode play's moves: plays the move typed (an error message when it is not
 // legal). Pointing (pointing.c) plays through it too.
 void play_text_move(Session *s, const char *text, int64_t now);
-// The side the user plays in the live game (the side to move when both are
-// human), false when the engine plays both.
-bool play_user_side(const Session *s, Color *side);
 
 // Pointing at squares in modes play and train (pointing.c): a typed square,
 // a click or the cursor selects a piece, a second square plays it or queues
