@@ -544,7 +544,7 @@ Test(command, eval_toggle) {
 Test(command, names_and_help) {
     const char *names[64];
     int n = command_names(names, ARRAY_LEN(names), CMODE_ALL);
-    cr_assert_eq(n, 51, "%d command names", n);
+    cr_assert_eq(n, 53, "%d command names", n);
     cr_expect_eq(command_names(NULL, 0, CMODE_ALL), n);
     const char *list = command_help(NULL);
     cr_assert_not_null(list);
@@ -655,6 +655,12 @@ Test(command, modes_of_commands) {
     cr_expect_not(command_modes(CMD_MOVE) & CMODE_EDIT);
     cr_expect(command_modes(CMD_STOP) & CMODE_REVIEW);
     cr_expect_str_eq(command_name(CMD_BACK), "back");
+    // Training takes moves, hint, next (skip), solution and stop.
+    cr_expect(command_modes(CMD_MOVE) & CMODE_TRAIN);
+    cr_expect(command_modes(CMD_HINT) & CMODE_TRAIN);
+    cr_expect(command_modes(CMD_NEXT) & CMODE_TRAIN);
+    cr_expect_eq(command_modes(CMD_SOLUTION), (unsigned)CMODE_TRAIN);
+    cr_expect(strstr(command_help("solution"), "Modes: train."), "%s", command_help("solution"));
     cr_expect(strstr(command_help("put"), "Modes: edit."), "%s", command_help("put"));
     cr_expect(strstr(command_help("undo"), "Modes: play, browse, analyse."), "%s",
               command_help("undo"));
@@ -674,6 +680,13 @@ Test(command, modes_of_commands) {
     cr_expect_eq(cmd.number, 0);
     cr_expect(command_parse("back", &cmd, err, sizeof err));
     cr_expect_eq(cmd.kind, CMD_BACK);
+    cr_expect(command_parse("train", &cmd, err, sizeof err), "%s", err);
+    cr_expect_eq(cmd.kind, CMD_TRAIN);
+    cr_expect_str_eq(cmd.text, "");
+    cr_expect(command_parse("train my games.pgn", &cmd, err, sizeof err), "%s", err);
+    cr_expect_str_eq(cmd.text, "my games.pgn");
+    cr_expect(command_parse("skip", &cmd, err, sizeof err));
+    cr_expect_eq(cmd.kind, CMD_NEXT);
     cr_expect(command_parse("pace 0", &cmd, err, sizeof err));
     cr_expect_eq(cmd.kind, CMD_PACE);
     cr_expect(command_parse("analyze depth 20", &cmd, err, sizeof err));

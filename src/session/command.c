@@ -86,13 +86,14 @@ static const CommandSpec specs[] = {
       .summary = "turn the board around",
       .help = "Turns the board around, so the other side is at the bottom." },
     { .kind = CMD_HINT,
-      .modes = CMODE_PLAY,
+      .modes = CMODE_PLAY | CMODE_TRAIN,
       .name = "hint",
       .arg = ARG_NONE,
       .usage = "hint",
       .summary = "suggest a move",
       .help = "Asks the engine for a good move in the current position: the first hint names "
-              "the piece to move, a second hint the move itself." },
+              "the piece to move, a second hint the move itself. In a puzzle it names the "
+              "piece to move." },
     { .kind = CMD_LEVEL,
       .modes = CMODE_PLAY,
       .name = "level",
@@ -183,7 +184,7 @@ static const CommandSpec specs[] = {
       .summary = "let the engine play the side to move",
       .help = "The engine takes over the side to move and plays now." },
     { .kind = CMD_STOP,
-      .modes = CMODE_PLAY | CMODE_BROWSE | CMODE_ANALYSE | CMODE_REVIEW,
+      .modes = CMODE_PLAY | CMODE_BROWSE | CMODE_ANALYSE | CMODE_REVIEW | CMODE_TRAIN,
       .name = "stop",
       .arg = ARG_NONE,
       .usage = "stop",
@@ -216,14 +217,14 @@ static const CommandSpec specs[] = {
       .summary = "analyse N lines at once (1-5)",
       .help = "Sets how many best lines the analysis shows, from 1 to 5." },
     { .kind = CMD_NEXT,
-      .modes = CMODE_BROWSE | CMODE_ANALYSE,
+      .modes = CMODE_BROWSE | CMODE_ANALYSE | CMODE_TRAIN,
       .name = "next",
-      .aliases = { "n" },
+      .aliases = { "n", "skip" },
       .arg = ARG_NONE,
       .usage = "next",
       .summary = "one move forward in the game",
       .help = "Steps one move forward in the game or line being shown (also the right arrow "
-              "on an empty command line)." },
+              "on an empty command line). In training, goes to the next puzzle." },
     { .kind = CMD_PREV,
       .modes = CMODE_BROWSE | CMODE_ANALYSE,
       .name = "prev",
@@ -344,6 +345,26 @@ static const CommandSpec specs[] = {
       .help = "Marks the current move: ! good, ? mistake, !! brilliant, ?? blunder, !? "
               "interesting, ?! dubious, or any PGN NAG as $N; nag alone clears the marks. "
               "Typing the mark right after a move (e4!?, Nf3 !) does the same." },
+    { .kind = CMD_TRAIN,
+      .modes = CMODE_PLAY | CMODE_BROWSE | CMODE_ANALYSE | CMODE_TRAIN,
+      .name = "train",
+      .aliases = { "puzzles" },
+      .arg = ARG_OPT_REST,
+      .usage = "train [FILE]",
+      .summary = "solve puzzles made from your mistakes",
+      .help = "Finds the positions of your archived games (or of the games of FILE) where a "
+              "mistake was made and one move was clearly best, then asks you for that move "
+              "and the forcing line after it. A failed puzzle comes back soon, a solved one "
+              "later and later; your puzzle rating follows your results. hint names the "
+              "piece, solution shows the answer, next goes on, back leaves." },
+    { .kind = CMD_SOLUTION,
+      .modes = CMODE_TRAIN,
+      .name = "solution",
+      .arg = ARG_NONE,
+      .usage = "solution",
+      .summary = "training: show the puzzle's answer",
+      .help = "Shows the solution of the puzzle on the board; the puzzle counts as failed "
+              "unless it was solved." },
     { .kind = CMD_GAMES,
       .name = "games",
       .aliases = { "list" },
@@ -867,7 +888,7 @@ const char *command_suggest(const char *word, unsigned mode_mask) {
 
 unsigned command_modes(CommandKind kind) {
     if (kind == CMD_MOVE)
-        return CMODE_PLAY | CMODE_BROWSE | CMODE_ANALYSE;
+        return CMODE_PLAY | CMODE_BROWSE | CMODE_ANALYSE | CMODE_TRAIN;
     for (size_t i = 0; i < N_SPECS; i++)
         if (specs[i].kind == kind)
             return specs[i].modes ? specs[i].modes : (unsigned)CMODE_ALL;
@@ -912,12 +933,12 @@ static size_t append_aliases(char *buf, size_t size, size_t used, const CommandS
 
 // "Modes: play, browse." for a command that not every mode takes.
 static size_t append_modes(char *buf, size_t size, size_t used, unsigned modes) {
-    static const char *const names[] = {"play", "browse", "edit", "analyse", "review"};
+    static const char *const names[] = {"play", "browse", "edit", "analyse", "review", "train"};
     if (!modes || modes == CMODE_ALL)
         return used;
     used = append(buf, size, used, "\nModes:");
     const char *sep = " ";
-    for (int m = 0; m < 5; m++) {
+    for (int m = 0; m < 6; m++) {
         if (modes & (1u << m)) {
             used = append(buf, size, used, "%s%s", sep, names[m]);
             sep = ", ";

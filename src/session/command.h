@@ -66,6 +66,9 @@ typedef enum {
     CMD_COMMENT,  // text: the comment after the current move (empty: remove it)
     CMD_NAG,      // nag: the current move's NAG (0: remove them)
     CMD_WHY,      // explain the last move: its threats, or what a mistake allowed
+    // Puzzles from mistakes.
+    CMD_TRAIN,    // text: a PGN file to find puzzles in (empty: your archived games)
+    CMD_SOLUTION, // show the puzzle's solution
 } CommandKind;
 
 // The modes of the session, as bits: which modes accept a command.
@@ -75,7 +78,8 @@ enum {
     CMODE_EDIT = 1 << 2,    // the position editor
     CMODE_ANALYSE = 1 << 3, // the engine analyses a position you can move about in
     CMODE_REVIEW = 1 << 4,  // a review of every move runs
-    CMODE_ALL = (1 << 5) - 1,
+    CMODE_TRAIN = 1 << 5,   // puzzles: searching for them, solving them
+    CMODE_ALL = (1 << 6) - 1,
 };
 
 enum { COMMAND_TEXT_MAX = 512 };

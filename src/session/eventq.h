@@ -7,7 +7,14 @@
 
 #include "engine/search.h"
 
-typedef enum { EV_INFO, EV_BESTMOVE, EV_REVIEW_PROGRESS, EV_REVIEW_DONE } EventKind;
+typedef enum {
+    EV_INFO,
+    EV_BESTMOVE,
+    EV_REVIEW_PROGRESS,
+    EV_REVIEW_DONE,
+    EV_TRAIN_PROGRESS, // a game searched for puzzles (done: games, total: puzzles)
+    EV_TRAIN_DONE,     // the search for puzzles ended
+} EventKind;
 
 typedef struct Event {
     EventKind kind;

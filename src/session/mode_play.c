@@ -56,11 +56,6 @@ static Color human_side(const Session *s) {
     return game_player(s->live, turn) == PLAYER_HUMAN ? turn : (Color)!turn;
 }
 
-bool play_user_side(const Session *s, Color *side) {
-    *side = human_side(s);
-    return game_player(s->live, *side) == PLAYER_HUMAN;
-}
-
 static void take_back(Session *s, bool redo, int64_t now) {
     think_cancel(&s->think);
     int before = game_ply_count(s->live);

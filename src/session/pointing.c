@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Play by pointing in mode play: a square (typed alone, clicked, or under
-// the cursor) selects one of the user's pieces, a second square plays it.
+// Play by pointing in modes play and train: a square (typed alone, clicked,
+// or under the cursor) selects one of the user's pieces, a second square
+// plays it.
 // While the engine thinks the move is queued as a premove and tried the
 // moment the engine has moved. The state is the play mode's, not the game's:
-// nothing here changes the game except through play_text_move.
+// nothing here changes the game except through pointing_play.
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,6 +18,14 @@ static const char *const piece_names[PIECE_TYPE_NB] = {
 };
 
 const char *pointing_piece_name(PieceType t) { return piece_names[t]; }
+
+// The side the user moves in g (the side to move when both are human);
+// false when the engine plays both.
+static bool user_side(const Game *g, Color *side) {
+    Color turn = game_turn(g);
+    *side = game_player(g, turn) == PLAYER_HUMAN ? turn : (Color)!turn;
+    return game_player(g, *side) == PLAYER_HUMAN;
+}
 
 void pointing_reset(Session *s) {
     s->play.selected = SQ_NONE;
@@ -58,7 +67,7 @@ static void queue(Session *s, Move m, const char *text) {
 // Plays from/to on the user's turn; a promotion first asks for the piece.
 static void play_from_to(Session *s, Move m, int64_t now) {
     Move legal[4];
-    int n = moves_between(game_board(s->live), move_from(m), move_to(m), legal, 4);
+    int n = moves_between(game_board(pointing_game(s)), move_from(m), move_to(m), legal, 4);
     char text[8];
     if (n == 0) {
         move_text(m, 0, text, sizeof text);
@@ -72,20 +81,21 @@ static void play_from_to(Session *s, Move m, int64_t now) {
         return;
     }
     move_text(m, 0, text, sizeof text);
-    play_text_move(s, text, now);
+    pointing_play(s, text, now);
 }
 
 void pointing_square(Session *s, Square sq, int64_t now) {
+    const Game *g = pointing_game(s);
     Color me;
-    if (game_is_over(s->live) || !play_user_side(s, &me)) {
-        session_say(s, MSG_ERROR, game_is_over(s->live) ? "The game is over."
-                                                        : "patzer plays both sides.");
+    if (game_is_over(g) || !user_side(g, &me)) {
+        session_say(s, MSG_ERROR, game_is_over(g) ? "The game is over."
+                                                  : "patzer plays both sides.");
         return;
     }
-    const Board *b = game_board(s->live);
+    const Board *b = game_board(g);
     Piece p = board_piece_on(b, sq);
     bool mine = p != NO_PIECE && piece_color(p) == me;
-    bool my_turn = !game_engine_to_move(s->live);
+    bool my_turn = !game_engine_to_move(g);
     Square from = s->play.selected;
     s->play.promotion = MOVE_NONE;
     char name[3];
@@ -126,16 +136,17 @@ bool pointing_text(Session *s, const char *text, int64_t now) {
     Square sq = square_from_name(word);
     if (sq == SQ_NONE)
         return false;
+    const Game *g = pointing_game(s);
     Color me;
-    Piece p = board_piece_on(game_board(s->live), sq);
-    bool mine = play_user_side(s, &me) && p != NO_PIECE && piece_color(p) == me;
+    Piece p = board_piece_on(game_board(g), sq);
+    bool mine = user_side(g, &me) && p != NO_PIECE && piece_color(p) == me;
     // "e3" alone is also a pawn move: a square is pointing only when it holds
     // one of your pieces or a piece is selected.
     if (!mine && s->play.selected == SQ_NONE)
         return false;
     Move legal[4];
-    if (!mine && !game_engine_to_move(s->live) &&
-        moves_between(game_board(s->live), s->play.selected, sq, legal, 4) == 0) {
+    if (!mine && !game_engine_to_move(g) &&
+        moves_between(game_board(g), s->play.selected, sq, legal, 4) == 0) {
         // "e4" with the knight selected is the pawn's move (or an error).
         s->play.selected = SQ_NONE;
         session_changed(s);
@@ -159,10 +170,11 @@ static NotationStatus parse_for_user(const Board *b, const char *text, Move *m, 
 }
 
 bool pointing_queue_text(Session *s, const char *text) {
+    const Game *g = pointing_game(s);
     Color me;
-    if (!play_user_side(s, &me))
+    if (!user_side(g, &me))
         return false;
-    const Board *b = game_board(s->live);
+    const Board *b = game_board(g);
     if (strlen(text) == 4) {
         // Any from/to of your piece: it may be legal once the engine has moved.
         char from[3] = "", to[3] = "";
@@ -211,21 +223,22 @@ bool pointing_promotion(Session *s, const char *text, int64_t now) {
     s->play.promotion = MOVE_NONE;
     char buf[8];
     move_text(m, types[hit - choices], buf, sizeof buf);
-    play_text_move(s, buf, now);
+    pointing_play(s, buf, now);
     return true;
 }
 
 void pointing_after_engine(Session *s, int64_t now) {
     Move pm = s->play.premove;
-    if (pm == MOVE_NONE || game_engine_to_move(s->live))
+    const Game *g = pointing_game(s);
+    if (pm == MOVE_NONE || game_engine_to_move(g))
         return;
     char name[MOVE_TEXT_MAX];
     snprintf(name, sizeof name, "%s", s->play.premove_text);
     s->play.premove = MOVE_NONE;
     s->play.premove_text[0] = '\0';
     Move legal[4];
-    if (game_is_over(s->live) ||
-        moves_between(game_board(s->live), move_from(pm), move_to(pm), legal, 4) == 0) {
+    if (game_is_over(g) ||
+        moves_between(game_board(g), move_from(pm), move_to(pm), legal, 4) == 0) {
         session_say(s, MSG_INFO, "Premove %s dropped: it is not legal now.", name);
         session_changed(s);
         return;
@@ -237,15 +250,16 @@ void pointing_after_engine(Session *s, int64_t now) {
         promo = move_is_promotion(pm) ? move_promotion(pm) : QUEEN;
     char text[8];
     move_text(pm, promo, text, sizeof text);
-    play_text_move(s, text, now);
+    pointing_play(s, text, now);
 }
 
 void pointing_targets(const Session *s, Bitboard *quiet, Bitboard *captures) {
     *quiet = *captures = 0;
     Square from = s->play.selected;
-    if (from == SQ_NONE || game_engine_to_move(s->live) || game_is_over(s->live))
+    const Game *g = pointing_game(s);
+    if (from == SQ_NONE || game_engine_to_move(g) || game_is_over(g))
         return;
-    const Board *b = game_board(s->live);
+    const Board *b = game_board(g);
     MoveList list;
     movegen_legal(b, &list);
     for (int i = 0; i < list.count; i++) {

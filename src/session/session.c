@@ -14,7 +14,7 @@
 static const ModeOps *const modes[] = {
     [SESSION_PLAY] = &mode_play_ops,       [SESSION_BROWSE] = &mode_browse_ops,
     [SESSION_EDIT] = &mode_edit_ops,       [SESSION_ANALYSE] = &mode_analyse_ops,
-    [SESSION_REVIEW] = &mode_review_ops,
+    [SESSION_REVIEW] = &mode_review_ops,   [SESSION_TRAIN] = &mode_train_ops,
 };
 
 
@@ -396,6 +396,11 @@ static bool core_command(Session *s, const Command *cmd, int64_t now) {
     case CMD_EDIT: enter_with_source(s, SESSION_EDIT, now); break;
     case CMD_REVIEW: enter_with_source(s, SESSION_REVIEW, now); break;
     case CMD_ANALYZE: analyze(s, cmd->text, now); break;
+    case CMD_TRAIN: {
+        ModeArgs args = {.path = cmd->text[0] ? cmd->text : NULL};
+        switch_mode(s, SESSION_TRAIN, &args, now);
+        break;
+    }
     case CMD_LINES:
         s->analysis_lines = cmd->number;
         session_say(s, MSG_INFO, "%d analysis line%s.", cmd->number, cmd->number == 1 ? "" : "s");
@@ -412,6 +417,7 @@ static void refuse(Session *s, const Command *cmd) {
         [SESSION_EDIT] = ": done uses the position, cancel leaves the editor",
         [SESSION_ANALYSE] = " (stop ends the analysis, back returns to your game)",
         [SESSION_REVIEW] = ": stop ends the review, keeping what is done",
+        [SESSION_TRAIN] = " (back returns to your game)",
     };
     const char *near = cmd->kind == CMD_MOVE ? command_suggest(cmd->text, 1u << s->mode) : NULL;
     if (near)
@@ -464,7 +470,7 @@ void session_handle_line(Session *s, const char *line, int64_t now) {
         return;
     }
     // "promote to?" takes q, r, b, n (n is also `next`) or an empty line.
-    if (s->mode == SESSION_PLAY && pointing_promotion(s, line ? line : "", now))
+    if (session_pointing_active(s) && pointing_promotion(s, line ? line : "", now))
         return;
     Command cmd;
     char err[512];
@@ -636,8 +642,24 @@ Move session_hint(const Session *s) {
     return s->why_move != MOVE_NONE && b && b->key == s->why_key ? s->why_move : MOVE_NONE;
 }
 
+bool session_pointing_active(const Session *s) {
+    return s->mode == SESSION_PLAY || s->mode == SESSION_TRAIN;
+}
+
+const Game *pointing_game(const Session *s) { return current(s)->game(s); }
+
+void pointing_play(Session *s, const char *text, int64_t now) {
+    if (s->mode == SESSION_PLAY) {
+        play_text_move(s, text, now);
+        return;
+    }
+    Command cmd = {.kind = CMD_MOVE};
+    snprintf(cmd.text, sizeof cmd.text, "%s", text);
+    apply(s, current(s)->handle(s, &cmd, now), now);
+}
+
 void session_point(Session *s, Square sq, int64_t now) {
-    if (s->mode != SESSION_PLAY) {
+    if (!session_pointing_active(s)) {
         session_say(s, MSG_ERROR, "Pointing at squares plays moves in your game (back to it: back).");
         return;
     }
@@ -657,7 +679,7 @@ bool session_point_cancel(Session *s) {
 
 void session_pointing(const Session *s, Square *selected, Bitboard *quiet, Bitboard *captures,
                       Move *premove) {
-    bool play = s->mode == SESSION_PLAY;
+    bool play = session_pointing_active(s);
     *selected = play ? s->play.selected : SQ_NONE;
     *premove = play ? s->play.premove : MOVE_NONE;
     *quiet = *captures = 0;
@@ -697,7 +719,7 @@ int session_listed_game(const Session *s, const char *line) {
 
 Square session_promotion_square(const Session *s) {
     Move m = s->play.promotion;
-    return s->mode == SESSION_PLAY && m != MOVE_NONE ? move_to(m) : SQ_NONE;
+    return session_pointing_active(s) && m != MOVE_NONE ? move_to(m) : SQ_NONE;
 }
 
 bool session_eval_shown(const Session *s) {
@@ -709,7 +731,7 @@ bool session_eval_shown(const Session *s) {
 }
 
 const char *session_mode_name(SessionMode m) {
-    return m <= SESSION_REVIEW ? modes[m]->name : "?";
+    return m <= SESSION_TRAIN ? modes[m]->name : "?";
 }
 
 static bool engines_only(const Game *g) {
@@ -723,6 +745,7 @@ bool session_busy(const Session *s) {
     case SESSION_PLAY: return game_engine_to_move(s->live) && !engines_only(s->live);
     case SESSION_ANALYSE: return s->analyse.limited;
     case SESSION_REVIEW: return s->review.running;
+    case SESSION_TRAIN: return s->train.running;
     default: return false;
     }
 }
@@ -792,6 +815,7 @@ static const Game *shown_game(const Session *s) {
     case SESSION_BROWSE: return s->browse.game;
     case SESSION_ANALYSE: return s->analyse.game;
     case SESSION_REVIEW: return s->review.shown;
+    case SESSION_TRAIN: return NULL; // a puzzle's opening would give it away
     case SESSION_EDIT: break;
     }
     return NULL;

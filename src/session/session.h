@@ -27,6 +27,7 @@ typedef enum {
     SESSION_EDIT,    // the position editor
     SESSION_ANALYSE, // the engine analyses a copy of the position shown
     SESSION_REVIEW,  // a review of every move runs
+    SESSION_TRAIN,   // puzzles from mistakes: searched for, then solved
 } SessionMode;
 
 typedef struct SessionHooks {
@@ -110,7 +111,7 @@ bool session_asking(const Session *s);
 // Milliseconds until the session wants session_poll again (pacing), -1: none.
 int session_wakeup_ms(const Session *s, int64_t now);
 SessionMode session_mode(const Session *s);
-// "play", "browse", "edit", "analyse", "review".
+// "play", "browse", "edit", "analyse", "review", "train".
 const char *session_mode_name(SessionMode m);
 
 // The game shown (the live game, a file's game, the analysis board). The
@@ -127,6 +128,8 @@ Move session_hint(const Session *s);
 // of your pieces, or plays the selected piece to it (queued as a premove
 // while the engine thinks); another square cancels the selection.
 void session_point(Session *s, Square sq, int64_t now);
+// Whether pointing plays moves in the current mode (play, train).
+bool session_pointing_active(const Session *s);
 // Clears the selection, the premove and a pending promotion choice (Esc).
 // True when there was something to clear.
 bool session_point_cancel(Session *s);

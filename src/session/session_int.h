@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 
 #include "engine/movegen.h"
+#include "src/coach/puzzlebook.h"
 #include "src/game/openings.h"
 #include "src/game/review.h"
 #include "src/session/command.h"
@@ -94,7 +95,7 @@ typedef struct ModeOps {
 } ModeOps;
 
 extern const ModeOps mode_play_ops, mode_browse_ops, mode_edit_ops, mode_analyse_ops,
-    mode_review_ops;
+    mode_review_ops, mode_train_ops;
 
 // ------------------------------------------------------------ mode states
 
@@ -143,6 +144,37 @@ typedef struct ReviewState {
     Game *shown;        // the game as it stands when the review started
 } ReviewState;
 
+typedef struct TrainState {
+    // The search for puzzles: a thread with an engine of its own (the
+    // refutations of wrong moves use that engine too, once it is done).
+    pthread_t thread;
+    bool running;
+    atomic_bool cancel;
+    unsigned id;          // events of older searches are dropped
+    Engine *engine;
+    EventQueue *events;
+    char path[4096];      // the file searched
+    bool archive;         // the player's archive: only the player's moves count
+    char names[COLOR_NB][GAME_NAME_MAX]; // the player's names (games without patzer's tags)
+    Puzzle *found;        // written by the thread, read after it is joined
+    int found_count, found_cap;
+    uint64_t *keys;       // the games it searched
+    int key_count, key_cap;
+    atomic_int games_done, puzzles_found;
+    char scan_error[512];
+    // The book and this session's queue of puzzles.
+    PuzzleBook *book;
+    char book_path[4096];
+    char prefix[4100];    // "FILE#": train FILE serves that file's puzzles (empty: all)
+    int *queue;           // book indexes; a failed puzzle is queued again
+    int queue_len, queue_cap, pos;
+    int index;            // the puzzle shown (-1: none)
+    Game *game;           // its position and the moves played on it, both sides human
+    int step;             // solution plies played
+    bool over, failed, hinted;
+    int solved_count, failed_count;
+} TrainState;
+
 struct Session {
     // Services every mode may use.
     SessionHooks hooks;
@@ -182,6 +214,7 @@ struct Session {
     EditState edit;
     AnalyseState analyse;
     ReviewState review;
+    TrainState train;
 
     // Scratch for queries.
     SessionTreeItem *tree;      // the move tree (annotate.c), tree_cap items
@@ -227,13 +260,15 @@ Game *session_game_from_line(const Session *s, const GameSettings *settings, con
 // Mode play's moves: plays the move typed (an error message when it is not
 // legal). Pointing (pointing.c) plays through it too.
 void play_text_move(Session *s, const char *text, int64_t now);
-// The side the user plays in the live game (the side to move when both are
-// human), false when the engine plays both.
-bool play_user_side(const Session *s, Color *side);
 
-// Pointing at squares in mode play (pointing.c): a typed square, a click or
-// the cursor selects a piece, a second square plays it or queues it as a
-// premove while the engine thinks.
+// Pointing at squares in modes play and train (pointing.c): a typed square,
+// a click or the cursor selects a piece, a second square plays it or queues
+// it as a premove while the engine thinks. The selection lives in PlayState
+// whichever of the two modes points.
+// The game pointed at (the current mode's) and how its moves are played (the
+// core hands them to the current mode as typed moves).
+const Game *pointing_game(const Session *s);
+void pointing_play(Session *s, const char *text, int64_t now);
 void pointing_reset(Session *s);
 void pointing_square(Session *s, Square sq, int64_t now);
 // A lone square typed ("e2") that pointing takes: true when handled.

@@ -80,7 +80,7 @@ bool pointer_key(Pointer *p, Session *s, int key, bool line_empty, int64_t now) 
         session_handle_line(s, "eval", now);
         return true;
     }
-    if (session_mode(s) != SESSION_PLAY)
+    if (!session_pointing_active(s))
         return false; // arrows step through a game in the other modes
     if (session_promotion_square(s) != SQ_NONE) {
         // The chooser takes q, r, b, n at once (no Enter), Enter for a queen.
@@ -116,11 +116,11 @@ void pointer_view(const Pointer *p, const Session *s, UiView *v) {
     Square selected;
     session_pointing(s, &selected, &v->quiet_targets, &v->capture_targets, &v->premove);
     v->selected = selected == SQ_NONE ? 0 : 1ULL << selected;
-    v->cursor = p->cursor == SQ_NONE || session_mode(s) != SESSION_PLAY ? 0 : 1ULL << p->cursor;
+    v->cursor = p->cursor == SQ_NONE || !session_pointing_active(s) ? 0 : 1ULL << p->cursor;
     Square promo = session_promotion_square(s);
     v->choosing = promo != SQ_NONE;
     v->choose_square = promo == SQ_NONE ? 0 : promo;
-    v->choose_side = game_turn(session_live_game(s));
+    v->choose_side = game_turn(session_game(s));
     if (!session_eval_shown(s))
         memset(&v->thinking, 0, sizeof v->thinking);
 }

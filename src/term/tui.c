@@ -460,7 +460,7 @@ int tui_run(const Config *cfg, char *why, size_t whysz) {
     char history[PATH_MAX_LEN];
     const char *history_path =
         paths_state_file("history", history, sizeof history, true) ? history : NULL;
-    static const char *const file_commands[] = {"save", "load", NULL};
+    static const char *const file_commands[] = {"save", "load", "train", NULL};
     if (!ui_cmdbar_open("> ", history_path, on_line, completion_words, file_commands, &t)) {
         ui_screen_close();
         fprintf(stderr, "patzer: cannot start the command bar\n");

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Puzzles from mistakes: candidates from a review, kept when a two-line
+// search shows one move clearly best, and the forcing line after it.
+#include "src/coach/puzzle.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "src/game/review.h"
+
+enum { OPTION_TEXT_MAX = 32, DEPTH_SLOTS = 128 };
+
+// What one iteration reported for a line (1 or 2).
+typedef struct Slot {
+    bool have;
+    int score; // review scale, mover's view
+    Move move;
+} Slot;
+
+// The infos of one search, by depth and line; written on the search thread,
+// read after engine_wait.
+typedef struct Capture {
+    Slot lines[DEPTH_SLOTS][2];
+    SearchInfo last; // the deepest exact line 1
+    bool have_last;
+    int max_depth;
+} Capture;
+
+static int clamp(int v, int lo, int hi) {
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+static int scale(const SearchInfo *info) {
+    if (info->mate > 0)
+        return REVIEW_MATE - info->mate;
+    if (info->mate < 0)
+        return -REVIEW_MATE - info->mate;
+    return clamp(info->score, -REVIEW_EVAL_MAX, REVIEW_EVAL_MAX);
+}
+
+static void on_info(const SearchInfo *info, void *ctx) {
+    Capture *c = ctx;
+    if (info->bound != BOUND_EXACT || info->pv_length < 1 || info->multipv < 1 ||
+        info->multipv > 2 || info->depth < 0 || info->depth >= DEPTH_SLOTS)
+        return;
+    c->lines[info->depth][info->multipv - 1] =
+        (Slot){ .have = true, .score = scale(info), .move = info->pv[0] };
+    if (info->depth > c->max_depth)
+        c->max_depth = info->depth;
+    if (info->multipv == 1) {
+        c->last = *info;
+        c->have_last = true;
+    }
+}
+
+static void on_bestmove(Move best, Move ponder, void *ctx) {
+    (void)best, (void)ponder, (void)ctx;
+}
+
+static bool is_mate(int s) {
+    return s > REVIEW_EVAL_MAX;
+}
+
+// The rule of puzzle.h's Method.
+static bool clearly_better(int best, int second) {
+    if (is_mate(best))
+        return !is_mate(second);
+    int b = clamp(best, -REVIEW_LOSS_CAP, REVIEW_LOSS_CAP);
+    int s = clamp(second, -REVIEW_LOSS_CAP, REVIEW_LOSS_CAP);
+    return b - s >= PUZZLE_MARGIN_CP && s < PUZZLE_SECOND_MAX_CP;
+}
+
+static void save_option(const Engine *e, const char *name, char *buf) {
+    if (!engine_get_option(e, name, buf, OPTION_TEXT_MAX))
+        buf[0] = '\0';
+}
+
+static void restore_option(Engine *e, const char *name, const char *value) {
+    if (*value)
+        (void)engine_set_option(e, name, value, NULL, 0);
+}
+
+void puzzle_options_default(PuzzleOptions *opt) {
+    *opt = (PuzzleOptions){ .review_depth = PUZZLE_REVIEW_DEPTH,
+                            .verify_depth = PUZZLE_VERIFY_DEPTH,
+                            .max_moves = PUZZLE_MOVES_MAX,
+                            .sides = { true, true } };
+}
+
+bool puzzle_clear_best(Engine *e, const Line *l, int depth, PuzzleCheck *out) {
+    memset(out, 0, sizeof *out);
+    MoveList moves;
+    movegen_legal(&l->board, &moves);
+    if (moves.count < 2)
+        return false;
+    Capture *c = calloc(1, sizeof *c);
+    if (!c)
+        return false;
+    char multipv[OPTION_TEXT_MAX], analyse[OPTION_TEXT_MAX], limit[OPTION_TEXT_MAX];
+    save_option(e, "MultiPV", multipv);
+    save_option(e, "UCI_AnalyseMode", analyse);
+    save_option(e, "UCI_LimitStrength", limit);
+    (void)engine_set_option(e, "MultiPV", "2", NULL, 0);
+    (void)engine_set_option(e, "UCI_AnalyseMode", "true", NULL, 0);
+    (void)engine_set_option(e, "UCI_LimitStrength", "false", NULL, 0);
+    SearchLimits limits;
+    search_limits_init(&limits);
+    limits.depth = depth;
+    EngineCallbacks cb = { .on_info = on_info, .on_bestmove = on_bestmove, .ctx = c };
+    engine_set_position(e, &l->board, l->keys, l->ply);
+    engine_go(e, &limits, &cb);
+    engine_wait(e);
+    restore_option(e, "MultiPV", multipv);
+    restore_option(e, "UCI_AnalyseMode", analyse);
+    restore_option(e, "UCI_LimitStrength", limit);
+
+    int d = c->max_depth;
+    bool ok = c->have_last && c->lines[d][0].have;
+    if (ok) {
+        const Slot *best = &c->lines[d][0], *second = &c->lines[d][1];
+        out->best = best->move;
+        out->best_score = best->score;
+        out->has_second = second->have;
+        out->second_score = second->score;
+        out->clear = second->have && clearly_better(best->score, second->score);
+        // The first depth of the unbroken run of clear verdicts for this move.
+        out->settled_depth = d;
+        for (int k = d; k >= 1; k--) {
+            const Slot *a = &c->lines[k][0], *b = &c->lines[k][1];
+            if (!a->have || !b->have || a->move != best->move ||
+                !clearly_better(a->score, b->score))
+                break;
+            out->settled_depth = k;
+        }
+        // The line, as far as its moves are legal (part of it comes from the table).
+        Board scratch = l->board;
+        for (int i = 0; i < c->last.pv_length && i < PUZZLE_PLIES_MAX + 1; i++) {
+            if (!movegen_is_legal(&scratch, c->last.pv[i]))
+                break;
+            out->pv[out->pv_length++] = c->last.pv[i];
+            board_play(&scratch, c->last.pv[i]);
+        }
+        if (out->pv_length == 0 || out->pv[0] != out->best)
+            out->clear = false; // the reports disagree: no verdict
+    }
+    free(c);
+    return ok && out->clear;
+}
+
+static bool game_over(const Board *b) {
+    MoveList list;
+    movegen_legal(b, &list);
+    return list.count == 0;
+}
+
+static bool is_quiet(const Board *b, Move m) {
+    if (board_piece_on(b, move_to(m)) != NO_PIECE || move_kind(m) == MOVE_EN_PASSANT)
+        return false;
+    Board after = *b;
+    board_play(&after, m);
+    return !board_in_check(&after);
+}
+
+// The solution from the position of l (which it changes): true with p's
+// moves and rating when the first move is clearly best and not `played`.
+static bool build(Engine *e, Line *l, Move played, const PuzzleOptions *opt, Puzzle *p) {
+    PuzzleCheck check;
+    if (!puzzle_clear_best(e, l, opt->verify_depth, &check) || check.best == played)
+        return false;
+    int settled = check.settled_depth;
+    bool quiet = is_quiet(&l->board, check.best);
+    int max_moves = clamp(opt->max_moves, 1, PUZZLE_MOVES_MAX);
+    p->length = 0;
+    for (int moves = 1;; moves++) {
+        p->solution[p->length++] = check.best;
+        if (moves == max_moves || check.pv_length < 2)
+            break;
+        Move reply = check.pv[1];
+        line_play(l, check.best);
+        if (game_over(&l->board) || !movegen_is_legal(&l->board, reply))
+            break;
+        line_play(l, reply);
+        if (game_over(&l->board) || (opt->cancel && atomic_load(opt->cancel)))
+            break;
+        PuzzleCheck next;
+        if (!puzzle_clear_best(e, l, opt->verify_depth, &next))
+            break;
+        p->solution[p->length++] = reply;
+        check = next;
+    }
+    int rating = 800 + 60 * settled + 150 * (p->length / 2) + (quiet ? 100 : 0);
+    p->rating = clamp(rating, PUZZLE_RATING_MIN, PUZZLE_RATING_MAX);
+    return true;
+}
+
+// A missed win or a mistake, from the review of one ply.
+static bool is_candidate(const ReviewPly *r, Color mover) {
+    if (r->best == MOVE_NONE || r->best == r->played || r->played == MOVE_NULL)
+        return false;
+    if (r->nag == REVIEW_NAG_MISTAKE || r->nag == REVIEW_NAG_BLUNDER)
+        return true;
+    int sign = mover == WHITE ? 1 : -1;
+    return sign * r->best_score_white >= PUZZLE_WIN_CP && sign * r->score_white < PUZZLE_WIN_CP;
+}
+
+static bool cancelled(const PuzzleOptions *opt) {
+    return opt->cancel && atomic_load(opt->cancel);
+}
+
+static bool stop_review(int done, int total, void *ctx) {
+    (void)done, (void)total;
+    return !cancelled(ctx);
+}
+
+int puzzle_find(Engine *e, const PgnGame *g, const char *source, const PuzzleOptions *opt,
+                Puzzle *out, int max) {
+    int total = pgn_mainline_length(g);
+    if (total == 0)
+        return 0;
+    ReviewPly *plies = calloc((size_t)total, sizeof *plies);
+    Line *l = malloc(sizeof *l);
+    Board start;
+    if (!plies || !l || !pgn_position_at(g, 0, &start)) {
+        free(plies);
+        free(l);
+        return plies && l ? 0 : -1;
+    }
+    ReviewOptions ropt = { .depth = opt->review_depth,
+                           .progress = opt->cancel ? stop_review : NULL,
+                           .ctx = (void *)opt };
+    int n = review_game(e, g, &ropt, plies);
+    int found = 0;
+    line_init(l, &start);
+    for (int ply = 0; ply < n && found < max && !cancelled(opt); ply++) {
+        Color mover = l->board.side;
+        const ReviewPly *r = &plies[ply];
+        if (opt->sides[mover] && is_candidate(r, mover)) {
+            Line *work = malloc(sizeof *work);
+            if (!work)
+                break;
+            *work = *l;
+            Puzzle *p = &out[found];
+            memset(p, 0, sizeof *p);
+            board_to_fen(&l->board, p->fen, sizeof p->fen);
+            p->played = r->played;
+            if (build(e, work, r->played, opt, p)) {
+                char san[MOVE_TEXT_MAX];
+                notation_to_san(&l->board, r->played, san);
+                snprintf(p->source, sizeof p->source, "%s %d%s %s", source, l->board.fullmove,
+                         mover == WHITE ? "." : "...", san);
+                found++;
+            }
+            free(work);
+        }
+        line_play(l, pgn_mainline_node(g, ply)->move);
+    }
+    free(plies);
+    free(l);
+    return found;
+}
+
+int puzzle_refutation(Engine *e, const Board *b, int depth, Move *line, int max, int *score) {
+    *score = 0;
+    if (game_over(b))
+        return 0;
+    Capture *c = calloc(1, sizeof *c);
+    if (!c)
+        return 0;
+    SearchLimits limits;
+    search_limits_init(&limits);
+    limits.depth = depth;
+    EngineCallbacks cb = { .on_info = on_info, .on_bestmove = on_bestmove, .ctx = c };
+    engine_set_position(e, b, NULL, 0);
+    engine_go(e, &limits, &cb);
+    engine_wait(e);
+    int n = 0;
+    if (c->have_last) {
+        *score = scale(&c->last);
+        Board scratch = *b;
+        for (int i = 0; i < c->last.pv_length && n < max; i++) {
+            if (!movegen_is_legal(&scratch, c->last.pv[i]))
+                break;
+            line[n++] = c->last.pv[i];
+            board_play(&scratch, c->last.pv[i]);
+        }
+    }
+    free(c);
+    return n;
+}
+
+static bool gives_mate(const Board *b, Move m) {
+    Board after = *b;
+    board_play(&after, m);
+    return board_in_check(&after) && game_over(&after);
+}
+
+bool puzzle_move_is_right(const Puzzle *p, int ply, const Board *b, Move m) {
+    if (ply < 0 || ply >= p->length || ply % 2 != 0 || !movegen_is_legal(b, m))
+        return false;
+    return m == p->solution[ply] || gives_mate(b, m);
+}
+
+bool puzzle_solution_text(const Puzzle *p, char *buf, size_t bufsz) {
+    Board b;
+    if (!board_set_fen(&b, p->fen, NULL, 0))
+        return false;
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < p->length; i++) {
+        if (!movegen_is_legal(&b, p->solution[i]))
+            return false;
+        char san[MOVE_TEXT_MAX], number[16] = "";
+        notation_to_san(&b, p->solution[i], san);
+        if (b.side == WHITE)
+            snprintf(number, sizeof number, "%d. ", b.fullmove);
+        else if (i == 0)
+            snprintf(number, sizeof number, "%d... ", b.fullmove);
+        int n = snprintf(buf + used, used < bufsz ? bufsz - used : 0, "%s%s%s", i ? " " : "",
+                         number, san);
+        used += n > 0 ? (size_t)n : 0;
+        board_play(&b, p->solution[i]);
+    }
+    return used < bufsz;
+}
