@@ -307,21 +307,5 @@ bool puzzle_solution_text(const Puzzle *p, char *buf, size_t bufsz) {
     Board b;
     if (!board_set_fen(&b, p->fen, NULL, 0))
         return false;
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < p->length; i++) {
-        if (!movegen_is_legal(&b, p->solution[i]))
-            return false;
-        char san[MOVE_TEXT_MAX], number[16] = "";
-        notation_to_san(&b, p->solution[i], san);
-        if (b.side == WHITE)
-            snprintf(number, sizeof number, "%d. ", b.fullmove);
-        else if (i == 0)
-            snprintf(number, sizeof number, "%d... ", b.fullmove);
-        int n = snprintf(buf + used, used < bufsz ? bufsz - used : 0, "%s%s%s", i ? " " : "",
-                         number, san);
-        used += n > 0 ? (size_t)n : 0;
-        board_play(&b, p->solution[i]);
-    }
-    return used < bufsz;
+    return notation_line(&b, p->solution, p->length, buf, bufsz) == p->length;
 }

@@ -342,27 +342,8 @@ static void train_leave(Session *s, int64_t now) {
 // ------------------------------------------------------------ solving
 
 // "12... Qxe4+": move m of board b with its number.
-static void numbered(const Board *b, Move m, bool first, char *buf, size_t bufsz) {
-    char san[MOVE_TEXT_MAX];
-    notation_to_san(b, m, san);
-    if (b->side == WHITE)
-        snprintf(buf, bufsz, "%d. %s", b->fullmove, san);
-    else if (first)
-        snprintf(buf, bufsz, "%d... %s", b->fullmove, san);
-    else
-        snprintf(buf, bufsz, "%s", san);
-}
-
-// The line from b as numbered SAN, n plies at most.
-static void line_text(Board b, const Move *line, int n, char *buf, size_t bufsz) {
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < n && used < bufsz; i++) {
-        char text[32];
-        numbered(&b, line[i], i == 0, text, sizeof text);
-        used += (size_t)snprintf(buf + used, bufsz - used, "%s%s", i ? " " : "", text);
-        board_play(&b, line[i]);
-    }
+static void numbered(const Board *b, Move m, char *buf, size_t bufsz) {
+    notation_line(b, &m, 1, buf, bufsz);
 }
 
 // Records the result of the puzzle shown; note gets the rating's change when
@@ -416,7 +397,7 @@ static void wrong(Session *s, Move m, int64_t now) {
     TrainState *t = &s->train;
     Board before = *game_board(t->game);
     char played[32];
-    numbered(&before, m, true, played, sizeof played);
+    numbered(&before, m, played, sizeof played);
     game_play_move(t->game, m, VALUE_NONE, 0, now);
     Move line[REFUTE_SHOWN];
     int score;
@@ -428,7 +409,7 @@ static void wrong(Session *s, Move m, int64_t now) {
     if (n > 0) {
         Board after = before;
         board_play(&after, m);
-        line_text(after, line, n, refutation, sizeof refutation);
+        notation_line(&after, line, n, refutation, sizeof refutation);
         // The score is the refuter's; shown from White's view like the analysis.
         review_format_score(after.side == WHITE ? score : -score, eval, sizeof eval);
     }
@@ -478,7 +459,7 @@ static void try_move(Session *s, const char *text, int64_t now) {
         return;
     }
     char mine[32];
-    numbered(b, m, true, mine, sizeof mine);
+    numbered(b, m, mine, sizeof mine);
     game_play_move(t->game, m, VALUE_NONE, 0, now);
     t->step++;
     if (t->step >= p->length || game_is_over(t->game)) {
@@ -490,7 +471,7 @@ static void try_move(Session *s, const char *text, int64_t now) {
     }
     Move reply = p->solution[t->step];
     char theirs[32];
-    numbered(game_board(t->game), reply, true, theirs, sizeof theirs);
+    numbered(game_board(t->game), reply, theirs, sizeof theirs);
     game_play_move(t->game, reply, VALUE_NONE, 0, now);
     t->step++;
     session_changed(s);
