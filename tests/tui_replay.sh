@@ -74,7 +74,10 @@ send "stop" Enter
 check "stop ends the analysis" bash -c "sleep 1; ! tmux -L '$sock' capture-pane -p -t game | grep -q 'Analysis: running'"
 
 send "review" Enter
-check "review runs and reports" wait_for 60 'Review: [0-9]+ inaccurac'
+check "review opens the game report" wait_for 60 'Game report'
+check "the report gives each side's accuracy" wait_for 2 'White: accuracy [0-9]+%'
+send q
+check "review reports in the status line" wait_for 5 'Review: [0-9]+ inaccurac'
 check "the evaluation graph is drawn" wait_for 5 'Evaluation'
 send "save $tmp/reviewed.pgn" Enter
 check "the reviewed game is saved" wait_for 10 'Saved to'
@@ -82,6 +85,8 @@ check "the saved game explains the blunder" grep -q 'Blunder' "$tmp/reviewed.pgn
 
 send "review" Enter
 send "stop" Enter
+# A review stopped after some moves reports them in the pager first.
+wait_for 10 'Game report|Review stopped' && screen | grep -q 'Game report' && send q
 check "stop cancels a review" wait_for 10 'Review stopped'
 
 send "quit" Enter
