@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The command language: one table of commands (name, aliases, argument kind,
-// usage and help) drives the parser, the help texts and completion.
+// usage and help; command_table.c) drives the parser, the help texts and
+// completion.
 #include "src/session/command.h"
 
 #include <ctype.h>
@@ -9,499 +10,7 @@
 #include <string.h>
 
 #include "engine/errmsg.h"
-
-typedef enum {
-    ARG_NONE,     // no arguments
-    ARG_NEW,      // new's options, in any order
-    ARG_PLAY,     // white|black|both|none
-    ARG_NUMBER,   // one whole number in [min, max]
-    ARG_TIME,     // a time control: the rest of the line
-    ARG_OPT_MOVE, // at most one word
-    ARG_REST,     // the rest of the line, required
-    ARG_HELP,     // an optional command name
-    ARG_OPT_REST, // the rest of the line, may be empty
-    ARG_NAG,      // an optional NAG (!, ?, !!, ??, !?, ?!, $N)
-} ArgKind;
-
-enum {
-    MAX_ALIASES = 3,
-    ECHO_MAX = 40,     // how much of a bad word we quote back
-    USAGE_COLUMN = 28, // where the summaries start in the list
-};
-
-typedef struct CommandSpec {
-    CommandKind kind;
-    const char *name;
-    const char *aliases[MAX_ALIASES]; // unused slots are NULL
-    ArgKind arg;
-    int min, max;     // ARG_NUMBER
-    const char *what; // ARG_REST: what the argument is, for errors
-    const char *usage;
-    const char *summary; // one line in the list
-    const char *help;    // a sentence or two
-    unsigned modes;      // CMODE_* bits of the modes that accept it; 0: all
-} CommandSpec;
-
-// No alias may ever read as a move: aliases are letters only, never a lone
-// pair of file letters (a lenient pawn capture such as "ed"), and single
-// letters only where the letter alone cannot be a move.
-static const CommandSpec specs[] = {
-    { .kind = CMD_NEW,
-      .name = "new",
-      .arg = ARG_NEW,
-      .usage = "new [white|black] [level N] [elo N] [time TC]",
-      .summary = "start a new game",
-      .help = "Starts a new game. You play White unless you say black (or b); the options, in "
-              "any order, set the engine's level or Elo and the time control, e.g. new black "
-              "level 5 time 10+5." },
-    { .kind = CMD_PLAY,
-      .modes = CMODE_PLAY,
-      .name = "play",
-      .arg = ARG_PLAY,
-      .usage = "play white|black|both|none",
-      .summary = "choose the sides you play",
-      .help = "Chooses the sides you move yourself; the engine plays the others. With both you "
-              "move for both sides, with none the engine plays itself." },
-    { .kind = CMD_UNDO,
-      .modes = CMODE_PLAY | CMODE_BROWSE | CMODE_ANALYSE,
-      .name = "undo",
-      .aliases = { "u", "takeback" },
-      .arg = ARG_NONE,
-      .usage = "undo",
-      .summary = "take back the last move",
-      .help = "Takes back the last move. redo plays it again." },
-    { .kind = CMD_REDO,
-      .modes = CMODE_PLAY | CMODE_BROWSE | CMODE_ANALYSE,
-      .name = "redo",
-      .aliases = { "r" },
-      .arg = ARG_NONE,
-      .usage = "redo",
-      .summary = "replay a move taken back",
-      .help = "Plays again a move that undo took back." },
-    { .kind = CMD_FLIP,
-      .name = "flip",
-      .aliases = { "f" },
-      .arg = ARG_NONE,
-      .usage = "flip",
-      .summary = "turn the board around",
-      .help = "Turns the board around, so the other side is at the bottom." },
-    { .kind = CMD_HINT,
-      .modes = CMODE_PLAY | CMODE_TRAIN,
-      .name = "hint",
-      .arg = ARG_NONE,
-      .usage = "hint",
-      .summary = "suggest a move",
-      .help = "Asks the engine for a good move in the current position: the first hint names "
-              "the piece to move, a second hint the move itself. In a puzzle it names the "
-              "piece to move." },
-    { .kind = CMD_LEVEL,
-      .modes = CMODE_PLAY,
-      .name = "level",
-      .aliases = { "lv", "lvl" },
-      .arg = ARG_NUMBER,
-      .min = 1,
-      .max = 20,
-      .usage = "level N",
-      .summary = "set the engine's strength (1-20)",
-      .help = "Sets the engine's strength from 1 (weakest) to 20 (full strength)." },
-    { .kind = CMD_ELO,
-      .modes = CMODE_PLAY,
-      .name = "elo",
-      .arg = ARG_NUMBER,
-      .min = 600,
-      .max = 3000,
-      .usage = "elo N",
-      .summary = "set the engine's strength as an Elo rating",
-      .help = "Makes the engine play at about the given Elo rating, from 600 to 3000." },
-    { .kind = CMD_TIME,
-      .modes = CMODE_PLAY,
-      .name = "time",
-      .aliases = { "tc" },
-      .arg = ARG_TIME,
-      .usage = "time TC",
-      .summary = "set the time control",
-      .help = "Sets the time control: minutes + increment in seconds (5+3), moves/minutes "
-              "(40/90+30), periods separated by commas (40/90+30, 30+30), a simple or "
-              "Bronstein delay (5d3, 5b3), or none for no clock. Units h, m and s may be "
-              "given: 1m, 90s, 1h+30s, 1h30m." },
-    { .kind = CMD_RESIGN,
-      .modes = CMODE_PLAY,
-      .name = "resign",
-      .arg = ARG_NONE,
-      .usage = "resign",
-      .summary = "resign the game",
-      .help = "Resigns the game; the other side wins." },
-    { .kind = CMD_DRAW,
-      .modes = CMODE_PLAY,
-      .name = "draw",
-      .arg = ARG_NONE,
-      .usage = "draw",
-      .summary = "offer a draw",
-      .help = "Offers a draw to the engine, which accepts or declines." },
-    { .kind = CMD_CLAIM,
-      .modes = CMODE_PLAY,
-      .name = "claim",
-      .arg = ARG_OPT_MOVE,
-      .usage = "claim [MOVE]",
-      .summary = "claim a draw",
-      .help = "Claims a draw by threefold repetition or the fifty-move rule, in the current "
-              "position or after MOVE, which is then played." },
-    { .kind = CMD_FEN,
-      .name = "fen",
-      .arg = ARG_NONE,
-      .usage = "fen",
-      .summary = "show the position as FEN",
-      .help = "Shows the current position in Forsyth-Edwards Notation." },
-    { .kind = CMD_SETBOARD,
-      .name = "setboard",
-      .aliases = { "setfen" },
-      .arg = ARG_REST,
-      .what = "a FEN",
-      .usage = "setboard FEN",
-      .summary = "set up a position",
-      .help = "Sets up the position given in Forsyth-Edwards Notation." },
-    { .kind = CMD_SAVE,
-      .modes = CMODE_PLAY | CMODE_BROWSE | CMODE_ANALYSE | CMODE_REVIEW,
-      .name = "save",
-      .arg = ARG_REST,
-      .what = "a file name",
-      .usage = "save FILE",
-      .summary = "save the game to a file",
-      .help = "Saves the game so far to FILE." },
-    { .kind = CMD_LOAD,
-      .name = "load",
-      .aliases = { "open" },
-      .arg = ARG_REST,
-      .what = "a file name",
-      .usage = "load FILE",
-      .summary = "load a game from a file",
-      .help = "Loads the game saved in FILE." },
-    { .kind = CMD_GO,
-      .modes = CMODE_PLAY,
-      .name = "go",
-      .arg = ARG_NONE,
-      .usage = "go",
-      .summary = "let the engine play the side to move",
-      .help = "The engine takes over the side to move and plays now." },
-    { .kind = CMD_STOP,
-      .modes = CMODE_PLAY | CMODE_BROWSE | CMODE_ANALYSE | CMODE_REVIEW | CMODE_TRAIN,
-      .name = "stop",
-      .arg = ARG_NONE,
-      .usage = "stop",
-      .summary = "make the engine move now",
-      .help = "Stops the engine's thinking; it plays the best move found so far." },
-    { .kind = CMD_QUIT,
-      .name = "quit",
-      .aliases = { "q", "exit" },
-      .arg = ARG_NONE,
-      .usage = "quit",
-      .summary = "leave patzer",
-      .help = "Leaves patzer." },
-    { .kind = CMD_ANALYZE,
-      .modes = CMODE_PLAY | CMODE_BROWSE | CMODE_ANALYSE,
-      .name = "analyze",
-      .aliases = { "analyse", "an" },
-      .arg = ARG_OPT_REST,
-      .usage = "analyze [Ns|depth N]",
-      .summary = "analyse the position (until stop, N seconds or depth N)",
-      .help = "Analyses the position shown (no contempt), without end or for N seconds "
-              "(analyze 5s) or to depth N (analyze depth 20). Moves, undo/redo and next/prev "
-              "move about and the analysis follows; stop ends it and returns to where you "
-              "were. Line mode prints one line per completed depth." },
-    { .kind = CMD_LINES,
-      .name = "lines",
-      .arg = ARG_NUMBER,
-      .min = 1,
-      .max = 5,
-      .usage = "lines N",
-      .summary = "analyse N lines at once (1-5)",
-      .help = "Sets how many best lines the analysis shows, from 1 to 5." },
-    { .kind = CMD_NEXT,
-      .modes = CMODE_BROWSE | CMODE_ANALYSE | CMODE_TRAIN,
-      .name = "next",
-      .aliases = { "n", "skip" },
-      .arg = ARG_NONE,
-      .usage = "next",
-      .summary = "one move forward in the game",
-      .help = "Steps one move forward in the game or line being shown (also the right arrow "
-              "on an empty command line). In training, goes to the next puzzle." },
-    { .kind = CMD_PREV,
-      .modes = CMODE_BROWSE | CMODE_ANALYSE,
-      .name = "prev",
-      .aliases = { "p" },
-      .arg = ARG_NONE,
-      .usage = "prev",
-      .summary = "one move back",
-      .help = "Steps one move back (also the left arrow on an empty command line)." },
-    { .kind = CMD_FIRST,
-      .modes = CMODE_BROWSE | CMODE_ANALYSE,
-      .name = "first",
-      .aliases = { "start" },
-      .arg = ARG_NONE,
-      .usage = "first",
-      .summary = "to the start of the game",
-      .help = "Goes to the start position of the game (also Home on an empty command line)." },
-    { .kind = CMD_LAST,
-      .modes = CMODE_BROWSE | CMODE_ANALYSE,
-      .name = "last",
-      .aliases = { "end" },
-      .arg = ARG_NONE,
-      .usage = "last",
-      .summary = "to the end of the line",
-      .help = "Goes to the last move of the line being shown (also End on an empty command "
-              "line)." },
-    { .kind = CMD_GOTO,
-      .modes = CMODE_BROWSE,
-      .name = "goto",
-      .aliases = { "jump" },
-      .arg = ARG_NUMBER,
-      .min = 0,
-      .max = 9999,
-      .usage = "goto N",
-      .summary = "to move N",
-      .help = "Goes to the position after White's move N (goto 0 is the start)." },
-    { .kind = CMD_VAR,
-      .modes = CMODE_BROWSE,
-      .name = "var",
-      .aliases = { "variation" },
-      .arg = ARG_NUMBER,
-      .min = 1,
-      .max = 99,
-      .usage = "var N",
-      .summary = "into the Nth variation of the next move",
-      .help = "Enters the Nth alternative to the next move of the line shown (also Page Down "
-              "for the first one on an empty command line); up leaves it." },
-    { .kind = CMD_UP,
-      .modes = CMODE_BROWSE,
-      .name = "up",
-      .aliases = { "mainline" },
-      .arg = ARG_NONE,
-      .usage = "up",
-      .summary = "out of the variation",
-      .help = "Leaves the variation, back to the line it branches from (also Page Up on an "
-              "empty command line)." },
-    { .kind = CMD_REVIEW,
-      .modes = CMODE_PLAY | CMODE_BROWSE,
-      .name = "review",
-      .arg = ARG_NONE,
-      .usage = "review",
-      .summary = "analyse every move of the game and report on it",
-      .help = "Analyses every move of the game, marks inaccuracies (?!), mistakes (?) and "
-              "blunders (?\?), adds the better lines as variations and draws the evaluation "
-              "graph, then shows the game report: accuracy per side, the marks per side, a "
-              "graph of the winning chances and the three moments that decided the game with "
-              "the better move and its line. A finished game of yours is replaced in the "
-              "archive by its annotated copy; save writes it anywhere." },
-    { .kind = CMD_THEME,
-      .name = "theme",
-      .aliases = { "colors", "colours" },
-      .arg = ARG_OPT_REST,
-      .modes = CMODE_ALL,
-      .usage = "theme [NAME]",
-      .summary = "choose the board's colours",
-      .help = "Without a name, lists the board themes (classic, green, blue, contrast, paper "
-              "and your own from patzer.conf); with one, shows the board in it at once and "
-              "keeps it in patzer.conf." },
-    { .kind = CMD_PIECES,
-      .name = "pieces",
-      .arg = ARG_OPT_REST,
-      .modes = CMODE_ALL,
-      .usage = "pieces [filled|outline|letters]",
-      .summary = "choose how pieces are drawn",
-      .help = "Without a name, lists the piece sets; with one, draws the pieces as filled or "
-              "outline figurines or as letters, and keeps the choice in patzer.conf." },
-    { .kind = CMD_BELL,
-      .name = "bell",
-      .arg = ARG_OPT_REST,
-      .modes = CMODE_ALL,
-      .usage = "bell [on|off]",
-      .summary = "ring on the engine's move and low time",
-      .help = "With on, the terminal bell rings when the engine moves and when your clock "
-              "runs low; off silences it. Kept in patzer.conf." },
-    { .kind = CMD_EVAL,
-      .name = "eval",
-      .arg = ARG_OPT_REST,
-      .modes = CMODE_PLAY,
-      .usage = "eval [on|off]",
-      .summary = "show or hide the engine's evaluation in your game",
-      .help = "During a game against the engine its evaluation, depth and principal variation "
-              "are hidden; eval on shows them, eval off hides them again, eval alone toggles "
-              "(also Ctrl-V on an empty command line). Analysis always shows them." },
-    { .kind = CMD_COMMENT,
-      .modes = CMODE_PLAY | CMODE_BROWSE,
-      .name = "comment",
-      .arg = ARG_OPT_REST,
-      .usage = "comment [TEXT]",
-      .summary = "comment the current move (alone: remove it)",
-      .help = "Puts TEXT after the current move as its comment, replacing the one it had; "
-              "comment alone removes it. At the start of a game you browse it is the game's "
-              "opening comment. save writes comments; your game keeps them when resumed." },
-    { .kind = CMD_NAG,
-      .modes = CMODE_PLAY | CMODE_BROWSE,
-      .name = "nag",
-      .arg = ARG_NAG,
-      .usage = "nag [!|?|!!|??|!?|?!|$N]",
-      .summary = "mark the current move good or bad (alone: clear)",
-      .help = "Marks the current move: ! good, ? mistake, !! brilliant, ?? blunder, !? "
-              "interesting, ?! dubious, or any PGN NAG as $N; nag alone clears the marks. "
-              "Typing the mark right after a move (e4!?, Nf3 !) does the same." },
-    { .kind = CMD_TRAIN,
-      .modes = CMODE_PLAY | CMODE_BROWSE | CMODE_ANALYSE | CMODE_TRAIN,
-      .name = "train",
-      .aliases = { "puzzles" },
-      .arg = ARG_OPT_REST,
-      .usage = "train [FILE]",
-      .summary = "solve puzzles made from your mistakes",
-      .help = "Finds the positions of your archived games (or of the games of FILE) where a "
-              "mistake was made and one move was clearly best, then asks you for that move "
-              "and the forcing line after it. A failed puzzle comes back soon, a solved one "
-              "later and later; your puzzle rating follows your results. hint names the "
-              "piece, solution shows the answer, next goes on, back leaves." },
-    { .kind = CMD_SOLUTION,
-      .modes = CMODE_TRAIN,
-      .name = "solution",
-      .arg = ARG_NONE,
-      .usage = "solution",
-      .summary = "training: show the puzzle's answer",
-      .help = "Shows the solution of the puzzle on the board; the puzzle counts as failed "
-              "unless it was solved." },
-    { .kind = CMD_GAMES,
-      .name = "games",
-      .aliases = { "list" },
-      .arg = ARG_OPT_REST,
-      .usage = "games [TEXT]",
-      .summary = "list the games of the loaded file",
-      .help = "Lists the games of the last loaded file (White, Black, result, event, date, "
-              "ECO), or those whose players or event contain TEXT. game N shows one." },
-    { .kind = CMD_GAME,
-      .name = "game",
-      .arg = ARG_NUMBER,
-      .min = 0,
-      .max = 1000000,
-      .usage = "game N",
-      .summary = "show game N of the loaded file (0: your game)",
-      .help = "Shows game N of the last loaded file; game 0 returns to the game you are "
-              "playing, with its clocks (paused while it is not shown)." },
-    { .kind = CMD_BACK,
-      .name = "back",
-      .arg = ARG_NONE,
-      .usage = "back",
-      .summary = "back to the game you are playing",
-      .help = "Leaves the file, editor, analysis or review and returns to the game you are "
-              "playing (the same as game 0)." },
-    { .kind = CMD_PACE,
-      .name = "pace",
-      .arg = ARG_NUMBER,
-      .min = 0,
-      .max = 60000,
-      .usage = "pace MS",
-      .summary = "time between the engine's moves when it plays itself",
-      .help = "When the engine plays both sides (play none), it waits MS milliseconds between "
-              "moves so you can watch (default 1000; pace 0 for none)." },
-    { .kind = CMD_EDIT,
-      .modes = CMODE_PLAY | CMODE_BROWSE | CMODE_ANALYSE,
-      .name = "edit",
-      .arg = ARG_NONE,
-      .usage = "edit",
-      .summary = "edit the position",
-      .help = "Starts the position editor on the current position: put, remove, clear, side, "
-              "castling and ep change it, done uses it (if it is legal), cancel leaves it." },
-    { .kind = CMD_PUT,
-      .modes = CMODE_EDIT,
-      .name = "put",
-      .arg = ARG_REST,
-      .what = "a piece and a square",
-      .usage = "put PIECE SQUARE",
-      .summary = "editor: put a piece on a square",
-      .help = "In the editor, puts a piece on a square: Qd4 for a white queen, qd4 for a "
-              "black one (letters KQRBNP)." },
-    { .kind = CMD_REMOVE,
-      .modes = CMODE_EDIT,
-      .name = "remove",
-      .aliases = { "rm" },
-      .arg = ARG_REST,
-      .what = "a square",
-      .usage = "remove SQUARE",
-      .summary = "editor: empty a square",
-      .help = "In the editor, takes the piece off a square." },
-    { .kind = CMD_SIDE,
-      .modes = CMODE_EDIT,
-      .name = "side",
-      .arg = ARG_REST,
-      .what = "white or black",
-      .usage = "side white|black",
-      .summary = "editor: the side to move",
-      .help = "In the editor, sets the side to move." },
-    { .kind = CMD_CASTLING,
-      .modes = CMODE_EDIT,
-      .name = "castling",
-      .arg = ARG_REST,
-      .what = "castling rights",
-      .usage = "castling KQkq|-",
-      .summary = "editor: castling rights",
-      .help = "In the editor, sets the castling rights as in FEN (KQkq, Kq, -)." },
-    { .kind = CMD_EP,
-      .modes = CMODE_EDIT,
-      .name = "ep",
-      .arg = ARG_REST,
-      .what = "a square or -",
-      .usage = "ep SQUARE|-",
-      .summary = "editor: en-passant square",
-      .help = "In the editor, sets the en-passant target square (e3, d6) or none (-)." },
-    { .kind = CMD_CLEAR,
-      .modes = CMODE_EDIT,
-      .name = "clear",
-      .arg = ARG_NONE,
-      .usage = "clear",
-      .summary = "editor: empty the board",
-      .help = "In the editor, takes every piece off the board." },
-    { .kind = CMD_DONE,
-      .modes = CMODE_EDIT,
-      .name = "done",
-      .arg = ARG_NONE,
-      .usage = "done",
-      .summary = "editor: use the position",
-      .help = "Leaves the editor and sets up the edited position, or says why it is illegal "
-              "and stays in the editor." },
-    { .kind = CMD_CANCEL,
-      .modes = CMODE_EDIT,
-      .name = "cancel",
-      .arg = ARG_NONE,
-      .usage = "cancel",
-      .summary = "editor: leave without changes",
-      .help = "Leaves the editor; the position stays as it was." },
-    { .kind = CMD_WHY,
-      .modes = CMODE_PLAY | CMODE_BROWSE | CMODE_ANALYSE,
-      .name = "why",
-      .arg = ARG_NONE,
-      .usage = "why",
-      .summary = "explain the last move: its threats, or what a mistake allowed",
-      .help = "Explains the last move of the position shown (the engine's reply in your game, "
-              "the current move when browsing or after a review) from facts the engine can "
-              "prove, each with its line: the mate or the material a mistake allows and the "
-              "better move, a missed mate, what the move threatens, a fork, a new pin, a piece "
-              "left en prise. The first line's move is shown on the board." },
-    { .kind = CMD_MESSAGES,
-      .name = "messages",
-      .aliases = { "msgs", "log" },
-      .arg = ARG_NONE,
-      .usage = "messages",
-      .summary = "show the last 100 status messages",
-      .help = "Shows the last 100 messages of the status line, oldest first, each whole "
-              "(also F2). The terminal game opens them in the pager at the newest." },
-    { .kind = CMD_HELP,
-      .name = "help",
-      .aliases = { "h", "?" },
-      .arg = ARG_HELP,
-      .usage = "help [COMMAND]",
-      .summary = "list the commands, or explain one",
-      .help = "Lists the commands, or explains COMMAND. Anything that is not a command is "
-              "taken as a move, e.g. e4, Nf3, O-O or e7e8q. The terminal game shows help in "
-              "a pager (F1 opens it too): the arrows, Page Up/Down, Home and End scroll, q or "
-              "Esc closes it." },
-};
-
-#define N_SPECS (sizeof specs / sizeof specs[0])
+#include "src/session/command_spec.h"
 
 // A word of the line: not NUL-terminated.
 typedef struct Word {
@@ -555,12 +64,12 @@ static int echo_len(Word w) {
 }
 
 static const CommandSpec *find_spec(Word w) {
-    for (size_t i = 0; i < N_SPECS; i++) {
-        if (word_is(w, specs[i].name))
-            return &specs[i];
-        for (int a = 0; a < MAX_ALIASES && specs[i].aliases[a]; a++)
-            if (word_is(w, specs[i].aliases[a]))
-                return &specs[i];
+    for (size_t i = 0; i < command_spec_count; i++) {
+        if (word_is(w, command_specs[i].name))
+            return &command_specs[i];
+        for (int a = 0; a < MAX_ALIASES && command_specs[i].aliases[a]; a++)
+            if (word_is(w, command_specs[i].aliases[a]))
+                return &command_specs[i];
     }
     return NULL;
 }
@@ -816,11 +325,11 @@ bool command_parse(const char *line, Command *cmd, char *err, size_t errsz) {
 int command_names(const char **out, int max, unsigned mode_mask) {
     // With no array, the count (so a caller can size one).
     if (!out)
-        return (int)N_SPECS;
+        return (int)command_spec_count;
     int n = 0;
-    for (size_t i = 0; i < N_SPECS && n < max; i++)
-        if (command_modes(specs[i].kind) & mode_mask)
-            out[n++] = specs[i].name;
+    for (size_t i = 0; i < command_spec_count && n < max; i++)
+        if (command_modes(command_specs[i].kind) & mode_mask)
+            out[n++] = command_specs[i].name;
     return n;
 }
 
@@ -866,20 +375,20 @@ const char *command_suggest(const char *word, unsigned mode_mask) {
     int limit = w.len >= 5 ? 2 : 1;
     const char *best = NULL;
     int best_distance = limit + 1;
-    for (size_t i = 0; i < N_SPECS; i++) {
-        if (!(command_modes(specs[i].kind) & mode_mask))
+    for (size_t i = 0; i < command_spec_count; i++) {
+        if (!(command_modes(command_specs[i].kind) & mode_mask))
             continue;
         // The name first, so that a tie goes to it; one-letter aliases are
         // too short to be told from a typo.
-        const char *names[1 + MAX_ALIASES] = { specs[i].name };
-        memcpy(names + 1, specs[i].aliases, sizeof specs[i].aliases);
+        const char *names[1 + MAX_ALIASES] = { command_specs[i].name };
+        memcpy(names + 1, command_specs[i].aliases, sizeof command_specs[i].aliases);
         for (int k = 0; k < 1 + MAX_ALIASES && names[k]; k++) {
             if (strlen(names[k]) < 2 || strlen(names[k]) > SUGGEST_WORD_MAX)
                 continue;
             int distance = edit_distance(w, names[k]);
             if (distance < best_distance) {
                 best_distance = distance;
-                best = specs[i].name;
+                best = command_specs[i].name;
             }
         }
     }
@@ -889,16 +398,16 @@ const char *command_suggest(const char *word, unsigned mode_mask) {
 unsigned command_modes(CommandKind kind) {
     if (kind == CMD_MOVE)
         return CMODE_PLAY | CMODE_BROWSE | CMODE_ANALYSE | CMODE_TRAIN;
-    for (size_t i = 0; i < N_SPECS; i++)
-        if (specs[i].kind == kind)
-            return specs[i].modes ? specs[i].modes : (unsigned)CMODE_ALL;
+    for (size_t i = 0; i < command_spec_count; i++)
+        if (command_specs[i].kind == kind)
+            return command_specs[i].modes ? command_specs[i].modes : (unsigned)CMODE_ALL;
     return CMODE_ALL; // CMD_EMPTY
 }
 
 const char *command_name(CommandKind kind) {
-    for (size_t i = 0; i < N_SPECS; i++)
-        if (specs[i].kind == kind)
-            return specs[i].name;
+    for (size_t i = 0; i < command_spec_count; i++)
+        if (command_specs[i].kind == kind)
+            return command_specs[i].name;
     return kind == CMD_MOVE ? "move" : "";
 }
 
@@ -909,7 +418,7 @@ enum { HELP_LIST_MAX = 6144, HELP_ENTRY_MAX = 640 };
 // Built once from the table on first use; the strings stay valid for good.
 // (The first call must not race another: the UI calls it from one thread.)
 static char help_list[HELP_LIST_MAX];
-static char help_entry[N_SPECS][HELP_ENTRY_MAX];
+static char help_entry[COMMAND_SPECS_MAX][HELP_ENTRY_MAX];
 static bool help_built;
 
 __attribute__((format(printf, 4, 5))) static size_t append(char *buf, size_t size, size_t used,
@@ -949,8 +458,8 @@ static size_t append_modes(char *buf, size_t size, size_t used, unsigned modes) 
 
 static void build_help(void) {
     size_t used = 0;
-    for (size_t i = 0; i < N_SPECS; i++) {
-        const CommandSpec *s = &specs[i];
+    for (size_t i = 0; i < command_spec_count; i++) {
+        const CommandSpec *s = &command_specs[i];
         int pad = USAGE_COLUMN - (int)strlen(s->usage);
         used = append(help_list, sizeof help_list, used, "%s%*s%s", s->usage, pad > 2 ? pad : 2, "",
                       s->summary);
@@ -974,5 +483,5 @@ const char *command_help(const char *name) {
     if (w.len == 0)
         return help_list;
     const CommandSpec *spec = find_spec(w);
-    return spec ? help_entry[spec - specs] : NULL;
+    return spec ? help_entry[spec - command_specs] : NULL;
 }
