@@ -37,6 +37,7 @@ struct PgnReader {
     size_t cap, start, end;
     bool eof, io_error, io_reported;
     int io_errno;
+    long long bytes_read; // from the file so far (the buffer's unread part included)
 
     const char *line; // current line (without its line end)
     size_t len, pos;
@@ -173,6 +174,7 @@ static bool next_line(PgnReader *r) {
         }
         size_t got = fread(r->buf + r->end, 1, r->cap - r->end, r->fp);
         r->end += got;
+        r->bytes_read += (long long)got;
         if (got == 0) {
             if (ferror(r->fp)) {
                 r->io_error = true;
@@ -904,6 +906,10 @@ static int run_reader(PgnReader *r, bool build, PgnGame *g, PgnError *error) {
 int pgn_reader_next(PgnReader *r, PgnGame *out, PgnError *error) {
     pgn_game_clear(out);
     return run_reader(r, true, out, error);
+}
+
+long long pgn_reader_offset(const PgnReader *r) {
+    return r->fp ? r->bytes_read - (long long)(r->end - r->start) : (long long)r->start;
 }
 
 int pgn_reader_validate(PgnReader *r, PgnSummary *summary, PgnError *error) {

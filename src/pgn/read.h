@@ -59,4 +59,8 @@ int pgn_reader_next(PgnReader *r, PgnGame *out, PgnError *error);
 // (variations too) and reports the main line's length, result and final FEN.
 int pgn_reader_validate(PgnReader *r, PgnSummary *summary, PgnError *error);
 
+// How many bytes of the input the reader has consumed (for progress: the
+// file's size is the end).
+long long pgn_reader_offset(const PgnReader *r);
+
 #endif

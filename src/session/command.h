@@ -69,6 +69,9 @@ typedef enum {
     // Puzzles from mistakes.
     CMD_TRAIN,    // text: a PGN file to find puzzles in (empty: your archived games)
     CMD_SOLUTION, // show the puzzle's solution
+    // The opening explorer.
+    CMD_EXPLORE,  // the moves played from the position shown
+    CMD_INDEX,    // text: PGN files to index for the explorer
 } CommandKind;
 
 // The modes of the session, as bits: which modes accept a command.

@@ -460,6 +460,30 @@ const CommandSpec command_specs[] = {
               "taken as a move, e.g. e4, Nf3, O-O or e7e8q. The terminal game shows help in "
               "a pager (F1 opens it too): the arrows, Page Up/Down, Home and End scroll, q or "
               "Esc closes it." },
+    { .kind = CMD_EXPLORE,
+      .modes = CMODE_PLAY | CMODE_BROWSE | CMODE_ANALYSE,
+      .name = "explore",
+      .aliases = { "ex" },
+      .arg = ARG_NONE,
+      .usage = "explore",
+      .summary = "opening explorer: the moves played from this position",
+      .help = "Lists the moves played from the position shown in the files given to index "
+              "(else in your archive of games): games, White wins, draws and Black wins in "
+              "percent, and the players' average rating, with the book's moves and weights "
+              "and the opening's name. Type a listed move, or click its line, to play it on "
+              "the board shown. A file is indexed the first time (and again when it changes); "
+              "later lookups take milliseconds." },
+    { .kind = CMD_INDEX,
+      .name = "index",
+      .arg = ARG_REST,
+      .what = "one or more PGN files",
+      .usage = "index FILE...",
+      .summary = "index PGN files for the opening explorer",
+      .help = "Indexes the games of each FILE for explore (the first 40 plies of every game's "
+              "main line), showing a progress bar with positions per second and the time left. "
+              "The index is kept beside the file as FILE.pzx (or in $XDG_CACHE_HOME/patzer/ "
+              "when that folder is not writable) and built again only when the file changes. "
+              "explore then shows the games of all the files indexed in this session." },
 };
 
 const size_t command_spec_count = sizeof command_specs / sizeof command_specs[0];

@@ -14,6 +14,8 @@ typedef enum {
     EV_REVIEW_DONE,
     EV_TRAIN_PROGRESS, // a game searched for puzzles (done: games, total: puzzles)
     EV_TRAIN_DONE,     // the search for puzzles ended
+    EV_INDEX_PROGRESS, // the explorer's indexing thread went on (its counters say how far)
+    EV_INDEX_DONE,     // the indexing thread ended
 } EventKind;
 
 typedef struct Event {

@@ -393,6 +393,8 @@ static bool core_command(Session *s, const Command *cmd, int64_t now) {
     case CMD_COMMENT:
     case CMD_NAG: annotate_command(s, cmd, now); break;
     case CMD_WHY: why_command(s); break;
+    case CMD_EXPLORE: explore_command(s); break;
+    case CMD_INDEX: index_command(s, cmd->text); break;
     case CMD_EDIT: enter_with_source(s, SESSION_EDIT, now); break;
     case CMD_REVIEW: enter_with_source(s, SESSION_REVIEW, now); break;
     case CMD_ANALYZE: analyze(s, cmd->text, now); break;
@@ -496,6 +498,10 @@ int session_event_fd(const Session *s) { return eventq_fd(s->think.events); }
 void session_poll(Session *s, int64_t now) {
     Event ev;
     while (eventq_pop(s->think.events, &ev)) {
+        if (ev.kind == EV_INDEX_PROGRESS || ev.kind == EV_INDEX_DONE) {
+            explore_event(s, &ev); // the explorer's, whatever the mode
+            continue;
+        }
         bool engine = ev.kind == EV_INFO || ev.kind == EV_BESTMOVE;
         if (engine && ev.request != s->think.request)
             continue; // a reply to a request that was cancelled
@@ -608,6 +614,7 @@ void session_free(Session *s, int64_t now) {
         return;
     modes[s->mode]->leave(s, now); // stops a search or a review
     think_cancel(&s->think);
+    explore_free(s); // joins the indexing thread before its queue goes
     if (s->live_dirty)
         session_autosave(s->live, s->openings, s->opts.autosave_path, now);
     game_free(s->pending);
@@ -741,6 +748,8 @@ static bool engines_only(const Game *g) {
 bool session_busy(const Session *s) {
     if (s->asking_resume)
         return false;
+    if (explore_busy(s))
+        return true;
     switch (s->mode) {
     case SESSION_PLAY: return game_engine_to_move(s->live) && !engines_only(s->live);
     case SESSION_ANALYSE: return s->analyse.limited;

@@ -17,7 +17,18 @@
 // them): help, a document whose first line is its title (a game list, a
 // game's comment), and the message log (newest last). MSG_INFO and
 // MSG_ERROR are status messages: the session keeps the last 100 of them.
-typedef enum { MSG_INFO, MSG_ERROR, MSG_HELP, MSG_ANALYSIS, MSG_TEXT, MSG_LOG } MessageKind;
+// MSG_PROGRESS: how far a long job is (indexing), replaced by the next one:
+// a screen shows it in the status line, line mode prints it on stderr; not
+// kept in the log.
+typedef enum {
+    MSG_INFO,
+    MSG_ERROR,
+    MSG_HELP,
+    MSG_ANALYSIS,
+    MSG_TEXT,
+    MSG_LOG,
+    MSG_PROGRESS,
+} MessageKind;
 
 // What the session is doing: each mode owns its state, and the session
 // switches between them only by leaving one and entering the other.
@@ -195,5 +206,10 @@ void session_status(const Session *s, char *buf, size_t bufsz);
 // Names and details for the player panes.
 void session_player_label(const Session *s, Color c, char *name, size_t namesz, char *detail,
                           size_t detailsz);
+
+// Whether text is the last opening explorer table (MSG_TEXT), and the move
+// of one of its lines (its SAN in san): a click on a row plays that move.
+bool session_is_explorer(const Session *s, const char *text);
+bool session_explorer_move(const Session *s, const char *line, char *san, size_t sansz);
 
 #endif

@@ -62,6 +62,10 @@ static void print_board(LineMode *lm) {
 
 static void on_message(MessageKind kind, const char *text, void *ctx) {
     LineMode *lm = ctx;
+    if (kind == MSG_PROGRESS) { // beside the output, which scripts read
+        fprintf(stderr, "%s\n", text);
+        return;
+    }
     fprintf(lm->out, "%s%s\n", kind == MSG_ERROR ? "Error: " : "", text);
     fflush(lm->out);
 }

@@ -102,7 +102,8 @@ static void open_pager(Tui *t, MessageKind kind, const char *text) {
     }
     // While the session starts (--pgn lists the file) it cannot be asked yet;
     // a click matches only the lines of its last list anyway.
-    t->pager_list = kind == MSG_TEXT && (!t->session || session_is_game_list(t->session, orig));
+    t->pager_list = kind == MSG_TEXT && (!t->session || session_is_game_list(t->session, orig) ||
+                                         session_is_explorer(t->session, orig));
     if (!ui_pager_open(&t->pager, title, text, kind == MSG_LOG)) {
         snprintf(t->status, sizeof t->status, "out of memory opening the pager");
         t->status_error = t->status_sticky = true;
@@ -374,12 +375,13 @@ static void pager_click(Tui *t) {
     memcpy(line, text + start, end - start);
     line[end - start] = '\0';
     int number = session_listed_game(t->session, line);
-    if (number <= 0)
-        return;
+    char command[32];
+    if (number > 0)
+        snprintf(command, sizeof command, "game %d", number);
+    else if (!session_explorer_move(t->session, line, command, sizeof command))
+        return; // a row of the explorer plays its move
     ui_pager_close(&t->pager);
     ui_screen_resize(); // everything under it is drawn again
-    char command[32];
-    snprintf(command, sizeof command, "game %d", number);
     t->status_sticky = false;
     session_handle_line(t->session, command, frontend_now_ms());
 }

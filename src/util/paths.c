@@ -70,6 +70,10 @@ bool paths_user_data_dir(char *buf, size_t bufsz, bool create) {
     return xdg_dir("XDG_DATA_HOME", ".local/share", buf, bufsz, create);
 }
 
+bool paths_cache_dir(char *buf, size_t bufsz, bool create) {
+    return xdg_dir("XDG_CACHE_HOME", ".cache", buf, bufsz, create);
+}
+
 static bool in_dir(bool (*dir_fn)(char *, size_t, bool), const char *name, char *buf,
                    size_t bufsz, bool create_dir) {
     char dir[PATH_MAX_LEN];

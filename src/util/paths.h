@@ -16,6 +16,8 @@ bool paths_config_dir(char *buf, size_t bufsz, bool create);
 bool paths_state_dir(char *buf, size_t bufsz, bool create);
 // $XDG_DATA_HOME/patzer or ~/.local/share/patzer (created when create is set).
 bool paths_user_data_dir(char *buf, size_t bufsz, bool create);
+// $XDG_CACHE_HOME/patzer or ~/.cache/patzer (created when create is set).
+bool paths_cache_dir(char *buf, size_t bufsz, bool create);
 // A file in one of those directories.
 bool paths_config_file(const char *name, char *buf, size_t bufsz, bool create_dir);
 bool paths_state_file(const char *name, char *buf, size_t bufsz, bool create_dir);
