@@ -544,7 +544,7 @@ Test(command, eval_toggle) {
 Test(command, names_and_help) {
     const char *names[64];
     int n = command_names(names, ARRAY_LEN(names), CMODE_ALL);
-    cr_assert_eq(n, 53, "%d command names", n);
+    cr_assert_eq(n, 55, "%d command names", n);
     cr_expect_eq(command_names(NULL, 0, CMODE_ALL), n);
     const char *list = command_help(NULL);
     cr_assert_not_null(list);
@@ -711,4 +711,17 @@ Test(command, nearest_command_suggestion) {
     // Only commands of the modes asked about.
     cr_assert_str_eq(command_suggest("pit", CMODE_EDIT), "put");
     cr_assert_null(command_suggest("resing", CMODE_EDIT));
+}
+
+Test(command, explore_and_index) {
+    Command cmd;
+    char err[ERR_MAX];
+    cr_assert(command_parse("explore", &cmd, err, sizeof err), "%s", err);
+    cr_expect_eq(cmd.kind, CMD_EXPLORE);
+    cr_expect(command_modes(CMD_EXPLORE) & CMODE_BROWSE);
+    cr_expect_not(command_modes(CMD_EXPLORE) & CMODE_TRAIN, "it would give puzzles away");
+    cr_assert(command_parse("index a.pgn b.pgn", &cmd, err, sizeof err), "%s", err);
+    cr_expect_eq(cmd.kind, CMD_INDEX);
+    cr_expect_str_eq(cmd.text, "a.pgn b.pgn");
+    cr_expect_not(command_parse("index", &cmd, err, sizeof err), "index needs a file");
 }
