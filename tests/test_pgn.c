@@ -1318,3 +1318,40 @@ Test(pgn, setters_edit_comments_and_nags) {
     cr_expect_str_eq(pgn_lead_comment(gs.g[0]), "Nothing yet");
     free_games(&gs);
 }
+
+// The explorer's fast path: the main line's first moves, the start position
+// and the ratings, with every move still checked.
+Test(pgn_read, mainline_moves_start_and_ratings) {
+    PgnReader *r = pgn_reader_from_string(
+        "[WhiteElo \"2100\"]\n[BlackElo \"-\"]\n[Result \"1-0\"]\n\n"
+        "1. e4 (1. d4 d5) e5 2. Nf3 Nc6 3. Bb5 1-0\n\n"
+        "[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n\n1. e4 Kd7 *\n\n"
+        "1. e4 e5 2. Qh5 Ke7 3. Qxe5+ Kxe5 *\n",
+        "mainline");
+    cr_assert_not_null(r);
+    Move moves[3];
+    PgnMainline line = { .moves = moves, .max = 3 };
+    PgnSummary sum;
+    PgnError err;
+    cr_assert_eq(pgn_reader_mainline(r, &sum, &line, &err), 1);
+    cr_expect_eq(line.count, 3, "the first 3 of 5 moves");
+    cr_expect_eq(line.elo[WHITE], 2100);
+    cr_expect_eq(line.elo[BLACK], 0, "not a number");
+    cr_expect_str_eq(sum.result, "1-0");
+    cr_expect_eq(sum.plies, 5);
+    Board start;
+    board_set_start(&start);
+    cr_expect_eq(line.start.key, start.key);
+    cr_expect_eq(moves[0], test_uci_move(&start, "e2e4"), "the main line, not the variation");
+
+    cr_assert_eq(pgn_reader_mainline(r, &sum, &line, &err), 1);
+    cr_expect_eq(line.count, 2);
+    cr_expect_eq(line.elo[WHITE], 0, "ratings are per game");
+    char fen[FEN_MAX];
+    board_to_fen(&line.start, fen, sizeof fen);
+    cr_expect_str_eq(fen, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+
+    cr_expect_eq(pgn_reader_mainline(r, &sum, &line, &err), -1, "an illegal move is found");
+    cr_expect_eq(pgn_reader_mainline(r, &sum, &line, &err), 0);
+    pgn_reader_close(r);
+}

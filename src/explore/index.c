@@ -271,28 +271,21 @@ static int result_code(const char *result) {
     return RESULT_OTHER;
 }
 
-static uint16_t elo_tag(const PgnGame *g, const char *name) {
-    const char *v = pgn_tag(g, name);
-    char *end;
-    long n = v ? strtol(v, &end, 10) : 0;
-    return v && end != v && n > 0 && n < 65536 ? (uint16_t)n : 0;
-}
-
-// The main line's first max_plies positions and moves of g.
-static bool add_game(Records *r, const PgnGame *g, int max_plies, Board *b) {
-    if (!pgn_position_at(g, 0, b))
-        return true;
-    Record rec = { .result = (uint8_t)result_code(pgn_result(g)),
-                   .elo = { elo_tag(g, "WhiteElo"), elo_tag(g, "BlackElo") } };
-    int ply = 0;
-    for (const PgnNode *n = pgn_first(g); n && ply < max_plies; n = n->next, ply++) {
-        if (n->move == MOVE_NULL)
+// The main line's first moves and the positions before them (the line
+// holds at most max_plies moves).
+static bool add_game(Records *r, PgnMainline *line, const char *result) {
+    Record rec = { .result = (uint8_t)result_code(result),
+                   .elo = { (uint16_t)line->elo[WHITE], (uint16_t)line->elo[BLACK] } };
+    Board *b = &line->start;
+    for (int i = 0; i < line->count; i++) {
+        Move m = line->moves[i];
+        if (m == MOVE_NULL)
             break; // a null move has no Polyglot code, and what follows is no opening
         rec.key = book_key(b);
-        rec.move = book_encode_move(b, n->move);
+        rec.move = book_encode_move(b, m);
         if (!push(r, &rec))
             return false;
-        pgn_node_play(b, n);
+        board_play(b, m);
     }
     return true;
 }
@@ -318,7 +311,9 @@ static bool write_file(const char *path, const Header *h, const Record *items, c
             done += w > 0 ? (size_t)w : 0;
         }
     }
-    ok = ok && fchmod(fd, 0644) == 0 && fsync(fd) == 0;
+    // No fsync: after a crash a torn index fails its checks and is rebuilt,
+    // and the wait for the disk would double the time indexing takes.
+    ok = ok && fchmod(fd, 0644) == 0;
     int saved = errno;
     ok = close(fd) == 0 && ok;
     if (ok && rename(tmp, path) == 0)
@@ -341,19 +336,22 @@ bool index_build(const char *pgn_path, const char *index_path, int max_plies,
     PgnReader *reader = pgn_reader_open(pgn_path, err, errsz);
     if (!reader)
         return false;
-    PgnGame *g = pgn_game_new();
-    Board *b = malloc(sizeof *b);
+    Move *moves = malloc((size_t)max_plies * sizeof *moves);
+    PgnMainline *line = malloc(sizeof *line);
+    PgnSummary *summary = malloc(sizeof *summary);
     Records r = { 0 };
     PgnError perr;
-    bool ok = g && b, cancelled = false;
+    bool ok = moves && line && summary, cancelled = false;
+    if (ok)
+        *line = (PgnMainline){ .moves = moves, .max = max_plies };
     int rc;
-    while (ok && (rc = pgn_reader_next(reader, g, &perr)) != 0) {
+    while (ok && (rc = pgn_reader_mainline(reader, summary, line, &perr)) != 0) {
         if (rc < 0) {
             p.bad_games++;
             continue;
         }
         size_t before = r.count;
-        ok = add_game(&r, g, max_plies, b);
+        ok = add_game(&r, line, summary->result);
         p.games++;
         p.positions += (long long)(r.count - before);
         if (progress && p.games % PROGRESS_GAMES == 0) {
@@ -363,8 +361,9 @@ bool index_build(const char *pgn_path, const char *index_path, int max_plies,
         }
     }
     pgn_reader_close(reader);
-    pgn_game_free(g);
-    free(b);
+    free(moves);
+    free(line);
+    free(summary);
     p.bytes = p.total_bytes;
     if (ok && progress && !progress(&p, ctx))
         ok = !(cancelled = true);

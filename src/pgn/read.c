@@ -38,6 +38,7 @@ struct PgnReader {
     bool eof, io_error, io_reported;
     int io_errno;
     long long bytes_read; // from the file so far (the buffer's unread part included)
+    PgnMainline *mainline; // pgn_reader_mainline's output for the game read, else NULL
 
     const char *line; // current line (without its line end)
     size_t len, pos;
@@ -360,6 +361,8 @@ static int start_game_position(PgnReader *r) {
     }
     if (r->build)
         pgn_tree_set_start(r->game, &l->board);
+    if (r->mainline)
+        r->mainline->start = l->board;
     return 0;
 }
 
@@ -527,6 +530,11 @@ static int read_tag(PgnReader *r) {
         r->setup_zero = !strcmp(r->scratch, "0");
     } else if (!strcmp(tag_name, "Result") && pgn_is_result(r->scratch)) {
         strcpy(r->tag_result, r->scratch);
+    } else if (r->mainline && (!strcmp(tag_name, "WhiteElo") || !strcmp(tag_name, "BlackElo"))) {
+        char *end;
+        long elo = strtol(r->scratch, &end, 10);
+        r->mainline->elo[tag_name[0] == 'W' ? WHITE : BLACK] =
+            end != r->scratch && *end == '\0' && elo > 0 && elo < 65536 ? (int)elo : 0;
     }
     if (r->build && !pgn_set_tag(r->game, tag_name, r->scratch))
         return fail_here(r, "bad tag: %s", "the tag cannot be stored (bad name or out of memory)");
@@ -600,6 +608,9 @@ static int play_move(PgnReader *r, const char *s, size_t n, int col) {
         if (r->depth == 0 && !pgn_tree_push_main(g, node))
             return fail_at(r, r->line_no, col, SKIP_MOVES, "out of memory");
     }
+    PgnMainline *ml = r->mainline;
+    if (ml && r->depth == 0 && ml->count < ml->max)
+        ml->moves[ml->count++] = m;
     if (m == MOVE_NULL)
         board_make_null(&l->board, &l->undo);
     else
@@ -771,6 +782,10 @@ static int read_game(PgnReader *r) {
     r->setup_zero = false;
     r->tag_result[0] = '\0';
     r->result[0] = '\0';
+    if (r->mainline) {
+        r->mainline->count = 0;
+        r->mainline->elo[WHITE] = r->mainline->elo[BLACK] = 0;
+    }
     if (!ensure_levels(r, 0))
         return -2;
     Level *l = &r->levels[0];
@@ -906,6 +921,13 @@ static int run_reader(PgnReader *r, bool build, PgnGame *g, PgnError *error) {
 int pgn_reader_next(PgnReader *r, PgnGame *out, PgnError *error) {
     pgn_game_clear(out);
     return run_reader(r, true, out, error);
+}
+
+int pgn_reader_mainline(PgnReader *r, PgnSummary *summary, PgnMainline *line, PgnError *error) {
+    r->mainline = line;
+    int rc = pgn_reader_validate(r, summary, error);
+    r->mainline = NULL;
+    return rc;
 }
 
 long long pgn_reader_offset(const PgnReader *r) {

@@ -59,6 +59,20 @@ int pgn_reader_next(PgnReader *r, PgnGame *out, PgnError *error);
 // (variations too) and reports the main line's length, result and final FEN.
 int pgn_reader_validate(PgnReader *r, PgnSummary *summary, PgnError *error);
 
+// What pgn_reader_mainline gives for a game besides the summary.
+typedef struct PgnMainline {
+    Move *moves;   // the caller's buffer of max moves: the main line's first
+    int max;       // moves (MOVE_NULL for a null move)
+    int count;     // how many are stored
+    Board start;   // the game's start position
+    int elo[COLOR_NB]; // the WhiteElo and BlackElo tags, 0 when absent or not a number
+} PgnMainline;
+
+// Like pgn_reader_validate (every move checked, no tree built), and also
+// gives the main line's first line->max moves, its start position and the
+// players' ratings: what an index of the games needs, read fast.
+int pgn_reader_mainline(PgnReader *r, PgnSummary *summary, PgnMainline *line, PgnError *error);
+
 // How many bytes of the input the reader has consumed (for progress: the
 // file's size is the end).
 long long pgn_reader_offset(const PgnReader *r);
