@@ -13,7 +13,9 @@
 # each run builds it), and prints the median wall and CPU times and the
 # ratio. Last, bench/explore_lookup walks the indexed positions and prints
 # the median, 90th percentile and largest lookup (collect and format the
-# table) in milliseconds; the bar is a median under 10 ms.
+# table) in milliseconds, and those of the start position (all the games);
+# the bar is a median under 10 ms. Last, a whole line-mode session that
+# opens the index and explores the start position, against one that quits.
 #
 # Environment: PATZER (default: src/patzer of this tree), GENPGN and LOOKUP
 # (default: bench/genpgn and bench/explore_lookup of this tree; built by
@@ -115,6 +117,20 @@ printf 'ratio:            indexing takes %.2fx the time of patzer pgn\n' \
 index_once >/dev/null 2>&1
 "$LOOKUP" "$file" "$LOOKUPS" "$SEED" | tee "$tmp/lookup.out" || die 1 "explore_lookup failed"
 med=$(sed -n 's/^lookup ms: median \([0-9.]*\),.*/\1/p' "$tmp/lookup.out")
+
+# A whole line-mode session on the indexed file: the index opened (and its
+# records' hash checked), the start position explored, against one that only quits.
+session_explore() { printf 'index %s\nexplore\nquit\n' "$file" | "$PATZER" --new; }
+session_quit() { printf 'quit\n' | "$PATZER" --new; }
+sx=() sq=()
+for ((i = 1; i <= RUNS; i++)); do
+    timed t session_explore
+    sx+=("${t%% *}")
+    timed t session_quit
+    sq+=("${t%% *}")
+done
+printf 'session:          index FILE (up to date) + explore + quit: median wall %.3f s; quit alone %.3f s\n' \
+    "$(median "${sx[@]}")" "$(median "${sq[@]}")"
 if awk -v m="$med" 'BEGIN { exit !(m < 10) }'; then
     echo "bar:              median lookup $med ms < 10 ms: met"
 else

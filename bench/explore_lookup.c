@@ -10,7 +10,9 @@
 // SAN, sorting; the book as the session uses it) and formatted, then one of
 // its moves is played at random in proportion to its games, back to the
 // start after 16 plies or at a position no game went on from. Prints the
-// open time and the median, 90th percentile and largest lookup in ms.
+// open time and the median, 90th percentile and largest lookup in ms, then
+// the start position's (every game's first move: the longest run of
+// records): its first lookup, on pages not read yet, and the median of 101.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,13 +98,27 @@ int main(int argc, char **argv) {
             board_play(&b, m);
         }
     }
+    double first = times[0]; // the start position, on pages not touched yet
     qsort(times, (size_t)lookups, sizeof *times, cmp_double);
+    // The position with the most games (all of them): the longest run of records.
+    enum { START_RUNS = 101 };
+    double start_times[START_RUNS];
+    board_set_start(&b);
+    for (int i = 0; i < START_RUNS; i++) {
+        double start = now_ms();
+        explorer_collect(e, &b, &ix, 1, book);
+        explorer_format(e, "Opening explorer", "bench", text, TEXT_MAX);
+        start_times[i] = now_ms() - start;
+    }
+    qsort(start_times, START_RUNS, sizeof *start_times, cmp_double);
     printf("index: %s (%lld games, %lld positions), opened and checked in %.1f ms\n", ixpath,
            index_games(ix), index_positions(ix), open_ms);
     printf("lookups: %d (walks of up to %d plies, %.1f rows each on average)\n", lookups,
            WALK_PLIES, (double)rows / lookups);
     printf("lookup ms: median %.3f, p90 %.3f, max %.3f\n", times[lookups / 2],
            times[lookups * 9 / 10], times[lookups - 1]);
+    printf("start position (%lld games): first lookup %.3f ms, then median %.3f ms\n", e->games,
+           first, start_times[START_RUNS / 2]);
     free(times);
     free(text);
     free(e);
