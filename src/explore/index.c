@@ -230,18 +230,27 @@ static bool push(Records *r, const Record *rec) {
     return true;
 }
 
-// LSD radix sort on the key, a byte at a time; a byte that is the same in
-// every key costs only its count. False when out of memory.
+// Byte d of a record's sort order, least significant first: the move's two
+// bytes, then the key's eight.
+static unsigned digit(const Record *r, int d) {
+    return d < 2 ? (r->move >> (8 * d)) & 255 : (unsigned)(r->key >> (8 * (d - 2))) & 255;
+}
+
+// LSD radix sort by key, then move, a byte at a time (stable passes, the
+// least significant first); a byte that is the same in every record costs
+// only its count. The moves of a position then come in runs, which a
+// lookup of a position with many games sums without searching.
+// False when out of memory.
 static bool sort_records(Record *items, size_t n) {
     Record *tmp = n ? malloc(n * sizeof *tmp) : NULL;
     if (n && !tmp)
         return false;
     Record *src = items, *dst = tmp;
-    for (int shift = 0; shift < 64; shift += 8) {
+    for (int d = 0; d < 10; d++) {
         size_t count[256] = { 0 };
         for (size_t i = 0; i < n; i++)
-            count[(src[i].key >> shift) & 255]++;
-        if (n == 0 || count[(src[0].key >> shift) & 255] == n)
+            count[digit(&src[i], d)]++;
+        if (n == 0 || count[digit(&src[0], d)] == n)
             continue;
         size_t pos = 0;
         for (int b = 0; b < 256; b++) {
@@ -250,7 +259,7 @@ static bool sort_records(Record *items, size_t n) {
             pos += c;
         }
         for (size_t i = 0; i < n; i++)
-            dst[count[(src[i].key >> shift) & 255]++] = src[i];
+            dst[count[digit(&src[i], d)]++] = src[i];
         Record *t = src;
         src = dst;
         dst = t;
@@ -459,15 +468,20 @@ int index_lookup(const ExploreIndex *ix, const Board *b, IndexMove *out, int cou
         else
             hi = mid;
     }
+    int k = -1; // the entry of the last record's move: moves come in runs
     for (size_t i = lo; i < ix->header.records && ix->records[i].key == key; i++) {
         const Record *r = &ix->records[i];
-        int k = 0;
-        while (k < count && out[k].code != r->move)
-            k++;
-        if (k == count) {
-            if (count == max)
-                continue;
-            out[count++] = (IndexMove){ .code = r->move };
+        if (k < 0 || out[k].code != r->move) {
+            k = 0;
+            while (k < count && out[k].code != r->move)
+                k++;
+            if (k == count) {
+                if (count == max) {
+                    k = -1;
+                    continue;
+                }
+                out[count++] = (IndexMove){ .code = r->move };
+            }
         }
         IndexMove *m = &out[k];
         m->games++;

@@ -7,7 +7,7 @@
 //   file's size, mtime and a hash of its first and last KB, the counts, a
 //   hash of the records and of the header itself) and then fixed 16-byte
 //   records {Polyglot key, Polyglot move, White Elo, Black Elo, result},
-//   sorted by key, in the byte order of the machine that wrote it (it is a
+//   sorted by key and move, in the byte order of the machine that wrote it (it is a
 //   cache: a foreign one is rebuilt). Keys and moves are Polyglot's, so an
 //   index stays valid across versions of the engine's own hashing.
 // - It lives beside the PGN (FILE.pzx) when that folder is writable, else in
