@@ -163,7 +163,7 @@ static void show(Session *s) {
         snprintf(what, sizeof what, "No games to explore (index FILE..., or play games for your "
                                     "archive)%s%.200s",
                  x->book ? "; book " : "", x->book ? base_name(s->opts.book_path) : "");
-    size_t cap = 512 + (size_t)(x->shown.count + 1) * 80;
+    size_t cap = strlen(title) + strlen(what) + 128 + (size_t)(x->shown.count + 1) * 80;
     char *text = malloc(cap);
     if (!text) {
         session_say(s, MSG_ERROR, "out of memory showing the explorer");
