@@ -480,7 +480,8 @@ const CommandSpec command_specs[] = {
       .usage = "index FILE...",
       .summary = "index PGN files for the opening explorer",
       .help = "Indexes the games of each FILE for explore (the first 40 plies of every game's "
-              "main line), showing a progress bar with positions per second and the time left. "
+              "main line), showing a progress bar with positions per second and the time left "
+              "(stop cancels it). "
               "The index is kept beside the file as FILE.pzx (or in $XDG_CACHE_HOME/patzer/ "
               "when that folder is not writable) and built again only when the file changes. "
               "explore then shows the games of all the files indexed in this session." },

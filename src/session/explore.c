@@ -269,12 +269,14 @@ void explore_event(Session *s, const Event *ev) {
         say_progress(s);
         return;
     }
+    bool stopped = atomic_load(&x->cancel); // by stop (join sets it too)
     join(x);
     char err[1024];
     for (int i = 0; i < x->job_count; i++) {
         ExploreJob *j = &x->jobs[i];
         if (!j->ok) {
-            session_say(s, MSG_ERROR, "%s", j->err);
+            if (!stopped && j->err[0])
+                session_say(s, MSG_ERROR, "%s", j->err);
             continue;
         }
         long long rate = j->done.positions * 1000 / (j->ms > 0 ? j->ms : 1);
@@ -308,6 +310,16 @@ void explore_event(Session *s, const Event *ev) {
 }
 
 bool explore_busy(const Session *s) { return s->explore.running; }
+
+bool explore_stop(Session *s) {
+    ExploreState *x = &s->explore;
+    if (!x->running)
+        return false;
+    atomic_store(&x->cancel, true); // the thread ends at its next progress report
+    x->pending = false;
+    session_say(s, MSG_INFO, "Indexing stopped; explore or index starts it again.");
+    return true;
+}
 
 void explore_free(Session *s) {
     ExploreState *x = &s->explore;

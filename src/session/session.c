@@ -394,6 +394,7 @@ static bool core_command(Session *s, const Command *cmd, int64_t now) {
     case CMD_NAG: annotate_command(s, cmd, now); break;
     case CMD_WHY: why_command(s); break;
     case CMD_EXPLORE: explore_command(s); break;
+    case CMD_STOP: return explore_stop(s); // else the mode's stop
     case CMD_INDEX: index_command(s, cmd->text); break;
     case CMD_EDIT: enter_with_source(s, SESSION_EDIT, now); break;
     case CMD_REVIEW: enter_with_source(s, SESSION_REVIEW, now); break;

@@ -355,6 +355,8 @@ void explore_command(Session *s);
 void index_command(Session *s, const char *text);
 void explore_event(Session *s, const Event *ev);
 bool explore_busy(const Session *s);
+// stop while indexing cancels it (true); false when no indexing runs.
+bool explore_stop(Session *s);
 void explore_free(Session *s);
 
 // Mode review's progress: true while it runs.
