@@ -14,7 +14,7 @@
 #include "engine/search.h"
 #include "src/session/session_int.h"
 
-enum { PROGRESS_EVERY_MS = 250, BAR_WIDTH = 20 };
+enum { PROGRESS_EVERY_MS = 250, BAR_WIDTH = 12 };
 
 static const char *base_name(const char *path) {
     const char *slash = strrchr(path, '/');
@@ -250,15 +250,25 @@ static void say_progress(Session *s) {
     for (int i = 0; i < BAR_WIDTH; i++)
         bar[i] = i < (int)(frac * BAR_WIDTH + 0.5) ? '#' : '-';
     bar[BAR_WIDTH] = '\0';
-    long long rate = ms > 0 ? positions * 1000 / ms : 0;
-    double eta = frac > 0 ? (double)ms / 1000.0 * (1 - frac) / frac : 0;
+    // Short enough for an 80-column status line with a short file name.
+    double rate = ms > 0 ? (double)positions * 1000.0 / (double)ms : 0;
+    char rate_text[16];
+    if (rate >= 1e6)
+        snprintf(rate_text, sizeof rate_text, "%.2fM", rate / 1e6);
+    else
+        snprintf(rate_text, sizeof rate_text, "%.0fk", rate / 1e3);
+    long eta = frac > 0 ? (long)((double)ms / 1000.0 * (1 - frac) / frac + 0.5) : 0;
+    char eta_text[24];
+    if (eta >= 60)
+        snprintf(eta_text, sizeof eta_text, "%ldm%02lds", eta / 60, eta % 60);
+    else
+        snprintf(eta_text, sizeof eta_text, "%lds", eta);
     char jobs[32] = "";
     if (x->job_count > 1)
         snprintf(jobs, sizeof jobs, " (%d/%d)", job + 1, x->job_count);
-    session_say(s, MSG_PROGRESS,
-                "Indexing %s%s [%s] %d%%  %lld games, %lld positions, %lld positions/s, ETA %.0fs",
-                base_name(x->jobs[job].path), jobs, bar, (int)(frac * 100), games, positions, rate,
-                eta);
+    session_say(s, MSG_PROGRESS, "Indexing %s%s [%s] %d%%, %lld games, %s positions/s, ETA %s",
+                base_name(x->jobs[job].path), jobs, bar, (int)(frac * 100), games, rate_text,
+                eta_text);
 }
 
 void explore_event(Session *s, const Event *ev) {
