@@ -5,7 +5,8 @@
 # again; the games counted for every first move and every reply to 1. e4
 # match the counts pgn-extract makes independently (games selected by the
 # position after those moves, -x, and their Result tags); a corrupted index
-# is rebuilt with a message, a changed file is indexed again, and without
+# is rebuilt with a message, a changed file is indexed again, the files are
+# remembered for later sessions (those that are gone left out), and without
 # indexed files explore shows the player's archive.
 #
 # The fixtures are the files of tests/data that patzer and pgn-extract both
@@ -142,11 +143,24 @@ check "a changed file is indexed again" has "$out" \
     "cli_games.pgn: the file changed since it was indexed; indexing it again."
 compare "first moves after the change" "$(table 1)"
 
-# --- the archive, when no file was indexed ---------------------------------
+# --- the files are remembered; the archive when there are none -------------
+
+session "explore" "quit"
+check "a later session explores the files indexed before" has "$(cat "$tmp/out")" \
+    "games in blunders.pgn, bom_crlf.pgn, cli_games.pgn"
+check "their list is kept in the state folder" grep -qx "$tmp/games/lines.pgn" \
+    "$XDG_STATE_HOME/patzer/explore"
+mv "$tmp/games/setup.pgn" "$tmp/setup.pgn"
+session "explore" "quit"
+check "a file that is gone is left out" has "$(cat "$tmp/out")" \
+    "$tmp/games/setup.pgn is gone; explore leaves it out."
+lacks "$(cat "$tmp/out")" "setup.pgn," && pass "and not explored" || fail "and not explored"
 
 mkdir -p "$XDG_DATA_HOME/patzer"
 cp "$src/tests/data/coach/blunders.pgn" "$XDG_DATA_HOME/patzer/games.pgn"
+export XDG_STATE_HOME=$tmp/home/state2
 session "explore" "quit"
-check "without index, the archive is explored" has "$(cat "$tmp/out")" "of 5 games in games.pgn"
+check "without indexed files, the archive is explored" has "$(cat "$tmp/out")" \
+    "of 5 games in games.pgn"
 
 finish

@@ -468,7 +468,7 @@ const CommandSpec command_specs[] = {
       .usage = "explore",
       .summary = "opening explorer: the moves played from this position",
       .help = "Lists the moves played from the position shown in the files given to index "
-              "(else in your archive of games): games, White wins, draws and Black wins in "
+              "(now or in an earlier session; else in your archive of games): games, White wins, draws and Black wins in "
               "percent, and the players' average rating, with the book's moves and weights "
               "and the opening's name. Type a listed move, or click its line, to play it on "
               "the board shown. A file is indexed the first time (and again when it changes); "
@@ -484,7 +484,8 @@ const CommandSpec command_specs[] = {
               "(stop cancels it). "
               "The index is kept beside the file as FILE.pzx (or in $XDG_CACHE_HOME/patzer/ "
               "when that folder is not writable) and built again only when the file changes. "
-              "explore then shows the games of all the files indexed in this session." },
+              "explore then shows the games of all the files indexed, in this session and "
+              "later ones (the list is kept in $XDG_STATE_HOME/patzer/explore)." },
 };
 
 const size_t command_spec_count = sizeof command_specs / sizeof command_specs[0];

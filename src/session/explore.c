@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "engine/search.h"
+#include "src/util/paths.h"
 #include "src/session/session_int.h"
 
 enum { PROGRESS_EVERY_MS = 250, BAR_WIDTH = 12 };
@@ -115,9 +116,74 @@ static bool start_jobs(Session *s) {
     return true;
 }
 
+// ------------------------------------------------------------ the list of files
+// The files given to `index` are remembered in $XDG_STATE_HOME/patzer/explore
+// (one absolute path a line), so that explore shows them in later sessions.
+
+static const char FILES_NAME[] = "explore";
+
+static void save_files(Session *s) {
+    ExploreState *x = &s->explore;
+    char path[PATH_MAX_LEN], err[512];
+    if (!paths_state_file(FILES_NAME, path, sizeof path, true))
+        return;
+    size_t cap = (size_t)x->count * PATH_MAX_LEN + 128, len = 0;
+    char *text = malloc(cap);
+    if (!text)
+        return;
+    len += (size_t)snprintf(text, cap, "# The PGN files patzer's explore shows (index FILE adds one).\n");
+    for (int i = 0; i < x->count && len < cap; i++)
+        len += (size_t)snprintf(text + len, cap - len, "%s\n", x->sources[i].path);
+    if (!paths_write_atomic(path, text, len, err, sizeof err))
+        session_say(s, MSG_ERROR, "Cannot keep the explorer's files: %s", err);
+    free(text);
+}
+
+// Adds a file to the list (once); its index if any. NULL when the list is full.
+static ExploreSource *add_file(ExploreState *x, const char *file) {
+    for (int i = 0; i < x->count; i++)
+        if (!strcmp(x->sources[i].path, file))
+            return &x->sources[i];
+    if (x->count == EXPLORE_SOURCES_MAX)
+        return NULL;
+    ExploreSource *src = &x->sources[x->count++];
+    memset(src, 0, sizeof *src);
+    snprintf(src->path, sizeof src->path, "%s", file);
+    return src;
+}
+
+// The list of earlier sessions, read once; files that are gone are dropped.
+static void load_files(Session *s) {
+    ExploreState *x = &s->explore;
+    if (x->loaded)
+        return;
+    x->loaded = true;
+    char path[PATH_MAX_LEN], err[512];
+    size_t len;
+    char *text = paths_state_file(FILES_NAME, path, sizeof path, false)
+                     ? paths_read_file(path, 1 << 20, &len, err, sizeof err)
+                     : NULL;
+    bool dropped = false;
+    for (char *save = NULL, *line = text ? strtok_r(text, "\n", &save) : NULL; line;
+         line = strtok_r(NULL, "\n", &save)) {
+        if (line[0] != '/')
+            continue; // comments; the list holds absolute paths only
+        if (access(line, R_OK) != 0) {
+            session_say(s, MSG_INFO, "%s is gone; explore leaves it out.", line);
+            dropped = true;
+        } else {
+            add_file(x, line);
+        }
+    }
+    free(text);
+    if (dropped)
+        save_files(s);
+}
+
 // The sources explore shows: the files indexed, else the player's archive.
 static int sources(Session *s, ExploreSource **out) {
     ExploreState *x = &s->explore;
+    load_files(s);
     int n = 0;
     for (int i = 0; i < x->count; i++)
         out[n++] = &x->sources[i];
@@ -202,37 +268,35 @@ void index_command(Session *s, const char *text) {
         session_say(s, MSG_ERROR, "Indexing is under way already; wait until it is done.");
         return;
     }
+    load_files(s);
     x->job_count = 0;
     char words[COMMAND_TEXT_MAX];
     snprintf(words, sizeof words, "%s", text);
-    int given = 0, fresh = 0;
+    int given = 0, fresh = 0, before = x->count;
     for (char *save = NULL, *w = strtok_r(words, " \t", &save); w;
          w = strtok_r(NULL, " \t", &save)) {
-        if (access(w, R_OK) != 0) {
+        char *real = access(w, R_OK) == 0 ? realpath(w, NULL) : NULL;
+        if (!real) {
             session_say(s, MSG_ERROR, "Cannot read %s: %s", w, strerror(errno));
             continue;
         }
-        int i = 0;
-        while (i < x->count && strcmp(x->sources[i].path, w) != 0)
-            i++;
-        if (i == x->count) {
-            if (x->count == EXPLORE_SOURCES_MAX) {
-                session_say(s, MSG_ERROR, "At most %d files are explored at once.",
-                            EXPLORE_SOURCES_MAX);
-                break;
-            }
-            memset(&x->sources[i], 0, sizeof x->sources[i]);
-            snprintf(x->sources[i].path, sizeof x->sources[i].path, "%s", w);
-            x->count++;
+        ExploreSource *src = add_file(x, real);
+        free(real);
+        if (!src) {
+            session_say(s, MSG_ERROR, "At most %d files are explored at once.",
+                        EXPLORE_SOURCES_MAX);
+            break;
         }
         given++;
         int queued = x->job_count;
-        if (prepare(s, &x->sources[i]) && x->job_count == queued) {
+        if (prepare(s, src) && x->job_count == queued) {
             fresh++;
             session_say(s, MSG_INFO, "%s: indexed already (%lld games, %lld positions).", w,
-                        index_games(x->sources[i].index), index_positions(x->sources[i].index));
+                        index_games(src->index), index_positions(src->index));
         }
     }
+    if (x->count > before)
+        save_files(s);
     if (given && !start_jobs(s) && fresh == 0)
         session_say(s, MSG_ERROR, "Nothing to index.");
 }
@@ -296,7 +360,7 @@ void explore_event(Session *s, const Event *ev) {
         session_say(s, MSG_INFO,
                     "Indexed %s: %lld games, %lld positions in %.1f s (%lld positions/s)%s; "
                     "index %s.",
-                    j->path, j->done.games, j->done.positions, (double)j->ms / 1000.0, rate, bad,
+                    base_name(j->path), j->done.games, j->done.positions, (double)j->ms / 1000.0, rate, bad,
                     j->index_path);
         // The sources that were waiting for this file.
         ExploreSource *all[EXPLORE_SOURCES_MAX + 1];

@@ -194,8 +194,9 @@ typedef struct ExploreJob {
 } ExploreJob;
 
 typedef struct ExploreState {
-    ExploreSource sources[EXPLORE_SOURCES_MAX];
+    ExploreSource sources[EXPLORE_SOURCES_MAX]; // remembered across sessions
     int count;
+    bool loaded;          // the list of earlier sessions was read
     ExploreSource archive;
     Book *book;           // the session's book, for its moves and weights
     bool book_tried;
