@@ -122,9 +122,12 @@ got=$(awk '$1 == "e4" && $2 ~ /^[0-9]+$/ { print $6; exit }' "$tmp/out")
 
 # --- the index is used again, rebuilt when damaged or changed ---------------
 
-session "index cli_games.pgn" "quit"
+session "index cli_games.pgn missing.pgn ." "quit"
 check "an index up to date is used as it is" has "$(cat "$tmp/out")" \
     "cli_games.pgn: indexed already (3 games"
+check "a missing file is named" has "$(cat "$tmp/out")" "Error: Cannot read missing.pgn: "
+check "a folder is refused" has "$(cat "$tmp/out")" "Error: . is not a PGN file."
+
 
 printf 'X' | dd of="$tmp/games/cli_games.pgn.pzx" bs=1 seek=200 conv=notrunc status=none
 session "play both" "index $pgns" "explore" "quit"

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -275,9 +276,15 @@ void index_command(Session *s, const char *text) {
     int given = 0, fresh = 0, before = x->count;
     for (char *save = NULL, *w = strtok_r(words, " \t", &save); w;
          w = strtok_r(NULL, " \t", &save)) {
+        struct stat st;
         char *real = access(w, R_OK) == 0 ? realpath(w, NULL) : NULL;
         if (!real) {
             session_say(s, MSG_ERROR, "Cannot read %s: %s", w, strerror(errno));
+            continue;
+        }
+        if (stat(real, &st) != 0 || !S_ISREG(st.st_mode)) {
+            session_say(s, MSG_ERROR, "%s is not a PGN file.", w);
+            free(real);
             continue;
         }
         ExploreSource *src = add_file(x, real);
