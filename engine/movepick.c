@@ -64,24 +64,6 @@ static bool is_noisy(const Board *b, Move m) {
     return board_is_capture(b, m) || move_is_promotion(m);
 }
 
-int movepick_quiet_score(const Histories *h, const Board *b, Move m, const int16_t *cont1,
-                         const int16_t *cont2) {
-    Square from = move_from(m), to = move_to(m);
-    int score = h->butterfly[b->side][from][to];
-    int idx = b->squares[from] * SQ_NB + to;
-    if (cont1)
-        score += cont1[idx];
-    if (cont2)
-        score += cont2[idx];
-    return score;
-}
-
-int16_t *movepick_capture_entry(Histories *h, const Board *b, Move m) {
-    Piece victim = board_captured_piece(b, m);
-    return &h->capture[b->squares[move_from(m)]][move_to(m)]
-                      [victim == NO_PIECE ? PAWN : piece_type(victim)];
-}
-
 // The victim's value first, then what captures of this kind have done
 // before (the history moves a capture by up to about a pawn's worth).
 static void score_noisy(MovePicker *mp) {
@@ -90,7 +72,7 @@ static void score_noisy(MovePicker *mp) {
         Move m = mp->list.moves[i];
         Piece victim = board_captured_piece(b, m);
         int score = victim_value[victim == NO_PIECE ? PIECE_TYPE_NB : piece_type(victim)] * 16 +
-                    *movepick_capture_entry((Histories *)mp->h, b, m) / 8;
+                    history_capture_score(mp->h, b, m) / 8;
         if (move_is_promotion(m))
             score += move_promotion(m) == QUEEN ? 8000 : -8000;
         mp->scores[i] = score;
@@ -100,7 +82,7 @@ static void score_noisy(MovePicker *mp) {
 static void score_quiet(MovePicker *mp) {
     for (int i = 0; i < mp->list.count; i++)
         mp->scores[i] =
-            movepick_quiet_score(mp->h, mp->b, mp->list.moves[i], mp->cont1, mp->cont2);
+            history_quiet_score(mp->h, mp->b, mp->list.moves[i], mp->cont1, mp->cont2);
 }
 
 // Swaps the best remaining move to the front of the unpicked part and returns it.

@@ -7,17 +7,8 @@
 #ifndef ENGINE_MOVEPICK_H
 #define ENGINE_MOVEPICK_H
 
+#include "engine/history.h"
 #include "engine/movegen.h"
-
-// History statistics the search learns and the picker reads.
-typedef struct Histories {
-    int16_t butterfly[COLOR_NB][SQ_NB][SQ_NB];     // [side][from][to]
-    Move counter[PIECE_NB][SQ_NB];                  // reply to [piece][to]
-    int16_t cont[PIECE_NB][SQ_NB][PIECE_NB][SQ_NB]; // [prev piece][prev to][piece][to]
-    int16_t capture[PIECE_NB][SQ_NB][PIECE_TYPE_NB]; // [piece][to][captured type]
-} Histories;
-
-enum { HISTORY_MAX = 16384 };
 
 typedef struct MovePicker {
     const Board *b;
@@ -43,13 +34,5 @@ void movepick_init_qsearch(MovePicker *mp, const Board *b, const Histories *h, M
 Move movepick_next(MovePicker *mp, bool skip_quiets);
 // The stage of the last returned move was a losing capture.
 bool movepick_in_bad_stage(const MovePicker *mp);
-
-// The capture-history entry of a capture or promotion (a promotion without
-// capture counts as taking a pawn, so it has an entry too).
-int16_t *movepick_capture_entry(Histories *h, const Board *b, Move m);
-
-// Quiet-move score from the histories (butterfly plus continuation).
-int movepick_quiet_score(const Histories *h, const Board *b, Move m, const int16_t *cont1,
-                         const int16_t *cont2);
 
 #endif
