@@ -304,3 +304,22 @@ Test(explore, progress_and_cancel) {
     cr_expect(strstr(err, "cancelled"), "%s", err);
     cr_expect(access(ix, F_OK) != 0, "no index is left behind");
 }
+
+Test(explore, a_position_reached_twice_counts_the_game_once) {
+    char pgn[256], ix[512];
+    snprintf(pgn, sizeof pgn, "%s/back.pgn", dir);
+    write_text(pgn,
+               "[Result \"1-0\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. e4 e5 1-0\n\n"
+               "[Result \"0-1\"]\n\n1. e4 e5 0-1\n",
+               "w");
+    cr_assert(index_path_for(pgn, ix, sizeof ix, false));
+    ExploreIndex *x = build_open(pgn, ix);
+    Board b;
+    board_set_start(&b);
+    Explorer e;
+    explorer_collect(&e, &b, &x, 1, NULL);
+    cr_expect_eq(e.games, 2, "two games pass through the start: %lld", e.games);
+    expect_row(&e, "Nf3", 1, 1, 0, 0); // the move the game played there first
+    expect_row(&e, "e4", 1, 0, 0, 1);
+    index_close(x);
+}

@@ -280,20 +280,34 @@ static int result_code(const char *result) {
     return RESULT_OTHER;
 }
 
+static bool seen_before(const uint64_t *keys, int n, uint64_t key) {
+    for (int i = 0; i < n; i++)
+        if (keys[i] == key)
+            return true;
+    return false;
+}
+
 // The main line's first moves and the positions before them (the line
-// holds at most max_plies moves).
+// holds at most max_plies moves). A game that comes back to a position
+// (1.Nf3 Nf6 2.Ng1 Ng8) counts there once, with the move it played first:
+// the explorer counts games, not visits.
 static bool add_game(Records *r, PgnMainline *line, const char *result) {
     Record rec = { .result = (uint8_t)result_code(result),
                    .elo = { (uint16_t)line->elo[WHITE], (uint16_t)line->elo[BLACK] } };
     Board *b = &line->start;
-    for (int i = 0; i < line->count; i++) {
+    uint64_t keys[INDEX_PLIES_MAX];
+    int seen = 0;
+    for (int i = 0; i < line->count && i < INDEX_PLIES_MAX; i++) {
         Move m = line->moves[i];
         if (m == MOVE_NULL)
             break; // a null move has no Polyglot code, and what follows is no opening
         rec.key = book_key(b);
-        rec.move = book_encode_move(b, m);
-        if (!push(r, &rec))
-            return false;
+        if (!seen_before(keys, seen, rec.key)) {
+            keys[seen++] = rec.key;
+            rec.move = book_encode_move(b, m);
+            if (!push(r, &rec))
+                return false;
+        }
         board_play(b, m);
     }
     return true;
@@ -337,6 +351,8 @@ bool index_build(const char *pgn_path, const char *index_path, int max_plies,
                  size_t errsz) {
     if (max_plies <= 0)
         max_plies = INDEX_PLIES_DEFAULT;
+    if (max_plies > INDEX_PLIES_MAX)
+        max_plies = INDEX_PLIES_MAX;
     IndexProgress p = { 0 };
     Fingerprint fp;
     if (!fingerprint(pgn_path, &fp, err, errsz))

@@ -24,7 +24,7 @@
 
 #include "engine/board.h"
 
-enum { INDEX_PLIES_DEFAULT = 40 };
+enum { INDEX_PLIES_DEFAULT = 40, INDEX_PLIES_MAX = 200 };
 
 typedef struct ExploreIndex ExploreIndex;
 
