@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engine/fen.h"
 #include "engine/search.h"
 #include "src/util/paths.h"
 #include "src/session/session_int.h"
@@ -221,8 +222,13 @@ static void show(Session *s) {
     explorer_collect(&x->shown, b, ix, n, x->book);
     char title[256], what[1400];
     const char *opening = session_opening(s);
+    char fen[FEN_MAX];
+    board_to_fen(b, fen, sizeof fen);
+    // The placement, side, castling and en passant fields: the position, whatever the counters.
+    bool start = !strncmp(fen, BOARD_START_FEN, sizeof BOARD_START_FEN - 5);
     snprintf(title, sizeof title, "Opening explorer: %s, %s to move",
-             opening ? opening : "no opening name", b->side == WHITE ? "White" : "Black");
+             opening ? opening : start ? "the starting position" : "no opening name",
+             b->side == WHITE ? "White" : "Black");
     if (n)
         snprintf(what, sizeof what, "%lld of %lld games in %s%s%.200s", x->shown.games, total, names,
                  x->book ? "; book " : "", x->book ? base_name(s->opts.book_path) : "");
