@@ -281,6 +281,10 @@ const GameMove *game_move(const Game *g, int ply) {
     return ply >= 0 && ply < g->ply ? &g->record[ply] : NULL;
 }
 
+const Board *game_start_board(const Game *g) {
+    return &g->start;
+}
+
 int game_start_fullmove(const Game *g) {
     return g->start.fullmove;
 }

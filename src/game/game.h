@@ -67,6 +67,7 @@ int game_ply_count(const Game *g);           // plies played (not counting redo)
 const Key *game_keys(const Game *g);
 const GameMove *game_move(const Game *g, int ply); // 0-based
 int game_start_fullmove(const Game *g);      // move number of the first ply
+const Board *game_start_board(const Game *g); // the position before the first ply
 Color game_start_side(const Game *g);
 Color game_turn(const Game *g);
 PlayerKind game_player(const Game *g, Color c);

@@ -69,6 +69,7 @@ typedef enum {
     // Puzzles from mistakes.
     CMD_TRAIN,    // text: a PGN file to find puzzles in (empty: your archived games)
     CMD_SOLUTION, // show the puzzle's solution
+    CMD_ENGINE,   // text: an engine command line, builtin, options, option NAME VALUE, or empty
 } CommandKind;
 
 // The modes of the session, as bits: which modes accept a command.

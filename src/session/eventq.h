@@ -14,6 +14,7 @@ typedef enum {
     EV_REVIEW_DONE,
     EV_TRAIN_PROGRESS, // a game searched for puzzles (done: games, total: puzzles)
     EV_TRAIN_DONE,     // the search for puzzles ended
+    EV_ENGINE_FAILED,  // the external engine gave no legal move (or died) for the request
 } EventKind;
 
 typedef struct Event {

@@ -104,7 +104,7 @@ static void hint(Session *s) {
 
 static void go_now(Session *s) {
     if (s->think.busy && s->think.kind == REQ_MOVE) {
-        engine_stop(s->think.engine); // its best move arrives as usual
+        think_stop(&s->think); // its best move arrives as usual
         return;
     }
     if (game_is_over(s->live)) {
@@ -229,7 +229,7 @@ static Transition play_handle(Session *s, const Command *cmd, int64_t now) {
     case CMD_GO: go_now(s); break;
     case CMD_STOP:
         if (s->think.busy && s->think.kind == REQ_MOVE) {
-            engine_stop(s->think.engine);
+            think_stop(&s->think);
             session_say(s, MSG_INFO, "patzer moves now.");
         } else {
             session_say(s, MSG_ERROR, "Nothing to stop: the engine is not thinking.");
