@@ -273,7 +273,8 @@ static bool handshake(UciClient *c, int timeout_ms, char *err, size_t errsz) {
     char line[LINE_MAX_LEN];
     const char *waiting = "uciok";
     if (!send_line(c, "uci")) {
-        snprintf(err, errsz, "engine '%s' does not read its input", c->command);
+        // It is gone already (a write to its pipe fails only then).
+        snprintf(err, errsz, "engine '%s' exited before answering uciok", c->command);
         return false;
     }
     for (;;) {

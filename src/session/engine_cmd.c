@@ -135,6 +135,8 @@ static void list_options(Think *t) {
 // `engine option NAME VALUE`: the longest run of words that names an option
 // is its name (names hold blanks: "Skill Level"); the rest is the value.
 static void set_option(Think *t, const char *arg) {
+    while (isspace((unsigned char)*arg))
+        arg++;
     char copy[COMMAND_TEXT_MAX];
     snprintf(copy, sizeof copy, "%s", arg);
     char *words[64];
