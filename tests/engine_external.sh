@@ -47,6 +47,8 @@ check "the game ends" grep -qE '^(1-0|0-1|1/2-1/2) ' <<<"$out"
 check "no move was refused or replaced" lacks "$out" "illegal move"
 save=$XDG_DATA_HOME/patzer/games.pgn
 check "the finished game is archived as PGN" test -s "$save"
+check "the PGN names Stockfish for both sides" \
+    bash -c "grep -q '^\[White \"Stockfish' '$save' && grep -q '^\[Black \"Stockfish' '$save'"
 line=$("$PATZER" pgn "$save" 2>&1 | head -1)
 IFS=$'\t' read -r _ result plies _ <<<"$line"
 check "the PGN is valid with a result ($line)" grep -qE '^(1-0|0-1|1/2-1/2)$' <<<"${result:-}"

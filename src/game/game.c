@@ -563,6 +563,10 @@ void game_set_players(Game *g, PlayerKind white, PlayerKind black) {
     g->settings.players[BLACK] = black;
 }
 
+void game_set_name(Game *g, Color c, const char *name) {
+    snprintf(g->settings.names[c], sizeof g->settings.names[c], "%s", name);
+}
+
 void game_set_level(Game *g, int level) {
     g->settings.level = clamp_level(level);
 }

@@ -131,6 +131,8 @@ bool game_tick(Game *g, int64_t now);
 // Who plays which side; the clock keeps running.
 void game_set_players(Game *g, PlayerKind white, PlayerKind black);
 void game_set_level(Game *g, int level);
+// The name of a side in the PGN (an external engine names the side it plays).
+void game_set_name(Game *g, Color c, const char *name);
 // Changes the time control for the rest of the game (fresh clocks).
 void game_set_time_control(Game *g, const TimeControl *tc, int64_t now);
 // Sets both clocks' remaining times (restoring a saved game); the running

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "src/session/session_int.h"
 
@@ -50,6 +51,24 @@ static void say_engine(Think *t) {
         session_say(t->session, MSG_INFO, "Engine: the built-in engine (engine CMD uses another).");
 }
 
+// The hash size and threads of patzer.conf (the built-in engine's) go to
+// the external engine too, where it has the options, within its ranges.
+static void apply_settings(Think *t) {
+    const SessionOptions *o = &t->session->opts;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int want[2] = {o->hash_mb, o->threads > 0 ? o->threads : cores > 0 ? (int)cores : 1};
+    static const char *const names[2] = {"Hash", "Threads"};
+    for (int i = 0; i < 2; i++) {
+        const UciOption *opt = uci_client_find_option(t->uci, names[i]);
+        if (!opt || opt->type != UCI_SPIN || want[i] <= 0)
+            continue;
+        int v = want[i] < opt->min ? opt->min : want[i] > opt->max ? opt->max : want[i];
+        char text[16], err[256];
+        snprintf(text, sizeof text, "%d", v);
+        uci_client_set_option(t->uci, names[i], text, true, err, sizeof err);
+    }
+}
+
 bool think_use_engine(Think *t, char *const argv[]) {
     think_cancel(t);
     memset(&t->thinking, 0, sizeof t->thinking);
@@ -77,6 +96,7 @@ bool think_use_engine(Think *t, char *const argv[]) {
         if (k > 0)
             len += (size_t)k;
     }
+    apply_settings(t);
     if (!uci_client_new_game(c, ENGINE_START_MS)) {
         session_say(t->session, MSG_ERROR, "Engine '%s' did not answer isready; back to the "
                     "built-in engine.", t->uci_command);
@@ -204,6 +224,10 @@ void think_engine_command(Think *t, const char *arg) {
         if (think_use_engine(t, argv))
             say_engine(t);
     }
+}
+
+const char *think_engine_name(const Think *t) {
+    return t->uci ? uci_client_name(t->uci) : "patzer";
 }
 
 void think_free(Think *t) {

@@ -48,6 +48,7 @@ typedef struct Think {
     UciClient *uci;
     char uci_command[COMMAND_TEXT_MAX];
     bool elo_said;        // its strength limit was explained once
+    bool fallback;        // the built-in engine answers the current request instead
     // The current request, to hand it to the built-in engine when the
     // external one fails.
     Board start;
@@ -74,6 +75,8 @@ bool think_use_engine(Think *t, char *const argv[]);
 // `engine ...`: the engine in use, its options, setting them, changing engine.
 void think_engine_command(Think *t, const char *arg);
 void think_free(Think *t);
+// The name of the engine in use, for messages: "patzer" or the external one's.
+const char *think_engine_name(const Think *t);
 // Sets the engine's search threads; 0 means one per core.
 void think_set_threads(Think *t, int threads);
 void think_start(Think *t, const Game *g, RequestKind kind, const SearchLimits *limits,

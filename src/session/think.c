@@ -157,6 +157,7 @@ void think_start(Think *t, const Game *g, RequestKind kind, const SearchLimits *
     t->gen = game_generation(g);
     t->busy = true;
     t->done_depth = 0;
+    t->fallback = false;
     if (kind == REQ_MOVE || kind == REQ_ANALYSIS) {
         memset(&t->thinking, 0, sizeof t->thinking);
         t->thinking.active = true;
@@ -185,6 +186,7 @@ void think_failed(Think *t) {
         session_say(t->session, MSG_ERROR, "%s; the built-in engine %s instead.", why,
                     t->kind == REQ_ANALYSIS ? "analyses" : "plays this move");
     }
+    t->fallback = true;
     start_builtin(t); // the same request: its reply is not stale
 }
 
