@@ -187,7 +187,8 @@ static void *reader_main(void *arg) {
 }
 
 // In the child: the engine's program, from PATH or /usr/games. Reports
-// errno on the status pipe if nothing could be run.
+// errno on the status pipe if nothing could be run. Between fork and exec
+// only async-signal-safe calls (other threads may hold locks): no stdio.
 static void exec_child(char *const argv[], int in_fd, int out_fd, int status_fd, pid_t parent) {
 #ifdef __linux__
     prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -204,11 +205,19 @@ static void exec_child(char *const argv[], int in_fd, int out_fd, int status_fd,
     int null_fd = open("/dev/null", O_WRONLY);
     if (null_fd >= 0)
         dup2(null_fd, STDERR_FILENO);
+    // The engine gets none of our other descriptors (the terminal, files).
+    long max_fd = sysconf(_SC_OPEN_MAX);
+    for (int fd = STDERR_FILENO + 1; fd < (max_fd > 0 && max_fd < 4096 ? max_fd : 4096); fd++)
+        if (fd != status_fd)
+            close(fd);
     execvp(argv[0], argv);
     int err = errno;
-    if (err == ENOENT && !strchr(argv[0], '/')) {
+    static const char games[] = "/usr/games/";
+    size_t n = strlen(argv[0]);
+    if (err == ENOENT && !strchr(argv[0], '/') && n + sizeof games <= 4096) {
         char path[4096];
-        snprintf(path, sizeof path, "/usr/games/%s", argv[0]);
+        memcpy(path, games, sizeof games - 1);
+        memcpy(path + sizeof games - 1, argv[0], n + 1);
         execv(path, argv);
     }
     ssize_t k = write(status_fd, &err, sizeof err);
