@@ -110,6 +110,27 @@ check "a dead engine is reported" has "$out" "stopped; back to the built-in engi
 check "the built-in engine plays after it" grep -qE '^Last move: 2\.\.\. ' <<<"$out"
 check "and is the engine in use" has "$out" "Engine: the built-in engine"
 
+cat >"$tmp/hang" <<'EOF'
+#!/bin/bash
+# A UCI engine that never ends a search, nor quits when asked.
+trap '' TERM INT
+while :; do
+    read -r l || { sleep 1; continue; }
+    case "$l" in
+    uci) echo 'id name Hang'; echo uciok ;;
+    isready) echo readyok ;;
+    go*) echo 'info depth 1 score cp 0 pv e2e4' ;;
+    esac
+done
+EOF
+chmod +x "$tmp/hang"
+start_ms=$(now_ms)
+out=$(printf '%s\n' "engine $tmp/hang" analyze stop engine quit | timeout 60 "$PATZER" 2>&1)
+check "an engine that does not stop is dropped" \
+    has "$out" "did not stop its search when asked; back to the built-in engine"
+check "then the built-in engine is in use" has "$out" "Engine: the built-in engine"
+check "and patzer quits at once ($(($(now_ms) - start_ms)) ms)" test $(($(now_ms) - start_ms)) -lt 15000
+
 # --- --engine and the config key ------------------------------------------
 out=$(printf '%s\n' engine quit | timeout 30 "$PATZER" --engine /nonexistent 2>&1)
 check "--engine with a bad command: error, built-in" has "$out" "cannot run '/nonexistent'"

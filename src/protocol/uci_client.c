@@ -232,6 +232,7 @@ static void reap(UciClient *c, int wait_ms) {
     int status;
     while (waitpid(c->pid, &status, WNOHANG) == 0) {
         if (now_ms() >= deadline) {
+            kill(-c->pid, SIGKILL); // its process group: whatever it started too
             kill(c->pid, SIGKILL);
             waitpid(c->pid, &status, 0);
             break;

@@ -73,9 +73,7 @@ bool think_use_engine(Think *t, char *const argv[]) {
     think_cancel(t);
     memset(&t->thinking, 0, sizeof t->thinking);
     if (!argv) {
-        uci_client_free(t->uci);
-        t->uci = NULL;
-        t->uci_command[0] = '\0';
+        think_drop_uci(t);
         return true;
     }
     char err[UCI_ERROR_MAX];
@@ -224,6 +222,12 @@ void think_engine_command(Think *t, const char *arg) {
         if (think_use_engine(t, argv))
             say_engine(t);
     }
+}
+
+void think_drop_uci(Think *t) {
+    uci_client_free(t->uci);
+    t->uci = NULL;
+    t->uci_command[0] = '\0';
 }
 
 const char *think_engine_name(const Think *t) {

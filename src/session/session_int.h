@@ -75,6 +75,9 @@ bool think_use_engine(Think *t, char *const argv[]);
 // `engine ...`: the engine in use, its options, setting them, changing engine.
 void think_engine_command(Think *t, const char *arg);
 void think_free(Think *t);
+// Ends the external engine (if any) without touching the request in flight:
+// the built-in engine is the one in use from then on.
+void think_drop_uci(Think *t);
 // The name of the engine in use, for messages: "patzer" or the external one's.
 const char *think_engine_name(const Think *t);
 // Sets the engine's search threads; 0 means one per core.

@@ -39,7 +39,7 @@ void think_cancel(Think *t) {
             char why[UCI_ERROR_MAX];
             uci_client_error(t->uci, why, sizeof why);
             session_say(t->session, MSG_ERROR, "%s; back to the built-in engine.", why);
-            think_use_engine(t, NULL);
+            think_drop_uci(t);
         }
     }
     t->request++;
@@ -60,7 +60,7 @@ void think_new_game(Think *t) {
         session_say(t->session, MSG_ERROR,
                     "Engine '%s' did not answer isready; back to the built-in engine.",
                     t->uci_command);
-        think_use_engine(t, NULL);
+        think_drop_uci(t);
     }
 }
 
@@ -167,7 +167,7 @@ void think_start(Think *t, const Game *g, RequestKind kind, const SearchLimits *
         char why[UCI_ERROR_MAX];
         uci_client_error(t->uci, why, sizeof why);
         session_say(t->session, MSG_ERROR, "%s; back to the built-in engine.", why);
-        think_use_engine(t, NULL);
+        think_drop_uci(t);
         t->lines = kind == REQ_ANALYSIS ? lines : 1;
     }
     if (!t->uci)
@@ -181,7 +181,7 @@ void think_failed(Think *t) {
     uci_client_error(t->uci, why, sizeof why);
     if (!uci_client_alive(t->uci)) {
         session_say(t->session, MSG_ERROR, "%s; back to the built-in engine.", why);
-        think_use_engine(t, NULL);
+        think_drop_uci(t);
     } else {
         session_say(t->session, MSG_ERROR, "%s; the built-in engine %s instead.", why,
                     t->kind == REQ_ANALYSIS ? "analyses" : "plays this move");
