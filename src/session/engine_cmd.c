@@ -147,7 +147,7 @@ static void list_options(Think *t) {
         }
     }
 #undef ADD
-    session_say_text(t->session, MSG_INFO, text);
+    session_say_text(t->session, MSG_TEXT, text); // a page of its own on a screen
 }
 
 // `engine option NAME VALUE`: the longest run of words that names an option
