@@ -106,7 +106,7 @@ out=$(printf '%s\n' "engine $tmp/cheat" 'new white level 1' e4 d4 'engine' quit 
       timeout 60 "$PATZER" 2>&1)
 check "an illegal move is reported" has "$out" "answered the illegal move 'e7e4'; the built-in engine plays this move"
 check "the built-in engine played that move" grep -qE '^Last move: 1\.\.\. ' <<<"$out"
-check "a dead engine is reported" has "$out" "stopped; back to the built-in engine"
+check "a dead engine is reported" has "$out" "stopped (exit status 1); back to the built-in engine"
 check "the built-in engine plays after it" grep -qE '^Last move: 2\.\.\. ' <<<"$out"
 check "and is the engine in use" has "$out" "Engine: the built-in engine"
 

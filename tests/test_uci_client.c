@@ -384,7 +384,7 @@ Test(uci_client, engine_that_dies_in_a_search) {
     cr_assert_eq(seen.failures, 1);
     cr_assert_not(uci_client_alive(c));
     uci_client_error(c, err, sizeof err);
-    cr_assert(strstr(err, "stopped"), "%s", err);
+    cr_assert(strstr(err, "stopped (exit status 1)"), "%s", err);
     cr_assert_not(uci_client_go(c, &start, NULL, 0, &l, &cb));
     uci_client_free(c);
     unlink(path);

@@ -167,15 +167,48 @@ static void handle_line(UciClient *c, const char *line) {
     }
 }
 
+// With the lock held: reaps the engine if it has exited, so that its pid is
+// never signalled once it may belong to another process. True when gone.
+static bool try_reap(UciClient *c, int *status) {
+    if (c->pid <= 0)
+        return true;
+    pid_t r = waitpid(c->pid, status, WNOHANG);
+    if (r == c->pid || (r < 0 && errno == ECHILD)) {
+        c->pid = -1;
+        return true;
+    }
+    return false;
+}
+
 static void *reader_main(void *arg) {
     UciClient *c = arg;
     char line[LINE_MAX_LEN];
     while (read_line(c, line, sizeof line, -1) == 0)
         handle_line(c, line);
+    // Its output ended: it is exiting. Reaped here (no zombie while the
+    // session goes on), with how it ended for the message.
+    char how[64] = "";
+    for (int i = 0; i < 25; i++) {
+        int status = 0;
+        pthread_mutex_lock(&c->lock);
+        bool ours = c->pid > 0; // else uci_client_free reaped it already
+        bool gone = try_reap(c, &status);
+        pthread_mutex_unlock(&c->lock);
+        if (gone && ours) {
+            if (WIFEXITED(status))
+                snprintf(how, sizeof how, " (exit status %d)", WEXITSTATUS(status));
+            else if (WIFSIGNALED(status))
+                snprintf(how, sizeof how, " (killed by signal %d)", WTERMSIG(status));
+        }
+        if (gone)
+            break;
+        struct timespec ts = {0, 20 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
     pthread_mutex_lock(&c->lock);
     c->dead = true;
     if (!c->error[0])
-        set_error(c, "engine '%s' stopped", c->command);
+        set_error(c, "engine '%s' stopped%s", c->command, how);
     if (c->searching) {
         c->searching = false;
         if (c->cb.on_failure)
@@ -225,22 +258,27 @@ static void exec_child(char *const argv[], int in_fd, int out_fd, int status_fd,
     _exit(127);
 }
 
+// Waits up to wait_ms for the engine to exit, then kills it (and what it
+// started, its process group) and reaps it.
 static void reap(UciClient *c, int wait_ms) {
-    if (c->pid <= 0)
-        return;
     int64_t deadline = now_ms() + wait_ms;
-    int status;
-    while (waitpid(c->pid, &status, WNOHANG) == 0) {
-        if (now_ms() >= deadline) {
-            kill(-c->pid, SIGKILL); // its process group: whatever it started too
+    for (;;) {
+        int status;
+        pthread_mutex_lock(&c->lock);
+        bool gone = try_reap(c, &status);
+        if (!gone && now_ms() >= deadline) {
+            kill(-c->pid, SIGKILL);
             kill(c->pid, SIGKILL);
             waitpid(c->pid, &status, 0);
-            break;
+            c->pid = -1;
+            gone = true;
         }
+        pthread_mutex_unlock(&c->lock);
+        if (gone)
+            return;
         struct timespec ts = {0, 10 * 1000000L};
         nanosleep(&ts, NULL);
     }
-    c->pid = -1;
 }
 
 static bool spawn(UciClient *c, char *const argv[], char *err, size_t errsz) {
