@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The session's link to its engine: starting and cancelling requests, and
 // turning the engine's infos into the thinking shown (PVs in SAN, White's view).
+// A request goes to the built-in engine or, after `engine CMD`, to the
+// external UCI engine (uci_client); both post the same events. Each request
+// is kept whole (start position, moves, limits, level) so that the built-in
+// engine can answer it when the external one fails.
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
