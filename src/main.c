@@ -41,6 +41,7 @@ static void usage(FILE *out) {
           "  -n, --new            start a new game (an unfinished one goes to the archive)\n"
           "  -p, --pgn FILE       open the games of a PGN file to replay and analyse\n"
           "      --no-book        the engine does not play from its opening book\n"
+          "      --engine CMD     play and analyse with this UCI engine (e.g. stockfish)\n"
           "      --config-example print a commented configuration file\n"
           "  -h, --help           this help\n"
           "  -V, --version        the version\n"
@@ -89,6 +90,7 @@ static int parse_game_options(int argc, char **argv, Config *cfg) {
         {"new", no_argument, NULL, 'n'},
         {"no-book", no_argument, NULL, 'B'}, {"help", no_argument, NULL, 'h'},
         {"pgn", required_argument, NULL, 'p'},
+        {"engine", required_argument, NULL, 'E'},
         {"config-example", no_argument, NULL, 'C'},
         {"version", no_argument, NULL, 'V'}, {NULL, 0, NULL, 0}};
     char err[512];
@@ -141,6 +143,9 @@ static int parse_game_options(int argc, char **argv, Config *cfg) {
                 return 2;
             }
             snprintf(cfg->session.load_path, sizeof cfg->session.load_path, "%s", optarg);
+            break;
+        case 'E':
+            ok = config_set(cfg, "engine", optarg, err, sizeof err);
             break;
         case 'C':
             fputs(config_example(), stdout);

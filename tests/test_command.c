@@ -544,7 +544,7 @@ Test(command, eval_toggle) {
 Test(command, names_and_help) {
     const char *names[64];
     int n = command_names(names, ARRAY_LEN(names), CMODE_ALL);
-    cr_assert_eq(n, 55, "%d command names", n);
+    cr_assert_eq(n, 56, "%d command names", n);
     cr_expect_eq(command_names(NULL, 0, CMODE_ALL), n);
     const char *list = command_help(NULL);
     cr_assert_not_null(list);
@@ -724,4 +724,18 @@ Test(command, explore_and_index) {
     cr_expect_eq(cmd.kind, CMD_INDEX);
     cr_expect_str_eq(cmd.text, "a.pgn b.pgn");
     cr_expect_not(command_parse("index", &cmd, err, sizeof err), "index needs a file");
+}
+
+Test(command, engine_takes_the_rest_of_the_line) {
+    Command c = parse_ok("engine");
+    cr_assert_eq(c.kind, CMD_ENGINE);
+    cr_assert_str_eq(c.text, "");
+    c = parse_ok("engine /usr/games/stockfish --flag x");
+    cr_assert_eq(c.kind, CMD_ENGINE);
+    cr_assert_str_eq(c.text, "/usr/games/stockfish --flag x");
+    c = parse_ok("ENGINE option Skill Level 3");
+    cr_assert_eq(c.kind, CMD_ENGINE);
+    cr_assert_str_eq(c.text, "option Skill Level 3");
+    cr_assert(command_modes(CMD_ENGINE) & CMODE_PLAY);
+    cr_assert(command_modes(CMD_ENGINE) & CMODE_ANALYSE);
 }

@@ -281,6 +281,10 @@ const GameMove *game_move(const Game *g, int ply) {
     return ply >= 0 && ply < g->ply ? &g->record[ply] : NULL;
 }
 
+const Board *game_start_board(const Game *g) {
+    return &g->start;
+}
+
 int game_start_fullmove(const Game *g) {
     return g->start.fullmove;
 }
@@ -557,6 +561,10 @@ bool game_tick(Game *g, int64_t now) {
 void game_set_players(Game *g, PlayerKind white, PlayerKind black) {
     g->settings.players[WHITE] = white;
     g->settings.players[BLACK] = black;
+}
+
+void game_set_name(Game *g, Color c, const char *name) {
+    snprintf(g->settings.names[c], sizeof g->settings.names[c], "%s", name);
 }
 
 void game_set_level(Game *g, int level) {

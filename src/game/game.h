@@ -67,6 +67,7 @@ int game_ply_count(const Game *g);           // plies played (not counting redo)
 const Key *game_keys(const Game *g);
 const GameMove *game_move(const Game *g, int ply); // 0-based
 int game_start_fullmove(const Game *g);      // move number of the first ply
+const Board *game_start_board(const Game *g); // the position before the first ply
 Color game_start_side(const Game *g);
 Color game_turn(const Game *g);
 PlayerKind game_player(const Game *g, Color c);
@@ -130,6 +131,8 @@ bool game_tick(Game *g, int64_t now);
 // Who plays which side; the clock keeps running.
 void game_set_players(Game *g, PlayerKind white, PlayerKind black);
 void game_set_level(Game *g, int level);
+// The name of a side in the PGN (an external engine names the side it plays).
+void game_set_name(Game *g, Color c, const char *name);
 // Changes the time control for the rest of the game (fresh clocks).
 void game_set_time_control(Game *g, const TimeControl *tc, int64_t now);
 // Sets both clocks' remaining times (restoring a saved game); the running

@@ -72,6 +72,8 @@ typedef enum {
     // The opening explorer.
     CMD_EXPLORE,  // the moves played from the position shown
     CMD_INDEX,    // text: PGN files to index for the explorer
+    // Any UCI engine.
+    CMD_ENGINE,   // text: an engine command line, builtin, options, option NAME VALUE, or empty
 } CommandKind;
 
 // The modes of the session, as bits: which modes accept a command.

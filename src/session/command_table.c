@@ -359,6 +359,19 @@ const CommandSpec command_specs[] = {
       .summary = "time between the engine's moves when it plays itself",
       .help = "When the engine plays both sides (play none), it waits MS milliseconds between "
               "moves so you can watch (default 1000; pace 0 for none)." },
+    { .kind = CMD_ENGINE,
+      .modes = CMODE_PLAY | CMODE_BROWSE | CMODE_ANALYSE,
+      .name = "engine",
+      .arg = ARG_OPT_REST,
+      .usage = "engine [CMD [ARGS]|builtin|options|option NAME VALUE]",
+      .summary = "play and analyse with another UCI engine",
+      .help = "engine CMD [ARGS] starts an external UCI engine (stockfish, ethereal-chess, "
+              "...; looked up in PATH and /usr/games) that then plays your games, gives the "
+              "hints and analyses, with the same clocks; the level sets its UCI_Elo where it "
+              "has one. engine alone names the engine in use, engine options lists its "
+              "options, engine option NAME VALUE sets one (engine option Skill Level 3), "
+              "engine builtin returns to patzer's own engine. Review, why and train use the "
+              "built-in engine. Also --engine CMD and engine = CMD in patzer.conf." },
     { .kind = CMD_EDIT,
       .modes = CMODE_PLAY | CMODE_BROWSE | CMODE_ANALYSE,
       .name = "edit",

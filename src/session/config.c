@@ -159,6 +159,14 @@ bool config_set(Config *c, const char *key, const char *value, char *err, size_t
         snprintf(err, errsz, "bell must be on or off, not '%s'", value);
         return false;
     }
+    if (!strcmp(key, "engine")) { // an external UCI engine's command line (started by the session)
+        if (strlen(value) >= sizeof c->session.engine_cmd) {
+            snprintf(err, errsz, "engine command too long");
+            return false;
+        }
+        snprintf(c->session.engine_cmd, sizeof c->session.engine_cmd, "%s", value);
+        return true;
+    }
     if (!strcmp(key, "name")) {
         snprintf(c->name, sizeof c->name, "%s", value);
         return true;
@@ -296,6 +304,7 @@ const char *config_example(void) {
            "# own-book = true       # whether the engine plays book moves\n"
            "# hash = 64             # hash table size in MB\n"
            "# threads = 0           # search threads; 0 uses every core\n"
+           "# engine = stockfish    # play and analyse with this UCI engine (default: built-in)\n"
            "# ascii = false         # ASCII board instead of Unicode pieces\n"
            "# no-color = false      # monochrome even when the terminal has colours\n"
            "# name = Anna           # your name in saved games\n"

@@ -16,6 +16,7 @@ typedef enum {
     EV_TRAIN_DONE,     // the search for puzzles ended
     EV_INDEX_PROGRESS, // the explorer's indexing thread went on (its counters say how far)
     EV_INDEX_DONE,     // the indexing thread ended
+    EV_ENGINE_FAILED,  // the external engine gave no legal move (or died) for the request
 } EventKind;
 
 typedef struct Event {

@@ -104,7 +104,7 @@ static void hint(Session *s) {
 
 static void go_now(Session *s) {
     if (s->think.busy && s->think.kind == REQ_MOVE) {
-        engine_stop(s->think.engine); // its best move arrives as usual
+        think_stop(&s->think); // its best move arrives as usual
         return;
     }
     if (game_is_over(s->live)) {
@@ -229,7 +229,7 @@ static Transition play_handle(Session *s, const Command *cmd, int64_t now) {
     case CMD_GO: go_now(s); break;
     case CMD_STOP:
         if (s->think.busy && s->think.kind == REQ_MOVE) {
-            engine_stop(s->think.engine);
+            think_stop(&s->think);
             session_say(s, MSG_INFO, "patzer moves now.");
         } else {
             session_say(s, MSG_ERROR, "Nothing to stop: the engine is not thinking.");
@@ -259,6 +259,12 @@ static void on_bestmove(Session *s, const Event *ev, int64_t now) {
         session_changed(s);
         return;
     }
+    // The PGN names an external engine for the side it plays (the built-in
+    // one is named by its level when the name is empty).
+    Color mover = game_turn(s->live);
+    if (kind == REQ_MOVE && s->think.uci && !s->think.fallback &&
+        !game_settings(s->live)->names[mover][0])
+        game_set_name(s->live, mover, think_engine_name(&s->think));
     if (kind == REQ_MOVE && game_engine_to_move(s->live) &&
         game_play_move(s->live, ev->best, s->think.engine_score, s->think.thinking.depth, now) ==
             GAME_OK) {
@@ -310,8 +316,8 @@ static const Board *play_board(const Session *s) { return game_board(s->live); }
 static void play_status(const Session *s, char *buf, size_t bufsz) {
     const Game *g = s->live;
     if (!game_is_over(g) && game_player(g, game_turn(g)) == PLAYER_ENGINE) {
-        snprintf(buf, bufsz, "%s to move (patzer is thinking)%s",
-                 game_turn(g) == WHITE ? "White" : "Black",
+        snprintf(buf, bufsz, "%s to move (%s is thinking)%s",
+                 game_turn(g) == WHITE ? "White" : "Black", think_engine_name(&s->think),
                  board_in_check(game_board(g)) ? " - check" : "");
         // A queued move stays said while it waits (the board marks it too).
         if (s->play.premove != MOVE_NONE) {

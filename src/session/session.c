@@ -101,7 +101,7 @@ static void replace_live(Session *s, Game *g, int64_t now) {
     s->graph_count = 0;
     memset(&s->think.thinking, 0, sizeof s->think.thinking);
     s->think.engine_score = 0;
-    engine_new_game(s->think.engine);
+    think_new_game(&s->think);
     memset(&s->play, 0, sizeof s->play);
     s->mode = SESSION_PLAY;
     s->back_mode = SESSION_PLAY;
@@ -349,6 +349,7 @@ static bool core_command(Session *s, const Command *cmd, int64_t now) {
     case CMD_QUIT: s->quit = true; break;
     case CMD_HELP: help(s, cmd->text); break;
     case CMD_MESSAGES: show_messages(s); break;
+    case CMD_ENGINE: think_engine_command(&s->think, cmd->text); break;
     case CMD_FLIP:
         s->flipped = !s->flipped;
         session_say(s, MSG_INFO, "Board flipped: %s at the bottom.", s->flipped ? "Black" : "White");
@@ -504,8 +505,12 @@ void session_poll(Session *s, int64_t now) {
             continue;
         }
         bool engine = ev.kind == EV_INFO || ev.kind == EV_BESTMOVE;
-        if (engine && ev.request != s->think.request)
+        if ((engine || ev.kind == EV_ENGINE_FAILED) && ev.request != s->think.request)
             continue; // a reply to a request that was cancelled
+        if (ev.kind == EV_ENGINE_FAILED) { // the built-in engine answers instead
+            think_failed(&s->think);
+            continue;
+        }
         apply(s, current(s)->poll(s, &ev, now), now);
     }
     if (!s->asking_resume)
@@ -580,6 +585,7 @@ Session *session_new(const SessionOptions *opts, const SessionHooks *hooks, int6
         s->hooks = *hooks;
     s->think.events = eventq_new();
     s->think.engine = engine_new();
+    s->think.session = s;
     // --fen may be a placement only: completed here, said once the hooks work.
     char fen_note[128] = "";
     if (!session_complete_fen(opts->settings.start_fen, s->opts.settings.start_fen,
@@ -602,6 +608,8 @@ Session *session_new(const SessionOptions *opts, const SessionHooks *hooks, int6
     if (fen_note[0])
         session_say(s, MSG_INFO, "Start position: %s.", fen_note);
     set_up_engine(s);
+    if (opts->engine_cmd[0]) // --engine, engine = CMD: a failure is said, the built-in plays
+        think_engine_command(&s->think, opts->engine_cmd);
     find_unfinished(s, now);
     s->mode = s->back_mode = SESSION_PLAY;
     modes[SESSION_PLAY]->enter(s, &(ModeArgs){0}, now);
@@ -620,7 +628,7 @@ void session_free(Session *s, int64_t now) {
         session_autosave(s->live, s->openings, s->opts.autosave_path, now);
     game_free(s->pending);
     openings_free(s->openings);
-    engine_free(s->think.engine);
+    think_free(&s->think);
     engine_free(s->coach);
     game_free(s->live);
     game_free(s->analyse.game);

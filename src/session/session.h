@@ -66,6 +66,7 @@ typedef struct SessionOptions {
     char load_path[4096];     // a PGN file to open at start (empty: none)
     int hash_mb;
     int threads;              // search threads; 0: one per core
+    char engine_cmd[512];     // an external UCI engine's command line (empty: the built-in)
 } SessionOptions;
 
 typedef struct Session Session;

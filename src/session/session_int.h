@@ -13,6 +13,7 @@
 #include "engine/movegen.h"
 #include "src/coach/puzzlebook.h"
 #include "src/explore/explorer.h"
+#include "src/protocol/uci_client.h"
 #include "src/game/openings.h"
 #include "src/game/review.h"
 #include "src/session/command.h"
@@ -42,9 +43,44 @@ typedef struct Think {
     int done_depth;       // the last depth whose lines were all reported
     Board root;           // the position searched, to turn PVs into SAN
     SessionThinking thinking;
+    // An external UCI engine (`engine CMD`) in place of the built-in one for
+    // moves, hints and analysis; NULL: the built-in engine.
+    Session *session;     // for messages about it
+    UciClient *uci;
+    char uci_command[COMMAND_TEXT_MAX];
+    bool elo_said;        // its strength limit was explained once
+    bool fallback;        // the built-in engine answers the current request instead
+    // The current request, to hand it to the built-in engine when the
+    // external one fails.
+    Board start;
+    Move moves[GAME_MAX_PLIES];
+    Key keys[GAME_MAX_PLIES];
+    int plies;
+    SearchLimits limits;
+    int level;
 } Think;
 
 void think_cancel(Think *t);
+// Asks the search to end now; its best move arrives as usual.
+void think_stop(Think *t);
+// A new game: the engine forgets what it learnt.
+void think_new_game(Think *t);
+// EV_ENGINE_FAILED of the current request: says what the external engine
+// did and has the built-in engine answer the request instead (for good when
+// the external engine is gone).
+void think_failed(Think *t);
+// Uses the external engine started by the words of argv (false, with the
+// reason said, when it does not start: the engine in use stays), or the
+// built-in one (argv NULL).
+bool think_use_engine(Think *t, char *const argv[]);
+// `engine ...`: the engine in use, its options, setting them, changing engine.
+void think_engine_command(Think *t, const char *arg);
+void think_free(Think *t);
+// Ends the external engine (if any) without touching the request in flight:
+// the built-in engine is the one in use from then on.
+void think_drop_uci(Think *t);
+// The name of the engine in use, for messages: "patzer" or the external one's.
+const char *think_engine_name(const Think *t);
 // Sets the engine's search threads; 0 means one per core.
 void think_set_threads(Think *t, int threads);
 void think_start(Think *t, const Game *g, RequestKind kind, const SearchLimits *limits,

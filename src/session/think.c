@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The session's link to its engine: starting and cancelling requests, and
 // turning the engine's infos into the thinking shown (PVs in SAN, White's view).
+// A request goes to the built-in engine or, after `engine CMD`, to the
+// external UCI engine (uci_client); both post the same events. Each request
+// is kept whole (start position, moves, limits, level) so that the built-in
+// engine can answer it when the external one fails.
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,16 +23,49 @@ static void on_bestmove(Move best, Move ponder, void *ctx) {
     eventq_push(t->events, &ev);
 }
 
+static void on_failure(void *ctx) {
+    Think *t = ctx;
+    Event ev = {.kind = EV_ENGINE_FAILED, .request = t->request};
+    eventq_push(t->events, &ev);
+}
+
+enum { UCI_STOP_WAIT_MS = 3000 };
+
 // Stops any search and forgets it: its reply will be dropped as stale.
 void think_cancel(Think *t) {
     if (!t->busy)
         return;
     engine_stop(t->engine);
     engine_wait(t->engine);
+    if (t->uci) {
+        uci_client_stop(t->uci);
+        if (!uci_client_wait(t->uci, UCI_STOP_WAIT_MS)) {
+            char why[UCI_ERROR_MAX];
+            uci_client_error(t->uci, why, sizeof why);
+            session_say(t->session, MSG_ERROR, "%s; back to the built-in engine.", why);
+            think_drop_uci(t);
+        }
+    }
     t->request++;
     t->busy = false;
     t->kind = REQ_NONE;
     t->thinking.active = false;
+}
+
+void think_stop(Think *t) {
+    engine_stop(t->engine);
+    if (t->uci)
+        uci_client_stop(t->uci);
+}
+
+void think_new_game(Think *t) {
+    engine_new_game(t->engine);
+    if (t->uci && !uci_client_new_game(t->uci, UCI_STOP_WAIT_MS)) {
+        session_say(t->session, MSG_ERROR,
+                    "Engine '%s' did not answer isready; back to the built-in engine.",
+                    t->uci_command);
+        think_drop_uci(t);
+    }
 }
 
 void think_set_threads(Think *t, int threads) {
@@ -42,30 +79,119 @@ void think_set_threads(Think *t, int threads) {
     engine_set_option(t->engine, "Threads", text, NULL, 0);
 }
 
-void think_start(Think *t, const Game *g, RequestKind kind, const SearchLimits *limits,
-                 int level, int lines) {
-    think_cancel(t);
-    engine_set_level(t->engine, level);
-    t->lines = kind == REQ_ANALYSIS ? lines : 1;
+// The built-in engine searches the request stored in t.
+static void start_builtin(Think *t) {
+    engine_set_level(t->engine, t->level);
     char text[8];
     snprintf(text, sizeof text, "%d", t->lines);
     engine_set_option(t->engine, "MultiPV", text, NULL, 0);
-    engine_set_option(t->engine, "UCI_AnalyseMode", kind == REQ_ANALYSIS ? "true" : "false",
+    engine_set_option(t->engine, "UCI_AnalyseMode", t->kind == REQ_ANALYSIS ? "true" : "false",
                       NULL, 0);
+    engine_set_position(t->engine, &t->root, t->keys, t->plies);
+    EngineCallbacks cb = {on_info, on_bestmove, t};
+    engine_go(t->engine, &t->limits, &cb);
+}
+
+// The strength limit of the external engine for a level: UCI_Elo from the
+// built-in engine's level table, clamped to the engine's range.
+static void uci_strength(Think *t, int level) {
+    char err[256];
+    const UciOption *elo = uci_client_find_option(t->uci, "UCI_Elo");
+    bool limit = level < ENGINE_LEVEL_MAX;
+    if (uci_client_find_option(t->uci, "UCI_LimitStrength"))
+        uci_client_set_option(t->uci, "UCI_LimitStrength", limit && elo ? "true" : "false", true,
+                              err, sizeof err);
+    if (!limit)
+        return;
+    if (!elo || elo->type != UCI_SPIN) {
+        if (!t->elo_said)
+            session_say(t->session, MSG_INFO,
+                        "%s has no UCI_Elo option: it plays at full strength whatever the level.",
+                        uci_client_name(t->uci));
+        t->elo_said = true;
+        return;
+    }
+    int want = engine_level_elo(level);
+    int v = want < elo->min ? elo->min : want > elo->max ? elo->max : want;
+    if (v != want && !t->elo_said) {
+        session_say(t->session, MSG_INFO, "%s plays at UCI_Elo %d to %d: level %d (about %d Elo) "
+                    "is played at %d.", uci_client_name(t->uci), elo->min, elo->max, level, want, v);
+        t->elo_said = true;
+    }
+    char text[16];
+    snprintf(text, sizeof text, "%d", v);
+    uci_client_set_option(t->uci, "UCI_Elo", text, true, err, sizeof err);
+}
+
+// The external engine searches the request stored in t; false when it is gone.
+static bool start_uci(Think *t) {
+    char err[256];
+    uci_strength(t, t->level);
+    const UciOption *multipv = uci_client_find_option(t->uci, "MultiPV");
+    if (multipv && multipv->type == UCI_SPIN) {
+        int lines = t->lines > multipv->max ? multipv->max : t->lines;
+        t->lines = lines < 1 ? 1 : lines;
+        char text[16];
+        snprintf(text, sizeof text, "%d", t->lines);
+        uci_client_set_option(t->uci, "MultiPV", text, true, err, sizeof err);
+    } else {
+        t->lines = 1;
+    }
+    if (uci_client_find_option(t->uci, "UCI_AnalyseMode"))
+        uci_client_set_option(t->uci, "UCI_AnalyseMode",
+                              t->kind == REQ_ANALYSIS ? "true" : "false", true, err, sizeof err);
+    UciCallbacks cb = {on_info, on_bestmove, on_failure, t};
+    return uci_client_go(t->uci, &t->start, t->moves, t->plies, &t->limits, &cb);
+}
+
+void think_start(Think *t, const Game *g, RequestKind kind, const SearchLimits *limits,
+                 int level, int lines) {
+    think_cancel(t);
+    t->lines = kind == REQ_ANALYSIS ? lines : 1;
     memcpy(&t->root, game_board(g), sizeof t->root);
-    engine_set_position(t->engine, game_board(g), game_keys(g), game_ply_count(g));
+    t->start = *game_start_board(g);
+    t->plies = game_ply_count(g);
+    memcpy(t->keys, game_keys(g), (size_t)t->plies * sizeof t->keys[0]);
+    for (int i = 0; i < t->plies; i++)
+        t->moves[i] = game_move(g, i)->move;
+    t->limits = *limits;
+    t->level = level;
     t->request++;
     t->kind = kind;
     t->gen = game_generation(g);
     t->busy = true;
     t->done_depth = 0;
+    t->fallback = false;
     if (kind == REQ_MOVE || kind == REQ_ANALYSIS) {
         memset(&t->thinking, 0, sizeof t->thinking);
         t->thinking.active = true;
         t->thinking.analysing = kind == REQ_ANALYSIS;
     }
-    EngineCallbacks cb = {on_info, on_bestmove, t};
-    engine_go(t->engine, limits, &cb);
+    if (t->uci && !start_uci(t)) {
+        char why[UCI_ERROR_MAX];
+        uci_client_error(t->uci, why, sizeof why);
+        session_say(t->session, MSG_ERROR, "%s; back to the built-in engine.", why);
+        think_drop_uci(t);
+        t->lines = kind == REQ_ANALYSIS ? lines : 1;
+    }
+    if (!t->uci)
+        start_builtin(t);
+}
+
+void think_failed(Think *t) {
+    if (!t->busy || !t->uci)
+        return;
+    char why[UCI_ERROR_MAX];
+    uci_client_error(t->uci, why, sizeof why);
+    if (!uci_client_alive(t->uci)) {
+        session_say(t->session, MSG_ERROR, "%s; back to the built-in engine.", why);
+        think_drop_uci(t);
+    } else {
+        session_say(t->session, MSG_ERROR, "%s; the built-in engine %s instead.", why,
+                    t->kind == REQ_ANALYSIS ? "analyses" : "plays this move");
+    }
+    t->fallback = true;
+    start_builtin(t); // the same request: its reply is not stale
 }
 
 // The PV as numbered SAN from the position the search started from.

@@ -29,7 +29,7 @@ top_builddir=${top_builddir:-$(pwd)}
 FUZZ_DIR=${FUZZ_DIR:-$top_builddir/tests/fuzz/build}
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FUZZ_FLAGS=${FUZZ_FLAGS:-}
-ALL_TARGETS=(fen san pgn command uci xboard)
+ALL_TARGETS=(fen san pgn command uci xboard uci_client)
 
 die() { echo "fuzz: $*" >&2; exit 1; }
 
@@ -92,6 +92,7 @@ declare -A extra=(
     [fen]="" [san]="" [pgn]="src/pgn/model.c src/pgn/read.c src/pgn/write.c src/util/paths.c"
     [command]="src/session/command.c src/session/command_table.c src/game/clock.c"
     [uci]="src/protocol/uci.c src/util/paths.c src/util/text.c"
+    [uci_client]="src/protocol/uci_client_parse.c"
     [xboard]="src/protocol/xboard.c src/game/game.c src/game/clock.c src/game/outcome.c
               src/util/paths.c src/util/text.c"
 )
