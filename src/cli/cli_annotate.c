@@ -25,6 +25,7 @@
 #include "src/pgn/pgn.h"
 #include "src/game/review.h"
 #include "src/util/jobs.h"
+#include "src/util/text.h"
 
 enum {
     ANNOTATE_DEFAULT_MOVETIME_MS = 500,
@@ -58,17 +59,6 @@ static int usage_error(const char *fmt, const char *arg) {
     fputc('\n', stderr);
     usage(stderr);
     return 2;
-}
-
-// Parses a whole decimal number in [min, max].
-static bool parse_number(const char *s, long long min, long long max, long long *out) {
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || end == s || *end || v < min || v > max)
-        return false;
-    *out = v;
-    return true;
 }
 
 // Reads all of standard input into a NUL-terminated string (the caller frees
@@ -192,7 +182,7 @@ static bool write_item(int index, void *ctx) {
 
 int cli_annotate(int argc, char **argv) {
     const char *path = NULL;
-    long long movetime = 0, depth = 0, jobs = jobs_cores();
+    int64_t movetime = 0, depth = 0, jobs = jobs_cores();
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
@@ -223,11 +213,11 @@ int cli_annotate(int argc, char **argv) {
         } else {
             return usage_error("only one FILE, please (got '%s' too)", arg);
         }
-        if (is_movetime && !parse_number(value, 1, ANNOTATE_MAX_MOVETIME_MS, &movetime))
+        if (is_movetime && !text_parse_i64(value, 1, ANNOTATE_MAX_MOVETIME_MS, &movetime))
             return usage_error("--movetime takes milliseconds, 1 or more, not '%s'", value);
-        if (is_depth && !parse_number(value, 1, ANNOTATE_MAX_DEPTH, &depth))
+        if (is_depth && !text_parse_i64(value, 1, ANNOTATE_MAX_DEPTH, &depth))
             return usage_error("--depth takes a number from 1 to 126, not '%s'", value);
-        if (is_jobs && !parse_number(value, 1, JOBS_MAX, &jobs))
+        if (is_jobs && !text_parse_i64(value, 1, JOBS_MAX, &jobs))
             return usage_error("--jobs takes a number from 1 to 256, not '%s'", value);
     }
     if (!path)

@@ -98,6 +98,24 @@ static bool take_line(UciClient *c, char *line, size_t linesz) {
     return true;
 }
 
+// Waits (c->lock held) for the reader thread's next signal or the deadline;
+// false once the deadline has passed.
+static bool wait_until(UciClient *c, int64_t deadline) {
+    int64_t left = deadline - now_ms();
+    if (left <= 0)
+        return false;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_sec += (time_t)(left / 1000);
+    ts.tv_nsec += (long)(left % 1000) * 1000000L;
+    if (ts.tv_nsec >= 1000000000L) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000L;
+    }
+    pthread_cond_timedwait(&c->cond, &c->lock, &ts);
+    return true;
+}
+
 // Reads one line, waiting at most timeout_ms (-1: for ever). 0 on a line,
 // -1 at the end of the output, -2 on timeout.
 static int read_line(UciClient *c, char *line, size_t linesz, int timeout_ms) {
@@ -457,19 +475,7 @@ bool uci_client_new_game(UciClient *c, int timeout_ms) {
         return false;
     int64_t deadline = now_ms() + timeout_ms;
     pthread_mutex_lock(&c->lock);
-    while (!c->ready && !c->dead) {
-        int64_t left = deadline - now_ms();
-        if (left <= 0)
-            break;
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_sec += (time_t)(left / 1000);
-        ts.tv_nsec += (long)(left % 1000) * 1000000L;
-        if (ts.tv_nsec >= 1000000000L) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000L;
-        }
-        pthread_cond_timedwait(&c->cond, &c->lock, &ts);
+    while (!c->ready && !c->dead && wait_until(c, deadline)) {
     }
     bool ok = c->ready;
     pthread_mutex_unlock(&c->lock);
@@ -529,19 +535,7 @@ void uci_client_stop(UciClient *c) {
 bool uci_client_wait(UciClient *c, int timeout_ms) {
     int64_t deadline = now_ms() + timeout_ms;
     pthread_mutex_lock(&c->lock);
-    while (c->searching && !c->dead) {
-        int64_t left = deadline - now_ms();
-        if (left <= 0)
-            break;
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_sec += (time_t)(left / 1000);
-        ts.tv_nsec += (long)(left % 1000) * 1000000L;
-        if (ts.tv_nsec >= 1000000000L) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000L;
-        }
-        pthread_cond_timedwait(&c->cond, &c->lock, &ts);
+    while (c->searching && !c->dead && wait_until(c, deadline)) {
     }
     bool done = !c->searching;
     if (!done)

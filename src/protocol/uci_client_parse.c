@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The UCI client's line parsers: what an external engine says, read
 // defensively (any line may be garbled or cut short), and the go line.
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "src/protocol/uci_client.h"
+#include "src/util/text.h"
 
 enum { TOKENS_MAX = 512 };
 
@@ -21,16 +21,6 @@ static int split(char *copy, char **words, int max) {
          w = strtok_r(NULL, " \t\r\n", &save))
         words[n++] = w;
     return n;
-}
-
-static bool parse_long(const char *s, long long min, long long max, long long *out) {
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || end == s || *end || v < min || v > max)
-        return false;
-    *out = v;
-    return true;
 }
 
 // Joins words[from..to) with single spaces into buf.
@@ -79,14 +69,14 @@ bool uci_parse_option(const char *line, UciOption *opt) {
             end++;
         char value[UCI_OPTION_VALUE_MAX];
         join(w, i, end, value, sizeof value);
-        long long v;
+        int64_t v;
         if (!strcmp(key, "default")) {
             snprintf(opt->def, sizeof opt->def, "%s", value);
             if (!strcmp(opt->def, "<empty>"))
                 opt->def[0] = '\0';
-        } else if (!strcmp(key, "min") && parse_long(value, -2147483647LL, 2147483647LL, &v)) {
+        } else if (!strcmp(key, "min") && text_parse_i64(value, -2147483647LL, 2147483647LL, &v)) {
             opt->min = (int)v;
-        } else if (!strcmp(key, "max") && parse_long(value, -2147483647LL, 2147483647LL, &v)) {
+        } else if (!strcmp(key, "max") && text_parse_i64(value, -2147483647LL, 2147483647LL, &v)) {
             opt->max = (int)v;
         } else if (!strcmp(key, "var") && value[0] && vars_len < sizeof opt->vars) {
             int k = snprintf(opt->vars + vars_len, sizeof opt->vars - vars_len, "%s%s",
@@ -114,7 +104,7 @@ bool uci_parse_info(const char *line, const Board *root, SearchInfo *info) {
     for (int i = 1; i < n; i++) {
         const char *key = w[i];
         const char *next = i + 1 < n ? w[i + 1] : NULL;
-        long long v;
+        int64_t v;
         if (!strcmp(key, "string"))
             break; // free text to the end of the line
         if (!strcmp(key, "pv")) {
@@ -131,13 +121,13 @@ bool uci_parse_info(const char *line, const Board *root, SearchInfo *info) {
         if (!strcmp(key, "score")) {
             for (i++; i < n; i++) {
                 if (!strcmp(w[i], "cp") && i + 1 < n &&
-                    parse_long(w[i + 1], -VALUE_MATE_IN_MAX + 1, VALUE_MATE_IN_MAX - 1, &v)) {
+                    text_parse_i64(w[i + 1], -VALUE_MATE_IN_MAX + 1, VALUE_MATE_IN_MAX - 1, &v)) {
                     info->score = (int)v;
                     info->mate = 0;
                     scored = true;
                     i++;
                 } else if (!strcmp(w[i], "mate") && i + 1 < n &&
-                           parse_long(w[i + 1], -MAX_PLY / 2, MAX_PLY / 2, &v)) {
+                           text_parse_i64(w[i + 1], -MAX_PLY / 2, MAX_PLY / 2, &v)) {
                     // Mate in N moves is 2N-1 plies; mated in N, 2N plies.
                     info->mate = (int)v;
                     info->score = v > 0 ? VALUE_MATE - (int)(2 * v - 1) : -VALUE_MATE - (int)(2 * v);
@@ -156,19 +146,19 @@ bool uci_parse_info(const char *line, const Board *root, SearchInfo *info) {
         }
         if (!next)
             break;
-        if (!strcmp(key, "depth") && parse_long(next, 0, 1000, &v))
+        if (!strcmp(key, "depth") && text_parse_i64(next, 0, 1000, &v))
             info->depth = (int)v;
-        else if (!strcmp(key, "seldepth") && parse_long(next, 0, 1000, &v))
+        else if (!strcmp(key, "seldepth") && text_parse_i64(next, 0, 1000, &v))
             info->seldepth = (int)v;
-        else if (!strcmp(key, "multipv") && parse_long(next, 1, 500, &v))
+        else if (!strcmp(key, "multipv") && text_parse_i64(next, 1, 500, &v))
             info->multipv = (int)v;
-        else if (!strcmp(key, "nodes") && parse_long(next, 0, 1LL << 62, &v))
+        else if (!strcmp(key, "nodes") && text_parse_i64(next, 0, 1LL << 62, &v))
             info->nodes = (uint64_t)v;
-        else if (!strcmp(key, "nps") && parse_long(next, 0, 1LL << 62, &v))
+        else if (!strcmp(key, "nps") && text_parse_i64(next, 0, 1LL << 62, &v))
             info->nps = (uint64_t)v;
-        else if (!strcmp(key, "hashfull") && parse_long(next, 0, 1000, &v))
+        else if (!strcmp(key, "hashfull") && text_parse_i64(next, 0, 1000, &v))
             info->hashfull = (int)v;
-        else if (!strcmp(key, "time") && parse_long(next, 0, 1LL << 62, &v))
+        else if (!strcmp(key, "time") && text_parse_i64(next, 0, 1LL << 62, &v))
             info->time_ms = v;
         else
             continue; // a word we do not know: look at the next
@@ -255,10 +245,10 @@ static bool word_in_list(const char *list, char *value, size_t valuesz) {
 
 bool uci_option_check(const UciOption *opt, char *value, size_t valuesz, char *err,
                       size_t errsz) {
-    long long v;
+    int64_t v;
     switch (opt->type) {
     case UCI_SPIN:
-        if (parse_long(value, opt->min, opt->max, &v))
+        if (text_parse_i64(value, opt->min, opt->max, &v))
             return true;
         snprintf(err, errsz, "%s takes a number from %d to %d, not '%.40s'", opt->name, opt->min,
                  opt->max, value);
