@@ -44,6 +44,7 @@ typedef struct RootMove {
     int seldepth;
     Move pv[MAX_PLY];
     int pv_length;
+    uint64_t nodes;     // this thread's nodes under the move, over the whole search
 } RootMove;
 
 struct Searcher {

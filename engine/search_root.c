@@ -14,6 +14,8 @@ static const int ASPIRATION_MIN_DEPTH = 5;
 // Fail-high and fail-low reports are sent only after this long, when the
 // wait for the next full line starts to feel long.
 static const int64_t BOUND_REPORT_AFTER_MS = 2000;
+// Scores of the last iterations kept to see whether the score is falling.
+enum { TREND_SCORES = 4 };
 // Contempt in centipawns at the two ends of the game; in between it falls
 // linearly with the phase (about 25 in a typical middlegame).
 static const int CONTEMPT_OPENING = 50;
@@ -92,6 +94,7 @@ static int search_root(Searcher *s, int alpha, int beta, int depth) {
         RootMove *rm = &s->roots[i];
         Move m = rm->move;
         s->seldepth = 0;
+        uint64_t nodes_before = s->nodes;
         search_make_move(s, 0, m);
         bool gives_check = b->checkers != 0;
         int new_depth = depth - 1 + gives_check;
@@ -108,6 +111,7 @@ static int search_root(Searcher *s, int alpha, int beta, int depth) {
                 score = -search_node(s, -beta, -alpha, new_depth, 1, false);
         }
         board_unmake_move(b, &ss->undo);
+        rm->nodes += s->nodes - nodes_before;
         if (s->stopped)
             break;
         if (i == s->pv_index || score > alpha) {
@@ -228,6 +232,7 @@ static void setup_roots(Searcher *s) {
         rm->pv[0] = m;
         rm->pv_length = 1;
         rm->seldepth = 0;
+        rm->nodes = 0;
     }
     // Hash move first, so that depth 1 starts from the best guess.
     TTHit hit;
@@ -337,6 +342,36 @@ static Move ponder_move(Searcher *s, const RootMove *chosen, Move best_move) {
     return ponder;
 }
 
+// What the clock learns from the completed iterations: how long the best
+// move has held and whether the score is falling.
+typedef struct Trend {
+    Move best;     // of the last completed iteration
+    int stability; // iterations in a row before it with the same best move
+    int scores[TREND_SCORES]; // the last scores, newest at (count - 1) % TREND_SCORES
+    int count;     // iterations recorded
+} Trend;
+
+// After a completed iteration with best move `best` scoring `score`: rescales
+// the soft time limit by the best move's stability and node share, and by
+// the score's fall below the previous iteration's or the one TREND_SCORES
+// iterations back (whichever fall is larger: a slow slide counts as much as
+// a sudden drop).
+static void adapt_time(Searcher *s, Trend *t, Move best, int score) {
+    t->stability = best == t->best ? t->stability + 1 : 0;
+    t->best = best;
+    int drop = 0;
+    if (t->count > 0) {
+        int prev = t->scores[(t->count - 1) % TREND_SCORES];
+        int oldest = t->scores[t->count >= TREND_SCORES ? t->count % TREND_SCORES : 0];
+        drop = prev - score > oldest - score ? prev - score : oldest - score;
+    }
+    t->scores[t->count % TREND_SCORES] = score;
+    t->count++;
+    // roots[0] is the best move after a completed iteration.
+    double share = s->nodes ? (double)s->roots[0].nodes / (double)s->nodes : 1.0;
+    timeman_update(&s->tm, t->stability, share, drop);
+}
+
 void search_run(Searcher *s, const Board *b, const Key *keys, int nkeys,
                 const SearchLimits *limits, const SearchParams *params, SearchInfoFn on_info,
                 void *ctx, SearchResult *result) {
@@ -369,8 +404,9 @@ void search_run(Searcher *s, const Board *b, const Key *keys, int nkeys,
     if (s->nhelpers > 0 && !skill)
         search_start_helpers(s, b, keys, nkeys);
 
-    Move best_move = s->roots[0].move, prev_best = MOVE_NONE;
-    int best_score = 0, completed = 0, changes = 0, prev_score = 0;
+    Move best_move = s->roots[0].move;
+    int best_score = 0, completed = 0;
+    Trend trend = {MOVE_NONE, 0, {0}, 0};
     for (int depth = 1; depth <= max_depth; depth++) {
         if (s->id > 0 && search_helper_skips(s->id, depth))
             continue;
@@ -411,11 +447,7 @@ void search_run(Searcher *s, const Board *b, const Key *keys, int nkeys,
         if (limits->mate && best_score >= VALUE_MATE_IN_MAX &&
             (VALUE_MATE - best_score + 1) / 2 <= limits->mate)
             break;
-        changes = (changes * 3) / 4 + (prev_best != MOVE_NONE && best_move != prev_best ? 4 : 0);
-        prev_best = best_move;
-        int drop = depth > 1 ? prev_score - best_score : 0;
-        prev_score = best_score;
-        timeman_update(&s->tm, changes / 4, drop > 0 ? drop : 0);
+        adapt_time(s, &trend, best_move, best_score);
         if (!atomic_load(&s->pondering) && !timeman_can_start_iteration(&s->tm, search_now_ms()))
             break;
     }

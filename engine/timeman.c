@@ -1,5 +1,26 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Per-move time budgets from the clock.
+//
+// timeman_init gives a base budget (the clock over the moves to go, plus
+// half the increment) and a hard limit (a multiple of it, capped by a share
+// of the clock, with the overhead and low-time margins taken off). The search
+// stops at once at the hard limit and starts no iteration after a share of
+// the soft limit. After each iteration, timeman_update sets
+//
+//   soft = base * stability factor * node-share factor * score-drop factor,
+//
+// capped by the hard limit:
+//   - stability: 1.3 when the best move just changed, 0.06 less for each
+//     iteration it has stayed the same, down to 0.85: a settled move is
+//     unlikely to change with one more iteration;
+//   - node share: 0.5 + 2.0 * (1 - share of the nodes the best move took),
+//     at least 0.55: when the best move needs few nodes its rivals are
+//     refuted quickly, and when they take most of the work one may be close
+//     to overtaking it;
+//   - score drop: 1 + drop / 200 with the drop capped at 100 cp, so up to
+//     1.5: a falling score means trouble the next iteration may solve.
+// Only the soft limit moves, so fixed-depth and fixed-node searches (bench)
+// are unaffected, and movetime keeps its exact budget.
 #include "engine/timeman.h"
 
 // Moves we plan for when the time control does not say.
@@ -14,6 +35,15 @@ static const double START_SHARE = 0.55;
 // Below this much time on the clock a stall of the machine (another process,
 // the GUI) costs more than depth gains: moves get at most an eighth of it.
 enum { LOW_TIME_MS = 1000, LOW_TIME_DIVISOR = 8 };
+// The soft-limit factors of timeman_update (see the top of the file).
+static const double STABILITY_BASE = 1.3;
+static const double STABILITY_STEP = 0.06;
+static const double STABILITY_FLOOR = 0.85;
+static const double NODE_SHARE_OFFSET = 0.5;
+static const double NODE_SHARE_SLOPE = 2.0;
+static const double NODE_SHARE_FLOOR = 0.55;
+enum { SCORE_DROP_CAP = 100 };
+static const double SCORE_DROP_PER_UNIT = 200.0; // cp of drop per +100% of time
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -57,16 +87,21 @@ void timeman_init(TimeManager *tm, const SearchLimits *limits, Color us, int64_t
     tm->hard_ms = max64(hard, TIME_MIN_MS);
 }
 
-void timeman_update(TimeManager *tm, int changes, int score_drop) {
+static double max_d(double a, double b) { return a > b ? a : b; }
+
+void timeman_update(TimeManager *tm, int stability, double best_node_share, int score_drop) {
     if (!tm->base_soft_ms || tm->fixed)
         return;
-    double scale = 1.0 + 0.3 * changes;
-    if (score_drop > 0)
-        scale *= 1.0 + (score_drop > 100 ? 100 : score_drop) / 100.0;
-    if (changes == 0 && score_drop <= 0)
-        scale = 0.8;
-    int64_t soft = (int64_t)((double)tm->base_soft_ms * scale);
-    tm->soft_ms = min64(soft, tm->hard_ms);
+    if (stability < 0)
+        stability = 0;
+    double stable_factor = max_d(STABILITY_FLOOR, STABILITY_BASE - STABILITY_STEP * stability);
+    double share = best_node_share < 0 ? 0 : best_node_share > 1 ? 1 : best_node_share;
+    double node_factor = max_d(NODE_SHARE_FLOOR, NODE_SHARE_OFFSET + NODE_SHARE_SLOPE * (1 - share));
+    int drop = score_drop < 0 ? 0 : score_drop > SCORE_DROP_CAP ? SCORE_DROP_CAP : score_drop;
+    double drop_factor = 1.0 + (double)drop / SCORE_DROP_PER_UNIT;
+    double soft = (double)tm->base_soft_ms * stable_factor * node_factor * drop_factor;
+    int64_t soft_ms = soft >= (double)tm->hard_ms ? tm->hard_ms : (int64_t)soft;
+    tm->soft_ms = max64(soft_ms, TIME_MIN_MS);
 }
 
 bool timeman_can_start_iteration(const TimeManager *tm, int64_t now_ms) {
