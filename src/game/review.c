@@ -25,28 +25,6 @@ typedef struct PositionEval {
     int line_len;
 } PositionEval;
 
-// The last full line of thinking of a search; written on the search thread,
-// read only after engine_wait.
-typedef struct Capture {
-    SearchInfo info;
-    bool have_info;
-    Move best;
-} Capture;
-
-static void on_info(const SearchInfo *info, void *ctx) {
-    Capture *c = ctx;
-    if (info->multipv == 1 && info->bound == BOUND_EXACT && info->pv_length > 0) {
-        c->info = *info;
-        c->have_info = true;
-    }
-}
-
-static void on_bestmove(Move best, Move ponder, void *ctx) {
-    (void)ponder;
-    Capture *c = ctx;
-    c->best = best;
-}
-
 static bool is_mate_score(int s) {
     return s > REVIEW_EVAL_MAX || s < -REVIEW_EVAL_MAX;
 }
@@ -70,53 +48,52 @@ static bool rules_eval(const Line *l, bool last, PositionEval *ev) {
     return true;
 }
 
-// Searches the line's position (with its history) and fills ev.
-static void analyse(Engine *e, const Line *l, bool last, const ReviewOptions *opt, Capture *cap,
-                    PositionEval *ev) {
+// Searches the line's position (with its history) and fills ev; false when
+// the evaluator failed.
+static bool analyse(const ReviewEvaluator *re, const Line *l, bool last, const ReviewOptions *opt,
+                    ReviewSearch *found, PositionEval *ev) {
     const Board *b = &l->board;
     memset(ev, 0, sizeof *ev);
     if (rules_eval(l, last, ev))
-        return;
+        return true;
     SearchLimits limits;
     search_limits_init(&limits);
     limits.movetime = opt->movetime_ms;
     limits.depth = opt->depth;
-    memset(cap, 0, sizeof *cap);
-    EngineCallbacks cb = { .on_info = on_info, .on_bestmove = on_bestmove, .ctx = cap };
-    engine_set_position(e, b, l->keys, l->ply);
-    engine_go(e, &limits, &cb);
-    engine_wait(e);
+    memset(found, 0, sizeof *found);
+    if (!re->search(re->ctx, l, &limits, found))
+        return false;
 
     int side = b->side == WHITE ? 1 : -1;
-    if (!cap->have_info) {
+    if (!found->scored) {
         // Stopped before the first iteration: only the move is known.
-        if (cap->best != MOVE_NONE && movegen_is_legal(b, cap->best)) {
-            ev->line[0] = cap->best;
+        if (found->best != MOVE_NONE && movegen_is_legal(b, found->best)) {
+            ev->line[0] = found->best;
             ev->line_len = 1;
         }
-        return;
+        return true;
     }
-    const SearchInfo *info = &cap->info;
     int score;
-    if (info->mate > 0)
-        score = REVIEW_MATE - info->mate;
-    else if (info->mate < 0)
-        score = -REVIEW_MATE - info->mate;
+    if (found->mate > 0)
+        score = REVIEW_MATE - found->mate;
+    else if (found->mate < 0)
+        score = -REVIEW_MATE - found->mate;
     else
-        score = clamp(info->score, -REVIEW_EVAL_MAX, REVIEW_EVAL_MAX);
+        score = clamp(found->score, -REVIEW_EVAL_MAX, REVIEW_EVAL_MAX);
     ev->score_white = side * score;
-    ev->mate_white = side * info->mate;
-    ev->depth = info->depth;
+    ev->mate_white = side * found->mate;
+    ev->depth = found->depth;
 
-    // The line, as far as its moves are legal (it comes from the hash table
-    // in part, so check it).
+    // The line, as far as its moves are legal (the built-in engine's comes
+    // from the hash table in part, another engine's from another program).
     Board scratch = *b;
-    for (int i = 0; i < info->pv_length && i < REVIEW_LINE_MAX; i++) {
-        if (!movegen_is_legal(&scratch, info->pv[i]))
+    for (int i = 0; i < found->pv_length && i < REVIEW_LINE_MAX; i++) {
+        if (!movegen_is_legal(&scratch, found->pv[i]))
             break;
-        ev->line[ev->line_len++] = info->pv[i];
-        board_play(&scratch, info->pv[i]);
+        ev->line[ev->line_len++] = found->pv[i];
+        board_play(&scratch, found->pv[i]);
     }
+    return true;
 }
 
 int review_judge(int best, int played, int *loss) {
@@ -172,6 +149,80 @@ static void judge_ply(ReviewPly *p, Move played, Color mover, const PositionEval
     p->nag = review_judge(sign * before->score_white, sign * after->score_white, &p->loss);
 }
 
+int review_game_with(const ReviewEvaluator *re, const PgnGame *g, const ReviewOptions *opt,
+                     ReviewPly *out) {
+    if (opt->movetime_ms <= 0 && opt->depth <= 0)
+        return -1;
+    int total = pgn_mainline_length(g);
+    Line *b = malloc(sizeof *b); // the game so far, for repetitions
+    ReviewSearch *found = malloc(sizeof *found);
+    PositionEval *evs = malloc(2 * sizeof *evs);
+    Board start;
+    if (!b || !found || !evs || !pgn_position_at(g, 0, &start)) {
+        free(b);
+        free(found);
+        free(evs);
+        return -1;
+    }
+    line_init(b, &start);
+
+    bool ok = !re->begin || re->begin(re->ctx);
+    int done = 0;
+    bool go_on = ok && (!opt->progress || opt->progress(0, total, opt->ctx));
+    PositionEval *before = &evs[0], *after = &evs[1];
+    if (go_on && total > 0)
+        ok = analyse(re, b, total == 0, opt, found, before);
+    for (; ok && go_on && done < total; done++) {
+        Move m = pgn_mainline_move(g, done);
+        Color mover = b->board.side;
+        line_play(b, pgn_mainline_node(g, done)->move); // a null move passes the turn
+        if (!analyse(re, b, done + 1 == total, opt, found, after)) {
+            ok = false;
+            break;
+        }
+        judge_ply(&out[done], m, mover, before, after);
+        PositionEval *t = before;
+        before = after;
+        after = t;
+        if (opt->progress && !opt->progress(done + 1, total, opt->ctx))
+            go_on = false;
+    }
+    if (re->end)
+        re->end(re->ctx);
+    free(b);
+    free(found);
+    free(evs);
+    return ok ? done : -1;
+}
+
+// ------------------------------------------------------------ the built-in engine
+
+// The built-in engine as an evaluator, with the options the review changes
+// saved to be restored.
+typedef struct Builtin {
+    Engine *e;
+    char analyse_mode[OPTION_TEXT_MAX], limit[OPTION_TEXT_MAX], elo[OPTION_TEXT_MAX];
+    // The last full line of thinking of a search; written on the search
+    // thread, read only after engine_wait.
+    SearchInfo info;
+    bool have_info;
+    Move best;
+} Builtin;
+
+static void on_info(const SearchInfo *info, void *ctx) {
+    Builtin *c = ctx;
+    if (info->multipv == 1 && info->bound == BOUND_EXACT && info->pv_length > 0) {
+        c->info = *info;
+        c->have_info = true;
+    }
+}
+
+static void on_bestmove(Move best, Move ponder, void *ctx) {
+    (void)ponder;
+    Builtin *c = ctx;
+    c->best = best;
+}
+
 // Saves an engine option into buf ("" when it cannot be read).
 static void save_option(const Engine *e, const char *name, char *buf) {
     if (!engine_get_option(e, name, buf, OPTION_TEXT_MAX))
@@ -185,56 +236,56 @@ static void restore_option(Engine *e, const char *name, const char *value) {
         (void)engine_set_option(e, name, value, NULL, 0);
 }
 
-int review_game(Engine *e, const PgnGame *g, const ReviewOptions *opt, ReviewPly *out) {
-    if (opt->movetime_ms <= 0 && opt->depth <= 0)
-        return -1;
-    int total = pgn_mainline_length(g);
-    Line *b = malloc(sizeof *b); // the game so far, for repetitions
-    Capture *cap = malloc(sizeof *cap);
-    PositionEval *evs = malloc(2 * sizeof *evs);
-    Board start;
-    if (!b || !cap || !evs || !pgn_position_at(g, 0, &start)) {
-        free(b);
-        free(cap);
-        free(evs);
-        return -1;
-    }
-    line_init(b, &start);
-
-    char analyse_mode[OPTION_TEXT_MAX], limit[OPTION_TEXT_MAX], elo[OPTION_TEXT_MAX];
-    save_option(e, "UCI_AnalyseMode", analyse_mode);
-    save_option(e, "UCI_LimitStrength", limit);
-    save_option(e, "UCI_Elo", elo);
+static bool builtin_begin(void *ctx) {
+    Builtin *c = ctx;
+    save_option(c->e, "UCI_AnalyseMode", c->analyse_mode);
+    save_option(c->e, "UCI_LimitStrength", c->limit);
+    save_option(c->e, "UCI_Elo", c->elo);
     // Known options with valid values: these cannot fail.
-    (void)engine_set_option(e, "UCI_AnalyseMode", "true", NULL, 0);
-    (void)engine_set_option(e, "UCI_LimitStrength", "false", NULL, 0);
-    engine_new_game(e);
+    (void)engine_set_option(c->e, "UCI_AnalyseMode", "true", NULL, 0);
+    (void)engine_set_option(c->e, "UCI_LimitStrength", "false", NULL, 0);
+    engine_new_game(c->e);
+    return true;
+}
 
-    int done = 0;
-    bool go_on = !opt->progress || opt->progress(0, total, opt->ctx);
-    PositionEval *before = &evs[0], *after = &evs[1];
-    if (go_on && total > 0)
-        analyse(e, b, total == 0, opt, cap, before);
-    for (; go_on && done < total; done++) {
-        Move m = pgn_mainline_move(g, done);
-        Color mover = b->board.side;
-        line_play(b, pgn_mainline_node(g, done)->move); // a null move passes the turn
-        analyse(e, b, done + 1 == total, opt, cap, after);
-        judge_ply(&out[done], m, mover, before, after);
-        PositionEval *t = before;
-        before = after;
-        after = t;
-        if (opt->progress && !opt->progress(done + 1, total, opt->ctx))
-            go_on = false;
-    }
+static void builtin_end(void *ctx) {
+    Builtin *c = ctx;
+    restore_option(c->e, "UCI_AnalyseMode", c->analyse_mode);
+    restore_option(c->e, "UCI_LimitStrength", c->limit);
+    restore_option(c->e, "UCI_Elo", c->elo);
+}
 
-    restore_option(e, "UCI_AnalyseMode", analyse_mode);
-    restore_option(e, "UCI_LimitStrength", limit);
-    restore_option(e, "UCI_Elo", elo);
-    free(b);
-    free(cap);
-    free(evs);
-    return done;
+static bool builtin_search(void *ctx, const Line *l, const SearchLimits *limits,
+                           ReviewSearch *out) {
+    Builtin *c = ctx;
+    c->have_info = false;
+    c->best = MOVE_NONE;
+    EngineCallbacks cb = { .on_info = on_info, .on_bestmove = on_bestmove, .ctx = c };
+    engine_set_position(c->e, &l->board, l->keys, l->ply);
+    engine_go(c->e, limits, &cb);
+    engine_wait(c->e);
+    out->best = c->best;
+    if (!c->have_info)
+        return true;
+    out->scored = true;
+    out->score = c->info.score;
+    out->mate = c->info.mate;
+    out->depth = c->info.depth;
+    out->pv_length = c->info.pv_length < REVIEW_LINE_MAX ? c->info.pv_length : REVIEW_LINE_MAX;
+    memcpy(out->pv, c->info.pv, (size_t)out->pv_length * sizeof out->pv[0]);
+    return true;
+}
+
+int review_game(Engine *e, const PgnGame *g, const ReviewOptions *opt, ReviewPly *out) {
+    Builtin *c = malloc(sizeof *c);
+    if (!c)
+        return -1;
+    c->e = e;
+    ReviewEvaluator re = { .search = builtin_search, .begin = builtin_begin,
+                           .end = builtin_end, .ctx = c };
+    int n = review_game_with(&re, g, opt, out);
+    free(c);
+    return n;
 }
 
 void review_format_score(int score_white, char *buf, size_t bufsz) {

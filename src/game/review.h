@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 #include "engine/engine.h"
+#include "engine/line.h"
 #include "src/pgn/pgn.h"
 
 enum {
@@ -78,12 +79,44 @@ typedef struct ReviewOptions {
     void *ctx;
 } ReviewOptions;
 
-// Reviews the main line of g with engine e (which must not be searching):
-// fills out[0..pgn_mainline_length(g)) and returns how many plies were
-// reviewed (fewer when progress stopped it), or -1 when out of memory or the
-// options set no limit. Starts a new game in the engine and searches in
-// analysis mode at full strength; the engine's strength and analysis options
-// are restored afterwards. Blocks until done.
+// What one search of a position found, as the engine reported it: scores
+// from the side to move's view (engine/search.h's SearchInfo).
+typedef struct ReviewSearch {
+    bool scored; // false: no complete iteration (only best, if any, is known)
+    int score;   // centipawns
+    int mate;    // mate in N moves, negative when mated; 0 when none
+    int depth;
+    Move best;   // MOVE_NONE when none
+    Move pv[REVIEW_LINE_MAX];
+    int pv_length;
+} ReviewSearch;
+
+// The engine a review asks: the built-in one (review_game) or any other,
+// such as an external UCI engine, so that this module knows no protocol.
+// Every move it names is checked again here: a PV stops at the first move
+// that is not legal, and a best move that is not legal is dropped.
+typedef struct ReviewEvaluator {
+    // Searches the position at the end of l (its moves and keys are the game
+    // so far, for repetitions) within limits and fills out; false when the
+    // engine failed, which ends the review (review_game_with returns -1).
+    bool (*search)(void *ctx, const Line *l, const SearchLimits *limits, ReviewSearch *out);
+    // Called once before the first search (a new game; false ends the review
+    // with -1) and once after the last one, even then. NULL for none.
+    bool (*begin)(void *ctx);
+    void (*end)(void *ctx);
+    void *ctx;
+} ReviewEvaluator;
+
+// Reviews the main line of g with the evaluator ev: fills
+// out[0..pgn_mainline_length(g)) and returns how many plies were reviewed
+// (fewer when progress stopped it), or -1 when out of memory, the options
+// set no limit or the evaluator failed. Blocks until done.
+int review_game_with(const ReviewEvaluator *ev, const PgnGame *g, const ReviewOptions *opt,
+                     ReviewPly *out);
+
+// review_game_with the built-in engine e (which must not be searching):
+// starts a new game in it and searches in analysis mode at full strength;
+// the engine's strength and analysis options are restored afterwards.
 int review_game(Engine *e, const PgnGame *g, const ReviewOptions *opt, ReviewPly *out);
 
 // The mark for a move (0 or a REVIEW_NAG_*) from the best score and the
