@@ -136,7 +136,7 @@ Test(report, the_text_tells_players_accuracy_graph_and_moments) {
 
     GameReport r;
     report_build(p, n, WHITE, &r);
-    char *text = report_format(&r, p, g, "C20 King's Pawn Game");
+    char *text = report_format(&r, p, g, "C20 King's Pawn Game", NULL);
     cr_assert_not_null(text);
     cr_expect(strncmp(text, "Game report\n", 12) == 0, "%s", text);
     cr_expect(strstr(text, "Alice - Bob  1-0") != NULL, "%s", text);
@@ -169,7 +169,7 @@ Test(report, a_real_review_of_scholars_mate_finds_the_blunder, .timeout = 120) {
     for (int i = 0; i < r.moment_count; i++)
         found |= r.moments[i] == 5;
     cr_expect(found, "3...Nf6 is a deciding moment");
-    char *text = report_format(&r, p, g, NULL);
+    char *text = report_format(&r, p, g, NULL, NULL);
     cr_assert_not_null(text);
     cr_expect(strstr(text, "3... Nf6??") != NULL, "%s", text);
     cr_expect(strstr(text, "Opening:") == NULL, "%s", text);

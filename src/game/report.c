@@ -222,7 +222,7 @@ static void put_moments(Text *t, const GameReport *r, const ReviewPly *plies, co
 }
 
 char *report_format(const GameReport *r, const ReviewPly *plies, const PgnGame *g,
-                    const char *opening) {
+                    const char *opening, const char *reviewer) {
     Text t = { .cap = 1024 };
     t.buf = malloc(t.cap);
     if (!t.buf)
@@ -235,6 +235,8 @@ char *report_format(const GameReport *r, const ReviewPly *plies, const PgnGame *
     put(&t, "\n");
     if (opening && opening[0])
         put(&t, "Opening: %s\n", opening);
+    if (reviewer && reviewer[0])
+        put(&t, "Reviewed by %s\n", reviewer);
     put(&t, "\n");
     put_side(&t, r, WHITE);
     put_side(&t, r, BLACK);

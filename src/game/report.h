@@ -43,10 +43,11 @@ void report_build(const ReviewPly *plies, int n, Color first, GameReport *out);
 
 // The report as text for g (the game reviewed, before or after annotation:
 // its main line is read), "Game report" on the first line, then the players
-// and result, the opening when `opening` is not NULL, accuracy and marks per
-// side, the graph, and each moment with the better move and the engine's
-// line in SAN. Returns a malloc'd string (NULL when out of memory).
+// and result, the opening when `opening` is not NULL, the engine that
+// reviewed when `reviewer` is not NULL, accuracy and marks per side, the
+// graph, and each moment with the better move and the engine's line in SAN.
+// Returns a malloc'd string (NULL when out of memory).
 char *report_format(const GameReport *r, const ReviewPly *plies, const PgnGame *g,
-                    const char *opening);
+                    const char *opening, const char *reviewer);
 
 #endif

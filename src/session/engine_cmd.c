@@ -94,6 +94,16 @@ bool think_use_engine(Think *t, char *const argv[]) {
         if (k > 0)
             len += (size_t)k;
     }
+    len = 0;
+    t->uci_argc = 0;
+    for (int i = 0; argv[i]; i++) {
+        size_t k = strlen(argv[i]) + 1;
+        if (len + k > sizeof t->uci_args)
+            break; // cannot happen: the words come from one command line
+        memcpy(t->uci_args + len, argv[i], k);
+        len += k;
+        t->uci_argc++;
+    }
     apply_settings(t);
     if (!uci_client_new_game(c, ENGINE_START_MS)) {
         session_say(t->session, MSG_ERROR, "Engine '%s' did not answer isready; back to the "
@@ -228,6 +238,7 @@ void think_drop_uci(Think *t) {
     uci_client_free(t->uci);
     t->uci = NULL;
     t->uci_command[0] = '\0';
+    t->uci_argc = 0;
 }
 
 const char *think_engine_name(const Think *t) {

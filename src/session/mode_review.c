@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Mode review: every move of a game analysed on a thread of its own with an
-// engine of its own, reporting through the session's event queue. When it
+// engine of its own, reporting through the session's event queue. With an
+// external engine in use (`engine CMD`) that engine reviews, in a second
+// instance; when that one cannot start or fails, the built-in engine reviews
+// the game instead, from its first move. When it
 // ends (done, or stopped with what was reviewed so far) the annotated game is
 // handed to the core to show; leaving the mode any other way cancels the
 // review and keeps its graph.
@@ -27,13 +30,27 @@ static bool progress(int done, int total, void *ctx) {
 static void *review_thread(void *arg) {
     ReviewState *r = arg;
     ReviewOptions opt = {.movetime_ms = REVIEW_MOVETIME_MS, .progress = progress, .ctx = r};
-    r->result = review_game(r->engine, r->game, &opt, r->plies);
+    r->result = -1;
+    if (r->uci) {
+        ReviewEvaluator ev = review_uci_evaluator(r->uci);
+        r->result = review_game_with(&ev, r->game, &opt, r->plies);
+        review_uci_error(r->uci, r->fallback, sizeof r->fallback);
+        if (r->result < 0 && r->fallback[0] && !atomic_load(&r->cancel)) {
+            // Scores of two engines do not compare: all again, one engine.
+            memset(r->plies, 0, (size_t)r->total * sizeof *r->plies);
+            atomic_store(&r->fell_back, true); // after fallback is written
+        }
+    }
+    if (!r->uci || atomic_load(&r->fell_back))
+        r->result = review_game(r->engine, r->game, &opt, r->plies);
     Event ev = {.kind = EV_REVIEW_DONE, .request = r->id};
     eventq_push(r->events, &ev);
     return NULL;
 }
 
 static void release(ReviewState *r) {
+    review_uci_free(r->uci);
+    r->uci = NULL;
     engine_free(r->engine);
     pgn_game_free(r->game);
     free(r->plies);
@@ -50,6 +67,8 @@ static void join(ReviewState *r) {
         return;
     atomic_store(&r->cancel, true);
     engine_stop(r->engine);
+    if (r->uci)
+        review_uci_stop(r->uci);
     pthread_join(r->thread, NULL);
     r->running = false;
 }
@@ -66,6 +85,24 @@ static Game *shown_game(Session *s, const PgnGame *g) {
     n = n < GAME_MAX_PLIES ? n : GAME_MAX_PLIES;
     char err[256];
     return session_game_from_line(s, &settings, moves, n, n, err, sizeof err);
+}
+
+// With an external engine in use, a second instance of it for the review.
+static void start_external(Session *s, ReviewState *r) {
+    r->uci = NULL;
+    r->external = s->think.uci != NULL;
+    r->fallback[0] = '\0';
+    r->fallback_said = false;
+    atomic_init(&r->fell_back, false);
+    snprintf(r->reviewer, sizeof r->reviewer, "the built-in engine");
+    if (!r->external)
+        return;
+    char err[UCI_ERROR_MAX];
+    r->uci = review_uci_start(&s->think, err, sizeof err);
+    if (r->uci)
+        snprintf(r->reviewer, sizeof r->reviewer, "%s", review_uci_name(r->uci));
+    else
+        session_say(s, MSG_ERROR, "The review uses the built-in engine: %s.", err);
 }
 
 static bool review_enter(Session *s, const ModeArgs *args, int64_t now) {
@@ -87,6 +124,7 @@ static bool review_enter(Session *s, const ModeArgs *args, int64_t now) {
     r->result = 0;
     atomic_init(&r->cancel, false);
     atomic_init(&r->done, 0);
+    start_external(s, r);
     if (!r->engine || !r->plies || !r->shown ||
         pthread_create(&r->thread, NULL, review_thread, r) != 0) {
         release(r);
@@ -95,8 +133,12 @@ static bool review_enter(Session *s, const ModeArgs *args, int64_t now) {
     }
     r->running = true;
     s->graph_count = 0;
-    session_say(s, MSG_INFO, "Reviewing %d moves... (stop ends it, keeping what is done)",
-                (r->total + 1) / 2);
+    if (r->uci)
+        session_say(s, MSG_INFO, "Reviewing %d moves with %s... (stop ends it, keeping what "
+                    "is done)", (r->total + 1) / 2, r->reviewer);
+    else
+        session_say(s, MSG_INFO, "Reviewing %d moves... (stop ends it, keeping what is done)",
+                    (r->total + 1) / 2);
     return true;
 }
 
@@ -128,7 +170,8 @@ static void show_report(Session *s, int n) {
     if (name && name[0])
         snprintf(opening, sizeof opening, "%s%s%s", eco && eco[0] ? eco : "",
                  eco && eco[0] ? " " : "", name);
-    char *text = report_format(&report, r->plies, r->game, opening);
+    char *text = report_format(&report, r->plies, r->game, opening,
+                               r->external ? r->reviewer : NULL);
     if (!text) {
         session_say(s, MSG_ERROR, "out of memory writing the game report");
         return;
@@ -149,11 +192,21 @@ static void archive_review(Session *s) {
         session_say(s, MSG_ERROR, "Cannot archive the annotated game: %s", err);
 }
 
+// Says once that the external engine failed and the built-in one took over.
+static void say_fallback(Session *s) {
+    ReviewState *r = &s->review;
+    if (r->fallback_said || !atomic_load(&r->fell_back))
+        return;
+    r->fallback_said = true;
+    session_say(s, MSG_ERROR, "The review uses the built-in engine: %s.", r->fallback);
+}
+
 // The review ended (done or stopped): annotate what was reviewed, report it
 // and hand the game to the core to show.
 static Transition conclude(Session *s, bool stopped) {
     ReviewState *r = &s->review;
     join(r);
+    say_fallback(s);
     int n = r->result; // plies reviewed: all, or as far as it got when stopped
     if (n <= 0 || !review_annotate(r->game, r->plies, n)) {
         session_say(s, MSG_ERROR, n == 0 ? "Review stopped before the first move." :
@@ -161,17 +214,24 @@ static Transition conclude(Session *s, bool stopped) {
         release(r);
         return (Transition){.kind = TR_BACK};
     }
+    if (r->uci && !atomic_load(&r->fell_back))
+        (void)pgn_set_tag(r->game, "Annotator", r->reviewer); // a name only, in the PGN
+    else
+        snprintf(r->reviewer, sizeof r->reviewer, "the built-in engine");
     keep_graph(s, n);
     show_report(s, n);
     archive_review(s);
     int counts[7] = {0};
     for (int i = 0; i < n; i++)
         counts[r->plies[i].nag] += r->plies[i].nag < 7;
-    session_say(s, MSG_INFO, "Review%s: %d inaccuracies (?!), %d mistakes (?), %d blunders (?\?)%s. "
-                             "save FILE writes the annotated game.",
+    char by[UCI_NAME_MAX + 32] = "";
+    if (r->external)
+        snprintf(by, sizeof by, " Reviewed by %s.", r->reviewer);
+    session_say(s, MSG_INFO, "Review%s: %d inaccuracies (?!), %d mistakes (?), %d blunders (?\?)%s."
+                             "%s save FILE writes the annotated game.",
                 stopped ? " stopped" : "", counts[REVIEW_NAG_INACCURACY],
                 counts[REVIEW_NAG_MISTAKE], counts[REVIEW_NAG_BLUNDER],
-                stopped ? " in the moves reviewed" : "");
+                stopped ? " in the moves reviewed" : "", by);
     Transition tr = {.kind = TR_SHOW_GAME, .game = r->game};
     r->game = NULL;
     release(r);
@@ -191,8 +251,10 @@ static Transition review_poll(Session *s, const Event *ev, int64_t now) {
     (void)now;
     if (!ev || ev->request != s->review.id)
         return stay;
-    if (ev->kind == EV_REVIEW_PROGRESS)
+    if (ev->kind == EV_REVIEW_PROGRESS) {
+        say_fallback(s);
         session_changed(s);
+    }
     else if (ev->kind == EV_REVIEW_DONE && s->review.running)
         return conclude(s, false);
     return stay;

@@ -48,6 +48,10 @@ typedef struct Think {
     Session *session;     // for messages about it
     UciClient *uci;
     char uci_command[COMMAND_TEXT_MAX];
+    // Its command's words, each ended by a NUL, to start another instance
+    // of it (the review's).
+    char uci_args[COMMAND_TEXT_MAX];
+    int uci_argc;
     bool elo_said;        // its strength limit was explained once
     bool fallback;        // the built-in engine answers the current request instead
     // The current request, to hand it to the built-in engine when the
@@ -81,6 +85,25 @@ void think_free(Think *t);
 void think_drop_uci(Think *t);
 // The name of the engine in use, for messages: "patzer" or the external one's.
 const char *think_engine_name(const Think *t);
+// ------------------------------------------------------------ review engine
+// The external engine as the review's evaluator (review_uci.c): a second
+// instance of the session's, so that the review thread has one of its own.
+
+typedef struct ReviewUci ReviewUci;
+// Starts another instance of t's external engine with the options set on
+// t's (strength and analysis ones aside: the review wants full strength);
+// NULL with the reason in err.
+ReviewUci *review_uci_start(const Think *t, char *err, size_t errsz);
+void review_uci_free(ReviewUci *u);
+// The evaluator for review_game_with (u outlives the review).
+ReviewEvaluator review_uci_evaluator(ReviewUci *u);
+// Ends the search in flight early (from any thread).
+void review_uci_stop(ReviewUci *u);
+// The engine's name ("Stockfish 15.1").
+const char *review_uci_name(const ReviewUci *u);
+// Why its last search failed (empty when it did not).
+void review_uci_error(ReviewUci *u, char *buf, size_t bufsz);
+
 // Sets the engine's search threads; 0 means one per core.
 void think_set_threads(Think *t, int threads);
 void think_start(Think *t, const Game *g, RequestKind kind, const SearchLimits *limits,
@@ -179,6 +202,15 @@ typedef struct ReviewState {
     int total;
     EventQueue *events;
     Game *shown;        // the game as it stands when the review started
+    // The external engine reviewing (NULL: the built-in engine); when it
+    // fails, the thread reviews again with the built-in one and sets
+    // fell_back after writing why into fallback.
+    ReviewUci *uci;
+    bool external;      // the session had an external engine when it started
+    char reviewer[UCI_NAME_MAX];
+    char fallback[UCI_ERROR_MAX];
+    atomic_bool fell_back;
+    bool fallback_said;
 } ReviewState;
 
 typedef struct TrainState {
