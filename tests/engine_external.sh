@@ -4,7 +4,9 @@
 # saved as valid PGN; analysis shows its MultiPV lines; its options are set
 # and listed; a bad command, an engine that is not UCI, one that answers an
 # illegal move and one that dies each get a clear message while the built-in
-# engine plays on; --engine and `engine = ...` in patzer.conf; and no engine
+# engine plays on; review uses Stockfish (a second instance) for the report
+# and the annotated game, and the built-in engine when that instance fails
+# to start or answers an illegal move; --engine and `engine = ...` in patzer.conf; and no engine
 # process outlives patzer (quit or SIGTERM). Skipped (77) without stockfish.
 
 # shellcheck source=tests/lib.sh
@@ -82,6 +84,29 @@ out=$(printf '%s\n' 'engine stockfish' 'lines 3' 'analyze depth 10' quit |
 check "analysis shows three lines" grep -qE '^depth 10 line 3 score [-+#0-9.]+ nodes ' <<<"$out"
 check "analysis ends at its depth" has "$out" "Analysis done."
 
+# --- review with the external engine ----------------------------------------
+# 8 positions at 300 ms each.
+out=$(printf '%s\n' 'engine stockfish' 'play both' e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7 review \
+      "save $tmp/reviewed.pgn" quit | timeout 60 "$PATZER" --new 2>&1)
+check "the review says its engine" has "$out" "Reviewing 4 moves with Stockfish"
+check "the game report follows" has "$out" "Game report"
+check "the report names the reviewer" grep -q '^Reviewed by Stockfish' <<<"$out"
+check "the summary names the reviewer" grep -qE '^Review: .* Reviewed by Stockfish' <<<"$out"
+check "Stockfish finds the blunder" grep -qE '^1\. 3\.\.\. Nf6\?\? .*Better was ' <<<"$out"
+check "no fallback to the built-in engine" lacks "$out" "review uses the built-in engine"
+check "save writes the annotated moves" grep -q 'Nf6 \$4' "$tmp/reviewed.pgn"
+check "with Stockfish as the annotator" grep -q '^\[Annotator "Stockfish' "$tmp/reviewed.pgn"
+check "the archive keeps the annotated copy" grep -q '^\[Annotator "Stockfish' "$save"
+
+# An engine that starts once (for the game) but not a second time.
+printf '#!/bin/sh\n[ -e "$0.ran" ] && exit 3\n: >"$0.ran"\nexec %s\n' "$stockfish" >"$tmp/once"
+chmod +x "$tmp/once"
+out=$(printf '%s\n' "engine $tmp/once" 'play both' e4 e5 review quit |
+      timeout 60 "$PATZER" --new 2>&1)
+check "a second instance that cannot start: the built-in engine reviews" \
+    has "$out" "review uses the built-in engine: engine '$tmp/once' exited before answering uciok"
+check "and the review ends with its report" grep -qE '^Review: .* Reviewed by the built-in engine' <<<"$out"
+
 # --- engines that fail -----------------------------------------------------
 out=$(printf '%s\n' 'engine /nonexistent' 'engine true' 'new white level 1' e4 quit |
       timeout 60 "$PATZER" 2>&1)
@@ -114,6 +139,11 @@ check "the built-in engine played that move" grep -qE '^Last move: 1\.\.\. ' <<<
 check "a dead engine is reported" has "$out" "stopped (exit status 1); back to the built-in engine"
 check "the built-in engine plays after it" grep -qE '^Last move: 2\.\.\. ' <<<"$out"
 check "and is the engine in use" has "$out" "Engine: the built-in engine"
+out=$(printf '%s\n' "engine $tmp/cheat" 'new white level 1' e4 review quit |
+      timeout 60 "$PATZER" 2>&1)
+check "the review's instance answers an illegal move: the built-in engine reviews" \
+    has "$out" "review uses the built-in engine: engine '$tmp/cheat' answered the illegal move 'e7e4'"
+check "the whole game, with its report" grep -qE '^Review: .* Reviewed by the built-in engine' <<<"$out"
 
 cat >"$tmp/hang" <<'EOF'
 #!/bin/bash
