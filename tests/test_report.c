@@ -173,6 +173,11 @@ Test(report, a_real_review_of_scholars_mate_finds_the_blunder, .timeout = 120) {
     cr_assert_not_null(text);
     cr_expect(strstr(text, "3... Nf6??") != NULL, "%s", text);
     cr_expect(strstr(text, "Opening:") == NULL, "%s", text);
+    cr_expect(strstr(text, "Reviewed by") == NULL, "%s", text);
+    free(text);
+    text = report_format(&r, p, g, NULL, "Stockfish 15.1");
+    cr_assert_not_null(text);
+    cr_expect(strstr(text, "\nReviewed by Stockfish 15.1\n") != NULL, "%s", text);
     free(text);
     engine_free(e);
     free(p);

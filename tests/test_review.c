@@ -250,6 +250,72 @@ Test(review, passes_null_moves) {
     engine_free(e);
 }
 
+// ---------------------------------------------------------------- other evaluators
+
+// An evaluator that plays a scripted engine: it says White mates in 2 at
+// every position, its best move is e4 with an illegal second move in the
+// PV, and it fails at search fail_at (-1: never).
+typedef struct Fake {
+    int searches, begun, ended, fail_at;
+    int last_ply;
+} Fake;
+
+static bool fake_begin(void *ctx) {
+    ((Fake *)ctx)->begun++;
+    return true;
+}
+
+static void fake_end(void *ctx) { ((Fake *)ctx)->ended++; }
+
+static bool fake_search(void *ctx, const Line *l, const SearchLimits *limits, ReviewSearch *out) {
+    Fake *f = ctx;
+    cr_expect_eq(limits->movetime, 25, "the review's limit is passed on");
+    if (f->searches++ == f->fail_at)
+        return false;
+    f->last_ply = l->ply;
+    Board b = l->board;
+    out->scored = true;
+    out->mate = b.side == WHITE ? 2 : -2;
+    out->depth = 7;
+    Move m = MOVE_NONE;
+    for (const char *const *san = (const char *const[]){"e4", "Nf3", "Nf6", "Nc6", NULL}; *san;
+         san++) {
+        char err[64];
+        if (notation_parse_move(&b, *san, &m, err, sizeof err) == NOTATION_OK)
+            break;
+    }
+    out->best = m;
+    out->pv[0] = m;
+    out->pv[1] = m; // the same move again: not legal after it
+    out->pv_length = 2;
+    return true;
+}
+
+Test(review, another_evaluator_is_used_and_checked) {
+    PgnGame *g = test_read_game("1. e4 e5 2. Nf3 *\n");
+    Fake f = { .fail_at = -1 };
+    ReviewEvaluator ev = { .search = fake_search, .begin = fake_begin, .end = fake_end, .ctx = &f };
+    ReviewOptions opt = { .movetime_ms = 25 };
+    ReviewPly p[3];
+    cr_assert_eq(review_game_with(&ev, g, &opt, p), 3);
+    cr_expect_eq(f.searches, 4, "one search per position");
+    cr_expect_eq(f.begun, 1);
+    cr_expect_eq(f.ended, 1);
+    cr_expect_eq(f.last_ply, 3, "the game's moves come with the position");
+    cr_expect_eq(p[0].best_mate_white, 2, "the score is turned to White's view");
+    cr_expect_eq(p[0].best_score_white, REVIEW_MATE - 2);
+    cr_expect_eq(p[0].score_white, REVIEW_MATE - 2, "Black to move and mated: White's view");
+    cr_expect_eq(p[0].mate_white, 2);
+    cr_expect_eq(p[0].best_line_len, 1, "the line stops at its illegal move");
+    cr_expect_eq(p[0].depth, 7);
+
+    f = (Fake){ .fail_at = 2 };
+    cr_expect_eq(review_game_with(&ev, g, &opt, p), -1, "a failed search ends the review");
+    cr_expect_eq(f.searches, 3);
+    cr_expect_eq(f.ended, 1, "end is called after a failure too");
+    pgn_game_free(g);
+}
+
 Test(review, engine_options_restored) {
     Engine *e = new_engine();
     char err[128], buf[32];
