@@ -248,7 +248,8 @@ const CommandSpec command_specs[] = {
       .usage = "review",
       .summary = "analyse every move of the game and report on it",
       .help = "Analyses every move of the game, marks inaccuracies (?!), mistakes (?) and "
-              "blunders (?\?), adds the better lines as variations and draws the evaluation "
+              "blunders (?\?) with the engine in use, adds the better lines as variations and "
+              "draws the evaluation "
               "graph, then shows the game report: accuracy per side, the marks per side, a "
               "graph of the winning chances and the three moments that decided the game with "
               "the better move and its line. A finished game of yours is replaced in the "
@@ -367,11 +368,11 @@ const CommandSpec command_specs[] = {
       .summary = "play and analyse with another UCI engine",
       .help = "engine CMD [ARGS] starts an external UCI engine (stockfish, ethereal-chess, "
               "...; looked up in PATH and /usr/games) that then plays your games, gives the "
-              "hints and analyses, with the same clocks; the level sets its UCI_Elo where it "
+              "hints, analyses and reviews (in a second instance), with the same clocks; the level sets its UCI_Elo where it "
               "has one. engine alone names the engine in use, engine options lists its "
               "options, engine option NAME VALUE sets one (engine option Skill Level 3), "
-              "engine builtin returns to patzer's own engine. Review, why and train use the "
-              "built-in engine. Also --engine CMD and engine = CMD in patzer.conf." },
+              "engine builtin returns to patzer's own engine. Why and train use the built-in "
+              "engine. Also --engine CMD and engine = CMD in patzer.conf." },
     { .kind = CMD_EDIT,
       .modes = CMODE_PLAY | CMODE_BROWSE | CMODE_ANALYSE,
       .name = "edit",
