@@ -249,11 +249,10 @@ const CommandSpec command_specs[] = {
       .summary = "analyse every move of the game and report on it",
       .help = "Analyses every move of the game, marks inaccuracies (?!), mistakes (?) and "
               "blunders (?\?) with the engine in use, adds the better lines as variations and "
-              "draws the evaluation "
-              "graph, then shows the game report: accuracy per side, the marks per side, a "
-              "graph of the winning chances and the three moments that decided the game with "
-              "the better move and its line. A finished game of yours is replaced in the "
-              "archive by its annotated copy; save writes it anywhere." },
+              "draws the evaluation graph, then shows the game report: accuracy per side, the "
+              "marks per side, a graph of the winning chances and the three moments that "
+              "decided the game with the better move and its line. A finished game of yours is "
+              "replaced in the archive by its annotated copy; save writes it anywhere." },
     { .kind = CMD_THEME,
       .name = "theme",
       .aliases = { "colors", "colours" },
