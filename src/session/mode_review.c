@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Mode review: every move of a game analysed on a thread of its own with an
-// engine of its own, reporting through the session's event queue. With an
-// external engine in use (`engine CMD`) that engine reviews, in a second
-// instance; when that one cannot start or fails, the built-in engine reviews
-// the game instead, from its first move. When it
+// engine of its own, reporting through the session's event queue. When it
 // ends (done, or stopped with what was reviewed so far) the annotated game is
 // handed to the core to show; leaving the mode any other way cancels the
-// review and keeps its graph.
+// review and keeps its graph. With an external engine in use (`engine CMD`)
+// that engine reviews, in a second instance (the session's stays the game's);
+// when that one cannot start or fails, the built-in engine reviews the whole
+// game instead.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -254,8 +254,7 @@ static Transition review_poll(Session *s, const Event *ev, int64_t now) {
     if (ev->kind == EV_REVIEW_PROGRESS) {
         say_fallback(s);
         session_changed(s);
-    }
-    else if (ev->kind == EV_REVIEW_DONE && s->review.running)
+    } else if (ev->kind == EV_REVIEW_DONE && s->review.running)
         return conclude(s, false);
     return stay;
 }
