@@ -94,12 +94,17 @@ check "the report names the reviewer" grep -q '^Reviewed by Stockfish' <<<"$out"
 check "the summary names the reviewer" grep -qE '^Review: .* Reviewed by Stockfish' <<<"$out"
 check "Stockfish finds the blunder" grep -qE '^1\. 3\.\.\. Nf6\?\? .*Better was ' <<<"$out"
 check "no fallback to the built-in engine" lacks "$out" "review uses the built-in engine"
-check "save writes the annotated moves" grep -q 'Nf6 \$4' "$tmp/reviewed.pgn"
+check "save writes the annotated moves" grep -qF "Nf6 \$4" "$tmp/reviewed.pgn"
 check "with Stockfish as the annotator" grep -q '^\[Annotator "Stockfish' "$tmp/reviewed.pgn"
 check "the archive keeps the annotated copy" grep -q '^\[Annotator "Stockfish' "$save"
 
 # An engine that starts once (for the game) but not a second time.
-printf '#!/bin/sh\n[ -e "$0.ran" ] && exit 3\n: >"$0.ran"\nexec %s\n' "$stockfish" >"$tmp/once"
+cat >"$tmp/once" <<EOF
+#!/bin/sh
+[ -e "\$0.ran" ] && exit 3
+: >"\$0.ran"
+exec $stockfish
+EOF
 chmod +x "$tmp/once"
 out=$(printf '%s\n' "engine $tmp/once" 'play both' e4 e5 review quit |
       timeout 60 "$PATZER" --new 2>&1)

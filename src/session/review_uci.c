@@ -34,8 +34,8 @@ struct ReviewUci {
 // Options the review sets itself (full strength, one line, analysis), so
 // the user's values of them are not copied from the game's engine.
 static bool review_owns(const char *name) {
-    static const char *const names[] = {"UCI_AnalyseMode", "UCI_LimitStrength", "UCI_Elo",
-                                        "Skill Level", "MultiPV", "Ponder"};
+    static const char *const names[] = { "UCI_AnalyseMode", "UCI_LimitStrength", "UCI_Elo",
+                                         "Skill Level",     "MultiPV",           "Ponder" };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (!strcasecmp(name, names[i]))
             return true;
@@ -95,9 +95,13 @@ void review_uci_free(ReviewUci *u) {
     free(u);
 }
 
-void review_uci_stop(ReviewUci *u) { uci_client_stop(u->client); }
+void review_uci_stop(ReviewUci *u) {
+    uci_client_stop(u->client);
+}
 
-const char *review_uci_name(const ReviewUci *u) { return uci_client_name(u->client); }
+const char *review_uci_name(const ReviewUci *u) {
+    return uci_client_name(u->client);
+}
 
 void review_uci_error(ReviewUci *u, char *buf, size_t bufsz) {
     snprintf(buf, bufsz, "%s", u->error);
@@ -159,7 +163,7 @@ static bool uci_search(void *ctx, const Line *l, const SearchLimits *limits, Rev
     u->have_info = false;
     u->best = MOVE_NONE;
     u->failed = false;
-    UciCallbacks cb = {on_info, on_bestmove, on_failure, u};
+    UciCallbacks cb = { on_info, on_bestmove, on_failure, u };
     if (!uci_client_go(u->client, &base, l->moves + from, l->ply - from, limits, &cb)) {
         fail(u);
         return false;
@@ -189,5 +193,5 @@ static bool uci_search(void *ctx, const Line *l, const SearchLimits *limits, Rev
 }
 
 ReviewEvaluator review_uci_evaluator(ReviewUci *u) {
-    return (ReviewEvaluator){.search = uci_search, .begin = uci_begin, .ctx = u};
+    return (ReviewEvaluator){ .search = uci_search, .begin = uci_begin, .ctx = u };
 }
