@@ -94,7 +94,8 @@ check "the report names the reviewer" grep -q '^Reviewed by Stockfish' <<<"$out"
 check "the summary names the reviewer" grep -qE '^Review: .* Reviewed by Stockfish' <<<"$out"
 check "Stockfish finds the blunder" grep -qE '^1\. 3\.\.\. Nf6\?\? .*Better was ' <<<"$out"
 check "no fallback to the built-in engine" lacks "$out" "review uses the built-in engine"
-check "save writes the annotated moves" grep -qF "Nf6 \$4" "$tmp/reviewed.pgn"
+# The writer wraps lines: the move and its NAG may fall on two.
+check "save writes the annotated moves" grep -qF "Nf6 \$4" <(tr '\n' ' ' < "$tmp/reviewed.pgn")
 check "with Stockfish as the annotator" grep -q '^\[Annotator "Stockfish' "$tmp/reviewed.pgn"
 check "the archive keeps the annotated copy" grep -q '^\[Annotator "Stockfish' "$save"
 
