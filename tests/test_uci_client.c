@@ -292,6 +292,15 @@ static void seen_best(Move best, Move ponder, void *ctx) {
 }
 static void seen_failure(void *ctx) { ((Seen *)ctx)->failures++; }
 
+// Asks c for a 10 ms search of the start position, the answers counted in seen.
+static bool go_briefly(UciClient *c, Seen *seen) {
+    UciCallbacks cb = {seen_info, seen_best, seen_failure, seen};
+    SearchLimits l;
+    search_limits_init(&l);
+    l.movetime = 10;
+    return uci_client_go(c, &start, NULL, 0, &l, &cb);
+}
+
 static const char *handshake_script =
     "read l; echo 'id name Fake 1'; echo 'option name Hash type spin default 1 min 1 max 8';\n"
     "echo uciok; read l; echo readyok\n";
@@ -322,17 +331,13 @@ Test(uci_client, fake_engine_plays_and_cheats) {
     cr_assert_not(uci_client_set_option(c, "Nope", "4", false, err, sizeof err));
     cr_assert(uci_client_new_game(c, 3000));
     Seen seen = {0};
-    UciCallbacks cb = {seen_info, seen_best, seen_failure, &seen};
-    SearchLimits l;
-    search_limits_init(&l);
-    l.movetime = 10;
-    cr_assert(uci_client_go(c, &start, NULL, 0, &l, &cb));
+    cr_assert(go_briefly(c, &seen));
     cr_assert(uci_client_wait(c, 3000));
     cr_assert_eq(seen.infos, 1);
     cr_assert_eq(seen.bests, 1);
     cr_assert_eq(seen.best, uci(&start, "e2e4"));
     // The second answer is illegal: a failure, not a move.
-    cr_assert(uci_client_go(c, &start, NULL, 0, &l, &cb));
+    cr_assert(go_briefly(c, &seen));
     cr_assert(uci_client_wait(c, 3000));
     cr_assert_eq(seen.bests, 1);
     cr_assert_eq(seen.failures, 1);
@@ -375,17 +380,13 @@ Test(uci_client, engine_that_dies_in_a_search) {
     UciClient *c = uci_client_start(argv, 3000, err, sizeof err);
     cr_assert_not_null(c, "%s", err);
     Seen seen = {0};
-    UciCallbacks cb = {seen_info, seen_best, seen_failure, &seen};
-    SearchLimits l;
-    search_limits_init(&l);
-    l.movetime = 10;
-    cr_assert(uci_client_go(c, &start, NULL, 0, &l, &cb));
+    cr_assert(go_briefly(c, &seen));
     cr_assert(uci_client_wait(c, 3000));
     cr_assert_eq(seen.failures, 1);
     cr_assert_not(uci_client_alive(c));
     uci_client_error(c, err, sizeof err);
     cr_assert(strstr(err, "stopped (exit status 1)"), "%s", err);
-    cr_assert_not(uci_client_go(c, &start, NULL, 0, &l, &cb));
+    cr_assert_not(go_briefly(c, &seen));
     uci_client_free(c);
     unlink(path);
 }
