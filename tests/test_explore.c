@@ -68,6 +68,22 @@ static ExploreIndex *build_open(const char *pgn, const char *ix) {
     return x;
 }
 
+// The index of a PGN file written from text in the temporary folder.
+static ExploreIndex *index_text(const char *name, const char *text) {
+    char pgn[256], ix[512];
+    snprintf(pgn, sizeof pgn, "%s/%s", dir, name);
+    write_text(pgn, text, "w");
+    cr_assert(index_path_for(pgn, ix, sizeof ix, false));
+    return build_open(pgn, ix);
+}
+
+// What the index says of the start position.
+static void collect_start(Explorer *e, ExploreIndex *x) {
+    Board b;
+    board_set_start(&b);
+    explorer_collect(e, &b, &x, 1, NULL);
+}
+
 static const ExplorerRow *row(const Explorer *e, const char *san) {
     for (int i = 0; i < e->count; i++)
         if (!strcmp(e->rows[i].san, san))
@@ -137,21 +153,15 @@ Test(explore, two_files_add_up) {
 }
 
 Test(explore, ratings_and_table) {
-    char pgn[256], ix[512];
-    snprintf(pgn, sizeof pgn, "%s/rated.pgn", dir);
-    write_text(pgn,
+    ExploreIndex *x = index_text(
+        "rated.pgn",
                "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n[WhiteElo \"2000\"]\n"
                "[BlackElo \"1800\"]\n\n1. e4 e5 1-0\n\n"
                "[White \"C\"]\n[Black \"D\"]\n[Result \"0-1\"]\n[WhiteElo \"2100\"]\n"
                "[BlackElo \"?\"]\n\n1. e4 c5 0-1\n\n"
-               "[White \"E\"]\n[Black \"F\"]\n[Result \"1/2-1/2\"]\n\n1. d4 d5 1/2-1/2\n",
-               "w");
-    cr_assert(index_path_for(pgn, ix, sizeof ix, false));
-    ExploreIndex *x = build_open(pgn, ix);
-    Board b;
-    board_set_start(&b);
+               "[White \"E\"]\n[Black \"F\"]\n[Result \"1/2-1/2\"]\n\n1. d4 d5 1/2-1/2\n");
     Explorer e;
-    explorer_collect(&e, &b, &x, 1, NULL);
+    collect_start(&e, x);
     const ExplorerRow *r = row(&e, "e4");
     cr_assert(r);
     cr_expect_eq(r->rated, 2);
@@ -306,18 +316,11 @@ Test(explore, progress_and_cancel) {
 }
 
 Test(explore, a_position_reached_twice_counts_the_game_once) {
-    char pgn[256], ix[512];
-    snprintf(pgn, sizeof pgn, "%s/back.pgn", dir);
-    write_text(pgn,
-               "[Result \"1-0\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. e4 e5 1-0\n\n"
-               "[Result \"0-1\"]\n\n1. e4 e5 0-1\n",
-               "w");
-    cr_assert(index_path_for(pgn, ix, sizeof ix, false));
-    ExploreIndex *x = build_open(pgn, ix);
-    Board b;
-    board_set_start(&b);
+    ExploreIndex *x = index_text("back.pgn",
+                                 "[Result \"1-0\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. e4 e5 1-0\n\n"
+                                 "[Result \"0-1\"]\n\n1. e4 e5 0-1\n");
     Explorer e;
-    explorer_collect(&e, &b, &x, 1, NULL);
+    collect_start(&e, x);
     cr_expect_eq(e.games, 2, "two games pass through the start: %lld", e.games);
     expect_row(&e, "Nf3", 1, 1, 0, 0); // the move the game played there first
     expect_row(&e, "e4", 1, 0, 0, 1);
