@@ -52,6 +52,9 @@ run_case() {
     keys Escape
     check "$name: Esc clears the selection" wait_for 5 'Selection and premove cleared'
     keys "$typed_from" Enter
+    # The second square only once the first has selected (a loaded machine
+    # may otherwise deliver both before the selection is drawn).
+    wait_for 5 "Your pawn on $typed_from: where to\\?"
     keys "$typed_to" Enter
     check "$name: a second square plays the move" wait_for 20 "$second"
     keys "quit" Enter
