@@ -336,7 +336,9 @@ Test(session, a_reviewed_game_is_reported_and_replaces_its_archive_copy) {
     cr_assert(wait_until(s, 2000, review_over), "the review ends");
     cr_expect(has(&log, "Game report\nHuman - Human  0-1"), "%s", log.text);
     cr_expect(has(&log, "White: accuracy "), "%s", log.text);
-    cr_expect(has(&log, "2. 2. g4?\?"), "the losing move is a moment: %s", log.text);
+    // Moments are listed in game order: f3 is one too unless a slow build's
+    // short searches judge it milder.
+    cr_expect(has(&log, ". 2. g4?\? ("), "the losing move is a moment: %s", log.text);
     cr_expect(has(&log, "The annotated game is in the archive."), "%s", log.text);
     session_free(s, 3000);
     const char *text = read_all(archive);
