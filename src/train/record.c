@@ -265,6 +265,14 @@ int train_reader_next(TrainReader *r, TrainPosition *p, char *err, size_t errsz)
     }
 }
 
+void train_reader_skip_file(TrainReader *r) {
+    if (!r->file)
+        return;
+    fclose(r->file);
+    r->file = NULL;
+    r->path_index++;
+}
+
 void train_reader_close(TrainReader *r) {
     if (r->file)
         fclose(r->file);

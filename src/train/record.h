@@ -89,6 +89,10 @@ bool train_reader_open(TrainReader *r, const char *path, char *err, size_t errsz
 // 1 with *p filled, 0 at the end of the data, -1 with the file and record
 // named in err for a malformed record or a read error.
 int train_reader_next(TrainReader *r, TrainPosition *p, char *err, size_t errsz);
+// Leaves the rest of the current file unread and goes on with the next one (a
+// reader that wants only the first records of each file of a growing run then
+// never meets a record being written).
+void train_reader_skip_file(TrainReader *r);
 void train_reader_close(TrainReader *r);
 
 // Appends whole games to one file. Opening it cuts off a torn tail (records

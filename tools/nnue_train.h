@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// tools/nnue_train: the trainer of the patzer NNUE v1 network (NNUE-SPEC: (768 -> 256) x 2
+// -> 1, SCReLU), private to tools/nnue_train*.c and tests/test_nnue_train.c.
+//
+// The positions stay in memory as their 32-byte datagen records (src/train/record.h) and are
+// turned into features batch by batch, so tens of millions fit. The float model, its Adam
+// state and the epoch count make up a Trainer; one epoch shuffles the training records with
+// the trainer's own PRNG and runs the batches, each split over threads with a gradient
+// buffer per thread summed in thread order, so a run is the same for a seed and a thread
+// count, and a run resumed from a checkpoint is the same as one never stopped.
+#ifndef TOOLS_NNUE_TRAIN_H
+#define TOOLS_NNUE_TRAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/types.h"
+#include "src/train/record.h"
+
+// The network and its quantisation (NNUE-SPEC.md).
+enum {
+    NT_INPUTS = 768,
+    NT_HIDDEN = 256,
+    NT_QA = 255,
+    NT_QB = 64,
+    NT_SCALE = 400,
+    NT_DESC_MAX = 4096,  // bytes of provenance text at most
+    NT_HEADER_SIZE = 32, // magic and six uint32 before the description
+    NT_MAX_FEATURES = 32,
+};
+
+// The parameters as one float array: the feature weights (feature-major, as in the file),
+// the feature biases, the output weights (side to move's half first) and the output bias.
+enum {
+    NT_FT_W = 0,
+    NT_FT_B = NT_FT_W + NT_INPUTS * NT_HIDDEN,
+    NT_OUT_W = NT_FT_B + NT_HIDDEN,
+    NT_OUT_B = NT_OUT_W + 2 * NT_HIDDEN,
+    NT_PARAMS = NT_OUT_B + 1,
+};
+
+// Every parameter stays within this after each optimiser step, so the quantised products
+// fit the engine's integer types.
+#define NT_CLIP 1.98f
+
+// ------------------------------------------------------------------------------ options
+
+typedef struct NtOptions {
+    const char *data;       // a datagen file or directory
+    const char *out;        // the quantised net
+    const char *checkpoint; // NULL: OUT.ckpt
+    bool resume;            // go on from the checkpoint when there is one
+    bool all;               // keep the positions that are not quiet too
+    long long limit;        // positions kept at most
+    long long per_file;     // records read from the start of each file at most
+    int min_ply;
+    int max_score; // positions whose search score is beyond this are left out
+    int held_out;  // every held_out-th game is kept for the validation loss (0: none)
+    double lambda; // the game result's share of the target (the rest: the search score)
+    int epochs;
+    int batch;
+    double lr; // Adam's first step size; cosine decay to lr / 100 at the end
+    uint64_t seed;
+    int threads;
+} NtOptions;
+
+void ntrain_options_default(NtOptions *o);
+// Parses the command line (argv[0] is the program); false with the reason in err.
+bool ntrain_parse_args(int argc, char **argv, NtOptions *o, char *err, size_t errsz);
+// The usage text.
+const char *ntrain_usage(void);
+
+// ------------------------------------------------------------------------------ data
+
+// Records kept as they are in the files, 32 bytes each.
+typedef struct NtRecords {
+    uint8_t (*rec)[TRAIN_RECORD_SIZE];
+    long long count, cap;
+} NtRecords;
+
+typedef struct NtData {
+    NtRecords train, held; // the fitted positions and those of the held-out games
+    long long records;     // records read (within --per-file)
+    long long games;       // games read
+    long long held_games;
+    uint64_t fingerprint; // of every kept record in order: a checkpoint fits only this data
+} NtData;
+
+// Reads and filters the positions. False with the reason in err (unreadable or malformed
+// data, no usable positions, out of memory).
+bool ntrain_load(const NtOptions *o, NtData *d, char *err, size_t errsz);
+// Appends one record (for tests that build data in memory); false when out of memory.
+bool ntrain_records_add(NtRecords *r, const uint8_t rec[TRAIN_RECORD_SIZE]);
+void ntrain_records_free(NtRecords *r);
+void ntrain_data_free(NtData *d);
+uint64_t ntrain_fingerprint(const NtData *d);
+
+// The feature of a piece seen from persp (NNUE-SPEC: "Features").
+static inline int ntrain_feature(Color persp, Piece pc, Square sq) {
+    int rel = persp == WHITE ? sq : sq ^ 56;
+    return (piece_color(pc) == persp ? 0 : 384) + piece_type(pc) * 64 + rel;
+}
+
+// The active features of a record from the side to move's view and from the other side's,
+// in the same piece order; returns the count, and the side to move in *stm. Reads the
+// record directly (the pieces are all the model needs); the record must be valid.
+int ntrain_features(const uint8_t rec[TRAIN_RECORD_SIZE], uint16_t us[NT_MAX_FEATURES],
+                    uint16_t them[NT_MAX_FEATURES], Color *stm);
+// The training target of a record (NNUE-SPEC: "Training").
+float ntrain_target(const uint8_t rec[TRAIN_RECORD_SIZE], double lambda);
+
+// ------------------------------------------------------------------------------ the model
+
+typedef struct Trainer {
+    float *params;       // NT_PARAMS
+    float *m, *v;        // Adam's moments
+    int epoch;           // epochs done
+    uint64_t step;       // optimiser steps done
+    uint64_t rng;        // the shuffling PRNG, as it is after `epoch` epochs
+    double train_loss;   // of the last epoch (mean over its batches)
+    double held_loss;    // on the held-out positions after the last epoch (0: none)
+} Trainer;
+
+// Allocates the trainer and sets seeded initial weights; false when out of memory.
+bool ntrain_init(Trainer *t, uint64_t seed);
+void ntrain_free(Trainer *t);
+
+// The float model's output for a record (eval_cp = out * 400, side to move's view).
+float ntrain_forward(const float *params, const uint8_t rec[TRAIN_RECORD_SIZE]);
+// Mean squared error of the model over the records.
+double ntrain_loss(const float *params, const NtRecords *r, double lambda, int threads);
+
+typedef struct NtProgress {
+    void (*report)(void *ctx, long long done, long long total); // may be NULL
+    void *ctx;
+} NtProgress;
+
+// Runs one epoch over d->train (shuffle, batches, Adam, clipping), then measures the held-out
+// loss. False when out of memory or a thread cannot start (the trainer is then unchanged
+// only if it fails before the first step).
+bool ntrain_epoch(Trainer *t, const NtData *d, const NtOptions *o, const NtProgress *pr,
+                  char *err, size_t errsz);
+
+// ------------------------------------------------------------------------------ files
+
+uint32_t ntrain_fnv1a(const uint8_t *bytes, size_t n, uint32_t hash);
+#define NT_FNV_INIT 2166136261u
+// The size of a net file with a description of desc_len bytes.
+size_t ntrain_net_size(size_t desc_len);
+// Quantises the model and writes the net file atomically (path.tmp, then rename). The
+// description is cut (between UTF-8 characters) to NT_DESC_MAX bytes.
+bool ntrain_write_net(const char *path, const float *params, const char *desc, char *err,
+                      size_t errsz);
+
+// What a checkpoint must agree on with the run that resumes it.
+typedef struct NtRunKey {
+    uint64_t seed;
+    uint64_t fingerprint;
+    long long train_count, held_count;
+    int epochs, batch;
+    double lr, lambda;
+} NtRunKey;
+
+void ntrain_run_key(const NtOptions *o, const NtData *d, NtRunKey *k);
+// Writes the trainer (weights, Adam state, epoch, step, PRNG, losses) and the key atomically.
+bool ntrain_save_checkpoint(const char *path, const Trainer *t, const NtRunKey *k, char *err,
+                            size_t errsz);
+// Reads a checkpoint into an initialised trainer; false with the reason (unreadable,
+// malformed, or made by a run with other data or options: which) in err.
+bool ntrain_load_checkpoint(const char *path, Trainer *t, const NtRunKey *k, char *err,
+                            size_t errsz);
+
+#endif

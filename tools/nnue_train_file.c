@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// tools/nnue_train: the files it writes. The net (NNUE-SPEC: "Quantisation", "File format")
+// and the checkpoint are both built whole in memory, checksummed, and written to a
+// temporary file that is then renamed over the old one, so a run cut off at any moment
+// leaves either the old file or the new one, never a torn one.
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/errmsg.h"
+#include "src/util/text.h"
+#include "tools/nnue_train.h"
+
+enum { H = NT_HIDDEN };
+
+static const char NET_MAGIC[8] = { 'P', 'Z', 'N', 'N', 'U', 'E', '0', '1' };
+static const char CKPT_MAGIC[8] = { 'P', 'Z', 'N', 'N', 'C', 'K', 'P', '1' };
+
+uint32_t ntrain_fnv1a(const uint8_t *bytes, size_t n, uint32_t hash) {
+    for (size_t i = 0; i < n; i++)
+        hash = (hash ^ bytes[i]) * 16777619u;
+    return hash;
+}
+
+// ------------------------------------------------------------------------------ buffers
+
+// A little-endian byte buffer of a known final size.
+typedef struct Buf {
+    uint8_t *data;
+    size_t at, size;
+} Buf;
+
+static void put_bytes(Buf *b, const void *p, size_t n) {
+    memcpy(b->data + b->at, p, n);
+    b->at += n;
+}
+static void put32(Buf *b, uint32_t x) {
+    for (int i = 0; i < 4; i++)
+        b->data[b->at++] = (uint8_t)(x >> (8 * i));
+}
+static void put64(Buf *b, uint64_t x) {
+    put32(b, (uint32_t)x);
+    put32(b, (uint32_t)(x >> 32));
+}
+static void put_double(Buf *b, double x) {
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    put64(b, u);
+}
+static void put_floats(Buf *b, const float *x, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        uint32_t u;
+        memcpy(&u, &x[i], sizeof u);
+        put32(b, u);
+    }
+}
+
+static uint32_t get32(Buf *b) {
+    uint32_t x = 0;
+    for (int i = 0; i < 4; i++)
+        x |= (uint32_t)b->data[b->at++] << (8 * i);
+    return x;
+}
+static uint64_t get64(Buf *b) {
+    uint64_t lo = get32(b);
+    return lo | (uint64_t)get32(b) << 32;
+}
+static double get_double(Buf *b) {
+    uint64_t u = get64(b);
+    double x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+static void get_floats(Buf *b, float *x, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        uint32_t u = get32(b);
+        memcpy(&x[i], &u, sizeof u);
+    }
+}
+
+static bool write_atomic(const char *path, const Buf *b, char *err, size_t errsz) {
+    size_t len = strlen(path) + 5;
+    char *tmp = malloc(len);
+    if (!tmp)
+        return errmsg_set(err, errsz, "out of memory");
+    snprintf(tmp, len, "%s.tmp", path);
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        errmsg_set(err, errsz, "%s: %s", tmp, strerror(errno));
+        free(tmp);
+        return false;
+    }
+    bool ok = fwrite(b->data, 1, b->size, f) == b->size;
+    ok = (fclose(f) == 0) && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        errmsg_set(err, errsz, "%s: %s", ok ? path : tmp, strerror(errno));
+        remove(tmp);
+        free(tmp);
+        return false;
+    }
+    free(tmp);
+    return true;
+}
+
+// ------------------------------------------------------------------------------ the net
+
+size_t ntrain_net_size(size_t desc_len) {
+    return NT_HEADER_SIZE + desc_len + 2 * ((size_t)NT_INPUTS * H + H + 2 * H) + 4 + 4;
+}
+
+static void put_q16(Buf *b, float x, float q) {
+    long v = lroundf(x * q);
+    v = v < INT16_MIN ? INT16_MIN : v > INT16_MAX ? INT16_MAX : v;
+    uint16_t u = (uint16_t)(int16_t)v;
+    b->data[b->at++] = (uint8_t)u;
+    b->data[b->at++] = (uint8_t)(u >> 8);
+}
+
+bool ntrain_write_net(const char *path, const float *params, const char *desc, char *err,
+                      size_t errsz) {
+    char text[NT_DESC_MAX + 1];
+    size_t desc_len = text_copy(text, sizeof text, desc ? desc : "");
+    Buf b = { .size = ntrain_net_size(desc_len) };
+    b.data = malloc(b.size);
+    if (!b.data)
+        return errmsg_set(err, errsz, "out of memory");
+    put_bytes(&b, NET_MAGIC, sizeof NET_MAGIC);
+    const uint32_t header[] = { NT_INPUTS, H, NT_QA, NT_QB, NT_SCALE, (uint32_t)desc_len };
+    for (size_t i = 0; i < sizeof header / sizeof *header; i++)
+        put32(&b, header[i]);
+    put_bytes(&b, text, desc_len);
+    for (int i = 0; i < NT_INPUTS * H; i++)
+        put_q16(&b, params[NT_FT_W + i], NT_QA);
+    for (int i = 0; i < H; i++)
+        put_q16(&b, params[NT_FT_B + i], NT_QA);
+    for (int i = 0; i < 2 * H; i++)
+        put_q16(&b, params[NT_OUT_W + i], NT_QB);
+    put32(&b, (uint32_t)(int32_t)lround((double)params[NT_OUT_B] * NT_QA * NT_QB));
+    put32(&b, ntrain_fnv1a(b.data, b.at, NT_FNV_INIT));
+    bool ok = write_atomic(path, &b, err, errsz);
+    free(b.data);
+    return ok;
+}
+
+// ------------------------------------------------------------------------------ checkpoints
+
+enum {
+    CKPT_VERSION = 1,
+    CKPT_HEAD = 8 + 4 * 4 + 8 * 3 + 4 + 8 * 2 + 8 * 3 + 8 * 2 + 4,
+    CKPT_SIZE = CKPT_HEAD + 3 * NT_PARAMS * 4 + 4,
+};
+
+void ntrain_run_key(const NtOptions *o, const NtData *d, NtRunKey *k) {
+    *k = (NtRunKey){ .seed = o->seed,
+                     .fingerprint = d->fingerprint,
+                     .train_count = d->train.count,
+                     .held_count = d->held.count,
+                     .epochs = o->epochs,
+                     .batch = o->batch,
+                     .lr = o->lr,
+                     .lambda = o->lambda };
+}
+
+bool ntrain_save_checkpoint(const char *path, const Trainer *t, const NtRunKey *k, char *err,
+                            size_t errsz) {
+    Buf b = { .size = CKPT_SIZE };
+    b.data = malloc(b.size);
+    if (!b.data)
+        return errmsg_set(err, errsz, "out of memory");
+    put_bytes(&b, CKPT_MAGIC, sizeof CKPT_MAGIC);
+    put32(&b, CKPT_VERSION);
+    put32(&b, H);
+    put32(&b, (uint32_t)t->epoch);
+    put32(&b, (uint32_t)k->epochs);
+    put64(&b, t->step);
+    put64(&b, t->rng);
+    put64(&b, k->seed);
+    put32(&b, (uint32_t)k->batch);
+    put_double(&b, k->lr);
+    put_double(&b, k->lambda);
+    put64(&b, (uint64_t)k->train_count);
+    put64(&b, (uint64_t)k->held_count);
+    put64(&b, k->fingerprint);
+    put_double(&b, t->train_loss);
+    put_double(&b, t->held_loss);
+    put32(&b, 0); // reserved
+    put_floats(&b, t->params, NT_PARAMS);
+    put_floats(&b, t->m, NT_PARAMS);
+    put_floats(&b, t->v, NT_PARAMS);
+    put32(&b, ntrain_fnv1a(b.data, b.at, NT_FNV_INIT));
+    bool ok = write_atomic(path, &b, err, errsz);
+    free(b.data);
+    return ok;
+}
+
+static bool read_whole(const char *path, Buf *b, size_t want, char *err, size_t errsz) {
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return errmsg_set(err, errsz, "%s: %s", path, strerror(errno));
+    b->data = malloc(want + 1);
+    if (!b->data) {
+        fclose(f);
+        return errmsg_set(err, errsz, "out of memory");
+    }
+    b->size = fread(b->data, 1, want + 1, f);
+    b->at = 0;
+    bool bad = ferror(f);
+    fclose(f);
+    if (bad || b->size != want) {
+        free(b->data);
+        b->data = NULL;
+        return bad ? errmsg_set(err, errsz, "%s: read error", path)
+                   : errmsg_set(err, errsz, "%s: not a checkpoint of this trainer (%s)", path,
+                                b->size < want ? "too short" : "too long");
+    }
+    return true;
+}
+
+bool ntrain_load_checkpoint(const char *path, Trainer *t, const NtRunKey *k, char *err,
+                            size_t errsz) {
+    Buf b;
+    if (!read_whole(path, &b, CKPT_SIZE, err, errsz))
+        return false;
+    uint32_t sum = ntrain_fnv1a(b.data, CKPT_SIZE - 4, NT_FNV_INIT);
+    b.at = CKPT_SIZE - 4;
+    bool ok = false;
+    if (memcmp(b.data, CKPT_MAGIC, sizeof CKPT_MAGIC) != 0)
+        errmsg_set(err, errsz, "%s: not a checkpoint of this trainer (magic)", path);
+    else if (get32(&b) != sum)
+        errmsg_set(err, errsz, "%s: damaged checkpoint (checksum)", path);
+    else
+        ok = true;
+    b.at = sizeof CKPT_MAGIC;
+    uint32_t version = ok ? get32(&b) : 0, hidden = ok ? get32(&b) : 0;
+    if (ok && (version != CKPT_VERSION || hidden != H))
+        ok = errmsg_set(err, errsz, "%s: checkpoint version %u, hidden %u (want %d, %d)", path,
+                        version, hidden, CKPT_VERSION, H);
+    if (!ok) {
+        free(b.data);
+        return false;
+    }
+    int epoch = (int)get32(&b), epochs = (int)get32(&b);
+    uint64_t step = get64(&b), rng = get64(&b), seed = get64(&b);
+    int batch = (int)get32(&b);
+    double lr = get_double(&b), lambda = get_double(&b);
+    long long train_count = (long long)get64(&b), held_count = (long long)get64(&b);
+    uint64_t fingerprint = get64(&b);
+    double train_loss = get_double(&b), held_loss = get_double(&b);
+    get32(&b);
+    // Resuming goes on exactly where the run stopped only with the same data and settings.
+    const char *what = NULL;
+    char was[96] = "", now[96] = "";
+    if (train_count != k->train_count || held_count != k->held_count ||
+        fingerprint != k->fingerprint) {
+        what = "data";
+        snprintf(was, sizeof was, "%lld + %lld held-out positions", train_count, held_count);
+        snprintf(now, sizeof now, "%lld + %lld%s", k->train_count, k->held_count,
+                 train_count == k->train_count && held_count == k->held_count ? ", others" : "");
+    } else if (seed != k->seed) {
+        what = "--seed";
+        snprintf(was, sizeof was, "%llu", (unsigned long long)seed);
+        snprintf(now, sizeof now, "%llu", (unsigned long long)k->seed);
+    } else if (epochs != k->epochs || batch != k->batch) {
+        what = epochs != k->epochs ? "--epochs" : "--batch";
+        snprintf(was, sizeof was, "%d", epochs != k->epochs ? epochs : batch);
+        snprintf(now, sizeof now, "%d", epochs != k->epochs ? k->epochs : k->batch);
+    } else if (lr != k->lr || lambda != k->lambda) {
+        what = lr != k->lr ? "--lr" : "--lambda";
+        snprintf(was, sizeof was, "%g", lr != k->lr ? lr : lambda);
+        snprintf(now, sizeof now, "%g", lr != k->lr ? k->lr : k->lambda);
+    } else if (epoch > epochs) {
+        what = "epoch";
+        snprintf(was, sizeof was, "%d", epoch);
+        snprintf(now, sizeof now, "at most %d", epochs);
+    }
+    if (what) {
+        errmsg_set(err, errsz, "%s: the checkpoint's %s is %s, this run's %s", path, what, was,
+                   now);
+        free(b.data);
+        return false;
+    }
+    get_floats(&b, t->params, NT_PARAMS);
+    get_floats(&b, t->m, NT_PARAMS);
+    get_floats(&b, t->v, NT_PARAMS);
+    free(b.data);
+    t->epoch = epoch;
+    t->step = step;
+    t->rng = rng;
+    t->train_loss = train_loss;
+    t->held_loss = held_loss;
+    return true;
+}
