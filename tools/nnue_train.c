@@ -52,8 +52,8 @@ static void report(void *ctx, long long done, long long total) {
 }
 
 // The provenance text the net file carries (NNUE-SPEC: "description").
-static void describe(char *buf, size_t bufsz, const NtOptions *o, const NtData *d,
-                     const Trainer *t, int argc, char **argv) {
+static void describe(char *buf, size_t bufsz, const NtOptions *o, const NtData *d, const Trainer *t,
+                     int argc, char **argv) {
     char date[32], per_file[48] = "every record", held[96] = "no games held out";
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
@@ -118,8 +118,8 @@ int main(int argc, char **argv) {
         fclose(probe);
         if (!ntrain_load_checkpoint(checkpoint, &t, &key, err, sizeof err))
             die(err);
-        fprintf(stderr, "nnue_train: resumed from %s after epoch %d of %d\n", checkpoint,
-                t.epoch, o.epochs);
+        fprintf(stderr, "nnue_train: resumed from %s after epoch %d of %d\n", checkpoint, t.epoch,
+                o.epochs);
     } else {
         if (o.resume)
             fprintf(stderr, "nnue_train: no checkpoint %s yet: starting afresh\n", checkpoint);
@@ -138,8 +138,7 @@ int main(int argc, char **argv) {
         double t1 = now_seconds();
         char took[32], eta[32];
         format_duration(t1 - t0, took, sizeof took);
-        format_duration((t1 - session) / (t.epoch - first) * (o.epochs - t.epoch), eta,
-                        sizeof eta);
+        format_duration((t1 - session) / (t.epoch - first) * (o.epochs - t.epoch), eta, sizeof eta);
         fprintf(stderr,
                 "nnue_train: epoch %d/%d: loss %.6f, held-out %.6f, %.0f positions/s, %s, "
                 "ETA %s\n",

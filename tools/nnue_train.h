@@ -113,13 +113,13 @@ float ntrain_target(const uint8_t rec[TRAIN_RECORD_SIZE], double lambda);
 // ------------------------------------------------------------------------------ the model
 
 typedef struct Trainer {
-    float *params;       // NT_PARAMS
-    float *m, *v;        // Adam's moments
-    int epoch;           // epochs done
-    uint64_t step;       // optimiser steps done
-    uint64_t rng;        // the shuffling PRNG, as it is after `epoch` epochs
-    double train_loss;   // of the last epoch (mean over its batches)
-    double held_loss;    // on the held-out positions after the last epoch (0: none)
+    float *params;     // NT_PARAMS
+    float *m, *v;      // Adam's moments
+    int epoch;         // epochs done
+    uint64_t step;     // optimiser steps done
+    uint64_t rng;      // the shuffling PRNG, as it is after `epoch` epochs
+    double train_loss; // of the last epoch (mean over its batches)
+    double held_loss;  // on the held-out positions after the last epoch (0: none)
 } Trainer;
 
 // Allocates the trainer and sets seeded initial weights; false when out of memory.
@@ -139,8 +139,8 @@ typedef struct NtProgress {
 // Runs one epoch over d->train (shuffle, batches, Adam, clipping), then measures the held-out
 // loss. False when out of memory or a thread cannot start (the trainer is then unchanged
 // only if it fails before the first step).
-bool ntrain_epoch(Trainer *t, const NtData *d, const NtOptions *o, const NtProgress *pr,
-                  char *err, size_t errsz);
+bool ntrain_epoch(Trainer *t, const NtData *d, const NtOptions *o, const NtProgress *pr, char *err,
+                  size_t errsz);
 
 // ------------------------------------------------------------------------------ files
 

@@ -74,8 +74,8 @@ static inline float screlu(float x) {
 }
 
 // The accumulators of both perspectives (side to move first) and the output.
-static float forward(const float *restrict p, const uint8_t *rec, float acc[2][H],
-                     float act[2][H], uint16_t feat[2][NT_MAX_FEATURES], int *count) {
+static float forward(const float *restrict p, const uint8_t *rec, float acc[2][H], float act[2][H],
+                     uint16_t feat[2][NT_MAX_FEATURES], int *count) {
     Color stm;
     int n = ntrain_features(rec, feat[0], feat[1], &stm);
     *count = n;
@@ -112,8 +112,8 @@ float ntrain_forward(const float *params, const uint8_t rec[TRAIN_RECORD_SIZE]) 
 }
 
 // Adds the sample's squared error to *loss and, with grad, its gradient times scale.
-static void sample(const float *restrict p, const uint8_t *rec, double lambda,
-                   float *restrict grad, float scale, double *loss) {
+static void sample(const float *restrict p, const uint8_t *rec, double lambda, float *restrict grad,
+                   float scale, double *loss) {
     float acc[2][H], act[2][H], d[2][H];
     uint16_t feat[2][NT_MAX_FEATURES];
     int n;
@@ -237,8 +237,8 @@ static double schedule(double lr, uint64_t step, uint64_t total) {
     return lr_end + (lr - lr_end) * 0.5 * (1 + cos(pi * frac));
 }
 
-bool ntrain_epoch(Trainer *t, const NtData *d, const NtOptions *o, const NtProgress *pr,
-                  char *err, size_t errsz) {
+bool ntrain_epoch(Trainer *t, const NtData *d, const NtOptions *o, const NtProgress *pr, char *err,
+                  size_t errsz) {
     long long count = d->train.count;
     int n = clamp_threads(o->threads);
     uint32_t *order = malloc((size_t)count * sizeof *order);
@@ -266,8 +266,11 @@ bool ntrain_epoch(Trainer *t, const NtData *d, const NtOptions *o, const NtProgr
     for (long long b = 0; b < batches; b++) {
         long long lo = b * o->batch, hi = lo + o->batch < count ? lo + o->batch : count;
         split(work, n, lo, hi,
-              (Work){ .params = t->params, .records = &d->train, .order = order,
-                      .lambda = o->lambda, .scale = 1.0f / (float)(hi - lo) });
+              (Work){ .params = t->params,
+                      .records = &d->train,
+                      .order = order,
+                      .lambda = o->lambda,
+                      .scale = 1.0f / (float)(hi - lo) });
         for (int k = 0; k < n; k++)
             work[k].grad = grads + (size_t)k * NT_PARAMS;
         run_parallel(work, n);

@@ -30,7 +30,9 @@ void ntrain_options_default(NtOptions *o) {
         .batch = 16384,
         .lr = 0.001,
         .seed = 1,
-        .threads = cores < 1 ? 1 : cores > MAX_THREADS ? MAX_THREADS : (int)cores,
+        .threads = cores < 1             ? 1
+                   : cores > MAX_THREADS ? MAX_THREADS
+                                         : (int)cores,
     };
 }
 
@@ -64,11 +66,14 @@ typedef struct Arg {
     int size;           // of an ARG_INT field: 4 (int), 8 (long long) or 9 (uint64_t)
 } Arg;
 
-#define INT_ARG(name, field, min, max, size)                                                   \
+#define INT_ARG(name, field, min, max, size) \
     { name, ARG_INT, min, max, 0, 0, offsetof(NtOptions, field), size }
-#define REAL_ARG(name, field, lo, hi) { name, ARG_REAL, 0, 0, lo, hi, offsetof(NtOptions, field), 0 }
-#define TEXT_ARG(name, field) { name, ARG_TEXT, 0, 0, 0, 0, offsetof(NtOptions, field), 0 }
-#define FLAG_ARG(name, field) { name, ARG_FLAG, 0, 0, 0, 0, offsetof(NtOptions, field), 0 }
+#define REAL_ARG(name, field, lo, hi) \
+    { name, ARG_REAL, 0, 0, lo, hi, offsetof(NtOptions, field), 0 }
+#define TEXT_ARG(name, field) \
+    { name, ARG_TEXT, 0, 0, 0, 0, offsetof(NtOptions, field), 0 }
+#define FLAG_ARG(name, field) \
+    { name, ARG_FLAG, 0, 0, 0, 0, offsetof(NtOptions, field), 0 }
 
 static const Arg ARGS[] = {
     TEXT_ARG("--out", out),
@@ -106,8 +111,8 @@ static bool set_arg(const Arg *a, const char *v, NtOptions *o, char *err, size_t
     }
     int64_t n;
     if (!text_parse_i64(v, a->min, a->max, &n))
-        return errmsg_set(err, errsz, "%s: '%s' is not a whole number from %lld to %lld",
-                          a->name, v, a->min, a->max);
+        return errmsg_set(err, errsz, "%s: '%s' is not a whole number from %lld to %lld", a->name,
+                          v, a->min, a->max);
     if (a->size == 4) {
         int x = (int)n;
         memcpy(field, &x, sizeof x);

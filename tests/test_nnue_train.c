@@ -1,0 +1,603 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The NNUE trainer (tools/nnue_train*.c): feature indices checked by hand and against the
+// decoded positions, the training target, the loss falling on a small generated data set,
+// the quantised net file read back by a reader written here to NNUE-SPEC.md (sizes, magic,
+// header, checksum, and the engine's integer evaluation close to the float model's), a
+// resumed checkpoint giving exactly the weights of a run never stopped, and clear errors
+// for bad options and bad data.
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/helpers.h"
+#include "tools/nnue_train.h"
+
+enum { H = NT_HIDDEN };
+
+static Board *board;
+static char dir[64];
+
+static void setup(void) {
+    board_init_tables();
+    board = malloc(sizeof *board);
+    cr_assert_not_null(board);
+    snprintf(dir, sizeof dir, "/tmp/patzer-nnue-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+}
+
+static void teardown(void) {
+    free(board);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+TestSuite(nnue_train, .init = setup, .fini = teardown);
+
+static void path_in(char *buf, size_t bufsz, const char *name) {
+    int n = snprintf(buf, bufsz, "%s/%s", dir, name);
+    cr_assert(n > 0 && (size_t)n < bufsz);
+}
+
+static void record_of_fen(const char *fen, uint8_t rec[TRAIN_RECORD_SIZE]) {
+    test_board_from_fen(board, fen);
+    TrainPosition p;
+    train_position_from_board(&p, board);
+    p.ply = 20;
+    p.score = 0;
+    p.move = MOVE_NONE;
+    p.result = TRAIN_DRAW;
+    p.flags = 0;
+    train_encode(&p, rec);
+}
+
+static bool has_feature(const uint16_t *f, int n, int want) {
+    for (int i = 0; i < n; i++)
+        if (f[i] == want)
+            return true;
+    return false;
+}
+
+// ------------------------------------------------------------------------------ features
+
+Test(nnue_train, feature_indices_checked_by_hand) {
+    cr_assert_eq(ntrain_feature(WHITE, W_KING, SQ_E1), 324); // 0 + 5 * 64 + 4
+    cr_assert_eq(ntrain_feature(BLACK, W_KING, SQ_E1), 764); // 384 + 5 * 64 + (4 ^ 56)
+    cr_assert_eq(ntrain_feature(BLACK, B_KING, SQ_E8), 324); // the mirror image
+    cr_assert_eq(ntrain_feature(WHITE, B_KING, SQ_E8), 764);
+    cr_assert_eq(ntrain_feature(WHITE, W_PAWN, SQ_A1 + 8), 8);
+    cr_assert_eq(ntrain_feature(BLACK, B_PAWN, SQ_H8 - 8), 15); // h7 -> h2
+    cr_assert_eq(ntrain_feature(WHITE, B_QUEEN, SQ_D8), 384 + 256 + 59);
+    cr_assert_eq(ntrain_feature(BLACK, W_QUEEN, SQ_D1), 384 + 256 + 59);
+
+    uint8_t rec[TRAIN_RECORD_SIZE];
+    uint16_t us[NT_MAX_FEATURES], them[NT_MAX_FEATURES];
+    Color stm;
+    record_of_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", rec);
+    int n = ntrain_features(rec, us, them, &stm);
+    cr_assert_eq(n, 32);
+    cr_assert_eq(stm, BLACK);
+    // Black to move: "us" is Black's view. The white king e1, the black king e8, the e4 pawn
+    // (a code-13 pawn in the record) and the a1 rook (a code-12 castling rook).
+    cr_assert(has_feature(them, n, 324) && has_feature(us, n, 764));
+    cr_assert(has_feature(us, n, 324) && has_feature(them, n, 764));
+    cr_assert(has_feature(them, n, 0 * 64 + 28) && has_feature(us, n, 384 + (28 ^ 56)));
+    cr_assert(has_feature(them, n, 3 * 64 + 0) && has_feature(us, n, 384 + 3 * 64 + 56));
+    cr_assert_not(has_feature(them, n, 0 * 64 + 12)); // e2 is empty
+}
+
+// The features the fast reader finds are those of the decoded position, in square order,
+// over random games (castling rooks and en-passant pawns included).
+Test(nnue_train, features_match_the_decoded_positions) {
+    uint64_t rng = 7;
+    int ep = 0, castling = 0, black = 0;
+    for (int game = 0; game < 40; game++) {
+        board_set_start(board);
+        for (int ply = 0; ply < 120; ply++) {
+            TrainPosition p, q;
+            train_position_from_board(&p, board);
+            p.ply = (uint16_t)ply, p.score = 0, p.move = MOVE_NONE, p.result = TRAIN_DRAW;
+            p.flags = 0;
+            uint8_t rec[TRAIN_RECORD_SIZE];
+            train_encode(&p, rec);
+            char err[160];
+            cr_assert(train_decode(rec, &q, err, sizeof err), "%s", err);
+            uint16_t us[NT_MAX_FEATURES], them[NT_MAX_FEATURES];
+            Color stm;
+            int n = ntrain_features(rec, us, them, &stm), k = 0;
+            cr_assert_eq(stm, q.side);
+            for (Square s = 0; s < SQ_NB; s++) {
+                Piece pc = (Piece)q.squares[s];
+                if (pc == NO_PIECE)
+                    continue;
+                for (int view = 0; view < 2; view++) {
+                    Color persp = view == 0 ? q.side : (Color)!q.side;
+                    int want = (piece_color(pc) == persp ? 0 : 384) + piece_type(pc) * 64 +
+                               (persp == WHITE ? s : s ^ 56);
+                    cr_assert_eq((view == 0 ? us : them)[k], want, "square %d, view %d", s, view);
+                }
+                k++;
+            }
+            cr_assert_eq(n, k);
+            ep += q.ep != SQ_NONE;
+            castling += q.castling != 0;
+            black += q.side == BLACK;
+            MoveList list;
+            movegen_legal(board, &list);
+            if (list.count == 0)
+                break;
+            board_play(board, list.moves[test_rng_next(&rng) % (uint64_t)list.count]);
+        }
+    }
+    cr_assert(ep > 5 && castling > 100 && black > 100, "ep %d castling %d black %d", ep, castling,
+              black);
+}
+
+Test(nnue_train, target_blends_result_and_score_for_the_side_to_move) {
+    uint8_t rec[TRAIN_RECORD_SIZE];
+    record_of_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", rec);
+    rec[24] = 400 & 255, rec[25] = 400 >> 8;                     // +400 cp for White
+    rec[31] = (uint8_t)((rec[31] & ~6) | TRAIN_WHITE_WINS << 1); // White won
+    double s = 1 / (1 + exp(-1.0));
+    cr_assert_float_eq(ntrain_target(rec, 0.5), 0.5 + 0.5 * s, 1e-6);
+    cr_assert_float_eq(ntrain_target(rec, 1.0), 1.0, 1e-6);
+    cr_assert_float_eq(ntrain_target(rec, 0.0), s, 1e-6);
+    rec[31] |= 1; // Black to move: both turn round
+    cr_assert_float_eq(ntrain_target(rec, 0.5), 0.5 * (1 - s), 1e-6);
+}
+
+// ------------------------------------------------------------------------------ data
+
+static int material(const Board *b) {
+    static const int value[PIECE_TYPE_NB] = { 100, 300, 300, 500, 900, 0 };
+    int sum = 0;
+    for (Square s = 0; s < SQ_NB; s++) {
+        Piece pc = board_piece_on(b, s);
+        if (pc != NO_PIECE)
+            sum += (piece_color(pc) == WHITE ? 1 : -1) * value[piece_type(pc)];
+    }
+    return sum;
+}
+
+// Random games scored by a material count; every 5th position marked not quiet. Returns
+// the positions written.
+static int write_games(const char *path, int games, uint64_t seed) {
+    TrainWriter w;
+    char err[256];
+    cr_assert(train_writer_open(&w, path, err, sizeof err), "%s", err);
+    TrainPosition game[80];
+    int total = 0;
+    for (int g = 0; g < games; g++) {
+        board_set_start(board);
+        int n = 0;
+        for (; n < 80; n++) {
+            MoveList list;
+            movegen_legal(board, &list);
+            if (list.count == 0)
+                break;
+            TrainPosition *p = &game[n];
+            train_position_from_board(p, board);
+            p->ply = (uint16_t)n;
+            p->score = (int16_t)material(board);
+            p->move = MOVE_NONE;
+            p->flags = n % 5 == 4 ? TRAIN_FLAG_NOT_QUIET : 0;
+            board_play(board, list.moves[test_rng_next(&seed) % (uint64_t)list.count]);
+        }
+        int m = material(board);
+        for (int i = 0; i < n; i++)
+            game[i].result = m > 100 ? TRAIN_WHITE_WINS : m < -100 ? TRAIN_BLACK_WINS : TRAIN_DRAW;
+        cr_assert(train_writer_add_game(&w, game, n, err, sizeof err), "%s", err);
+        total += n;
+    }
+    cr_assert(train_writer_close(&w));
+    return total;
+}
+
+static void options_for(NtOptions *o, const char *data) {
+    ntrain_options_default(o);
+    o->data = data;
+    o->min_ply = 0;
+    o->batch = 128;
+    o->epochs = 4;
+    o->lr = 0.005;
+    o->threads = 2;
+    o->held_out = 5;
+}
+
+static void load_games(NtOptions *o, NtData *d, int games) {
+    char path[128];
+    path_in(path, sizeof path, "worker-000.bin");
+    write_games(path, games, 11);
+    options_for(o, dir);
+    char err[512];
+    cr_assert(ntrain_load(o, d, err, sizeof err), "%s", err);
+}
+
+Test(nnue_train, loading_filters_and_holds_out_games) {
+    char path[128];
+    path_in(path, sizeof path, "worker-000.bin");
+    int total = write_games(path, 20, 3);
+    NtOptions o;
+    options_for(&o, dir);
+    NtData d;
+    char err[512];
+    cr_assert(ntrain_load(&o, &d, err, sizeof err), "%s", err);
+    cr_assert_eq(d.records, total);
+    cr_assert_eq(d.games, 20);
+    cr_assert_eq(d.held_games, 4); // games 4, 9, 14, 19
+    cr_assert_eq(d.train.count + d.held.count, total - total / 5, "%lld + %lld of %d",
+                 d.train.count, d.held.count, total);
+    cr_assert_gt(d.held.count, 0);
+    ntrain_data_free(&d);
+
+    o.all = true, o.held_out = 0, o.per_file = 100;
+    cr_assert(ntrain_load(&o, &d, err, sizeof err), "%s", err);
+    cr_assert_eq(d.records, 100);
+    cr_assert_eq(d.train.count, 100);
+    cr_assert_eq(d.held.count, 0);
+    ntrain_data_free(&d);
+
+    o.per_file = INT64_MAX, o.limit = 37;
+    cr_assert(ntrain_load(&o, &d, err, sizeof err), "%s", err);
+    cr_assert_eq(d.train.count, 37);
+    ntrain_data_free(&d);
+}
+
+Test(nnue_train, a_few_epochs_lower_the_loss) {
+    NtOptions o;
+    NtData d;
+    load_games(&o, &d, 40);
+    // The search scores here are a material count, which the features can express exactly,
+    // so the loss on unseen games falls too.
+    o.lambda = 0;
+    Trainer t;
+    cr_assert(ntrain_init(&t, o.seed));
+    double before = ntrain_loss(t.params, &d.train, o.lambda, 1);
+    double held_before = ntrain_loss(t.params, &d.held, o.lambda, 1);
+    char err[256];
+    for (int e = 0; e < o.epochs; e++)
+        cr_assert(ntrain_epoch(&t, &d, &o, NULL, err, sizeof err), "%s", err);
+    double after = ntrain_loss(t.params, &d.train, o.lambda, 1);
+    cr_assert_eq(t.epoch, o.epochs);
+    cr_assert_lt(after, before * 0.8, "loss %f -> %f", before, after);
+    cr_assert_lt(t.held_loss, held_before, "held-out loss %f -> %f", held_before, t.held_loss);
+    cr_assert_float_eq(t.held_loss, ntrain_loss(t.params, &d.held, o.lambda, 3), 1e-9);
+    for (int i = 0; i < NT_PARAMS; i++)
+        cr_assert(fabsf(t.params[i]) <= NT_CLIP, "parameter %d: %f", i, t.params[i]);
+    ntrain_free(&t);
+    ntrain_data_free(&d);
+}
+
+// ------------------------------------------------------------------------------ the net file
+
+// The net as NNUE-SPEC.md's "File format" lays it out, read strictly.
+typedef struct Net {
+    uint32_t header[6]; // inputs, hidden, QA, QB, SCALE, description length
+    char desc[NT_DESC_MAX + 1];
+    int16_t ft_w[NT_INPUTS * H], ft_b[H], out_w[2 * H];
+    int32_t out_b;
+} Net;
+
+static uint32_t le32(const uint8_t *p) {
+    return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static int16_t le16(const uint8_t *p) {
+    return (int16_t)(uint16_t)(p[0] | p[1] << 8);
+}
+
+// Fills n from the file; false with what is wrong in why.
+static bool read_net(const char *path, Net *n, char *why, size_t whysz) {
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return snprintf(why, whysz, "cannot open") < 0;
+    static uint8_t buf[2 << 20];
+    size_t size = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    if (size < 32)
+        return snprintf(why, whysz, "length") < 0;
+    if (memcmp(buf, "PZNNUE01", 8) != 0)
+        return snprintf(why, whysz, "magic") < 0;
+    for (int i = 0; i < 6; i++)
+        n->header[i] = le32(buf + 8 + 4 * i);
+    if (n->header[0] != 768 || n->header[1] != H || n->header[2] != 255 || n->header[3] != 64 ||
+        n->header[4] != 400)
+        return snprintf(why, whysz, "sizes") < 0;
+    size_t len = n->header[5];
+    if (len > NT_DESC_MAX)
+        return snprintf(why, whysz, "description length") < 0;
+    size_t want = 32 + len + 2 * (768 * H + H + 2 * H) + 4 + 4;
+    if (size != want)
+        return snprintf(why, whysz, "length %zu, not %zu", size, want) < 0;
+    if (ntrain_fnv1a(buf, size - 4, 2166136261u) != le32(buf + size - 4))
+        return snprintf(why, whysz, "checksum") < 0;
+    memcpy(n->desc, buf + 32, len);
+    n->desc[len] = '\0';
+    const uint8_t *p = buf + 32 + len;
+    for (int i = 0; i < NT_INPUTS * H; i++, p += 2)
+        n->ft_w[i] = le16(p);
+    for (int i = 0; i < H; i++, p += 2)
+        n->ft_b[i] = le16(p);
+    for (int i = 0; i < 2 * H; i++, p += 2)
+        n->out_w[i] = le16(p);
+    n->out_b = (int32_t)le32(p);
+    return true;
+}
+
+// The engine's integer evaluation (NNUE-SPEC: "Quantisation"), side to move's view.
+static int net_eval(const Net *n, const uint8_t rec[TRAIN_RECORD_SIZE]) {
+    uint16_t feat[2][NT_MAX_FEATURES];
+    Color stm;
+    int count = ntrain_features(rec, feat[0], feat[1], &stm);
+    int32_t sum = 0;
+    for (int s = 0; s < 2; s++) {
+        int16_t acc[H];
+        memcpy(acc, n->ft_b, sizeof acc);
+        for (int k = 0; k < count; k++)
+            for (int i = 0; i < H; i++)
+                acc[i] = (int16_t)(acc[i] + n->ft_w[feat[s][k] * H + i]);
+        for (int i = 0; i < H; i++) {
+            int16_t c = acc[i] < 0 ? 0 : acc[i] > 255 ? 255 : acc[i];
+            int16_t cw = (int16_t)(c * n->out_w[s * H + i]);
+            sum += (int32_t)cw * c;
+        }
+    }
+    sum = sum / 255 + n->out_b;
+    return sum * 400 / (255 * 64);
+}
+
+Test(nnue_train, net_file_reads_back_and_evaluates_like_the_float_model) {
+    NtOptions o;
+    NtData d;
+    load_games(&o, &d, 30);
+    Trainer t;
+    cr_assert(ntrain_init(&t, 5));
+    char err[256], path[128];
+    for (int e = 0; e < 3; e++)
+        cr_assert(ntrain_epoch(&t, &d, &o, NULL, err, sizeof err), "%s", err);
+    path_in(path, sizeof path, "net.nnue");
+    const char *desc = "patzer NNUE v1 test, \xc2\xbd";
+    cr_assert(ntrain_write_net(path, t.params, desc, err, sizeof err), "%s", err);
+
+    static Net net;
+    char why[128] = "";
+    cr_assert(read_net(path, &net, why, sizeof why), "%s", why);
+    cr_assert_str_eq(net.desc, desc);
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f);
+    fseek(f, 0, SEEK_END);
+    cr_assert_eq((size_t)ftell(f), ntrain_net_size(strlen(desc)));
+    cr_assert_eq(ftell(f), 32 + (long)strlen(desc) + 2 * (768 * 256 + 256 + 512) + 4 + 4);
+    fclose(f);
+    char tmp[160];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    cr_assert_neq(access(tmp, F_OK), 0, "the temporary file is renamed away");
+
+    for (int i = 0; i < NT_INPUTS * H; i += 97)
+        cr_assert_eq(net.ft_w[i], lroundf(t.params[NT_FT_W + i] * 255));
+    for (int i = 0; i < 2 * H; i++)
+        cr_assert_eq(net.out_w[i], lroundf(t.params[NT_OUT_W + i] * 64));
+    cr_assert_eq(net.out_b, lround(t.params[NT_OUT_B] * 255.0 * 64.0));
+
+    // The engine's integers compute the float model on the dequantised weights but for
+    // their two truncating divisions (within 1 + 400 / 16320 cp); rounding the weights themselves
+    // costs a few centipawns more (mostly the output weights' steps of 1/64).
+    static float deq[NT_PARAMS];
+    for (int i = 0; i < NT_INPUTS * H; i++)
+        deq[NT_FT_W + i] = net.ft_w[i] / 255.0f;
+    for (int i = 0; i < H; i++)
+        deq[NT_FT_B + i] = net.ft_b[i] / 255.0f;
+    for (int i = 0; i < 2 * H; i++)
+        deq[NT_OUT_W + i] = net.out_w[i] / 64.0f;
+    deq[NT_OUT_B] = (float)(net.out_b / (255.0 * 64.0));
+    double worst = 0, total = 0;
+    for (long long i = 0; i < d.train.count; i++) {
+        int got = net_eval(&net, d.train.rec[i]);
+        double exact = ntrain_forward(deq, d.train.rec[i]) * 400.0;
+        cr_assert_lt(fabs(got - exact), 1.05, "record %lld: %d, dequantised float %.3f", i, got,
+                     exact);
+        double diff = fabs(got - ntrain_forward(t.params, d.train.rec[i]) * 400.0);
+        total += diff;
+        worst = diff > worst ? diff : worst;
+    }
+    cr_log_info("quantised against float: mean %.2f cp, worst %.1f cp",
+                total / (double)d.train.count, worst);
+    cr_assert_lt(total / (double)d.train.count, 10, "mean %.2f cp", total / (double)d.train.count);
+
+    // A long description is cut to 4096 bytes; a damaged file fails its checksum, and a
+    // longer one its length.
+    static char longdesc[6000];
+    memset(longdesc, 'x', sizeof longdesc - 1);
+    cr_assert(ntrain_write_net(path, t.params, longdesc, err, sizeof err), "%s", err);
+    cr_assert(read_net(path, &net, why, sizeof why), "%s", why);
+    cr_assert_eq(net.header[5], NT_DESC_MAX);
+    f = fopen(path, "r+b");
+    cr_assert_not_null(f);
+    fseek(f, 5000, SEEK_SET);
+    fputc(0x55, f);
+    fclose(f);
+    cr_assert_not(read_net(path, &net, why, sizeof why));
+    cr_assert_str_eq(why, "checksum");
+    cr_assert(ntrain_write_net(path, t.params, desc, err, sizeof err), "%s", err);
+    f = fopen(path, "ab");
+    fputc(0, f);
+    fclose(f);
+    cr_assert_not(read_net(path, &net, why, sizeof why));
+    cr_assert(strstr(why, "length"), "%s", why);
+
+    ntrain_free(&t);
+    ntrain_data_free(&d);
+}
+
+// ------------------------------------------------------------------------------ checkpoints
+
+static void run_epochs(Trainer *t, const NtData *d, const NtOptions *o, int n) {
+    char err[256];
+    for (int e = 0; e < n; e++)
+        cr_assert(ntrain_epoch(t, d, o, NULL, err, sizeof err), "%s", err);
+}
+
+static void assert_same(const Trainer *a, const Trainer *b) {
+    cr_assert_eq(memcmp(a->params, b->params, NT_PARAMS * sizeof *a->params), 0, "weights");
+    cr_assert_eq(memcmp(a->m, b->m, NT_PARAMS * sizeof *a->m), 0, "Adam m");
+    cr_assert_eq(memcmp(a->v, b->v, NT_PARAMS * sizeof *a->v), 0, "Adam v");
+    cr_assert_eq(a->epoch, b->epoch);
+    cr_assert_eq(a->step, b->step);
+    cr_assert_eq(a->rng, b->rng);
+    cr_assert_eq(a->train_loss, b->train_loss);
+    cr_assert_eq(a->held_loss, b->held_loss);
+}
+
+Test(nnue_train, resuming_a_checkpoint_gives_the_uninterrupted_run) {
+    NtOptions o;
+    NtData d;
+    load_games(&o, &d, 30);
+    o.epochs = 3;
+    NtRunKey key;
+    ntrain_run_key(&o, &d, &key);
+    Trainer whole, part, resumed;
+    cr_assert(ntrain_init(&whole, o.seed) && ntrain_init(&part, o.seed));
+    run_epochs(&whole, &d, &o, 3);
+    run_epochs(&part, &d, &o, 1);
+    char err[512], path[128];
+    path_in(path, sizeof path, "run.ckpt");
+    cr_assert(ntrain_save_checkpoint(path, &part, &key, err, sizeof err), "%s", err);
+    ntrain_free(&part);
+
+    cr_assert(ntrain_init(&resumed, o.seed));
+    cr_assert(ntrain_load_checkpoint(path, &resumed, &key, err, sizeof err), "%s", err);
+    cr_assert_eq(resumed.epoch, 1);
+    run_epochs(&resumed, &d, &o, 2);
+    assert_same(&whole, &resumed);
+
+    // The same seed and thread count give the same run; a run with other options or other
+    // data is refused with what differs.
+    NtRunKey other = key;
+    other.batch = 64;
+    cr_assert_not(ntrain_load_checkpoint(path, &resumed, &other, err, sizeof err));
+    cr_assert(strstr(err, "--batch is 128, this run's 64"), "%s", err);
+    other = key;
+    other.fingerprint ^= 1;
+    cr_assert_not(ntrain_load_checkpoint(path, &resumed, &other, err, sizeof err));
+    cr_assert(strstr(err, "data"), "%s", err);
+    FILE *f = fopen(path, "r+b");
+    cr_assert_not_null(f);
+    fseek(f, 4000, SEEK_SET);
+    fputc(0x77, f);
+    fclose(f);
+    cr_assert_not(ntrain_load_checkpoint(path, &resumed, &key, err, sizeof err));
+    cr_assert(strstr(err, "checksum"), "%s", err);
+
+    ntrain_free(&whole);
+    ntrain_free(&resumed);
+    ntrain_data_free(&d);
+}
+
+Test(nnue_train, same_seed_and_threads_same_weights) {
+    NtOptions o;
+    NtData d;
+    load_games(&o, &d, 20);
+    o.threads = 3;
+    Trainer a, b;
+    cr_assert(ntrain_init(&a, 9) && ntrain_init(&b, 9));
+    run_epochs(&a, &d, &o, 2);
+    run_epochs(&b, &d, &o, 2);
+    assert_same(&a, &b);
+    ntrain_free(&a);
+    ntrain_free(&b);
+    ntrain_data_free(&d);
+}
+
+// ------------------------------------------------------------------------------ errors
+
+static void parse_fails(const char *want, int argc, char **argv) {
+    NtOptions o;
+    char err[256] = "";
+    cr_assert_not(ntrain_parse_args(argc, argv, &o, err, sizeof err), "accepted: %s", want);
+    cr_assert(strstr(err, want), "'%s' does not say '%s'", err, want);
+}
+
+#define FAILS(want, ...)                                               \
+    do {                                                               \
+        char *args_[] = { "nnue_train", __VA_ARGS__ };                 \
+        parse_fails(want, (int)(sizeof args_ / sizeof *args_), args_); \
+    } while (0)
+
+Test(nnue_train, options_parse_and_bad_ones_are_named) {
+    char *argv[] = { "nnue_train", "--epochs", "7",         "data",     "--resume",
+                     "--lr",       "0.002",    "--threads", "1",        "--seed",
+                     "42",         "--out",    "x.nnue",    "--lambda", "0.25" };
+    NtOptions o;
+    char err[256];
+    cr_assert(ntrain_parse_args(15, argv, &o, err, sizeof err), "%s", err);
+    cr_assert_str_eq(o.data, "data");
+    cr_assert_str_eq(o.out, "x.nnue");
+    cr_assert(o.resume && !o.all);
+    cr_assert_eq(o.epochs, 7);
+    cr_assert_eq(o.threads, 1);
+    cr_assert_eq(o.seed, 42);
+    cr_assert_eq(o.batch, 16384);
+    cr_assert_float_eq(o.lr, 0.002, 1e-12);
+    cr_assert_float_eq(o.lambda, 0.25, 1e-12);
+
+    FAILS("no data", "--epochs", "3");
+    FAILS("--batch: 'lots' is not a whole number", "d", "--batch", "lots");
+    FAILS("--batch: '0' is not a whole number from 1", "d", "--batch", "0");
+    FAILS("--threads: '999'", "d", "--threads", "999");
+    FAILS("--lambda: '1.5' is not a number from 0 to 1", "d", "--lambda", "1.5");
+    FAILS("--lr: 'fast'", "d", "--lr", "fast");
+    FAILS("--epochs needs a value", "d", "--epochs");
+    FAILS("unknown option '--epoch'", "d", "--epoch", "3");
+    FAILS("two data paths", "d", "e");
+    FAILS("--held-out 1", "d", "--held-out", "1");
+    FAILS("--out: an empty file name", "d", "--out", "");
+}
+
+static void load_fails(const char *data, const char *want) {
+    NtOptions o;
+    options_for(&o, data);
+    NtData d;
+    char err[512] = "";
+    cr_assert_not(ntrain_load(&o, &d, err, sizeof err), "loaded %s", data);
+    cr_assert(strstr(err, want), "'%s' does not say '%s'", err, want);
+}
+
+Test(nnue_train, empty_or_malformed_data_is_refused_clearly) {
+    load_fails(dir, "no positions to train on (0 .bin files, 0 records");
+    char path[128];
+    path_in(path, sizeof path, "missing");
+    load_fails(path, "No such file");
+
+    // A valid record, then one with all 64 squares occupied.
+    path_in(path, sizeof path, "bad.bin");
+    uint8_t rec[TRAIN_RECORD_SIZE], bad[TRAIN_RECORD_SIZE];
+    record_of_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", rec);
+    memset(bad, 0xFF, sizeof bad);
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f);
+    fwrite(rec, 1, sizeof rec, f);
+    fwrite(bad, 1, sizeof bad, f);
+    fclose(f);
+    load_fails(dir, "bad.bin: record 1: 64 pieces");
+
+    f = fopen(path, "wb");
+    fwrite(rec, 1, sizeof rec, f);
+    fwrite(rec, 1, 10, f);
+    fclose(f);
+    load_fails(dir, "bad.bin: truncated record after record 1");
+
+    // Positions all filtered out are no data either.
+    f = fopen(path, "wb");
+    fwrite(rec, 1, sizeof rec, f);
+    fclose(f);
+    NtOptions o;
+    options_for(&o, path);
+    o.min_ply = 50;
+    NtData d;
+    char err[512];
+    cr_assert_not(ntrain_load(&o, &d, err, sizeof err));
+    cr_assert(strstr(err, "no positions to train on (1 .bin file, 1 records"), "%s", err);
+}
