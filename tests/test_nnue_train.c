@@ -360,7 +360,9 @@ Test(nnue_train, net_file_reads_back_and_evaluates_like_the_float_model) {
         cr_assert(ntrain_epoch(&t, &d, &o, NULL, err, sizeof err), "%s", err);
     path_in(path, sizeof path, "net.nnue");
     const char *desc = "patzer NNUE v1 test, \xc2\xbd";
-    cr_assert(ntrain_write_net(path, t.params, desc, err, sizeof err), "%s", err);
+    static NtQuantised q;
+    ntrain_quantise(t.params, &q);
+    cr_assert(ntrain_write_net(path, &q, desc, err, sizeof err), "%s", err);
 
     static Net net;
     char why[128] = "";
@@ -396,6 +398,7 @@ Test(nnue_train, net_file_reads_back_and_evaluates_like_the_float_model) {
     double worst = 0, total = 0;
     for (long long i = 0; i < d.train.count; i++) {
         int got = net_eval(&net, d.train.rec[i]);
+        cr_assert_eq(got, ntrain_quantised_eval(&q, d.train.rec[i]));
         double exact = ntrain_forward(deq, d.train.rec[i]) * 400.0;
         cr_assert_lt(fabs(got - exact), 1.05, "record %lld: %d, dequantised float %.3f", i, got,
                      exact);
@@ -411,7 +414,7 @@ Test(nnue_train, net_file_reads_back_and_evaluates_like_the_float_model) {
     // longer one its length.
     static char longdesc[6000];
     memset(longdesc, 'x', sizeof longdesc - 1);
-    cr_assert(ntrain_write_net(path, t.params, longdesc, err, sizeof err), "%s", err);
+    cr_assert(ntrain_write_net(path, &q, longdesc, err, sizeof err), "%s", err);
     cr_assert(read_net(path, &net, why, sizeof why), "%s", why);
     cr_assert_eq(net.header[5], NT_DESC_MAX);
     f = fopen(path, "r+b");
@@ -421,7 +424,7 @@ Test(nnue_train, net_file_reads_back_and_evaluates_like_the_float_model) {
     fclose(f);
     cr_assert_not(read_net(path, &net, why, sizeof why));
     cr_assert_str_eq(why, "checksum");
-    cr_assert(ntrain_write_net(path, t.params, desc, err, sizeof err), "%s", err);
+    cr_assert(ntrain_write_net(path, &q, desc, err, sizeof err), "%s", err);
     f = fopen(path, "ab");
     fputc(0, f);
     fclose(f);

@@ -77,10 +77,12 @@ static void describe(char *buf, size_t bufsz, const NtOptions *o, const NtData *
 }
 
 static void write_outputs(const NtOptions *o, const NtData *d, const Trainer *t,
-                          const char *checkpoint, const NtRunKey *key, int argc, char **argv) {
+                          const char *checkpoint, const NtRunKey *key, NtQuantised *q, int argc,
+                          char **argv) {
     char err[512], desc[NT_DESC_MAX * 2];
     describe(desc, sizeof desc, o, d, t, argc, argv);
-    if (!ntrain_write_net(o->out, t->params, desc, err, sizeof err))
+    ntrain_quantise(t->params, q);
+    if (!ntrain_write_net(o->out, q, desc, err, sizeof err))
         die(err);
     if (!ntrain_save_checkpoint(checkpoint, t, key, err, sizeof err))
         die(err);
@@ -109,7 +111,8 @@ int main(int argc, char **argv) {
             now_seconds() - start, (double)(d.train.cap + d.held.cap) * TRAIN_RECORD_SIZE / 1e6);
 
     Trainer t;
-    if (!ntrain_init(&t, o.seed))
+    NtQuantised *q = malloc(sizeof *q);
+    if (!q || !ntrain_init(&t, o.seed))
         die("out of memory");
     NtRunKey key;
     ntrain_run_key(&o, &d, &key);
@@ -144,12 +147,22 @@ int main(int argc, char **argv) {
                 "ETA %s\n",
                 t.epoch, o.epochs, t.train_loss, t.held_loss, (double)d.train.count / (t1 - t0),
                 took, eta);
-        write_outputs(&o, &d, &t, checkpoint, &key, argc, argv);
+        write_outputs(&o, &d, &t, checkpoint, &key, q, argc, argv);
     }
     if (t.epoch == first)
-        write_outputs(&o, &d, &t, checkpoint, &key, argc, argv);
+        write_outputs(&o, &d, &t, checkpoint, &key, q, argc, argv);
+    // What rounding the weights costs, measured on unseen positions when there are some.
+    double mean, worst;
+    const NtRecords *probe_set = d.held.count ? &d.held : &d.train;
+    ntrain_quantisation_error(t.params, q, probe_set, 20000, &mean, &worst);
+    fprintf(stderr,
+            "nnue_train: quantised eval against float: mean %.1f cp, worst %.0f cp (%lld %s "
+            "positions)\n",
+            mean, worst, probe_set->count < 20000 ? probe_set->count : 20000,
+            d.held.count ? "held-out" : "training");
     fprintf(stderr, "nnue_train: net written to %s (checkpoint %s), %.0f s in all\n", o.out,
             checkpoint, now_seconds() - start);
+    free(q);
     ntrain_free(&t);
     ntrain_data_free(&d);
     return 0;

@@ -142,15 +142,31 @@ typedef struct NtProgress {
 bool ntrain_epoch(Trainer *t, const NtData *d, const NtOptions *o, const NtProgress *pr, char *err,
                   size_t errsz);
 
+// ------------------------------------------------------------------------------ quantisation
+
+// The network as the file holds it and the engine computes with it.
+typedef struct NtQuantised {
+    int16_t ft_w[NT_INPUTS * NT_HIDDEN], ft_b[NT_HIDDEN], out_w[2 * NT_HIDDEN];
+    int32_t out_b;
+} NtQuantised;
+
+void ntrain_quantise(const float *params, NtQuantised *q);
+// The engine's evaluation of a record in centipawns, side to move's view (before its clamp
+// to +-VALUE_EVAL_MAX).
+int ntrain_quantised_eval(const NtQuantised *q, const uint8_t rec[TRAIN_RECORD_SIZE]);
+// The mean and the worst |quantised - float| evaluation over the first max records.
+void ntrain_quantisation_error(const float *params, const NtQuantised *q, const NtRecords *r,
+                               long long max, double *mean, double *worst);
+
 // ------------------------------------------------------------------------------ files
 
 uint32_t ntrain_fnv1a(const uint8_t *bytes, size_t n, uint32_t hash);
 #define NT_FNV_INIT 2166136261u
 // The size of a net file with a description of desc_len bytes.
 size_t ntrain_net_size(size_t desc_len);
-// Quantises the model and writes the net file atomically (path.tmp, then rename). The
-// description is cut (between UTF-8 characters) to NT_DESC_MAX bytes.
-bool ntrain_write_net(const char *path, const float *params, const char *desc, char *err,
+// Writes the net file atomically (path.tmp, then rename). The description is cut (between
+// UTF-8 characters) to NT_DESC_MAX bytes.
+bool ntrain_write_net(const char *path, const NtQuantised *q, const char *desc, char *err,
                       size_t errsz);
 
 // What a checkpoint must agree on with the run that resumes it.

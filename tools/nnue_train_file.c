@@ -110,15 +110,13 @@ size_t ntrain_net_size(size_t desc_len) {
     return NT_HEADER_SIZE + desc_len + 2 * ((size_t)NT_INPUTS * H + H + 2 * H) + 4 + 4;
 }
 
-static void put_q16(Buf *b, float x, float q) {
-    long v = lroundf(x * q);
-    v = v < INT16_MIN ? INT16_MIN : v > INT16_MAX ? INT16_MAX : v;
-    uint16_t u = (uint16_t)(int16_t)v;
+static void put16(Buf *b, int16_t x) {
+    uint16_t u = (uint16_t)x;
     b->data[b->at++] = (uint8_t)u;
     b->data[b->at++] = (uint8_t)(u >> 8);
 }
 
-bool ntrain_write_net(const char *path, const float *params, const char *desc, char *err,
+bool ntrain_write_net(const char *path, const NtQuantised *q, const char *desc, char *err,
                       size_t errsz) {
     char text[NT_DESC_MAX + 1];
     size_t desc_len = text_copy(text, sizeof text, desc ? desc : "");
@@ -132,12 +130,12 @@ bool ntrain_write_net(const char *path, const float *params, const char *desc, c
         put32(&b, header[i]);
     put_bytes(&b, text, desc_len);
     for (int i = 0; i < NT_INPUTS * H; i++)
-        put_q16(&b, params[NT_FT_W + i], NT_QA);
+        put16(&b, q->ft_w[i]);
     for (int i = 0; i < H; i++)
-        put_q16(&b, params[NT_FT_B + i], NT_QA);
+        put16(&b, q->ft_b[i]);
     for (int i = 0; i < 2 * H; i++)
-        put_q16(&b, params[NT_OUT_W + i], NT_QB);
-    put32(&b, (uint32_t)(int32_t)lround((double)params[NT_OUT_B] * NT_QA * NT_QB));
+        put16(&b, q->out_w[i]);
+    put32(&b, (uint32_t)q->out_b);
     put32(&b, ntrain_fnv1a(b.data, b.at, NT_FNV_INIT));
     bool ok = write_atomic(path, &b, err, errsz);
     free(b.data);

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// tools/nnue_train: quantisation (NNUE-SPEC: "Quantisation") and the engine's integer
+// evaluation on the quantised weights, so that a run can report what rounding costs (the
+// output weights' steps of 1/64 most of all) next to its float losses.
+#include <math.h>
+#include <string.h>
+
+#include "tools/nnue_train.h"
+
+enum { H = NT_HIDDEN };
+
+static int16_t q16(float x, float scale) {
+    long v = lroundf(x * scale);
+    return (int16_t)(v < INT16_MIN ? INT16_MIN : v > INT16_MAX ? INT16_MAX : v);
+}
+
+void ntrain_quantise(const float *params, NtQuantised *q) {
+    for (int i = 0; i < NT_INPUTS * H; i++)
+        q->ft_w[i] = q16(params[NT_FT_W + i], NT_QA);
+    for (int i = 0; i < H; i++)
+        q->ft_b[i] = q16(params[NT_FT_B + i], NT_QA);
+    for (int i = 0; i < 2 * H; i++)
+        q->out_w[i] = q16(params[NT_OUT_W + i], NT_QB);
+    q->out_b = (int32_t)lround((double)params[NT_OUT_B] * NT_QA * NT_QB);
+}
+
+int ntrain_quantised_eval(const NtQuantised *q, const uint8_t rec[TRAIN_RECORD_SIZE]) {
+    uint16_t feat[2][NT_MAX_FEATURES];
+    Color stm;
+    int n = ntrain_features(rec, feat[0], feat[1], &stm);
+    int32_t sum = 0;
+    for (int s = 0; s < 2; s++) {
+        int16_t acc[H];
+        memcpy(acc, q->ft_b, sizeof acc);
+        for (int k = 0; k < n; k++) {
+            const int16_t *row = q->ft_w + (size_t)feat[s][k] * H;
+            for (int i = 0; i < H; i++)
+                acc[i] = (int16_t)(acc[i] + row[i]);
+        }
+        // c * w fits an int16 (c <= 255, |w| <= 127): the engine's madd trick.
+        const int16_t *w = q->out_w + s * H;
+        for (int i = 0; i < H; i++) {
+            int16_t c = acc[i] < 0 ? 0 : acc[i] > NT_QA ? NT_QA : acc[i];
+            sum += (int32_t)(int16_t)(c * w[i]) * c;
+        }
+    }
+    sum = sum / NT_QA + q->out_b;
+    return (int)((int64_t)sum * NT_SCALE / (NT_QA * NT_QB));
+}
+
+void ntrain_quantisation_error(const float *params, const NtQuantised *q, const NtRecords *r,
+                               long long max, double *mean, double *worst) {
+    long long n = r->count < max ? r->count : max;
+    double total = 0;
+    *worst = 0;
+    for (long long i = 0; i < n; i++) {
+        double diff = fabs(ntrain_quantised_eval(q, r->rec[i]) -
+                           (double)ntrain_forward(params, r->rec[i]) * NT_SCALE);
+        total += diff;
+        *worst = diff > *worst ? diff : *worst;
+    }
+    *mean = n ? total / (double)n : 0;
+}
