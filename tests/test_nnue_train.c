@@ -267,6 +267,12 @@ Test(nnue_train, a_few_epochs_lower_the_loss) {
     cr_assert_float_eq(t.held_loss, ntrain_loss(t.params, &d.held, o.lambda, 3), 1e-9);
     for (int i = 0; i < NT_PARAMS; i++)
         cr_assert(fabsf(t.params[i]) <= NT_CLIP, "parameter %d: %f", i, t.params[i]);
+    // The last epoch (a quarter of 4) fits with the output weights on the file's grid.
+    cr_assert_eq(ntrain_grid_epochs(&o), 1);
+    for (int i = 0; i < 2 * H; i++) {
+        float w = t.params[NT_OUT_W + i] * NT_QB;
+        cr_assert_eq(w, roundf(w), "output weight %d: %f / 64", i, w);
+    }
     ntrain_free(&t);
     ntrain_data_free(&d);
 }

@@ -62,16 +62,18 @@ static void describe(char *buf, size_t bufsz, const NtOptions *o, const NtData *
     if (o->held_out)
         snprintf(held, sizeof held, "held-out loss %.6f on %lld positions of 1 game in %d",
                  t->held_loss, d->held.count, o->held_out);
-    int n = snprintf(buf, bufsz,
-                     "patzer NNUE v1, (768->%d)x2->1 SCReLU. Trained %s by tools/nnue_train "
-                     "from %s (%s of each file): %lld %s positions of %lld records (%lld "
-                     "games; min ply %d, max score %d). Epoch %d of %d, batch %d, Adam lr %g "
-                     "cosine to %g, lambda %.2f, seed %" PRIu64 ", %d thread%s. Loss %.6f "
-                     "(last epoch), %s. Command:",
-                     NT_HIDDEN, date, o->data, per_file, d->train.count + d->held.count,
-                     o->all ? "" : "quiet", d->records, d->games, o->min_ply, o->max_score,
-                     t->epoch, o->epochs, o->batch, o->lr, o->lr / 100, o->lambda, o->seed,
-                     o->threads, o->threads == 1 ? "" : "s", t->train_loss, held);
+    int n =
+        snprintf(buf, bufsz,
+                 "patzer NNUE v1, (768->%d)x2->1 SCReLU. Trained %s by tools/nnue_train "
+                 "from %s (%s of each file): %lld%s positions of %lld records (%lld "
+                 "games; min ply %d, max score %d). Epoch %d of %d (the last %d with the "
+                 "output layer on its quantised grid), batch %d, Adam lr %g cosine to %g, "
+                 "lambda %.2f, seed %" PRIu64 ", %d thread%s. Loss %.6f (last epoch), %s. "
+                 "Command:",
+                 NT_HIDDEN, date, o->data, per_file, d->train.count + d->held.count,
+                 o->all ? "" : " quiet", d->records, d->games, o->min_ply, o->max_score, t->epoch,
+                 o->epochs, ntrain_grid_epochs(o), o->batch, o->lr, o->lr / 100, o->lambda, o->seed,
+                 o->threads, o->threads == 1 ? "" : "s", t->train_loss, held);
     for (int i = 0; i < argc && n > 0 && (size_t)n < bufsz; i++)
         n += snprintf(buf + n, bufsz - (size_t)n, " %s", argv[i]);
 }
@@ -152,14 +154,13 @@ int main(int argc, char **argv) {
     if (t.epoch == first)
         write_outputs(&o, &d, &t, checkpoint, &key, q, argc, argv);
     // What rounding the weights costs, measured on unseen positions when there are some.
-    double mean, worst;
+    NtQuantError qe;
     const NtRecords *probe_set = d.held.count ? &d.held : &d.train;
-    ntrain_quantisation_error(t.params, q, probe_set, 20000, &mean, &worst);
+    ntrain_quantisation_error(t.params, q, probe_set, 100000, o.lambda, &qe);
     fprintf(stderr,
-            "nnue_train: quantised eval against float: mean %.1f cp, worst %.0f cp (%lld %s "
-            "positions)\n",
-            mean, worst, probe_set->count < 20000 ? probe_set->count : 20000,
-            d.held.count ? "held-out" : "training");
+            "nnue_train: the quantised net on %lld %s positions: loss %.6f; its eval differs "
+            "from the float model's by %.1f cp on average, %.0f cp at most\n",
+            qe.count, d.held.count ? "held-out" : "training", qe.loss, qe.mean, qe.worst);
     fprintf(stderr, "nnue_train: net written to %s (checkpoint %s), %.0f s in all\n", o.out,
             checkpoint, now_seconds() - start);
     free(q);

@@ -60,7 +60,8 @@ typedef struct NtOptions {
     double lambda; // the game result's share of the target (the rest: the search score)
     int epochs;
     int batch;
-    double lr; // Adam's first step size; cosine decay to lr / 100 at the end
+    double lr;       // Adam's first step size; cosine decay to lr / 100 at the end
+    int grid_epochs; // the last ones fit with the output layer fixed on its quantised grid
     uint64_t seed;
     int threads;
 } NtOptions;
@@ -130,6 +131,9 @@ void ntrain_free(Trainer *t);
 float ntrain_forward(const float *params, const uint8_t rec[TRAIN_RECORD_SIZE]);
 // Mean squared error of the model over the records.
 double ntrain_loss(const float *params, const NtRecords *r, double lambda, int threads);
+// How many of the last epochs keep the output layer on its quantised grid: --grid-epochs,
+// but at most a quarter of the run.
+int ntrain_grid_epochs(const NtOptions *o);
 
 typedef struct NtProgress {
     void (*report)(void *ctx, long long done, long long total); // may be NULL
@@ -154,9 +158,14 @@ void ntrain_quantise(const float *params, NtQuantised *q);
 // The engine's evaluation of a record in centipawns, side to move's view (before its clamp
 // to +-VALUE_EVAL_MAX).
 int ntrain_quantised_eval(const NtQuantised *q, const uint8_t rec[TRAIN_RECORD_SIZE]);
-// The mean and the worst |quantised - float| evaluation over the first max records.
+// Over the first max records: the mean and the worst |quantised - float| evaluation in
+// centipawns, and the quantised net's loss (its eval / 400 in place of out).
+typedef struct NtQuantError {
+    double mean, worst, loss;
+    long long count;
+} NtQuantError;
 void ntrain_quantisation_error(const float *params, const NtQuantised *q, const NtRecords *r,
-                               long long max, double *mean, double *worst);
+                               long long max, double lambda, NtQuantError *e);
 
 // ------------------------------------------------------------------------------ files
 
@@ -174,7 +183,7 @@ typedef struct NtRunKey {
     uint64_t seed;
     uint64_t fingerprint;
     long long train_count, held_count;
-    int epochs, batch;
+    int epochs, batch, grid_epochs;
     double lr, lambda;
 } NtRunKey;
 

@@ -157,6 +157,7 @@ void ntrain_run_key(const NtOptions *o, const NtData *d, NtRunKey *k) {
                      .held_count = d->held.count,
                      .epochs = o->epochs,
                      .batch = o->batch,
+                     .grid_epochs = ntrain_grid_epochs(o),
                      .lr = o->lr,
                      .lambda = o->lambda };
 }
@@ -183,7 +184,7 @@ bool ntrain_save_checkpoint(const char *path, const Trainer *t, const NtRunKey *
     put64(&b, k->fingerprint);
     put_double(&b, t->train_loss);
     put_double(&b, t->held_loss);
-    put32(&b, 0); // reserved
+    put32(&b, (uint32_t)k->grid_epochs);
     put_floats(&b, t->params, NT_PARAMS);
     put_floats(&b, t->m, NT_PARAMS);
     put_floats(&b, t->v, NT_PARAMS);
@@ -246,7 +247,7 @@ bool ntrain_load_checkpoint(const char *path, Trainer *t, const NtRunKey *k, cha
     long long train_count = (long long)get64(&b), held_count = (long long)get64(&b);
     uint64_t fingerprint = get64(&b);
     double train_loss = get_double(&b), held_loss = get_double(&b);
-    get32(&b);
+    int grid_epochs = (int)get32(&b);
     // Resuming goes on exactly where the run stopped only with the same data and settings.
     const char *what = NULL;
     char was[96] = "", now[96] = "";
@@ -260,10 +261,16 @@ bool ntrain_load_checkpoint(const char *path, Trainer *t, const NtRunKey *k, cha
         what = "--seed";
         snprintf(was, sizeof was, "%llu", (unsigned long long)seed);
         snprintf(now, sizeof now, "%llu", (unsigned long long)k->seed);
-    } else if (epochs != k->epochs || batch != k->batch) {
-        what = epochs != k->epochs ? "--epochs" : "--batch";
-        snprintf(was, sizeof was, "%d", epochs != k->epochs ? epochs : batch);
-        snprintf(now, sizeof now, "%d", epochs != k->epochs ? k->epochs : k->batch);
+    } else if (epochs != k->epochs || batch != k->batch || grid_epochs != k->grid_epochs) {
+        what = epochs != k->epochs ? "--epochs" : batch != k->batch ? "--batch" : "--grid-epochs";
+        snprintf(was, sizeof was, "%d",
+                 epochs != k->epochs ? epochs
+                 : batch != k->batch ? batch
+                                     : grid_epochs);
+        snprintf(now, sizeof now, "%d",
+                 epochs != k->epochs ? k->epochs
+                 : batch != k->batch ? k->batch
+                                     : k->grid_epochs);
     } else if (lr != k->lr || lambda != k->lambda) {
         what = lr != k->lr ? "--lr" : "--lambda";
         snprintf(was, sizeof was, "%g", lr != k->lr ? lr : lambda);

@@ -215,13 +215,14 @@ double ntrain_loss(const float *params, const NtRecords *r, double lambda, int t
 
 // ------------------------------------------------------------------------------ Adam
 
-static void adam_step(Trainer *t, const float *restrict g, double lr) {
+// Adam on the first `count` parameters (the others stay as they are).
+static void adam_step(Trainer *t, const float *restrict g, double lr, int count) {
     const float beta1 = 0.9f, beta2 = 0.999f, eps = 1e-8f;
     double step = (double)(t->step + 1);
     float c1 = (float)(1.0 - pow(beta1, step)), c2 = (float)(1.0 - pow(beta2, step));
     float rate = (float)lr;
     float *restrict p = t->params, *restrict m = t->m, *restrict v = t->v;
-    for (int j = 0; j < NT_PARAMS; j++) {
+    for (int j = 0; j < count; j++) {
         m[j] = beta1 * m[j] + (1.0f - beta1) * g[j];
         v[j] = beta2 * v[j] + (1.0f - beta2) * g[j] * g[j];
         float x = p[j] - rate * (m[j] / c1) / (sqrtf(v[j] / c2) + eps);
@@ -235,6 +236,20 @@ static double schedule(double lr, uint64_t step, uint64_t total) {
     const double pi = 3.14159265358979323846;
     double lr_end = lr / 100, frac = total ? (double)step / (double)total : 0;
     return lr_end + (lr - lr_end) * 0.5 * (1 + cos(pi * frac));
+}
+
+int ntrain_grid_epochs(const NtOptions *o) {
+    return o->grid_epochs < o->epochs / 4 ? o->grid_epochs : o->epochs / 4;
+}
+
+// Rounding the output weights to steps of 1/QB costs the engine most of its error against
+// the float model (their trained size is a few tenths: a few bits of the int16). So the last
+// epochs put the output layer on the grid the file will hold and fit the feature layer
+// around it; the file then holds those output weights exactly.
+static void snap_output_layer(float *p) {
+    for (int i = 0; i < 2 * H; i++)
+        p[NT_OUT_W + i] = roundf(p[NT_OUT_W + i] * NT_QB) / NT_QB;
+    p[NT_OUT_B] = (float)(round((double)p[NT_OUT_B] * NT_QA * NT_QB) / (NT_QA * NT_QB));
 }
 
 bool ntrain_epoch(Trainer *t, const NtData *d, const NtOptions *o, const NtProgress *pr, char *err,
@@ -263,6 +278,9 @@ bool ntrain_epoch(Trainer *t, const NtData *d, const NtOptions *o, const NtProgr
     uint64_t total = (uint64_t)batches * (uint64_t)o->epochs;
     double loss = 0;
     Work work[MAX_THREADS];
+    bool on_grid = t->epoch >= o->epochs - ntrain_grid_epochs(o);
+    if (on_grid)
+        snap_output_layer(t->params);
     for (long long b = 0; b < batches; b++) {
         long long lo = b * o->batch, hi = lo + o->batch < count ? lo + o->batch : count;
         split(work, n, lo, hi,
@@ -281,7 +299,7 @@ bool ntrain_epoch(Trainer *t, const NtData *d, const NtOptions *o, const NtProgr
         }
         for (int k = 0; k < n; k++)
             loss += work[k].loss;
-        adam_step(t, grads, schedule(o->lr, t->step, total));
+        adam_step(t, grads, schedule(o->lr, t->step, total), on_grid ? NT_OUT_W : NT_PARAMS);
         if (pr && pr->report)
             pr->report(pr->ctx, hi, count);
     }

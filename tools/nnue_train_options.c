@@ -29,6 +29,7 @@ void ntrain_options_default(NtOptions *o) {
         .epochs = 30,
         .batch = 16384,
         .lr = 0.001,
+        .grid_epochs = 2,
         .seed = 1,
         .threads = cores < 1             ? 1
                    : cores > MAX_THREADS ? MAX_THREADS
@@ -40,6 +41,7 @@ const char *ntrain_usage(void) {
     return "usage: nnue_train DATA [--out FILE] [--checkpoint FILE] [--resume] [--epochs N]\n"
            "           [--batch N] [--lr R] [--lambda L] [--seed N] [--threads N] [--limit N]\n"
            "           [--per-file N] [--min-ply N] [--max-score CP] [--held-out N] [--all]\n"
+           "           [--grid-epochs N]\n"
            "Trains the patzer NNUE network on patzer datagen data (a .bin file or a directory\n"
            "of them) and writes it quantised (default: data/patzer.nnue) after every epoch,\n"
            "with a checkpoint (default: OUT.ckpt) that --resume goes on from.\n";
@@ -89,6 +91,7 @@ static const Arg ARGS[] = {
     INT_ARG("--batch", batch, 1, MAX_BATCH, 4),
     INT_ARG("--seed", seed, 0, INT64_MAX, 9),
     INT_ARG("--threads", threads, 1, MAX_THREADS, 4),
+    INT_ARG("--grid-epochs", grid_epochs, 0, 1000000, 4),
     REAL_ARG("--lambda", lambda, 0.0, 1.0),
     REAL_ARG("--lr", lr, 1e-9, 10.0),
 };

@@ -49,15 +49,19 @@ int ntrain_quantised_eval(const NtQuantised *q, const uint8_t rec[TRAIN_RECORD_S
 }
 
 void ntrain_quantisation_error(const float *params, const NtQuantised *q, const NtRecords *r,
-                               long long max, double *mean, double *worst) {
+                               long long max, double lambda, NtQuantError *e) {
     long long n = r->count < max ? r->count : max;
-    double total = 0;
-    *worst = 0;
+    double total = 0, loss = 0;
+    e->worst = 0;
     for (long long i = 0; i < n; i++) {
-        double diff = fabs(ntrain_quantised_eval(q, r->rec[i]) -
-                           (double)ntrain_forward(params, r->rec[i]) * NT_SCALE);
+        int cp = ntrain_quantised_eval(q, r->rec[i]);
+        double diff = fabs(cp - (double)ntrain_forward(params, r->rec[i]) * NT_SCALE);
+        double err = 1 / (1 + exp(-cp / (double)NT_SCALE)) - ntrain_target(r->rec[i], lambda);
         total += diff;
-        *worst = diff > *worst ? diff : *worst;
+        loss += err * err;
+        e->worst = diff > e->worst ? diff : e->worst;
     }
-    *mean = n ? total / (double)n : 0;
+    e->count = n;
+    e->mean = n ? total / (double)n : 0;
+    e->loss = n ? loss / (double)n : 0;
 }
