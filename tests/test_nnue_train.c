@@ -458,6 +458,8 @@ static void assert_same(const Trainer *a, const Trainer *b) {
     cr_assert_eq(a->rng, b->rng);
     cr_assert_eq(a->train_loss, b->train_loss);
     cr_assert_eq(a->held_loss, b->held_loss);
+    cr_assert_eq(a->best_epoch, b->best_epoch);
+    cr_assert_eq(a->best_held, b->best_held);
 }
 
 Test(nnue_train, resuming_a_checkpoint_gives_the_uninterrupted_run) {
@@ -473,12 +475,16 @@ Test(nnue_train, resuming_a_checkpoint_gives_the_uninterrupted_run) {
     run_epochs(&part, &d, &o, 1);
     char err[512], path[128];
     path_in(path, sizeof path, "run.ckpt");
+    part.best_epoch = whole.best_epoch = 1; // the program's choice of net to keep
+    part.best_held = whole.best_held = 0.25;
     cr_assert(ntrain_save_checkpoint(path, &part, &key, err, sizeof err), "%s", err);
     ntrain_free(&part);
 
     cr_assert(ntrain_init(&resumed, o.seed));
     cr_assert(ntrain_load_checkpoint(path, &resumed, &key, err, sizeof err), "%s", err);
     cr_assert_eq(resumed.epoch, 1);
+    cr_assert_eq(resumed.best_epoch, 1);
+    cr_assert_eq(resumed.best_held, 0.25);
     run_epochs(&resumed, &d, &o, 2);
     assert_same(&whole, &resumed);
 

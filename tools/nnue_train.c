@@ -51,120 +51,163 @@ static void report(void *ctx, long long done, long long total) {
             p->epoch, p->epochs, done, total, (double)done / (t - p->start), eta);
 }
 
+// What one run holds besides the trainer.
+typedef struct Run {
+    NtOptions o;
+    NtData d;
+    NtRunKey key;
+    char checkpoint[4096];
+    int argc;
+    char **argv;
+    NtQuantised *q;
+    NtQuantError qe; // of the net last written
+} Run;
+
 // The provenance text the net file carries (NNUE-SPEC: "description").
-static void describe(char *buf, size_t bufsz, const NtOptions *o, const NtData *d, const Trainer *t,
-                     int argc, char **argv) {
-    char date[32], per_file[48] = "every record", held[96] = "no games held out";
+static void describe(char *buf, size_t bufsz, const Run *r, const Trainer *t) {
+    const NtOptions *o = &r->o;
+    const NtData *d = &r->d;
+    char date[32], per_file[48] = "every record", held[160] = "no games held out";
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
     if (o->per_file < INT64_MAX)
         snprintf(per_file, sizeof per_file, "the first %lld records", o->per_file);
     if (o->held_out)
-        snprintf(held, sizeof held, "held-out loss %.6f on %lld positions of 1 game in %d",
-                 t->held_loss, d->held.count, o->held_out);
-    int n =
-        snprintf(buf, bufsz,
-                 "patzer NNUE v1, (768->%d)x2->1 SCReLU. Trained %s by tools/nnue_train "
-                 "from %s (%s of each file): %lld%s positions of %lld records (%lld "
-                 "games; min ply %d, max score %d). Epoch %d of %d (the last %d with the "
-                 "output layer on its quantised grid), batch %d, Adam lr %g cosine to %g, "
-                 "lambda %.2f, seed %" PRIu64 ", %d thread%s. Loss %.6f (last epoch), %s. "
-                 "Command:",
-                 NT_HIDDEN, date, o->data, per_file, d->train.count + d->held.count,
-                 o->all ? "" : " quiet", d->records, d->games, o->min_ply, o->max_score, t->epoch,
-                 o->epochs, ntrain_grid_epochs(o), o->batch, o->lr, o->lr / 100, o->lambda, o->seed,
-                 o->threads, o->threads == 1 ? "" : "s", t->train_loss, held);
-    for (int i = 0; i < argc && n > 0 && (size_t)n < bufsz; i++)
-        n += snprintf(buf + n, bufsz - (size_t)n, " %s", argv[i]);
+        snprintf(held, sizeof held, "held-out loss %.6f on the %lld positions of 1 game in %d%s",
+                 t->held_loss, d->held.count, o->held_out,
+                 o->last ? "" : ", the best epoch on them so far");
+    int n = snprintf(
+        buf, bufsz,
+        "patzer NNUE v1, (768->%d)x2->1 SCReLU. Trained %s by tools/nnue_train from %s (%s of "
+        "each file): %lld%s positions of %lld records (%lld games; min ply %d, max score %d). "
+        "Epoch %d of %d (the last %d with the output layer on its quantised grid), batch %d, "
+        "Adam lr %g cosine to %g, lambda %.2f, seed %" PRIu64 ", %d thread%s. Loss %.6f (last "
+        "epoch), %s. Quantised: loss %.6f against %.6f for the float model on %lld %s "
+        "positions, eval %.1f cp from the float model's on average. Command:",
+        NT_HIDDEN, date, o->data, per_file, d->train.count + d->held.count, o->all ? "" : " quiet",
+        d->records, d->games, o->min_ply, o->max_score, t->epoch, o->epochs, ntrain_grid_epochs(o),
+        o->batch, o->lr, o->lr / 100, o->lambda, o->seed, o->threads, o->threads == 1 ? "" : "s",
+        t->train_loss, held, r->qe.loss, r->qe.float_loss, r->qe.count,
+        d->held.count ? "held-out" : "training", r->qe.mean);
+    for (int i = 0; i < r->argc && n > 0 && (size_t)n < bufsz; i++)
+        n += snprintf(buf + n, bufsz - (size_t)n, " %s", r->argv[i]);
 }
 
-static void write_outputs(const NtOptions *o, const NtData *d, const Trainer *t,
-                          const char *checkpoint, const NtRunKey *key, NtQuantised *q, int argc,
-                          char **argv) {
+// Quantises the trainer's weights, measures what rounding costs (on unseen positions when
+// there are some) and writes the net.
+static void write_net(Run *r, const Trainer *t) {
     char err[512], desc[NT_DESC_MAX * 2];
-    describe(desc, sizeof desc, o, d, t, argc, argv);
-    ntrain_quantise(t->params, q);
-    if (!ntrain_write_net(o->out, q, desc, err, sizeof err))
+    ntrain_quantise(t->params, r->q);
+    const NtRecords *probe = r->d.held.count ? &r->d.held : &r->d.train;
+    ntrain_quantisation_error(t->params, r->q, probe, 20000, r->o.lambda, &r->qe);
+    describe(desc, sizeof desc, r, t);
+    if (!ntrain_write_net(r->o.out, r->q, desc, err, sizeof err))
         die(err);
-    if (!ntrain_save_checkpoint(checkpoint, t, key, err, sizeof err))
-        die(err);
+}
+
+static void start(Run *r, Trainer *t) {
+    char err[512];
+    if (!ntrain_init(t, r->o.seed))
+        die("out of memory");
+    FILE *probe = r->o.resume ? fopen(r->checkpoint, "rb") : NULL;
+    if (probe) {
+        fclose(probe);
+        if (!ntrain_load_checkpoint(r->checkpoint, t, &r->key, err, sizeof err))
+            die(err);
+        fprintf(stderr, "nnue_train: resumed from %s after epoch %d of %d\n", r->checkpoint,
+                t->epoch, r->o.epochs);
+        return;
+    }
+    if (r->o.resume)
+        fprintf(stderr, "nnue_train: no checkpoint %s yet: starting afresh\n", r->checkpoint);
+    t->held_loss = ntrain_loss(t->params, &r->d.held, r->o.lambda, r->o.threads);
+    if (r->d.held.count)
+        fprintf(stderr, "nnue_train: epoch 0: held-out loss %.6f\n", t->held_loss);
+    if (r->o.epochs == 0)
+        write_net(r, t);
+}
+
+// Runs the epochs left; after each, the net when it is the best so far on the held-out
+// games (or the last, with --last or none held out), and the checkpoint.
+static void train(Run *r, Trainer *t) {
+    char err[512];
+    double session = now_seconds();
+    int first = t->epoch;
+    while (t->epoch < r->o.epochs) {
+        double t0 = now_seconds();
+        Progress pr = { .epoch = t->epoch + 1, .epochs = r->o.epochs, .start = t0, .last = t0 };
+        if (!ntrain_epoch(t, &r->d, &r->o, &(NtProgress){ report, &pr }, err, sizeof err))
+            die(err);
+        double t1 = now_seconds();
+        bool keep =
+            r->o.last || !r->d.held.count || t->best_epoch == 0 || t->held_loss < t->best_held;
+        if (keep) {
+            t->best_epoch = t->epoch;
+            t->best_held = t->held_loss;
+            write_net(r, t);
+        }
+        if (!ntrain_save_checkpoint(r->checkpoint, t, &r->key, err, sizeof err))
+            die(err);
+        char took[32], eta[32], kept[64] = "net written";
+        format_duration(t1 - t0, took, sizeof took);
+        format_duration((t1 - session) / (t->epoch - first) * (r->o.epochs - t->epoch), eta,
+                        sizeof eta);
+        if (!keep)
+            snprintf(kept, sizeof kept, "the net stays that of epoch %d", t->best_epoch);
+        fprintf(stderr,
+                "nnue_train: epoch %d/%d: loss %.6f, held-out %.6f, %.0f positions/s, %s, ETA "
+                "%s; %s\n",
+                t->epoch, r->o.epochs, t->train_loss, t->held_loss,
+                (double)r->d.train.count / (t1 - t0), took, eta, kept);
+    }
 }
 
 int main(int argc, char **argv) {
-    NtOptions o;
+    static Run run;
+    Run *r = &run;
     char err[512];
-    if (!ntrain_parse_args(argc, argv, &o, err, sizeof err)) {
+    if (!ntrain_parse_args(argc, argv, &r->o, err, sizeof err)) {
         fprintf(stderr, "nnue_train: %s\n%s", err, ntrain_usage());
         return 2;
     }
-    char checkpoint[4096];
-    snprintf(checkpoint, sizeof checkpoint, "%s", o.checkpoint ? o.checkpoint : o.out);
-    if (!o.checkpoint)
-        strncat(checkpoint, ".ckpt", sizeof checkpoint - strlen(checkpoint) - 1);
+    r->argc = argc;
+    r->argv = argv;
+    snprintf(r->checkpoint, sizeof r->checkpoint, "%s%s",
+             r->o.checkpoint ? r->o.checkpoint : r->o.out, r->o.checkpoint ? "" : ".ckpt");
+    r->q = malloc(sizeof *r->q);
+    if (!r->q)
+        die("out of memory");
 
-    double start = now_seconds();
-    NtData d;
-    if (!ntrain_load(&o, &d, err, sizeof err))
+    double begin = now_seconds();
+    if (!ntrain_load(&r->o, &r->d, err, sizeof err))
         die(err);
     fprintf(stderr,
             "nnue_train: %lld positions to fit, %lld held out (%lld of %lld games), of %lld "
             "records in %s; %.1f s, %.0f MB\n",
-            d.train.count, d.held.count, d.held_games, d.games, d.records, o.data,
-            now_seconds() - start, (double)(d.train.cap + d.held.cap) * TRAIN_RECORD_SIZE / 1e6);
+            r->d.train.count, r->d.held.count, r->d.held_games, r->d.games, r->d.records, r->o.data,
+            now_seconds() - begin,
+            (double)(r->d.train.cap + r->d.held.cap) * TRAIN_RECORD_SIZE / 1e6);
+    ntrain_run_key(&r->o, &r->d, &r->key);
 
     Trainer t;
-    NtQuantised *q = malloc(sizeof *q);
-    if (!q || !ntrain_init(&t, o.seed))
-        die("out of memory");
-    NtRunKey key;
-    ntrain_run_key(&o, &d, &key);
-    FILE *probe = o.resume ? fopen(checkpoint, "rb") : NULL;
-    if (probe) {
-        fclose(probe);
-        if (!ntrain_load_checkpoint(checkpoint, &t, &key, err, sizeof err))
-            die(err);
-        fprintf(stderr, "nnue_train: resumed from %s after epoch %d of %d\n", checkpoint, t.epoch,
-                o.epochs);
-    } else {
-        if (o.resume)
-            fprintf(stderr, "nnue_train: no checkpoint %s yet: starting afresh\n", checkpoint);
-        t.held_loss = ntrain_loss(t.params, &d.held, o.lambda, o.threads);
-        if (d.held.count)
-            fprintf(stderr, "nnue_train: epoch 0: held-out loss %.6f\n", t.held_loss);
-    }
-
-    double session = now_seconds();
+    start(r, &t);
     int first = t.epoch;
-    while (t.epoch < o.epochs) {
-        double t0 = now_seconds();
-        Progress pr = { .epoch = t.epoch + 1, .epochs = o.epochs, .start = t0, .last = t0 };
-        if (!ntrain_epoch(&t, &d, &o, &(NtProgress){ report, &pr }, err, sizeof err))
-            die(err);
-        double t1 = now_seconds();
-        char took[32], eta[32];
-        format_duration(t1 - t0, took, sizeof took);
-        format_duration((t1 - session) / (t.epoch - first) * (o.epochs - t.epoch), eta, sizeof eta);
+    train(r, &t);
+    if (t.epoch > first || r->o.epochs == 0)
         fprintf(stderr,
-                "nnue_train: epoch %d/%d: loss %.6f, held-out %.6f, %.0f positions/s, %s, "
-                "ETA %s\n",
-                t.epoch, o.epochs, t.train_loss, t.held_loss, (double)d.train.count / (t1 - t0),
-                took, eta);
-        write_outputs(&o, &d, &t, checkpoint, &key, q, argc, argv);
-    }
-    if (t.epoch == first)
-        write_outputs(&o, &d, &t, checkpoint, &key, q, argc, argv);
-    // What rounding the weights costs, measured on unseen positions when there are some.
-    NtQuantError qe;
-    const NtRecords *probe_set = d.held.count ? &d.held : &d.train;
-    ntrain_quantisation_error(t.params, q, probe_set, 100000, o.lambda, &qe);
-    fprintf(stderr,
-            "nnue_train: the quantised net on %lld %s positions: loss %.6f; its eval differs "
-            "from the float model's by %.1f cp on average, %.0f cp at most\n",
-            qe.count, d.held.count ? "held-out" : "training", qe.loss, qe.mean, qe.worst);
-    fprintf(stderr, "nnue_train: net written to %s (checkpoint %s), %.0f s in all\n", o.out,
-            checkpoint, now_seconds() - start);
-    free(q);
+                "nnue_train: %s holds epoch %d (held-out loss %.6f); on %lld %s positions the "
+                "quantised net's loss is %.6f against %.6f for the float model, its eval %.1f "
+                "cp from the float model's on average, %.0f cp at most\n",
+                r->o.out, t.best_epoch, t.best_held, r->qe.count,
+                r->d.held.count ? "held-out" : "training", r->qe.loss, r->qe.float_loss, r->qe.mean,
+                r->qe.worst);
+    else
+        fprintf(stderr, "nnue_train: all %d epochs were done already: %s holds epoch %d\n",
+                r->o.epochs, r->o.out, t.best_epoch);
+    fprintf(stderr, "nnue_train: checkpoint %s, %.0f s in all\n", r->checkpoint,
+            now_seconds() - begin);
+    free(r->q);
     ntrain_free(&t);
-    ntrain_data_free(&d);
+    ntrain_data_free(&r->d);
     return 0;
 }

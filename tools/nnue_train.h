@@ -52,6 +52,7 @@ typedef struct NtOptions {
     const char *checkpoint; // NULL: OUT.ckpt
     bool resume;            // go on from the checkpoint when there is one
     bool all;               // keep the positions that are not quiet too
+    bool last;              // write every epoch's net, not only the best on the held-out games
     long long limit;        // positions kept at most
     long long per_file;     // records read from the start of each file at most
     int min_ply;
@@ -121,6 +122,8 @@ typedef struct Trainer {
     uint64_t rng;      // the shuffling PRNG, as it is after `epoch` epochs
     double train_loss; // of the last epoch (mean over its batches)
     double held_loss;  // on the held-out positions after the last epoch (0: none)
+    int best_epoch;    // the epoch whose net was written last (0: none yet)
+    double best_held;  // its held-out loss
 } Trainer;
 
 // Allocates the trainer and sets seeded initial weights; false when out of memory.
@@ -159,9 +162,9 @@ void ntrain_quantise(const float *params, NtQuantised *q);
 // to +-VALUE_EVAL_MAX).
 int ntrain_quantised_eval(const NtQuantised *q, const uint8_t rec[TRAIN_RECORD_SIZE]);
 // Over the first max records: the mean and the worst |quantised - float| evaluation in
-// centipawns, and the quantised net's loss (its eval / 400 in place of out).
+// centipawns, the quantised net's loss (its eval / 400 in place of out) and the float one's.
 typedef struct NtQuantError {
-    double mean, worst, loss;
+    double mean, worst, loss, float_loss;
     long long count;
 } NtQuantError;
 void ntrain_quantisation_error(const float *params, const NtQuantised *q, const NtRecords *r,

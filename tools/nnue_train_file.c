@@ -146,7 +146,7 @@ bool ntrain_write_net(const char *path, const NtQuantised *q, const char *desc, 
 
 enum {
     CKPT_VERSION = 1,
-    CKPT_HEAD = 8 + 4 * 4 + 8 * 3 + 4 + 8 * 2 + 8 * 3 + 8 * 2 + 4,
+    CKPT_HEAD = 8 + 4 * 4 + 8 * 3 + 4 + 8 * 2 + 8 * 3 + 8 * 2 + 4 + 4 + 8,
     CKPT_SIZE = CKPT_HEAD + 3 * NT_PARAMS * 4 + 4,
 };
 
@@ -185,6 +185,8 @@ bool ntrain_save_checkpoint(const char *path, const Trainer *t, const NtRunKey *
     put_double(&b, t->train_loss);
     put_double(&b, t->held_loss);
     put32(&b, (uint32_t)k->grid_epochs);
+    put32(&b, (uint32_t)t->best_epoch);
+    put_double(&b, t->best_held);
     put_floats(&b, t->params, NT_PARAMS);
     put_floats(&b, t->m, NT_PARAMS);
     put_floats(&b, t->v, NT_PARAMS);
@@ -247,7 +249,8 @@ bool ntrain_load_checkpoint(const char *path, Trainer *t, const NtRunKey *k, cha
     long long train_count = (long long)get64(&b), held_count = (long long)get64(&b);
     uint64_t fingerprint = get64(&b);
     double train_loss = get_double(&b), held_loss = get_double(&b);
-    int grid_epochs = (int)get32(&b);
+    int grid_epochs = (int)get32(&b), best_epoch = (int)get32(&b);
+    double best_held = get_double(&b);
     // Resuming goes on exactly where the run stopped only with the same data and settings.
     const char *what = NULL;
     char was[96] = "", now[96] = "";
@@ -295,5 +298,7 @@ bool ntrain_load_checkpoint(const char *path, Trainer *t, const NtRunKey *k, cha
     t->rng = rng;
     t->train_loss = train_loss;
     t->held_loss = held_loss;
+    t->best_epoch = best_epoch;
+    t->best_held = best_held;
     return true;
 }

@@ -41,7 +41,7 @@ const char *ntrain_usage(void) {
     return "usage: nnue_train DATA [--out FILE] [--checkpoint FILE] [--resume] [--epochs N]\n"
            "           [--batch N] [--lr R] [--lambda L] [--seed N] [--threads N] [--limit N]\n"
            "           [--per-file N] [--min-ply N] [--max-score CP] [--held-out N] [--all]\n"
-           "           [--grid-epochs N]\n"
+           "           [--grid-epochs N] [--last]\n"
            "Trains the patzer NNUE network on patzer datagen data (a .bin file or a directory\n"
            "of them) and writes it quantised (default: data/patzer.nnue) after every epoch,\n"
            "with a checkpoint (default: OUT.ckpt) that --resume goes on from.\n";
@@ -82,6 +82,7 @@ static const Arg ARGS[] = {
     TEXT_ARG("--checkpoint", checkpoint),
     FLAG_ARG("--resume", resume),
     FLAG_ARG("--all", all),
+    FLAG_ARG("--last", last),
     INT_ARG("--limit", limit, 1, INT64_MAX, 8),
     INT_ARG("--per-file", per_file, 1, INT64_MAX, 8),
     INT_ARG("--min-ply", min_ply, 0, 1000, 4),
