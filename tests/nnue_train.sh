@@ -1,0 +1,97 @@
+#!/bin/bash
+# tests/nnue_train.sh: tools/nnue_train as a program, on a little datagen data: a run
+# writes a net of the NNUE-SPEC layout with its provenance and a checkpoint; --resume
+# after the last epoch changes nothing, a checkpoint of other settings is refused, and bad
+# options and data that hold no positions end with status 2 and a message saying why.
+# (tests/test_nnue_train checks the model, the file's contents and exact resumption.)
+#
+# Run by "make check" with $PATZER, $NNUE_TRAIN and $srcdir set, or by hand from the
+# build tree. Prints "N passed, M failed" last; exits 1 on any failure.
+
+# shellcheck source=tests/lib.sh
+source "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+NNUE_TRAIN=${NNUE_TRAIN:-tools/nnue_train}
+need_patzer
+[ -x "$NNUE_TRAIN" ] || setup_error "no trainer at '$NNUE_TRAIN' (set NNUE_TRAIN)"
+make_tmp
+
+if ! "$PATZER" datagen --out "$tmp/data" --positions 600 --nodes 300 --jobs 2 \
+        --progress 1000 > "$tmp/datagen.log" 2>&1; then
+    fail "datagen for the trainer" "$(cat "$tmp/datagen.log")"
+fi
+
+train() {
+    "$NNUE_TRAIN" "$tmp/data" --min-ply 0 --held-out 3 --batch 256 --threads 2 \
+        --out "$tmp/net.nnue" "$@" > "$tmp/log" 2>&1
+}
+
+# The little-endian uint32 at byte offset $2 of file $1.
+u32() {
+    od -An -tu4 -j "$2" -N4 "$1" | tr -d ' '
+}
+
+train --epochs 3
+status=$?
+log=$(cat "$tmp/log")
+if [ $status -eq 0 ] && has "$log" "epoch 3/3: loss" && [ -f "$tmp/net.nnue.ckpt" ] &&
+   [ "$(head -c 8 "$tmp/net.nnue")" = PZNNUE01 ] &&
+   [ "$(u32 "$tmp/net.nnue" 8)" = 768 ] && [ "$(u32 "$tmp/net.nnue" 12)" = 256 ] &&
+   [ "$(stat -c %s "$tmp/net.nnue")" -eq $((32 + $(u32 "$tmp/net.nnue" 28) + 394752 + 8)) ]; then
+    pass "three epochs write the net and a checkpoint"
+else
+    fail "three epochs write the net and a checkpoint" "$log"
+fi
+desc=$(head -c $((32 + $(u32 "$tmp/net.nnue" 28))) "$tmp/net.nnue" | tail -c +33)
+if [[ $desc == "patzer NNUE v1, (768->256)x2->1 SCReLU. Trained "*" by tools/nnue_train from $tmp/data (every record of each file): "*" positions of "*" records ("*" games; min ply 0, max score 2000). Epoch "?" of 3 "*"lambda 0.50, seed 1, 2 threads. Loss "*"Command: $NNUE_TRAIN $tmp/data --min-ply 0 "* ]]; then
+    pass "the net's description gives its provenance"
+else
+    fail "the net's description gives its provenance" "$desc"
+fi
+
+cp "$tmp/net.nnue" "$tmp/before.nnue"
+train --epochs 3 --resume
+status=$?
+log=$(cat "$tmp/log")
+if [ $status -eq 0 ] && has "$log" "all 3 epochs were done already" &&
+   cmp -s "$tmp/net.nnue" "$tmp/before.nnue"; then
+    pass "--resume after the last epoch leaves the net alone"
+else
+    fail "--resume after the last epoch leaves the net alone" "$log"
+fi
+
+train --epochs 3 --resume --batch 512
+status=$?
+log=$(cat "$tmp/log")
+if [ $status -eq 2 ] && has "$log" "the checkpoint's --batch is 256, this run's 512"; then
+    pass "a checkpoint of other settings is refused"
+else
+    fail "a checkpoint of other settings is refused" "$log"
+fi
+
+train --epochs 1 --resume --checkpoint "$tmp/other.ckpt" --last
+status=$?
+log=$(cat "$tmp/log")
+if [ $status -eq 0 ] && has "$log" "no checkpoint $tmp/other.ckpt yet: starting afresh" &&
+   [ -f "$tmp/other.ckpt" ]; then
+    pass "--resume without a checkpoint starts afresh"
+else
+    fail "--resume without a checkpoint starts afresh" "$log"
+fi
+
+out=$("$NNUE_TRAIN" "$tmp/data" --batch 0 2>&1)
+if [ $? -eq 2 ] && has "$out" "nnue_train: --batch: '0' is not a whole number from 1" &&
+   has "$out" "usage: nnue_train DATA"; then
+    pass "a bad option is named, with the usage"
+else
+    fail "a bad option is named, with the usage" "$out"
+fi
+
+mkdir "$tmp/empty"
+out=$("$NNUE_TRAIN" "$tmp/empty" 2>&1)
+if [ $? -eq 2 ] && has "$out" "$tmp/empty: no positions to train on (0 .bin files"; then
+    pass "a directory without data is reported"
+else
+    fail "a directory without data is reported" "$out"
+fi
+
+finish
