@@ -67,7 +67,7 @@ typedef struct Run {
 static void describe(char *buf, size_t bufsz, const Run *r, const Trainer *t) {
     const NtOptions *o = &r->o;
     const NtData *d = &r->d;
-    char date[32], per_file[48] = "every record", held[160] = "no games held out";
+    char date[32], per_file[48] = "every record", held[400] = "no games held out";
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
     if (o->per_file < INT64_MAX)
