@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "tests/helpers.h"
+#include "tests/nnue_file.h"
 #include "tools/nnue_train.h"
 
 enum { H = NT_HIDDEN };
@@ -279,82 +280,6 @@ Test(nnue_train, a_few_epochs_lower_the_loss) {
 
 // ------------------------------------------------------------------------------ the net file
 
-// The net as NNUE-SPEC.md's "File format" lays it out, read strictly.
-typedef struct Net {
-    uint32_t header[6]; // inputs, hidden, QA, QB, SCALE, description length
-    char desc[NT_DESC_MAX + 1];
-    int16_t ft_w[NT_INPUTS * H], ft_b[H], out_w[2 * H];
-    int32_t out_b;
-} Net;
-
-static uint32_t le32(const uint8_t *p) {
-    return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static int16_t le16(const uint8_t *p) {
-    return (int16_t)(uint16_t)(p[0] | p[1] << 8);
-}
-
-// Fills n from the file; false with what is wrong in why.
-static bool read_net(const char *path, Net *n, char *why, size_t whysz) {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return snprintf(why, whysz, "cannot open") < 0;
-    static uint8_t buf[2 << 20];
-    size_t size = fread(buf, 1, sizeof buf, f);
-    fclose(f);
-    if (size < 32)
-        return snprintf(why, whysz, "length") < 0;
-    if (memcmp(buf, "PZNNUE01", 8) != 0)
-        return snprintf(why, whysz, "magic") < 0;
-    for (int i = 0; i < 6; i++)
-        n->header[i] = le32(buf + 8 + 4 * i);
-    if (n->header[0] != 768 || n->header[1] != H || n->header[2] != 255 || n->header[3] != 64 ||
-        n->header[4] != 400)
-        return snprintf(why, whysz, "sizes") < 0;
-    size_t len = n->header[5];
-    if (len > NT_DESC_MAX)
-        return snprintf(why, whysz, "description length") < 0;
-    size_t want = 32 + len + 2 * (768 * H + H + 2 * H) + 4 + 4;
-    if (size != want)
-        return snprintf(why, whysz, "length %zu, not %zu", size, want) < 0;
-    if (ntrain_fnv1a(buf, size - 4, 2166136261u) != le32(buf + size - 4))
-        return snprintf(why, whysz, "checksum") < 0;
-    memcpy(n->desc, buf + 32, len);
-    n->desc[len] = '\0';
-    const uint8_t *p = buf + 32 + len;
-    for (int i = 0; i < NT_INPUTS * H; i++, p += 2)
-        n->ft_w[i] = le16(p);
-    for (int i = 0; i < H; i++, p += 2)
-        n->ft_b[i] = le16(p);
-    for (int i = 0; i < 2 * H; i++, p += 2)
-        n->out_w[i] = le16(p);
-    n->out_b = (int32_t)le32(p);
-    return true;
-}
-
-// The engine's integer evaluation (NNUE-SPEC: "Quantisation"), side to move's view.
-static int net_eval(const Net *n, const uint8_t rec[TRAIN_RECORD_SIZE]) {
-    uint16_t feat[2][NT_MAX_FEATURES];
-    Color stm;
-    int count = ntrain_features(rec, feat[0], feat[1], &stm);
-    int32_t sum = 0;
-    for (int s = 0; s < 2; s++) {
-        int16_t acc[H];
-        memcpy(acc, n->ft_b, sizeof acc);
-        for (int k = 0; k < count; k++)
-            for (int i = 0; i < H; i++)
-                acc[i] = (int16_t)(acc[i] + n->ft_w[feat[s][k] * H + i]);
-        for (int i = 0; i < H; i++) {
-            int16_t c = acc[i] < 0 ? 0 : acc[i] > 255 ? 255 : acc[i];
-            int16_t cw = (int16_t)(c * n->out_w[s * H + i]);
-            sum += (int32_t)cw * c;
-        }
-    }
-    sum = sum / 255 + n->out_b;
-    return sum * 400 / (255 * 64);
-}
-
 Test(nnue_train, net_file_reads_back_and_evaluates_like_the_float_model) {
     NtOptions o;
     NtData d;
@@ -370,9 +295,9 @@ Test(nnue_train, net_file_reads_back_and_evaluates_like_the_float_model) {
     ntrain_quantise(t.params, &q);
     cr_assert(ntrain_write_net(path, &q, desc, err, sizeof err), "%s", err);
 
-    static Net net;
+    static TestNet net;
     char why[128] = "";
-    cr_assert(read_net(path, &net, why, sizeof why), "%s", why);
+    cr_assert(test_read_net(path, &net, why, sizeof why), "%s", why);
     cr_assert_str_eq(net.desc, desc);
     FILE *f = fopen(path, "rb");
     cr_assert_not_null(f);
@@ -403,7 +328,7 @@ Test(nnue_train, net_file_reads_back_and_evaluates_like_the_float_model) {
     deq[NT_OUT_B] = (float)(net.out_b / (255.0 * 64.0));
     double worst = 0, total = 0;
     for (long long i = 0; i < d.train.count; i++) {
-        int got = net_eval(&net, d.train.rec[i]);
+        int got = test_net_eval(&net, d.train.rec[i]);
         cr_assert_eq(got, ntrain_quantised_eval(&q, d.train.rec[i]));
         double exact = ntrain_forward(deq, d.train.rec[i]) * 400.0;
         cr_assert_lt(fabs(got - exact), 1.05, "record %lld: %d, dequantised float %.3f", i, got,
@@ -421,20 +346,20 @@ Test(nnue_train, net_file_reads_back_and_evaluates_like_the_float_model) {
     static char longdesc[6000];
     memset(longdesc, 'x', sizeof longdesc - 1);
     cr_assert(ntrain_write_net(path, &q, longdesc, err, sizeof err), "%s", err);
-    cr_assert(read_net(path, &net, why, sizeof why), "%s", why);
+    cr_assert(test_read_net(path, &net, why, sizeof why), "%s", why);
     cr_assert_eq(net.header[5], NT_DESC_MAX);
     f = fopen(path, "r+b");
     cr_assert_not_null(f);
     fseek(f, 5000, SEEK_SET);
     fputc(0x55, f);
     fclose(f);
-    cr_assert_not(read_net(path, &net, why, sizeof why));
+    cr_assert_not(test_read_net(path, &net, why, sizeof why));
     cr_assert_str_eq(why, "checksum");
     cr_assert(ntrain_write_net(path, &q, desc, err, sizeof err), "%s", err);
     f = fopen(path, "ab");
     fputc(0, f);
     fclose(f);
-    cr_assert_not(read_net(path, &net, why, sizeof why));
+    cr_assert_not(test_read_net(path, &net, why, sizeof why));
     cr_assert(strstr(why, "length"), "%s", why);
 
     ntrain_free(&t);

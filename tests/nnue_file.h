@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A reader of NNUE net files written straight from NNUE-SPEC.md ("File format"), strict
+// (every size, the checksum, no trailing bytes), and the engine's integer evaluation on
+// what it read ("Quantisation"), for the suites that check the trainer's output and, later,
+// that the engine loads and evaluates the same. Header-only, like tests/helpers.h.
+#ifndef TESTS_NNUE_FILE_H
+#define TESTS_NNUE_FILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tools/nnue_train.h"
+
+// The net as NNUE-SPEC.md's "File format" lays it out, read strictly.
+typedef struct TestNet {
+    uint32_t header[6]; // inputs, hidden, QA, QB, SCALE, description length
+    char desc[NT_DESC_MAX + 1];
+    int16_t ft_w[NT_INPUTS * NT_HIDDEN], ft_b[NT_HIDDEN], out_w[2 * NT_HIDDEN];
+    int32_t out_b;
+} TestNet;
+
+static inline uint32_t test_le32(const uint8_t *p) {
+    return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline int16_t test_le16(const uint8_t *p) {
+    return (int16_t)(uint16_t)(p[0] | p[1] << 8);
+}
+
+// Fills n from the file; false with what is wrong in why.
+static inline bool test_read_net(const char *path, TestNet *n, char *why, size_t whysz) {
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return snprintf(why, whysz, "cannot open") < 0;
+    static uint8_t buf[2 << 20];
+    size_t size = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    if (size < 32)
+        return snprintf(why, whysz, "length") < 0;
+    if (memcmp(buf, "PZNNUE01", 8) != 0)
+        return snprintf(why, whysz, "magic") < 0;
+    for (int i = 0; i < 6; i++)
+        n->header[i] = test_le32(buf + 8 + 4 * i);
+    if (n->header[0] != 768 || n->header[1] != NT_HIDDEN || n->header[2] != 255 ||
+        n->header[3] != 64 || n->header[4] != 400)
+        return snprintf(why, whysz, "sizes") < 0;
+    size_t len = n->header[5];
+    if (len > NT_DESC_MAX)
+        return snprintf(why, whysz, "description length") < 0;
+    size_t want = 32 + len + 2 * (768 * NT_HIDDEN + NT_HIDDEN + 2 * NT_HIDDEN) + 4 + 4;
+    if (size != want)
+        return snprintf(why, whysz, "length %zu, not %zu", size, want) < 0;
+    if (ntrain_fnv1a(buf, size - 4, 2166136261u) != test_le32(buf + size - 4))
+        return snprintf(why, whysz, "checksum") < 0;
+    memcpy(n->desc, buf + 32, len);
+    n->desc[len] = '\0';
+    const uint8_t *p = buf + 32 + len;
+    for (int i = 0; i < NT_INPUTS * NT_HIDDEN; i++, p += 2)
+        n->ft_w[i] = test_le16(p);
+    for (int i = 0; i < NT_HIDDEN; i++, p += 2)
+        n->ft_b[i] = test_le16(p);
+    for (int i = 0; i < 2 * NT_HIDDEN; i++, p += 2)
+        n->out_w[i] = test_le16(p);
+    n->out_b = (int32_t)test_le32(p);
+    return true;
+}
+
+// The engine's integer evaluation (NNUE-SPEC: "Quantisation"), side to move's view.
+static inline int test_net_eval(const TestNet *n, const uint8_t rec[TRAIN_RECORD_SIZE]) {
+    uint16_t feat[2][NT_MAX_FEATURES];
+    Color stm;
+    int count = ntrain_features(rec, feat[0], feat[1], &stm);
+    int32_t sum = 0;
+    for (int s = 0; s < 2; s++) {
+        int16_t acc[NT_HIDDEN];
+        memcpy(acc, n->ft_b, sizeof acc);
+        for (int k = 0; k < count; k++)
+            for (int i = 0; i < NT_HIDDEN; i++)
+                acc[i] = (int16_t)(acc[i] + n->ft_w[feat[s][k] * NT_HIDDEN + i]);
+        for (int i = 0; i < NT_HIDDEN; i++) {
+            int16_t c = acc[i] < 0 ? 0 : acc[i] > 255 ? 255 : acc[i];
+            int16_t cw = (int16_t)(c * n->out_w[s * NT_HIDDEN + i]);
+            sum += (int32_t)cw * c;
+        }
+    }
+    sum = sum / 255 + n->out_b;
+    return sum * 400 / (255 * 64);
+}
+
+#endif
