@@ -86,6 +86,13 @@ else
     fail "a bad option is named, with the usage" "$out"
 fi
 
+out=$("$NNUE_TRAIN" "$tmp/data" --out "$tmp/no/such/dir/net.nnue" 2>&1)
+if [ $? -eq 2 ] && has "$out" "cannot write $tmp/no/such/dir/net.nnue.tmp: No such file"; then
+    pass "an output that cannot be written is reported before training"
+else
+    fail "an output that cannot be written is reported before training" "$out"
+fi
+
 mkdir "$tmp/empty"
 out=$("$NNUE_TRAIN" "$tmp/empty" 2>&1)
 if [ $? -eq 2 ] && has "$out" "$tmp/empty: no positions to train on (0 .bin files"; then

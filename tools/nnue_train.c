@@ -4,6 +4,7 @@
 // every epoch; a checkpoint written at the same time lets --resume go on exactly where a run
 // was cut off. The work is in tools/nnue_train_*.c (see tools/nnue_train.h); this file runs
 // the epochs and reports.
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,6 +178,20 @@ int main(int argc, char **argv) {
     r->q = malloc(sizeof *r->q);
     if (!r->q)
         die("out of memory");
+
+    // A path that cannot be written is found now, not after the first epoch.
+    const char *outputs[2] = { r->o.out, r->checkpoint };
+    for (int i = 0; i < 2; i++) {
+        char tmp[4200];
+        snprintf(tmp, sizeof tmp, "%s.tmp", outputs[i]);
+        FILE *f = fopen(tmp, "wb");
+        if (!f) {
+            fprintf(stderr, "nnue_train: cannot write %s: %s\n", tmp, strerror(errno));
+            return 2;
+        }
+        fclose(f);
+        remove(tmp);
+    }
 
     double begin = now_seconds();
     if (!ntrain_load(&r->o, &r->d, err, sizeof err))
