@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // tools/nnue_train: the trainer of the patzer NNUE v1 network (NNUE-SPEC: (768 -> 256) x 2
-// -> 1, SCReLU), private to tools/nnue_train*.c and tests/test_nnue_train.c.
+// -> 1, SCReLU), private to tools/nnue_train*.c and the tests of the trainer.
 //
 // The positions stay in memory as their 32-byte datagen records (src/train/record.h) and are
 // turned into features batch by batch, so tens of millions fit. The float model, its Adam
@@ -41,7 +41,8 @@ enum {
 };
 
 // Every parameter stays within this after each optimiser step, so the quantised products
-// fit the engine's integer types.
+// fit the engine's integer types (an output weight held on the 1/64 grid may be 127/64,
+// 1.984: still 127 in the file).
 #define NT_CLIP 1.98f
 
 // ------------------------------------------------------------------------------ options
@@ -122,8 +123,8 @@ typedef struct Trainer {
     uint64_t rng;      // the shuffling PRNG, as it is after `epoch` epochs
     double train_loss; // of the last epoch (mean over its batches)
     double held_loss;  // on the held-out positions after the last epoch (0: none)
-    int best_epoch;    // the epoch whose net was written last (0: none yet)
-    double best_held;  // its held-out loss
+    int best_epoch;    // the epoch whose net was written last (0: none yet): the
+    double best_held;  // program's choice, kept in the checkpoint; and its held-out loss
 } Trainer;
 
 // Allocates the trainer and sets seeded initial weights; false when out of memory.
@@ -144,8 +145,8 @@ typedef struct NtProgress {
 } NtProgress;
 
 // Runs one epoch over d->train (shuffle, batches, Adam, clipping), then measures the held-out
-// loss. False when out of memory or a thread cannot start (the trainer is then unchanged
-// only if it fails before the first step).
+// loss. False, with the trainer unchanged, when the epoch's buffers cannot be allocated (a
+// thread that cannot start has its share run by the caller: the same numbers, more slowly).
 bool ntrain_epoch(Trainer *t, const NtData *d, const NtOptions *o, const NtProgress *pr, char *err,
                   size_t errsz);
 
@@ -191,7 +192,8 @@ typedef struct NtRunKey {
 } NtRunKey;
 
 void ntrain_run_key(const NtOptions *o, const NtData *d, NtRunKey *k);
-// Writes the trainer (weights, Adam state, epoch, step, PRNG, losses) and the key atomically.
+// Writes the trainer (weights, Adam state, epoch, step, PRNG, losses, best epoch) and the key
+// atomically (path.tmp, then rename).
 bool ntrain_save_checkpoint(const char *path, const Trainer *t, const NtRunKey *k, char *err,
                             size_t errsz);
 // Reads a checkpoint into an initialised trainer; false with the reason (unreadable,
