@@ -255,10 +255,13 @@ static void snap_output_layer(float *p) {
 bool ntrain_epoch(Trainer *t, const NtData *d, const NtOptions *o, const NtProgress *pr, char *err,
                   size_t errsz) {
     long long count = d->train.count;
+    if (count > UINT32_MAX)
+        return errmsg_set(err, errsz, "%lld positions: at most %lu fit an epoch (--limit)",
+                          count, (unsigned long)UINT32_MAX);
     int n = clamp_threads(o->threads);
     uint32_t *order = malloc((size_t)count * sizeof *order);
     float *grads = malloc((size_t)n * NT_PARAMS * sizeof *grads);
-    if (!order || !grads || count > UINT32_MAX) {
+    if (!order || !grads) {
         free(order);
         free(grads);
         return errmsg_set(err, errsz, "out of memory for an epoch of %lld positions", count);
