@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A reader of NNUE net files written straight from NNUE-SPEC.md ("File format"), strict
+// A reader of NNUE net files written straight from data/NNUE.md ("File format"), strict
 // (every size, the checksum, no trailing bytes), and the engine's integer evaluation on
 // what it read ("Quantisation"), for the suites that check the trainer's output and, later,
 // that the engine loads and evaluates the same. Header-only, like tests/helpers.h.
@@ -13,7 +13,7 @@
 
 #include "tools/nnue_train.h"
 
-// The net as NNUE-SPEC.md's "File format" lays it out, read strictly.
+// The net as data/NNUE.md's "File format" lays it out, read strictly.
 typedef struct TestNet {
     uint32_t header[6]; // inputs, hidden, QA, QB, SCALE, description length
     char desc[NT_DESC_MAX + 1];
@@ -67,7 +67,7 @@ static inline bool test_read_net(const char *path, TestNet *n, char *why, size_t
     return true;
 }
 
-// The engine's integer evaluation (NNUE-SPEC: "Quantisation"), side to move's view.
+// The engine's integer evaluation (data/NNUE.md: "Quantisation"), side to move's view.
 static inline int test_net_eval(const TestNet *n, const uint8_t rec[TRAIN_RECORD_SIZE]) {
     uint16_t feat[2][NT_MAX_FEATURES];
     Color stm;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The NNUE trainer (tools/nnue_train*.c): feature indices checked by hand and against the
 // decoded positions, the training target, the loss falling on a small generated data set,
-// the quantised net file read back by a reader written here to NNUE-SPEC.md (sizes, magic,
+// the quantised net file read back by a reader written here to data/NNUE.md (sizes, magic,
 // header, checksum, and the engine's integer evaluation close to the float model's), a
 // resumed checkpoint giving exactly the weights of a run never stopped, and clear errors
 // for bad options and bad data.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// tools/nnue_train: trains the patzer NNUE network (/NNUE-SPEC: (768 -> 256) x 2 -> 1,
+// tools/nnue_train: trains the patzer NNUE network (/data/NNUE.md: (768 -> 256) x 2 -> 1,
 // SCReLU) on `patzer datagen` data and writes it quantised, with its provenance, after
 // every epoch; a checkpoint written at the same time lets --resume go on exactly where a run
 // was cut off. The work is in tools/nnue_train_*.c (see tools/nnue_train.h); this file runs
@@ -64,7 +64,7 @@ typedef struct Run {
     NtQuantError qe; // of the net last written
 } Run;
 
-// The provenance text the net file carries (NNUE-SPEC: "description").
+// The provenance text the net file carries (data/NNUE.md: "description").
 static void describe(char *buf, size_t bufsz, const Run *r, const Trainer *t) {
     const NtOptions *o = &r->o;
     const NtData *d = &r->d;

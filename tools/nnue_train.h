@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// tools/nnue_train: the trainer of the patzer NNUE v1 network (NNUE-SPEC: (768 -> 256) x 2
+// tools/nnue_train: the trainer of the patzer NNUE v1 network (data/NNUE.md: (768 -> 256) x 2
 // -> 1, SCReLU), private to tools/nnue_train*.c and the tests of the trainer.
 //
 // The positions stay in memory as their 32-byte datagen records (src/train/record.h) and are
@@ -18,7 +18,7 @@
 #include "engine/types.h"
 #include "src/train/record.h"
 
-// The network and its quantisation (NNUE-SPEC.md).
+// The network and its quantisation (data/NNUE.md).
 enum {
     NT_INPUTS = 768,
     NT_HIDDEN = 256,
@@ -99,7 +99,7 @@ void ntrain_records_free(NtRecords *r);
 void ntrain_data_free(NtData *d);
 uint64_t ntrain_fingerprint(const NtData *d);
 
-// The feature of a piece seen from persp (NNUE-SPEC: "Features").
+// The feature of a piece seen from persp (data/NNUE.md: "Features").
 static inline int ntrain_feature(Color persp, Piece pc, Square sq) {
     int rel = persp == WHITE ? sq : sq ^ 56;
     return (piece_color(pc) == persp ? 0 : 384) + piece_type(pc) * 64 + rel;
@@ -110,7 +110,7 @@ static inline int ntrain_feature(Color persp, Piece pc, Square sq) {
 // record directly (the pieces are all the model needs); the record must be valid.
 int ntrain_features(const uint8_t rec[TRAIN_RECORD_SIZE], uint16_t us[NT_MAX_FEATURES],
                     uint16_t them[NT_MAX_FEATURES], Color *stm);
-// The training target of a record (NNUE-SPEC: "Training").
+// The training target of a record (data/NNUE.md: "Training").
 float ntrain_target(const uint8_t rec[TRAIN_RECORD_SIZE], double lambda);
 
 // ------------------------------------------------------------------------------ the model

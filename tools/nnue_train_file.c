@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// tools/nnue_train: the files it writes. The net (NNUE-SPEC: "Quantisation", "File format")
+// tools/nnue_train: the files it writes. The net (data/NNUE.md: "Quantisation", "File format")
 // and the checkpoint are both built whole in memory, checksummed, and written to a
 // temporary file that is then renamed over the old one, so a run cut off at any moment
 // leaves either the old file or the new one, never a torn one.

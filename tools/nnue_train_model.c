@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// tools/nnue_train: the float model (NNUE-SPEC: "Float model"), its gradient and Adam.
+// tools/nnue_train: the float model (data/NNUE.md: "Float model"), its gradient and Adam.
 //
 // A sample touches only the rows of its active features, forward and backward, so a batch
 // costs about 2 x 32 x 256 multiply-adds each way per position. A batch is cut into one

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// tools/nnue_train: quantisation (NNUE-SPEC: "Quantisation") and the engine's integer
+// tools/nnue_train: quantisation (data/NNUE.md: "Quantisation") and the engine's integer
 // evaluation on the quantised weights, so that a run can report what rounding costs (the
 // output weights' steps of 1/64 most of all) next to its float losses.
 #include <math.h>
