@@ -33,6 +33,7 @@ struct Engine {
     TTable *tt;         // NULL until the Hash option or the first search
     Searcher *searcher; // NULL until the first search
     Book *book;         // NULL until a search first wants a book move
+    const NnueNet *net; // the caller's network, NULL for the hand-crafted evaluation
     bool book_tried;    // book_path was opened (or failed to open) already
     char book_path[BOOK_PATH_MAX];
     bool own_book;
@@ -204,6 +205,7 @@ static void *search_thread(void *arg) {
             .move_overhead = e->overhead_ms,
             .level = e->level,
             .rng = &e->rng,
+            .net = e->net,
         };
         SearchResult result;
         search_run(e->searcher, &e->board, e->keys, e->nkeys, &e->limits, &params,
@@ -279,6 +281,19 @@ void engine_new_game(Engine *e) {
     if (e->searcher)
         search_clear(e->searcher);
 }
+
+void engine_set_net(Engine *e, const NnueNet *net) {
+    engine_stop(e);
+    engine_wait(e);
+    if (net == e->net)
+        return;
+    e->net = net;
+    // The table's static evaluations and the eval correction history were learnt from the
+    // other evaluation: a new start suits the new one better.
+    engine_new_game(e);
+}
+
+const NnueNet *engine_net(const Engine *e) { return e->net; }
 
 // ------------------------------------------------------------------ options
 

@@ -9,6 +9,7 @@
 #ifndef ENGINE_ENGINE_H
 #define ENGINE_ENGINE_H
 
+#include "engine/nnue.h"
 #include "engine/search.h"
 
 typedef struct Engine Engine;
@@ -53,6 +54,13 @@ void engine_ponderhit(Engine *e);
 bool engine_is_searching(Engine *e);
 // Forgets the game: clears the hash table and history statistics.
 void engine_new_game(Engine *e);
+
+// Evaluates with the network net (engine/nnue.h) from the next search on, or with the
+// hand-crafted evaluation for NULL. The engine only borrows it: the caller keeps it alive
+// and unchanged until engine_set_net(e, NULL) or engine_free. Stops and waits for a search
+// that is running; a new net also clears the hash table and the history (as a new game).
+void engine_set_net(Engine *e, const NnueNet *net);
+const NnueNet *engine_net(const Engine *e);
 
 // Strength levels 1..ENGINE_LEVEL_MAX; the top level is full strength. Each
 // level has an Elo label measured by matches (see the README); the options

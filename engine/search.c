@@ -129,6 +129,13 @@ static inline int refined_eval(int static_eval, bool tt_found, const TTHit *hit)
     return static_eval;
 }
 
+// The static evaluation of the position at ply: the net's when there is one.
+static inline int evaluate(Searcher *s, int ply) {
+    if (s->net)
+        return nnue_stack_evaluate(s->nnue, s->net, &s->board, ply);
+    return eval_evaluate(&s->board, s->pawns);
+}
+
 // --------------------------------------------------------------- quiescence
 
 static int qsearch(Searcher *s, int alpha, int beta, int ply) {
@@ -141,7 +148,7 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
         return draw_score(s, ply);
     bool in_check = b->checkers != 0;
     if (ply >= MAX_PLY - 1)
-        return in_check ? 0 : eval_evaluate(b, s->pawns);
+        return in_check ? 0 : evaluate(s, ply);
 
     // Step 1. Transposition table.
     TTHit hit;
@@ -153,7 +160,7 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
     // Step 2. Stand pat: outside check, the side to move may decline to capture.
     int best = -VALUE_INFINITE, static_eval = VALUE_NONE, raw_eval = VALUE_NONE;
     if (!in_check) {
-        raw_eval = tt_found && hit.eval != VALUE_NONE ? hit.eval : eval_evaluate(b, s->pawns);
+        raw_eval = tt_found && hit.eval != VALUE_NONE ? hit.eval : evaluate(s, ply);
         static_eval = history_corrected_eval(&s->hist, b, raw_eval);
         best = refined_eval(static_eval, tt_found, &hit);
         if (best >= beta) {
@@ -224,7 +231,7 @@ int search_node(Searcher *s, int alpha, int beta, int depth, int ply, bool cut_n
         return draw_score(s, ply);
     bool in_check = b->checkers != 0;
     if (ply >= MAX_PLY - 1)
-        return in_check ? 0 : eval_evaluate(b, s->pawns);
+        return in_check ? 0 : evaluate(s, ply);
     alpha = alpha > mated_in(ply) ? alpha : mated_in(ply);
     beta = beta < mate_in(ply + 1) ? beta : mate_in(ply + 1);
     if (alpha >= beta)
@@ -251,7 +258,7 @@ int search_node(Searcher *s, int alpha, int beta, int depth, int ply, bool cut_n
     if (in_check) {
         static_eval = eval = raw_eval = VALUE_NONE;
     } else {
-        raw_eval = tt_found && hit.eval != VALUE_NONE ? hit.eval : eval_evaluate(b, s->pawns);
+        raw_eval = tt_found && hit.eval != VALUE_NONE ? hit.eval : evaluate(s, ply);
         static_eval = history_corrected_eval(&s->hist, b, raw_eval);
         eval = refined_eval(static_eval, tt_found, &hit);
         if (!tt_found)
@@ -283,10 +290,7 @@ int search_node(Searcher *s, int alpha, int beta, int depth, int ply, bool cut_n
             stack_at(s, ply - 1)->move != MOVE_NULL && has_non_pawn_material(b, b->side)) {
             // Reduce more the deeper the node and the further eval is above beta.
             int r = 3 + depth / 6 + ((eval - beta) / 200 < 3 ? (eval - beta) / 200 : 3);
-            ss->move = MOVE_NULL;
-            ss->piece = NO_PIECE;
-            s->keys[s->root_keys + ply] = b->key;
-            board_make_null(b, &ss->undo);
+            search_make_null(s, ply);
             int score = -search_node(s, -beta, -beta + 1, depth - r - 1, ply + 1, !cut_node);
             board_unmake_null(b, &ss->undo);
             if (s->stopped)

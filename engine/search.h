@@ -58,6 +58,9 @@ typedef struct SearchParams {
     // search; 0 or SKILL_LEVEL_MAX is full strength, exactly unweakened.
     int level;
     uint64_t *rng;        // random state for a weakened search's choice (NULL: fixed seed)
+    // The network to evaluate with (engine/nnue.h), NULL for the hand-crafted
+    // evaluation. Read-only and shared by the threads; the caller keeps it alive.
+    const struct NnueNet *net;
 } SearchParams;
 
 enum { MAX_MULTIPV = 8 };

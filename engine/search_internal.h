@@ -13,6 +13,7 @@
 #include "engine/eval.h"
 #include "engine/history.h"
 #include "engine/line.h"
+#include "engine/nnue.h"
 #include "engine/search.h"
 #include "engine/timeman.h"
 
@@ -56,6 +57,11 @@ struct Searcher {
     Histories hist;
     Board board;
     StackEntry stack[MAX_PLY + STACK_OFFSET + 2];
+    // The network the search evaluates with (params.net, shared and read-only; NULL: the
+    // hand-crafted evaluation), and this thread's accumulators, one per ply of the stack
+    // (ply 0 the root; allocated apart for their 64-byte alignment).
+    const NnueNet *net;
+    NnueStack *nnue;
     // Keys of the positions before the current one, for repetitions: the
     // game's (root_keys of them, passed to search_run), then one per ply of
     // the search stack.
@@ -113,15 +119,29 @@ struct Searcher {
 
 static inline StackEntry *stack_at(Searcher *s, int ply) { return &s->stack[ply + STACK_OFFSET]; }
 
-// Makes m from the position at ply, recording it on the stack and the
-// position's key for repetitions.
+// Makes m from the position at ply, recording it on the stack, the position's
+// key for repetitions and, with a net, what the move changes for the child's
+// accumulator (computed only when the child is evaluated).
 static inline void search_make_move(Searcher *s, int ply, Move m) {
     StackEntry *ss = stack_at(s, ply);
     ss->move = m;
     ss->piece = (Piece)s->board.squares[move_from(m)];
     s->keys[s->root_keys + ply] = s->board.key;
+    if (s->net)
+        nnue_stack_push(s->nnue, ply, &s->board, m);
     board_make_move(&s->board, m, &ss->undo);
     tt_prefetch(s->tt, s->board.key);
+}
+
+// Passes the turn at ply (null-move pruning): the child's accumulator is the parent's.
+static inline void search_make_null(Searcher *s, int ply) {
+    StackEntry *ss = stack_at(s, ply);
+    ss->move = MOVE_NULL;
+    ss->piece = NO_PIECE;
+    s->keys[s->root_keys + ply] = s->board.key;
+    if (s->net)
+        nnue_stack_push_null(s->nnue, ply);
+    board_make_null(&s->board, &ss->undo);
 }
 
 // --- search.c

@@ -274,6 +274,9 @@ static void prepare(Searcher *s, const Board *b, const Key *keys, int nkeys,
     atomic_store_explicit(&s->shared_nodes, 0, memory_order_relaxed);
     timeman_init(&s->tm, limits, b->side, params->move_overhead, s->last_check_ms);
     s->contempt = params->analysis ? 0 : search_contempt_cp(b, params->contempt_percent);
+    s->net = params->net;
+    if (s->net)
+        nnue_stack_reset(s->nnue, s->net, b);
     if (s->id == 0) // the main searcher's search is the generation; helpers join it
         tt_new_search(s->tt);
     for (int i = 0; i < MAX_PLY + STACK_OFFSET + 2; i++) {

@@ -11,7 +11,10 @@ Searcher *search_new(TTable *tt, atomic_bool *stop) {
     if (!s)
         return NULL;
     s->pawns = eval_pawn_cache_new();
-    if (!s->pawns) {
+    s->nnue = nnue_stack_new();
+    if (!s->pawns || !s->nnue) {
+        eval_pawn_cache_free(s->pawns);
+        nnue_stack_free(s->nnue);
         free(s);
         return NULL;
     }
@@ -33,6 +36,7 @@ void search_free(Searcher *s) {
     search_set_threads(s, 1);
     free(s->helpers);
     eval_pawn_cache_free(s->pawns);
+    nnue_stack_free(s->nnue);
     free(s);
 }
 

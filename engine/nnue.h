@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// NNUE inference: the patzer v1 network of data/NNUE.md ((768 -> 256) x 2 -> 1, SCReLU),
+// its file format, the accumulators and the evaluation.
+//
+// The net is read-only once loaded and may be shared by any number of search threads; its
+// owner (whoever loaded it) keeps it alive while searches use it. The engine does no I/O:
+// nnue_net_load takes the bytes of a file the caller has read.
+//
+// Accumulators hold the first layer's sums for both perspectives (indexed by WHITE and
+// BLACK, not by side to move), so a move only adds and removes the few features it
+// changes, and a null move changes nothing. A NnueStack keeps one per search ply, filled
+// lazily: making a move records what it changes and marks the child not computed; an
+// evaluation walks back to the nearest computed ancestor and applies the changes forward
+// (or refreshes from the board when that is cheaper).
+//
+// Everything has an AVX2 path (when compiled with __AVX2__) and a portable scalar one that
+// gives bit-identical results; the *_scalar functions force the latter, for the tests.
+#ifndef ENGINE_NNUE_H
+#define ENGINE_NNUE_H
+
+#include "engine/board.h"
+
+enum {
+    NNUE_INPUTS = 768,
+    NNUE_HIDDEN = 256, // v1 accepts only this width
+    NNUE_QA = 255,
+    NNUE_QB = 64,
+    NNUE_SCALE = 400,
+    NNUE_DESC_MAX = 4096,   // bytes of description text at most
+    NNUE_HEADER_SIZE = 32,  // magic and six uint32 before the description
+    NNUE_STACK_SIZE = MAX_PLY + 2,
+};
+
+#define NNUE_MAGIC "PZNNUE01"
+
+typedef struct NnueNet {
+    _Alignas(64) int16_t ft_w[NNUE_INPUTS * NNUE_HIDDEN]; // feature-major, as in the file
+    _Alignas(64) int16_t ft_b[NNUE_HIDDEN];
+    _Alignas(64) int16_t out_w[2 * NNUE_HIDDEN]; // side to move's half first
+    int32_t out_b;
+    char desc[NNUE_DESC_MAX + 1]; // the file's description, NUL-terminated
+} NnueNet;
+
+// A net on the heap, aligned as its weights need (uninitialised); NULL when out of memory.
+NnueNet *nnue_net_new(void);
+void nnue_net_free(NnueNet *net);
+
+// The exact size of a net file with a description of desc_len bytes.
+size_t nnue_file_size(size_t desc_len);
+// FNV-1a 32-bit, the file's checksum.
+uint32_t nnue_fnv1a(const uint8_t *bytes, size_t n);
+
+// Fills net from the len bytes of a net file. False, with net unspecified and what is wrong
+// (magic, sizes, description length, total length, checksum) in err, for anything that
+// does not match data/NNUE.md exactly, trailing bytes included.
+bool nnue_net_load(NnueNet *net, const uint8_t *bytes, size_t len, char *err, size_t errsz);
+
+// The input feature of piece pc on sq seen from persp (data/NNUE.md, "Features").
+static inline int nnue_feature(Color persp, Piece pc, Square sq) {
+    int rel = persp == WHITE ? sq : sq ^ 56;
+    return (piece_color(pc) == persp ? 0 : 384) + piece_type(pc) * 64 + rel;
+}
+
+typedef struct NnueAccumulator {
+    _Alignas(64) int16_t v[COLOR_NB][NNUE_HIDDEN]; // by perspective
+} NnueAccumulator;
+
+// The accumulator of b computed from scratch.
+void nnue_refresh(const NnueNet *net, const Board *b, NnueAccumulator *acc);
+void nnue_refresh_scalar(const NnueNet *net, const Board *b, NnueAccumulator *acc);
+
+// The evaluation for side to move stm in centipawns before the clamp (data/NNUE.md,
+// "Quantisation"), and after it (strictly inside +-VALUE_EVAL_MAX), from an accumulator.
+int nnue_output(const NnueNet *net, const NnueAccumulator *acc, Color stm);
+int nnue_output_scalar(const NnueNet *net, const NnueAccumulator *acc, Color stm);
+int nnue_evaluate_acc(const NnueNet *net, const NnueAccumulator *acc, Color stm);
+// The evaluation of b for its side to move, from a fresh accumulator (slow: for callers
+// outside the search).
+int nnue_evaluate(const NnueNet *net, const Board *b);
+
+// What a move changes: pieces leaving squares (sub) and arriving on squares (add). At most
+// two of each (castling: king and rook; a capturing promotion: pawn and victim leave).
+typedef struct NnueDelta {
+    uint8_t nadd, nsub;
+    uint8_t add_piece[2], add_sq[2];
+    uint8_t sub_piece[2], sub_sq[2];
+} NnueDelta;
+
+// The changes of legal move m made from b (b as it is before the move).
+void nnue_delta(const Board *b, Move m, NnueDelta *d);
+// to = from with the delta applied (to may be from).
+void nnue_apply(const NnueNet *net, const NnueAccumulator *from, NnueAccumulator *to,
+                const NnueDelta *d);
+void nnue_apply_scalar(const NnueNet *net, const NnueAccumulator *from, NnueAccumulator *to,
+                       const NnueDelta *d);
+
+// One accumulator per search ply (ply 0 the root), parallel to the search stack.
+typedef struct NnueStack {
+    struct NnueEntry {
+        NnueAccumulator acc;
+        NnueDelta delta; // from the position at the ply before
+        bool computed;   // acc is up to date with the position at this ply
+    } ply[NNUE_STACK_SIZE];
+} NnueStack;
+
+// A stack on the heap, aligned; NULL when out of memory.
+NnueStack *nnue_stack_new(void);
+void nnue_stack_free(NnueStack *st);
+// Sets ply 0 to the root position b (a full refresh).
+void nnue_stack_reset(NnueStack *st, const NnueNet *net, const Board *b);
+// Records move m, about to be made from b at ply: ply + 1 is not computed until asked.
+static inline void nnue_stack_push(NnueStack *st, int ply, const Board *b, Move m) {
+    nnue_delta(b, m, &st->ply[ply + 1].delta);
+    st->ply[ply + 1].computed = false;
+}
+// Records a null move at ply: the child has the same pieces, so its accumulator is a copy.
+static inline void nnue_stack_push_null(NnueStack *st, int ply) {
+    st->ply[ply + 1].delta.nadd = st->ply[ply + 1].delta.nsub = 0;
+    st->ply[ply + 1].computed = false;
+}
+// Brings ply's accumulator up to date with b (the position at ply) and returns it.
+const NnueAccumulator *nnue_stack_update(NnueStack *st, const NnueNet *net, const Board *b,
+                                         int ply);
+// The evaluation of b, the position at ply, for its side to move (clamped).
+static inline int nnue_stack_evaluate(NnueStack *st, const NnueNet *net, const Board *b,
+                                      int ply) {
+    return nnue_evaluate_acc(net, nnue_stack_update(st, net, b, ply), b->side);
+}
+
+#endif
