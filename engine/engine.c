@@ -36,6 +36,8 @@ struct Engine {
     const NnueNet *net; // the caller's network, NULL for the hand-crafted evaluation
     bool book_tried;    // book_path was opened (or failed to open) already
     char book_path[BOOK_PATH_MAX];
+    char eval_file[BOOK_PATH_MAX]; // the EvalFile option
+    bool use_nnue;                 // the UseNNUE option
     bool own_book;
     bool ponder_option;
     bool analyse_mode;
@@ -72,8 +74,12 @@ static EngineOption options[] = {
     {"UCI_AnalyseMode", OPTION_CHECK, "false", 0, 0},
     {"UCI_LimitStrength", OPTION_CHECK, "false", 0, 0},
     {"UCI_Elo", OPTION_SPIN, "1500", ENGINE_ELO_MIN, 0}, // max: set by init_options
+    // The network: only remembered here; the program reads the file and hands the net over
+    // with engine_set_net (the engine does no I/O).
+    {"EvalFile", OPTION_STRING, "", 0, 0},
+    {"UseNNUE", OPTION_CHECK, "false", 0, 0},
 };
-enum { OPTION_UCI_ELO = 11 };
+enum { OPTION_UCI_ELO = 11, OPTION_EVAL_FILE = 12, OPTION_USE_NNUE = 13 };
 
 static pthread_once_t options_once = PTHREAD_ONCE_INIT;
 
@@ -399,6 +405,13 @@ bool engine_set_option(Engine *e, const char *name, const char *value, char *err
     } else if (opt == &options[OPTION_UCI_ELO]) {
         e->elo = n;
         update_level(e);
+    } else if (opt == &options[OPTION_EVAL_FILE]) {
+        if (strlen(value) >= sizeof e->eval_file)
+            return errmsg_set(err, errsz, "EvalFile path too long: %s", value);
+        snprintf(e->eval_file, sizeof e->eval_file, "%s",
+                 strcmp(value, "<empty>") == 0 ? "" : value);
+    } else if (opt == &options[OPTION_USE_NNUE]) {
+        e->use_nnue = flag;
     }
     return true;
 }
@@ -411,7 +424,8 @@ bool engine_get_option(const Engine *e, const char *name, char *buf, size_t bufs
                 {"MultiPV", e->multipv},       {"Contempt", e->contempt_percent},
                 {"Move Overhead", e->overhead_ms}, {"Ponder", e->ponder_option},
                 {"OwnBook", e->own_book},      {"UCI_AnalyseMode", e->analyse_mode},
-                {"UCI_LimitStrength", e->limit_strength}, {"UCI_Elo", e->elo}};
+                {"UCI_LimitStrength", e->limit_strength}, {"UCI_Elo", e->elo},
+                {"UseNNUE", e->use_nnue}};
     for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
         if (strcasecmp(ints[i].name, name) == 0) {
             const EngineOption *opt = NULL;
@@ -427,6 +441,10 @@ bool engine_get_option(const Engine *e, const char *name, char *buf, size_t bufs
     }
     if (strcasecmp(name, "BookFile") == 0) {
         snprintf(buf, bufsz, "%s", e->book_path);
+        return true;
+    }
+    if (strcasecmp(name, "EvalFile") == 0) {
+        snprintf(buf, bufsz, "%s", e->eval_file);
         return true;
     }
     return false;

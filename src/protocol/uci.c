@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "engine/engine.h"
 #include "engine/fen.h"
@@ -16,6 +17,7 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/perft.h"
+#include "src/util/netfile.h"
 #include "src/util/paths.h"
 #include "src/protocol/protocol.h"
 #include "src/util/text.h"
@@ -38,6 +40,7 @@ typedef struct Uci {
     atomic_bool out_broken;   // a write failed: the GUI is gone
     Line line;                // the game the next `go` searches
     Line scratch;             // a game being built by `position`
+    NetFile net;              // the net of EvalFile while UseNNUE is on
 } Uci;
 
 // ------------------------------------------------------------------ output
@@ -175,8 +178,16 @@ static void cmd_setoption(Uci *u, char *rest) {
         return;
     }
     char err[256];
-    if (!engine_set_option(u->engine, name, value, err, sizeof err))
+    if (!engine_set_option(u->engine, name, value, err, sizeof err)) {
         say(u, "info string setoption: %s", err);
+        return;
+    }
+    // The net is read here, between searches, and what happened is said either way.
+    if (strcasecmp(name, "EvalFile") == 0 || strcasecmp(name, "UseNNUE") == 0) {
+        char msg[NNUE_DESC_MAX + 1200];
+        if (netfile_sync(&u->net, u->engine, msg, sizeof msg) != NETFILE_QUIET)
+            say(u, "info string %s", msg);
+    }
 }
 
 // position startpos|fen <fen> [moves m1 m2 ...]. Nothing changes unless the
@@ -452,6 +463,7 @@ int uci_run(FILE *in, FILE *out, const char *first_line) {
 
     engine_stop(u->engine);
     engine_wait(u->engine); // the last bestmove is still printed
+    netfile_release(&u->net, u->engine);
     engine_free(u->engine);
     pthread_mutex_destroy(&u->out_lock);
     free(u);

@@ -91,7 +91,7 @@ engine_srcs=$(cd "$top_srcdir" && ls engine/*.c)
 declare -A extra=(
     [fen]="" [san]="" [pgn]="src/pgn/model.c src/pgn/read.c src/pgn/write.c src/util/paths.c"
     [command]="src/session/command.c src/session/command_table.c src/game/clock.c"
-    [uci]="src/protocol/uci.c src/util/paths.c src/util/text.c"
+    [uci]="src/protocol/uci.c src/util/paths.c src/util/text.c src/util/netfile.c"
     [uci_client]="src/protocol/uci_client_parse.c src/util/text.c"
     [xboard]="src/protocol/xboard.c src/game/game.c src/game/clock.c src/game/outcome.c
               src/util/paths.c src/util/text.c"

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Reading NNUE net files for the engine (src/util/netfile.h).
+#include "src/util/netfile.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/errmsg.h"
+
+NnueNet *netfile_read(const char *path, char *err, size_t errsz) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        errmsg_set(err, errsz, "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    // One byte more than the largest valid file, so that a longer one is seen as such.
+    size_t cap = nnue_file_size(NNUE_DESC_MAX) + 1;
+    uint8_t *bytes = malloc(cap);
+    NnueNet *net = nnue_net_new();
+    if (!bytes || !net) {
+        errmsg_set(err, errsz, "out of memory");
+        goto fail;
+    }
+    size_t len = fread(bytes, 1, cap, f);
+    if (ferror(f)) {
+        errmsg_set(err, errsz, "cannot read: %s", strerror(errno));
+        goto fail;
+    }
+    if (len == cap) {
+        errmsg_set(err, errsz, "too large for a patzer NNUE v1 file (over %zu bytes)", cap - 1);
+        goto fail;
+    }
+    if (!nnue_net_load(net, bytes, len, err, errsz))
+        goto fail;
+    fclose(f);
+    free(bytes);
+    return net;
+fail:
+    fclose(f);
+    free(bytes);
+    nnue_net_free(net);
+    return NULL;
+}
+
+// The description on one line: control characters (newlines) become spaces.
+static void one_line(char *s) {
+    for (; *s; s++)
+        if ((unsigned char)*s < 32 || *s == 127)
+            *s = ' ';
+}
+
+void netfile_release(NetFile *nf, Engine *e) {
+    engine_set_net(e, NULL);
+    nnue_net_free(nf->net);
+    nf->net = NULL;
+}
+
+NetFileStatus netfile_sync(NetFile *nf, Engine *e, char *msg, size_t msgsz) {
+    char use[8], path[1024];
+    engine_get_option(e, "UseNNUE", use, sizeof use);
+    engine_get_option(e, "EvalFile", path, sizeof path);
+    if (strcmp(use, "true") != 0) {
+        if (!nf->net)
+            return NETFILE_QUIET;
+        netfile_release(nf, e);
+        errmsg_set(msg, msgsz, "NNUE off: using the hand-crafted evaluation");
+        return NETFILE_OFF;
+    }
+    // The net may be in use by a search: the engine lets go of it before it is replaced.
+    netfile_release(nf, e);
+    if (!path[0]) {
+        errmsg_set(msg, msgsz, "UseNNUE is true but EvalFile is empty: using the hand-crafted "
+                               "evaluation");
+        return NETFILE_ERROR;
+    }
+    char why[256];
+    NnueNet *net = netfile_read(path, why, sizeof why);
+    if (!net) {
+        errmsg_set(msg, msgsz, "EvalFile %s: %s; using the hand-crafted evaluation", path, why);
+        return NETFILE_ERROR;
+    }
+    nf->net = net;
+    engine_set_net(e, net);
+    errmsg_set(msg, msgsz, "NNUE loaded from %s: %s", path, net->desc);
+    one_line(msg);
+    return NETFILE_LOADED;
+}
