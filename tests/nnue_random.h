@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Deterministic pseudo-random NNUE v1 nets and their file bytes, written from data/NNUE.md
+// ("File format") independently of the engine's loader and of the trainer's writer, for
+// tests/test_nnue.c and tests/nnue_mknet.c (which writes one for the shell tests).
+// Header-only, without Criterion.
+#ifndef TESTS_NNUE_RANDOM_H
+#define TESTS_NNUE_RANDOM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+enum {
+    RNET_INPUTS = 768,
+    RNET_HIDDEN = 256,
+    RNET_HEADER = 32,
+    // The weights' bytes after the description, checksum included.
+    RNET_BODY = 2 * (RNET_INPUTS * RNET_HIDDEN + RNET_HIDDEN + 2 * RNET_HIDDEN) + 4 + 4,
+};
+
+typedef struct RandomNet {
+    int16_t ft_w[RNET_INPUTS * RNET_HIDDEN], ft_b[RNET_HIDDEN], out_w[2 * RNET_HIDDEN];
+    int32_t out_b;
+} RandomNet;
+
+// How large the random weights are: uniform in [-ft, ft], [bias_lo, bias_hi], [-out, out].
+typedef struct RandomNetShape {
+    int ft, bias_lo, bias_hi, out;
+    int32_t out_b;
+} RandomNetShape;
+
+// Typical of a trained net: accumulators spread over both sides of the clamp [0, 255].
+static const RandomNetShape RNET_TYPICAL = {60, -40, 160, 127, 1234};
+// The largest weights data/NNUE.md allows (|ft| <= 1.98 * 255, |out| <= 1.98 * 64).
+static const RandomNetShape RNET_EXTREME = {505, -505, 505, 127, -32313};
+
+static inline uint64_t rnet_next(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static inline int16_t rnet_uniform(uint64_t *state, int lo, int hi) {
+    return (int16_t)(lo + (int)(rnet_next(state) % (uint64_t)(hi - lo + 1)));
+}
+
+static inline void random_net_fill(RandomNet *n, const RandomNetShape *shape, uint64_t seed) {
+    uint64_t st = seed;
+    for (int i = 0; i < RNET_INPUTS * RNET_HIDDEN; i++)
+        n->ft_w[i] = rnet_uniform(&st, -shape->ft, shape->ft);
+    for (int i = 0; i < RNET_HIDDEN; i++)
+        n->ft_b[i] = rnet_uniform(&st, shape->bias_lo, shape->bias_hi);
+    for (int i = 0; i < 2 * RNET_HIDDEN; i++)
+        n->out_w[i] = rnet_uniform(&st, -shape->out, shape->out);
+    n->out_b = shape->out_b;
+}
+
+static inline uint8_t *rnet_put32(uint8_t *p, uint32_t v) {
+    for (int i = 0; i < 4; i++)
+        *p++ = (uint8_t)(v >> (8 * i));
+    return p;
+}
+
+static inline uint8_t *rnet_put16(uint8_t *p, int16_t v) {
+    *p++ = (uint8_t)((uint16_t)v & 0xFF);
+    *p++ = (uint8_t)((uint16_t)v >> 8);
+    return p;
+}
+
+static inline uint32_t rnet_fnv1a(const uint8_t *p, size_t n) {
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
+// The file's bytes into buf (RNET_HEADER + strlen(desc) + RNET_BODY of them); the length.
+static inline size_t random_net_serialize(const RandomNet *n, const char *desc, uint8_t *buf) {
+    size_t dlen = strlen(desc);
+    uint8_t *p = buf;
+    memcpy(p, "PZNNUE01", 8);
+    p += 8;
+    static const uint32_t header[5] = {RNET_INPUTS, RNET_HIDDEN, 255, 64, 400};
+    for (int i = 0; i < 5; i++)
+        p = rnet_put32(p, header[i]);
+    p = rnet_put32(p, (uint32_t)dlen);
+    memcpy(p, desc, dlen);
+    p += dlen;
+    for (int i = 0; i < RNET_INPUTS * RNET_HIDDEN; i++)
+        p = rnet_put16(p, n->ft_w[i]);
+    for (int i = 0; i < RNET_HIDDEN; i++)
+        p = rnet_put16(p, n->ft_b[i]);
+    for (int i = 0; i < 2 * RNET_HIDDEN; i++)
+        p = rnet_put16(p, n->out_w[i]);
+    p = rnet_put32(p, (uint32_t)n->out_b);
+    p = rnet_put32(p, rnet_fnv1a(buf, (size_t)(p - buf)));
+    return (size_t)(p - buf);
+}
+
+// Writes bytes to path; false when it cannot.
+static inline bool rnet_write_file(const char *path, const uint8_t *bytes, size_t len) {
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return false;
+    bool ok = fwrite(bytes, 1, len, f) == len;
+    return fclose(f) == 0 && ok;
+}
+
+#endif

@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// NNUE inference (engine/nnue.c) with deterministic pseudo-random nets (tests/nnue_random.h):
+// the loader against the file format (and every way a file can be wrong), the lazy
+// accumulator stack along random search-like walks (moves, take-backs and null moves from
+// positions with castling, en passant, every promotion and captures of promoted pieces)
+// against full refreshes, the AVX2 path against the scalar one, the evaluation against
+// tests/nnue_file.h's reading of data/NNUE.md, colour symmetry, and searches with a net.
+#include <criterion/criterion.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/nnue.h"
+#include "engine/search.h"
+#include "tests/helpers.h"
+#include "tests/nnue_file.h"
+#include "tests/nnue_random.h"
+
+static RandomNet rnet;
+static uint8_t bytes[RNET_HEADER + 64 + RNET_BODY + 1];
+static size_t nbytes;
+static NnueNet *net;
+static TestNet ref; // the same net as tests/nnue_file.h reads it
+
+// Makes the random net of the shape, its file bytes, the engine's net and the reference's.
+static void make_net(const RandomNetShape *shape, uint64_t seed) {
+    board_init_tables();
+    random_net_fill(&rnet, shape, seed);
+    nbytes = random_net_serialize(&rnet, "random test net", bytes);
+    net = nnue_net_new();
+    cr_assert_not_null(net);
+    char err[256] = "";
+    cr_assert(nnue_net_load(net, bytes, nbytes, err, sizeof err), "%s", err);
+    char path[] = "/tmp/patzer-nnue-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    cr_assert(rnet_write_file(path, bytes, nbytes));
+    char why[128] = "";
+    cr_assert(test_read_net(path, &ref, why, sizeof why), "%s", why);
+    unlink(path);
+}
+
+static void typical_net(void) { make_net(&RNET_TYPICAL, 12345); }
+static void extreme_net(void) { make_net(&RNET_EXTREME, 777); }
+static void free_net(void) { nnue_net_free(net); }
+
+// ------------------------------------------------------------------ the loader
+
+static void expect_rejected(const uint8_t *b, size_t len, const char *word) {
+    char err[256] = "";
+    cr_expect_not(nnue_net_load(net, b, len, err, sizeof err), "accepted a file with bad %s",
+                  word);
+    cr_expect(strstr(err, word) != NULL, "the message '%s' does not say '%s'", err, word);
+}
+
+Test(nnue_file, loads_what_the_spec_lays_out, .init = typical_net, .fini = free_net) {
+    cr_assert_eq(nbytes, nnue_file_size(strlen("random test net")));
+    cr_expect_str_eq(net->desc, "random test net");
+    cr_expect(memcmp(net->ft_w, rnet.ft_w, sizeof rnet.ft_w) == 0);
+    cr_expect(memcmp(net->ft_b, rnet.ft_b, sizeof rnet.ft_b) == 0);
+    cr_expect(memcmp(net->out_w, rnet.out_w, sizeof rnet.out_w) == 0);
+    cr_expect_eq(net->out_b, rnet.out_b);
+    cr_expect_eq((uintptr_t)net->ft_w % 64, 0);
+    cr_expect_eq((uintptr_t)net->out_w % 64, 0);
+}
+
+Test(nnue_file, rejects_every_kind_of_bad_file, .init = typical_net, .fini = free_net) {
+    static uint8_t bad[sizeof bytes];
+    memcpy(bad, bytes, nbytes);
+    bad[0] = 'X';
+    expect_rejected(bad, nbytes, "magic");
+
+    memcpy(bad, bytes, nbytes);
+    bad[12] = 128; // hidden 128
+    expect_rejected(bad, nbytes, "sizes");
+    memcpy(bad, bytes, nbytes);
+    bad[16] = 254; // QA
+    expect_rejected(bad, nbytes, "sizes");
+
+    memcpy(bad, bytes, nbytes);
+    bad[28] = 0x88, bad[29] = 0x13; // a description of 5000 bytes
+    expect_rejected(bad, nbytes, "description length");
+
+    expect_rejected(bytes, nbytes - 1, "truncated");
+    expect_rejected(bytes, 20, "truncated");
+    memcpy(bad, bytes, nbytes);
+    bad[nbytes] = 0;
+    expect_rejected(bad, nbytes + 1, "trailing");
+
+    memcpy(bad, bytes, nbytes);
+    bad[nbytes / 2] ^= 1; // one weight changed
+    expect_rejected(bad, nbytes, "checksum");
+    memcpy(bad, bytes, nbytes);
+    bad[nbytes - 1] ^= 0x80; // the checksum itself
+    expect_rejected(bad, nbytes, "checksum");
+}
+
+// ------------------------------------------------------------------ random walks
+
+static const char *const walk_fens[] = {
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+    "r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R w KQkq - 0 1",
+    "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+    "4k3/1P6/8/2pP4/8/8/6p1/4K3 w - c6 0 1",
+};
+
+enum { WALK_MAX = 48, GAMES_PER_FEN = 12, STEPS = 220 };
+
+typedef struct Stats {
+    int castle_k, castle_q, ep, promo[4], promoted_taken, nulls, checks, ref_checks;
+} Stats;
+
+typedef struct Walk {
+    Board b;
+    Undo undo[WALK_MAX];
+    bool null[WALK_MAX];
+    Bitboard promoted[WALK_MAX + 1]; // squares holding promoted pieces, per ply
+    int ply;
+    NnueStack *st;
+    NnueAccumulator shadow[WALK_MAX + 1]; // computed eagerly with the scalar kernels
+    uint64_t rng;
+    Stats stats;
+} Walk;
+
+static void record_of_board(const Board *b, uint8_t rec[TRAIN_RECORD_SIZE]) {
+    TrainPosition p;
+    train_position_from_board(&p, b);
+    p.ply = 20;
+    p.score = 0;
+    p.move = MOVE_NONE;
+    p.result = TRAIN_DRAW;
+    p.flags = 0;
+    train_encode(&p, rec);
+}
+
+// The colour-mirrored position: ranks flipped, colours swapped, the other side to move.
+static void mirror(const Board *b, Board *out) {
+    char fen[128];
+    int n = 0;
+    for (int rank = 7; rank >= 0; rank--) {
+        int empty = 0;
+        for (int file = 0; file < 8; file++) {
+            Piece p = board_piece_on(b, make_square(file, 7 - rank));
+            if (p == NO_PIECE) {
+                empty++;
+                continue;
+            }
+            if (empty)
+                fen[n++] = (char)('0' + empty), empty = 0;
+            fen[n++] = "PpNnBbRrQqKk"[p ^ 1];
+        }
+        if (empty)
+            fen[n++] = (char)('0' + empty);
+        fen[n++] = rank ? '/' : ' ';
+    }
+    fen[n++] = b->side == WHITE ? 'b' : 'w';
+    fen[n++] = ' ';
+    int before = n;
+    static const struct {
+        int right;
+        char c;
+    } rights[4] = {{CASTLE_BK, 'K'}, {CASTLE_BQ, 'Q'}, {CASTLE_WK, 'k'}, {CASTLE_WQ, 'q'}};
+    for (int i = 0; i < 4; i++)
+        if (b->castling & rights[i].right)
+            fen[n++] = rights[i].c;
+    if (n == before)
+        fen[n++] = '-';
+    fen[n++] = ' ';
+    if (b->ep == SQ_NONE) {
+        fen[n++] = '-';
+    } else {
+        square_name(square_mirror(b->ep), fen + n);
+        n += 2;
+    }
+    snprintf(fen + n, sizeof fen - (size_t)n, " %d 1", b->halfmove);
+    test_board_from_fen(out, fen);
+}
+
+// Everything there is to compare at the walk's current ply.
+static void check_ply(Walk *w, bool with_reference) {
+    const NnueAccumulator *acc = nnue_stack_update(w->st, net, &w->b, w->ply);
+    static NnueAccumulator full, full_scalar;
+    nnue_refresh(net, &w->b, &full);
+    nnue_refresh_scalar(net, &w->b, &full_scalar);
+    cr_assert(memcmp(acc, &full, sizeof full) == 0, "incremental != refresh at ply %d", w->ply);
+    cr_assert(memcmp(&full, &full_scalar, sizeof full) == 0, "AVX2 != scalar refresh");
+    cr_assert(memcmp(&w->shadow[w->ply], &full, sizeof full) == 0, "scalar updates != refresh");
+    int v = nnue_output(net, acc, w->b.side);
+    cr_assert_eq(v, nnue_output_scalar(net, acc, w->b.side), "AVX2 != scalar output");
+    cr_assert_eq(nnue_stack_evaluate(w->st, net, &w->b, w->ply), nnue_evaluate(net, &w->b));
+    w->stats.checks++;
+    if (!with_reference)
+        return;
+    uint8_t rec[TRAIN_RECORD_SIZE];
+    record_of_board(&w->b, rec);
+    cr_assert_eq(v, test_net_eval(&ref, rec), "engine != tests/nnue_file.h");
+    Board m;
+    mirror(&w->b, &m);
+    cr_assert_eq(nnue_evaluate(net, &w->b), nnue_evaluate(net, &m), "mirror differs");
+    w->stats.ref_checks++;
+}
+
+// Captures, castling, en passant and promotions, which the walk prefers half the time.
+static bool special(const Board *b, Move m) {
+    return move_kind(m) != MOVE_NORMAL || board_is_capture(b, m);
+}
+
+static void count_move(Walk *w, Move m) {
+    Stats *s = &w->stats;
+    Bitboard promoted = w->promoted[w->ply];
+    Square from = move_from(m), to = move_to(m);
+    if (move_kind(m) == MOVE_CASTLING)
+        square_file(to) > 4 ? s->castle_k++ : s->castle_q++;
+    if (move_kind(m) == MOVE_EN_PASSANT)
+        s->ep++;
+    if (bb_has(promoted, to)) {
+        s->promoted_taken++;
+        promoted &= ~bb_square(to);
+    }
+    if (bb_has(promoted, from))
+        promoted ^= bb_square(from) | bb_square(to);
+    if (move_is_promotion(m)) {
+        s->promo[move_promotion(m) - KNIGHT]++;
+        promoted |= bb_square(to);
+    }
+    w->promoted[w->ply + 1] = promoted;
+}
+
+static void take_back(Walk *w) {
+    w->ply--;
+    if (w->null[w->ply])
+        board_unmake_null(&w->b, &w->undo[w->ply]);
+    else
+        board_unmake_move(&w->b, &w->undo[w->ply]);
+}
+
+static void walk_step(Walk *w) {
+    int r = (int)(test_rng_next(&w->rng) % 100);
+    if (w->ply > 0 && (r < 22 || w->ply == WALK_MAX)) {
+        take_back(w);
+        return;
+    }
+    if (r < 30 && w->ply > 0 && !w->null[w->ply - 1] && !board_in_check(&w->b)) {
+        nnue_stack_push_null(w->st, w->ply);
+        w->shadow[w->ply + 1] = w->shadow[w->ply];
+        w->promoted[w->ply + 1] = w->promoted[w->ply];
+        board_make_null(&w->b, &w->undo[w->ply]);
+        w->null[w->ply++] = true;
+        w->stats.nulls++;
+        return;
+    }
+    MoveList list, pick;
+    movegen_legal(&w->b, &list);
+    if (list.count == 0) {
+        if (w->ply > 0)
+            take_back(w);
+        return;
+    }
+    pick.count = 0;
+    for (int i = 0; i < list.count; i++)
+        if (special(&w->b, list.moves[i]))
+            pick.moves[pick.count++] = list.moves[i];
+    const MoveList *from = pick.count && test_rng_next(&w->rng) % 2 ? &pick : &list;
+    Move m = from->moves[test_rng_next(&w->rng) % (uint64_t)from->count];
+    count_move(w, m);
+    NnueDelta d;
+    nnue_delta(&w->b, m, &d);
+    nnue_apply_scalar(net, &w->shadow[w->ply], &w->shadow[w->ply + 1], &d);
+    nnue_stack_push(w->st, w->ply, &w->b, m);
+    board_make_move(&w->b, m, &w->undo[w->ply]);
+    w->null[w->ply++] = false;
+}
+
+static void run_walks(Stats *total) {
+    static Walk w;
+    memset(&w, 0, sizeof w);
+    w.st = nnue_stack_new();
+    cr_assert_not_null(w.st);
+    w.rng = 2024;
+    for (size_t f = 0; f < sizeof walk_fens / sizeof walk_fens[0]; f++) {
+        for (int g = 0; g < GAMES_PER_FEN; g++) {
+            test_board_from_fen(&w.b, walk_fens[f]);
+            w.ply = 0;
+            w.promoted[0] = 0;
+            nnue_stack_reset(w.st, net, &w.b);
+            nnue_refresh_scalar(net, &w.b, &w.shadow[0]);
+            for (int step = 0; step < STEPS; step++) {
+                walk_step(&w);
+                // Not every ply is evaluated, so that the stack walks back over several.
+                uint64_t r = test_rng_next(&w.rng) % 8;
+                if (r < 3)
+                    check_ply(&w, r == 0);
+            }
+        }
+    }
+    nnue_stack_free(w.st);
+    *total = w.stats;
+}
+
+static void expect_coverage(const Stats *s) {
+    cr_expect_gt(s->castle_k, 0, "no kingside castling");
+    cr_expect_gt(s->castle_q, 0, "no queenside castling");
+    cr_expect_gt(s->ep, 0, "no en passant");
+    for (int i = 0; i < 4; i++)
+        cr_expect_gt(s->promo[i], 0, "no promotion to %c", "nbrq"[i]);
+    cr_expect_gt(s->promoted_taken, 0, "no capture of a promoted piece");
+    cr_expect_gt(s->nulls, 0, "no null move");
+    cr_expect_gt(s->ref_checks, 500, "only %d positions checked against the reference",
+                 s->ref_checks);
+}
+
+Test(nnue_walk, incremental_equals_refresh_and_reference, .init = typical_net,
+     .fini = free_net) {
+    Stats s;
+    run_walks(&s);
+    expect_coverage(&s);
+    cr_log_info("%d positions compared, %d with the reference; castling %d/%d, ep %d, "
+                "promotions %d/%d/%d/%d, promoted pieces taken %d, null moves %d",
+                s.checks, s.ref_checks, s.castle_k, s.castle_q, s.ep, s.promo[0], s.promo[1],
+                s.promo[2], s.promo[3], s.promoted_taken, s.nulls);
+}
+
+// The largest weights the format allows: the int16 products and int32 sums at their limits
+// still agree between the paths and with the reference.
+Test(nnue_walk, extreme_weights_agree, .init = extreme_net, .fini = free_net) {
+    Stats s;
+    run_walks(&s);
+    expect_coverage(&s);
+}
+
+Test(nnue_eval, clamped_inside_eval_max, .init = extreme_net, .fini = free_net) {
+    Board b;
+    test_board_from_fen(&b, walk_fens[1]);
+    int v = nnue_evaluate(net, &b);
+    cr_expect(v > -VALUE_EVAL_MAX && v < VALUE_EVAL_MAX, "%d", v);
+}
+
+// ------------------------------------------------------------------ search
+
+static void search_with_net(int threads, const char *fen) {
+    atomic_bool stop;
+    atomic_init(&stop, false);
+    TTable *tt = tt_new(8);
+    cr_assert_not_null(tt);
+    Searcher *s = search_new(tt, &stop);
+    cr_assert_not_null(s);
+    cr_assert_eq(search_set_threads(s, threads), threads);
+    Board b;
+    test_board_from_fen(&b, fen);
+    SearchLimits limits;
+    search_limits_init(&limits);
+    limits.depth = 7;
+    SearchParams params = {.multipv = 1, .contempt_percent = 100, .net = net};
+    SearchResult r;
+    search_run(s, &b, NULL, 0, &limits, &params, NULL, NULL, &r);
+    cr_expect(movegen_is_legal(&b, r.best), "%d threads, %s: no legal move", threads, fen);
+    cr_expect_gt(r.nodes, 0);
+    search_free(s);
+    tt_free(tt);
+}
+
+Test(nnue_search, legal_moves_at_one_and_two_threads, .init = typical_net, .fini = free_net) {
+    for (size_t f = 0; f < sizeof walk_fens / sizeof walk_fens[0]; f++) {
+        search_with_net(1, walk_fens[f]);
+        search_with_net(2, walk_fens[f]);
+    }
+}
