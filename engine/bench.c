@@ -59,6 +59,7 @@ struct BenchRunner {
     TTable *tt;
     Searcher *searcher;
     atomic_bool stop;
+    const NnueNet *net; // NULL: the hand-crafted evaluation (the signature's)
 };
 
 int bench_position_count(void) { return (int)(sizeof positions / sizeof positions[0]); }
@@ -94,6 +95,8 @@ int bench_runner_set_threads(BenchRunner *r, int threads) {
     return search_set_threads(r->searcher, threads);
 }
 
+void bench_runner_set_net(BenchRunner *r, const NnueNet *net) { r->net = net; }
+
 bool bench_run_position(BenchRunner *r, int index, int depth, BenchResult *out) {
     Board board;
     char err[128];
@@ -105,7 +108,7 @@ bool bench_run_position(BenchRunner *r, int index, int depth, BenchResult *out) 
     search_limits_init(&limits);
     limits.depth = depth;
     SearchParams params = {.multipv = 1, .contempt_percent = 100, .analysis = false,
-                           .move_overhead = 0};
+                           .move_overhead = 0, .net = r->net};
     SearchResult result;
     int64_t start = search_now_ms();
     search_run(r->searcher, &board, NULL, 0, &limits, &params, NULL, NULL, &result);

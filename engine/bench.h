@@ -6,7 +6,7 @@
 #ifndef ENGINE_BENCH_H
 #define ENGINE_BENCH_H
 
-#include "engine/types.h"
+#include "engine/nnue.h"
 
 enum { BENCH_DEFAULT_DEPTH = 11 };
 
@@ -29,6 +29,9 @@ void bench_runner_free(BenchRunner *r);
 // measure the parallel speed and are not reproducible). Returns the threads
 // to be used (fewer when memory ran out).
 int bench_runner_set_threads(BenchRunner *r, int threads);
+// Searches with the network net (kept alive by the caller), or with the hand-crafted
+// evaluation for NULL, the default and the signature's.
+void bench_runner_set_net(BenchRunner *r, const NnueNet *net);
 bool bench_run_position(BenchRunner *r, int index, int depth, BenchResult *out);
 
 #endif

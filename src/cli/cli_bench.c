@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// `patzer bench [DEPTH] [--threads N]`: searches the fixed bench positions and
-// prints the node count of each, the total (the search's signature, with one
-// thread) and the speed; the time is the time to reach DEPTH.
+// `patzer bench [DEPTH] [--threads N] [--eval-file NET]`: searches the fixed bench
+// positions and prints the node count of each, the total (the search's signature, with one
+// thread and the hand-crafted evaluation) and the speed; the time is the time to reach
+// DEPTH. With a net the searches evaluate with it (its own node count, and its speed).
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,19 +12,27 @@
 #include "engine/notation.h"
 #include "engine/search.h"
 #include "src/cli/cli.h"
+#include "src/util/netfile.h"
 
 enum { BENCH_MAX_DEPTH = 30 };
 
 static int usage_error(void) {
-    fprintf(stderr, "usage: patzer bench [DEPTH] [--threads N]\n");
+    fprintf(stderr, "usage: patzer bench [DEPTH] [--threads N] [--eval-file NET]\n");
     return 2;
 }
 
 int cli_bench(int argc, char **argv) {
     int depth = BENCH_DEFAULT_DEPTH, threads = 1;
     bool have_depth = false;
+    const char *eval_file = NULL;
     for (int i = 0; i < argc; i++) {
         char *end;
+        if (strcmp(argv[i], "--eval-file") == 0) {
+            if (i + 1 >= argc)
+                return usage_error();
+            eval_file = argv[++i];
+            continue;
+        }
         if (strcmp(argv[i], "--threads") == 0) {
             if (i + 1 >= argc)
                 return usage_error();
@@ -48,14 +57,26 @@ int cli_bench(int argc, char **argv) {
         depth = (int)v;
         have_depth = true;
     }
+    NnueNet *net = NULL;
+    if (eval_file) {
+        char why[256];
+        net = netfile_read(eval_file, why, sizeof why);
+        if (!net) {
+            fprintf(stderr, "patzer bench: %s: %s\n", eval_file, why);
+            return 1;
+        }
+    }
     BenchRunner *runner = bench_runner_new();
     if (!runner) {
         fprintf(stderr, "patzer bench: out of memory\n");
+        nnue_net_free(net);
         return 1;
     }
+    bench_runner_set_net(runner, net);
     if (bench_runner_set_threads(runner, threads) != threads) {
         fprintf(stderr, "patzer bench: out of memory for %d threads\n", threads);
         bench_runner_free(runner);
+        nnue_net_free(net);
         return 1;
     }
     uint64_t total = 0;
@@ -65,6 +86,7 @@ int cli_bench(int argc, char **argv) {
         if (!bench_run_position(runner, i, depth, &r)) {
             fprintf(stderr, "patzer bench: position %d failed\n", i + 1);
             bench_runner_free(runner);
+            nnue_net_free(net);
             return 1;
         }
         char move[MOVE_TEXT_MAX];
@@ -76,6 +98,7 @@ int cli_bench(int argc, char **argv) {
         time_ms += r.time_ms;
     }
     bench_runner_free(runner);
+    nnue_net_free(net);
     // With one thread the last line is the signature line scripts read; more
     // threads say so after it (their node counts vary from run to run).
     printf("\n%" PRIu64 " nodes %" PRIu64 " nps %" PRId64 " ms", total,
