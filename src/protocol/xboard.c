@@ -9,12 +9,14 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "engine/engine.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "src/game/game.h"
 #include "src/protocol/protocol.h"
+#include "src/util/netfile.h"
 #include "src/util/paths.h"
 #include "src/util/text.h"
 
@@ -57,6 +59,7 @@ typedef struct Xboard {
     int sd;                // depth limit, 0 when unset
     bool have_time;        // the GUI reported the clocks with time/otim
     int64_t my_cs, opp_cs; // those clocks in centiseconds, applied when the engine thinks
+    NetFile net;           // the net of EvalFile while UseNNUE is on
 } Xboard;
 
 // ------------------------------------------------------------------ output
@@ -479,8 +482,15 @@ static void cmd_hint(Xboard *x, const char *cmd, char *rest) {
 static void set_option(Xboard *x, const char *name, const char *value, const char *cmd) {
     char err[256];
     settle(x);
-    if (!engine_set_option(x->engine, name, value, err, sizeof err))
+    if (!engine_set_option(x->engine, name, value, err, sizeof err)) {
         say(x, "Error (%s): %s", err, cmd);
+    } else if (strcasecmp(name, "EvalFile") == 0 || strcasecmp(name, "UseNNUE") == 0) {
+        // The net is read here, with no search running, and what happened is said.
+        char msg[NNUE_DESC_MAX + 1200];
+        NetFileStatus st = netfile_sync(&x->net, x->engine, msg, sizeof msg);
+        if (st != NETFILE_QUIET)
+            say(x, "%s %s", st == NETFILE_ERROR ? "tellusererror" : "telluser", msg);
+    }
     after_change(x);
 }
 
@@ -721,6 +731,7 @@ int xboard_run(FILE *in, FILE *out, const char *first_line) {
     free(line);
 
     settle(x);
+    netfile_release(&x->net, x->engine);
     engine_free(x->engine);
     game_free(x->game);
     pthread_mutex_destroy(&x->lock);
