@@ -202,10 +202,18 @@ static void set_option(Think *t, const char *arg) {
         if (!engine_get_option(t->engine, name, current, sizeof current))
             continue;
         think_cancel(t);
-        if (!engine_set_option(t->engine, name, value, err, sizeof err))
+        if (!engine_set_option(t->engine, name, value, err, sizeof err)) {
             session_say(t->session, MSG_ERROR, "%s.", err);
-        else
-            session_say(t->session, MSG_INFO, "Built-in engine: %s = %s", name, value);
+            return;
+        }
+        session_say(t->session, MSG_INFO, "Built-in engine: %s = %s", name, value);
+        if (strcasecmp(name, "EvalFile") == 0 || strcasecmp(name, "UseNNUE") == 0) {
+            // The net file is read now, with the search cancelled above.
+            char msg[NNUE_DESC_MAX + 1200];
+            NetFileStatus st = netfile_sync(&t->net, t->engine, msg, sizeof msg);
+            if (st != NETFILE_QUIET)
+                session_say(t->session, st == NETFILE_ERROR ? MSG_ERROR : MSG_INFO, "%s.", msg);
+        }
         return;
     }
     session_say(t->session, MSG_ERROR, "%s has no option '%.60s' (engine options lists them).",
@@ -249,6 +257,8 @@ void think_free(Think *t) {
     think_cancel(t);
     uci_client_free(t->uci);
     t->uci = NULL;
+    if (t->engine)
+        netfile_release(&t->net, t->engine);
     engine_free(t->engine);
     t->engine = NULL;
 }

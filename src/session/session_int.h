@@ -22,6 +22,7 @@
 #include "src/session/replay.h"
 #include "src/session/session.h"
 #include "src/session/session_io.h"
+#include "src/util/netfile.h"
 
 enum { MESSAGE_MAX = 4096, PACE_DEFAULT_MS = 1000 };
 
@@ -33,6 +34,7 @@ typedef enum { REQ_NONE, REQ_MOVE, REQ_HINT, REQ_ANALYSIS } RequestKind;
 
 typedef struct Think {
     Engine *engine;
+    NetFile net;          // the net of the engine's EvalFile while UseNNUE is on
     EventQueue *events;
     unsigned request;     // id of the current request (read by the search thread)
     RequestKind kind;
