@@ -2,7 +2,8 @@
 # tests/nnue_uci.sh: the UCI options EvalFile and UseNNUE end to end. A missing or bad net
 # is reported with an info string naming the file and what is wrong, and the engine still
 # searches (with the hand-crafted evaluation); a good net (a random one written by
-# tests/nnue_mknet) is loaded, its description shown, and searched with at 1 and 2 threads.
+# tests/nnue_mknet) is loaded, its description shown, and searched with at 1 and 2 threads;
+# and the same options through xboard.
 #
 # Run by "make check" with $PATZER and $NNUE_MKNET set, or by hand from the source tree.
 # Prints "N passed, M failed" last; exits 1 on any failure, 99 on a setup error.
@@ -79,5 +80,13 @@ search "no EvalFile"
 
 stop_engine
 if [ "$STATUS" -eq 0 ]; then pass "quit: exit status 0"; else fail "quit: exit status $STATUS"; fi
+
+# xboard sets the same options with `option NAME=VALUE` and is told with telluser.
+out=$(printf 'xboard\nprotover 2\noption UseNNUE=1\noption EvalFile=%s\noption EvalFile=%s\nquit\n' \
+    "$tmp/good.nnue" "$tmp/short.nnue" | timeout 30 "$PATZER" xboard 2>&1)
+if [[ $out == *"telluser NNUE loaded from $tmp/good.nnue: nnue_mknet random test net"* ]]; then
+    pass "xboard: good net loaded"; else fail "xboard: good net loaded" "$out"; fi
+if [[ $out == *"tellusererror EvalFile $tmp/short.nnue: wrong length"*truncated* ]]; then
+    pass "xboard: truncated net reported"; else fail "xboard: truncated net reported" "$out"; fi
 
 finish
