@@ -251,7 +251,9 @@ int nnue_output_scalar(const NnueNet *net, const NnueAccumulator *acc, Color stm
 
 int nnue_evaluate_acc(const NnueNet *net, const NnueAccumulator *acc, Color stm) {
     int v = output(net, acc, stm, true);
-    return v >= VALUE_EVAL_MAX ? VALUE_EVAL_MAX - 1 : v <= -VALUE_EVAL_MAX ? -(VALUE_EVAL_MAX - 1) : v;
+    if (v >= VALUE_EVAL_MAX)
+        return VALUE_EVAL_MAX - 1;
+    return v <= -VALUE_EVAL_MAX ? -(VALUE_EVAL_MAX - 1) : v;
 }
 
 int nnue_evaluate(const NnueNet *net, const Board *b) {

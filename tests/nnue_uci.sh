@@ -23,7 +23,8 @@ head -c $((size - 100)) "$tmp/good.nnue" >"$tmp/short.nnue"
 
 BESTMOVE_RE='^bestmove ([a-h][1-8][a-h][1-8][qrbn]?|0000)( ponder [a-h][1-8][a-h][1-8][qrbn]?)?$'
 # The legal first moves: a bestmove from the start position must be one of them.
-START_MOVES='(a2a3|a2a4|b2b3|b2b4|c2c3|c2c4|d2d3|d2d4|e2e3|e2e4|f2f3|f2f4|g2g3|g2g4|h2h3|h2h4|b1a3|b1c3|g1f3|g1h3)'
+START_MOVES='(a2a3|a2a4|b2b3|b2b4|c2c3|c2c4|d2d3|d2d4|e2e3|e2e4|f2f3|f2f4|g2g3|g2g4|'
+START_MOVES+='h2h3|h2h4|b1a3|b1c3|g1f3|g1h3)'
 
 # search NAME: go depth 5 from the start position gives a legal bestmove.
 search() {
@@ -75,15 +76,17 @@ search "after UseNNUE false"
 
 send setoption name EvalFile value
 send setoption name UseNNUE value true
-check_reply "UseNNUE with no EvalFile: info string" '^info string UseNNUE is true but EvalFile is empty'
+check_reply "UseNNUE with no EvalFile: info string" \
+    '^info string UseNNUE is true but EvalFile is empty'
 search "no EvalFile"
 
 stop_engine
 if [ "$STATUS" -eq 0 ]; then pass "quit: exit status 0"; else fail "quit: exit status $STATUS"; fi
 
 # xboard sets the same options with `option NAME=VALUE` and is told with telluser.
-out=$(printf 'xboard\nprotover 2\noption UseNNUE=1\noption EvalFile=%s\noption EvalFile=%s\nquit\n' \
-    "$tmp/good.nnue" "$tmp/short.nnue" | timeout 30 "$PATZER" xboard 2>&1)
+out=$(printf 'xboard\nprotover 2\noption UseNNUE=1\noption EvalFile=%s\n' "$tmp/good.nnue"
+    printf 'option EvalFile=%s\nquit\n' "$tmp/short.nnue")
+out=$(printf '%s' "$out" | timeout 30 "$PATZER" xboard 2>&1)
 if [[ $out == *"telluser NNUE loaded from $tmp/good.nnue: nnue_mknet random test net"* ]]; then
     pass "xboard: good net loaded"; else fail "xboard: good net loaded" "$out"; fi
 if [[ $out == *"tellusererror EvalFile $tmp/short.nnue: wrong length"*truncated* ]]; then
