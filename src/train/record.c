@@ -212,7 +212,8 @@ static bool list_directory(TrainReader *r, const char *dir, char *err, size_t er
     closedir(d);
     if (!ok)
         return errmsg_set(err, errsz, "out of memory");
-    qsort(r->paths, (size_t)r->path_count, sizeof *r->paths, compare_names);
+    if (r->path_count > 1) // an empty directory has no list at all
+        qsort(r->paths, (size_t)r->path_count, sizeof *r->paths, compare_names);
     return true;
 }
 
