@@ -4,7 +4,8 @@
 #   b) PGN loading: "patzer pgn" over tests/data/pgn/*.pgn (where this build
 #      has the subcommand), else the line mode's load of each file;
 #   c) a UCI session: uci, isready, position, go depth 6, go movetime 200,
-#      stop, quit (the search thread is started, stopped and joined);
+#      stop, quit (the search thread is started, stopped and joined), and one
+#      searching with a random net on two threads (when tests/nnue_mknet is built);
 #   d) a short xboard session (new, moves, go, force, undo, quit).
 # Each run fails on any memcheck error or a definite/indirect leak
 # (--error-exitcode=99); the program's own exit status is checked as well.
@@ -19,6 +20,8 @@ source "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
 need_patzer
 command -v valgrind >/dev/null 2>&1 || { echo "SKIP: valgrind is not installed"; exit 77; }
 case $PATZER in /*) ;; *) PATZER=$PWD/$PATZER ;; esac
+mknet=${NNUE_MKNET:-tests/nnue_mknet}
+case $mknet in /*) ;; *) mknet=$PWD/$mknet ;; esac
 # AddressSanitizer and valgrind cannot run together.
 if grep -q __asan_init "$PATZER" 2>/dev/null; then
     echo "SKIP: $PATZER is built with AddressSanitizer; valgrind cannot run it"
@@ -80,6 +83,16 @@ printf 'uci\nisready\nposition startpos moves e2e4\ngo depth 6\ngo movetime 200\
 run "uci session" 0 "$tmp/uci.in" "$PATZER" uci
 n=$(grep -c '^bestmove ' "$tmp/out")
 check "uci session: $n bestmove lines, expected 2" test "$n" -eq 2
+
+# c2) a UCI session searching with a net (loaded, used by two threads, replaced by a bad
+#     file, freed at exit), where the random-net writer is built
+if [ -x "$mknet" ] && "$mknet" "$tmp/net.nnue" 3 >/dev/null 2>&1; then
+    printf 'uci\nsetoption name EvalFile value %s\nsetoption name UseNNUE value true\nsetoption name Threads value 2\nisready\ngo depth 6\nisready\nsetoption name EvalFile value %s\nisready\nquit\n' \
+        "$tmp/net.nnue" "$tmp/missing.nnue" >"$tmp/nnue.in"
+    run "uci session with a net" 0 "$tmp/nnue.in" "$PATZER" uci
+    check "uci session with a net: it was loaded" grep -q '^info string NNUE loaded' "$tmp/out"
+    check "uci session with a net: a bestmove" grep -q '^bestmove ' "$tmp/out"
+fi
 
 # d) an xboard session
 printf 'xboard\nprotover 2\nnew\nsd 4\nusermove e2e4\nping 1\nforce\nusermove e7e5\nundo\nsetboard 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\ngo\nping 2\nquit\n' >"$tmp/xb.in"
