@@ -342,18 +342,21 @@ Test(eval, piece_values) {
     cr_assert(eval_piece_value(QUEEN) >= 850 && eval_piece_value(QUEEN) <= 1150);
 }
 
-// The white-relative middlegame part of a named eval_explain term.
-static int term_mg(const char *fen, const char *name) {
+// The white-relative middlegame (or endgame) part of a named eval_explain term.
+static int term_part(const char *fen, const char *name, bool endgame) {
     Board b;
     test_board_from_fen(&b, fen);
     EvalTerm terms[EVAL_TERMS_MAX];
     int n = eval_explain(&b, terms, EVAL_TERMS_MAX);
     for (int i = 0; i < n; i++)
         if (!strcmp(terms[i].name, name))
-            return terms[i].mg;
+            return endgame ? terms[i].eg : terms[i].mg;
     cr_assert_fail("no term %s", name);
     return 0;
 }
+
+static int term_mg(const char *fen, const char *name) { return term_part(fen, name, false); }
+static int term_eg(const char *fen, const char *name) { return term_part(fen, name, true); }
 
 Test(eval, king_safety) {
     const char *castled = "r1bq1rk1/pppp1ppp/2n2n2/8/8/2N2N2/PPPP1PPP/R1BQ1RK1 w - - 0 1";
@@ -373,8 +376,10 @@ Test(eval, rook_on_open_file_and_seventh) {
     int open = term_mg("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "pieces");
     int closed = term_mg("6k1/3p1ppp/8/8/8/8/3P1PPP/3R2K1 w - - 0 1", "pieces");
     cr_assert_gt(open, closed);
-    int seventh = term_mg("6k1/R4ppp/8/8/8/8/5PPP/6K1 w - - 0 1", "pieces");
-    int sixth = term_mg("6k1/5ppp/R7/8/8/8/5PPP/6K1 w - - 0 1", "pieces");
+    // A rook ending: the seventh rank counts in the endgame part (the tuned weights put
+    // its middlegame part near zero).
+    int seventh = term_eg("6k1/R4ppp/8/8/8/8/5PPP/6K1 w - - 0 1", "pieces");
+    int sixth = term_eg("6k1/5ppp/R7/8/8/8/5PPP/6K1 w - - 0 1", "pieces");
     cr_assert_gt(seventh, sixth);
 }
 
