@@ -72,7 +72,9 @@ Test(explain, a_piece_given_away_is_counted) {
     explain("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "Ba6");
     cr_expect(x->mistake);
     cr_expect(says("2. Ba6 loses material: after 2... "), "%s", x->text);
-    cr_expect(says("Black has won a bishop for nothing"), "%s", x->text);
+    // (Whether pawns are traded on the way depends on the line the engine finds.)
+    cr_expect(says("Black has won a bishop"), "%s", x->text);
+    cr_expect(says("(3 points)") || says("a bishop for nothing"), "%s", x->text);
     cr_expect(says("The bishop on a6 is left en prise: 2... "), "%s", x->text);
 }
 
