@@ -89,4 +89,16 @@ static inline int test_net_eval(const TestNet *n, const uint8_t rec[TRAIN_RECORD
     return sum * 400 / (255 * 64);
 }
 
+// The training record of b as the trainer reads it: a draw at ply 20, no score or move.
+static inline void test_record_of_board(const Board *b, uint8_t rec[TRAIN_RECORD_SIZE]) {
+    TrainPosition p;
+    train_position_from_board(&p, b);
+    p.ply = 20;
+    p.score = 0;
+    p.move = MOVE_NONE;
+    p.result = TRAIN_DRAW;
+    p.flags = 0;
+    train_encode(&p, rec);
+}
+
 #endif

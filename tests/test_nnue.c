@@ -126,17 +126,6 @@ typedef struct Walk {
     Stats stats;
 } Walk;
 
-static void record_of_board(const Board *b, uint8_t rec[TRAIN_RECORD_SIZE]) {
-    TrainPosition p;
-    train_position_from_board(&p, b);
-    p.ply = 20;
-    p.score = 0;
-    p.move = MOVE_NONE;
-    p.result = TRAIN_DRAW;
-    p.flags = 0;
-    train_encode(&p, rec);
-}
-
 // The colour-mirrored position: ranks flipped, colours swapped, the other side to move.
 static void mirror(const Board *b, Board *out) {
     char fen[128];
@@ -196,7 +185,7 @@ static void check_ply(Walk *w, bool with_reference) {
     if (!with_reference)
         return;
     uint8_t rec[TRAIN_RECORD_SIZE];
-    record_of_board(&w->b, rec);
+    test_record_of_board(&w->b, rec);
     cr_assert_eq(v, test_net_eval(&ref, rec), "engine != tests/nnue_file.h");
     Board m;
     mirror(&w->b, &m);

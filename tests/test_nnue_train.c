@@ -45,14 +45,7 @@ static void path_in(char *buf, size_t bufsz, const char *name) {
 
 static void record_of_fen(const char *fen, uint8_t rec[TRAIN_RECORD_SIZE]) {
     test_board_from_fen(board, fen);
-    TrainPosition p;
-    train_position_from_board(&p, board);
-    p.ply = 20;
-    p.score = 0;
-    p.move = MOVE_NONE;
-    p.result = TRAIN_DRAW;
-    p.flags = 0;
-    train_encode(&p, rec);
+    test_record_of_board(board, rec);
 }
 
 static bool has_feature(const uint16_t *f, int n, int want) {
