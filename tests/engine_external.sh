@@ -41,16 +41,19 @@ feed_until() {
 
 # --- a whole game, Stockfish against itself --------------------------------
 # At UCI_Elo 1350 (level 1) with 3 s + 0.05 s a move each, on one thread: a
-# game of 150 moves takes at most 2 * (3 + 7.5) s; most end in a mate sooner.
+# game of 150 moves takes at most 2 * (3 + 7.5) s of thinking; most end in a mate
+# sooner. The wait allows 120 s: on a loaded machine (CI's distcheck beside other
+# jobs) the moves' overheads and a longer game took more than 50.
 mkdir -p "$XDG_CONFIG_HOME/patzer"
 printf '%s\n' 'threads = 1' 'hash = 16' >"$XDG_CONFIG_HOME/patzer/patzer.conf"
-feed_until "$tmp/game.out" '^(1-0|0-1|1/2-1/2) ' 50 \
+feed_until "$tmp/game.out" '^(1-0|0-1|1/2-1/2) ' 120 \
     'engine stockfish' 'new white level 1 time 0:03+0.05' 'pace 0' 'play none'
 rm "$XDG_CONFIG_HOME/patzer/patzer.conf"
 out=$(cat "$tmp/game.out")
 check "engine stockfish starts it" grep -q '^Engine: Stockfish .*(stockfish)' <<<"$out"
 check "the level's Elo is mapped to UCI_Elo" has "$out" "level 1 (about"
-check "the game ends" grep -qE '^(1-0|0-1|1/2-1/2) ' <<<"$out"
+if grep -qE '^(1-0|0-1|1/2-1/2) ' <<<"$out"; then pass "the game ends"; else
+    fail "the game ends" "$out"; fi
 check "no move was refused or replaced" lacks "$out" "illegal move"
 save=$XDG_DATA_HOME/patzer/games.pgn
 check "the finished game is archived as PGN" test -s "$save"
