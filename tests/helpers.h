@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "engine/board.h"
 #include "engine/fen.h"
@@ -33,6 +34,28 @@ static inline const char *test_data_dir(void) {
 static inline void test_data_path(const char *name, char *buf, size_t bufsz) {
     int n = snprintf(buf, bufsz, "%s/%s", test_data_dir(), name);
     cr_assert(n > 0 && (size_t)n < bufsz, "data path too long: %s/%s", test_data_dir(), name);
+}
+
+// The mkstemp/mkdtemp template "$TMPDIR/prefix-XXXXXX" (/tmp without TMPDIR): the six
+// X's are what those calls replace with a unique name.
+static inline void test_temp_template(char *buf, size_t bufsz, const char *prefix) {
+    const char *tmp = getenv("TMPDIR");
+    int n = snprintf(buf, bufsz, "%s/%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", prefix);
+    cr_assert(n > 0 && (size_t)n < bufsz, "temporary path too long for %s", prefix);
+}
+
+// Creates a fresh temporary directory and writes its path into buf.
+static inline void test_temp_dir(char *buf, size_t bufsz, const char *prefix) {
+    test_temp_template(buf, bufsz, prefix);
+    cr_assert_not_null(mkdtemp(buf), "cannot create a directory like %s", buf);
+}
+
+// Creates a fresh empty temporary file, writes its path into buf and returns its descriptor.
+static inline int test_temp_file(char *buf, size_t bufsz, const char *prefix) {
+    test_temp_template(buf, bufsz, prefix);
+    int fd = mkstemp(buf);
+    cr_assert_geq(fd, 0, "cannot create a file like %s", buf);
+    return fd;
 }
 
 // Sets b from fen; a FEN the board refuses fails the test with the reason.

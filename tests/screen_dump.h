@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "tests/helpers.h"
 #include "ui/screen.h"
 
 // Updates the screen, dumps it into buf (size bytes) and returns buf.
 static inline const char *test_screen_dump(char *buf, size_t size) {
-    char path[] = "/tmp/patzer-screen-XXXXXX";
-    int fd = mkstemp(path);
-    cr_assert_geq(fd, 0);
+    char path[256];
+    int fd = test_temp_file(path, sizeof path, "patzer-screen");
     close(fd);
     ui_screen_update();
     cr_assert(ui_screen_dump(path));

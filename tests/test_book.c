@@ -186,10 +186,7 @@ static Book *open_fixture(void) {
 }
 
 static void make_tmp_path(void) {
-    const char *dir = getenv("TMPDIR");
-    snprintf(tmp_path, sizeof tmp_path, "%s/patzer-book-XXXXXX", dir && *dir ? dir : "/tmp");
-    int fd = mkstemp(tmp_path);
-    cr_assert_geq(fd, 0, "mkstemp failed");
+    int fd = test_temp_file(tmp_path, sizeof tmp_path, "patzer-book");
     close(fd);
 }
 

@@ -136,29 +136,29 @@ Test(cmdbar, commands_fold_case) {
 }
 
 Test(cmdbar, completes_file_names) {
-    char dir[] = "/tmp/patzer-ui-dir-XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
-    char path[128];
+    char dir[256];
+    test_temp_dir(dir, sizeof dir, "patzer-ui-dir");
+    char path[300];
     snprintf(path, sizeof path, "%s/game1.pgn", dir);
     FILE *f = fopen(path, "w");
     cr_assert_not_null(f);
     fclose(f);
     open_bar(100, NULL);
-    char line[160];
+    char line[300];
     snprintf(line, sizeof line, "save %s/ga\t\n", dir);
     type(line);
     remove(path);
     rmdir(dir);
     cr_assert_eq(got.count, 1);
-    char want[160];
+    char want[320];
     snprintf(want, sizeof want, "save %s", path);
     cr_assert_str_eq(got.lines[0], want);
 }
 
 Test(cmdbar, history) {
-    char dir[] = "/tmp/patzer-ui-hist-XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
-    char hist[128];
+    char dir[256];
+    test_temp_dir(dir, sizeof dir, "patzer-ui-hist");
+    char hist[300];
     snprintf(hist, sizeof hist, "%s/history", dir);
     open_bar(100, hist);
     type("e4\nNf3\n");

@@ -390,9 +390,9 @@ Test(puzzlebook, corrupt_line_is_named_and_kept) {
 }
 
 Test(puzzlebook, file_round_trip) {
-    char dir[] = "/tmp/patzer-coach-XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
-    char path[256], warn[PUZZLEBOOK_WARN_MAX], err[512];
+    char dir[256];
+    test_temp_dir(dir, sizeof dir, "patzer-coach");
+    char path[300], warn[PUZZLEBOOK_WARN_MAX], err[512];
     snprintf(path, sizeof path, "%s/puzzles", dir);
     PuzzleBook *b = puzzlebook_new();
     cr_expect(puzzlebook_load(b, path, warn, sizeof warn, err, sizeof err), "a missing file: %s",

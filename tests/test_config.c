@@ -8,14 +8,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/helpers.h"
 #include "src/session/config.h"
 #include "src/util/paths.h"
 
-static char dir[64], path[128];
+static char dir[256], path[300];
 
 static void setup(void) {
-    snprintf(dir, sizeof dir, "/tmp/patzer-config-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
+    test_temp_dir(dir, sizeof dir, "patzer-config");
     snprintf(path, sizeof path, "%s/patzer.conf", dir);
 }
 

@@ -20,8 +20,7 @@ static char dir[64];
 
 static void setup(void) {
     board_init_tables();
-    snprintf(dir, sizeof dir, "/tmp/test_explore.XXXXXX");
-    cr_assert(mkdtemp(dir), "mkdtemp");
+    test_temp_dir(dir, sizeof dir, "test_explore");
 }
 
 static void teardown(void) {

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/helpers.h"
 #include "src/session/msglog.h"
 #include "src/session/session.h"
 
@@ -109,8 +110,7 @@ static void on_message(MessageKind kind, const char *text, void *ctx) {
 
 static void setup_session(void) {
     memset(&seen, 0, sizeof seen);
-    snprintf(dir, sizeof dir, "/tmp/patzer-msglog-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
+    test_temp_dir(dir, sizeof dir, "patzer-msglog");
     snprintf(pgn_path, sizeof pgn_path, "%s/commented.pgn", dir);
 }
 

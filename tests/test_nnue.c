@@ -32,9 +32,8 @@ static void make_net(const RandomNetShape *shape, uint64_t seed) {
     cr_assert_not_null(net);
     char err[256] = "";
     cr_assert(nnue_net_load(net, bytes, nbytes, err, sizeof err), "%s", err);
-    char path[] = "/tmp/patzer-nnue-XXXXXX";
-    int fd = mkstemp(path);
-    cr_assert_geq(fd, 0);
+    char path[256];
+    int fd = test_temp_file(path, sizeof path, "patzer-nnue");
     close(fd);
     cr_assert(rnet_write_file(path, bytes, nbytes));
     char why[128] = "";

@@ -25,8 +25,7 @@ static void setup(void) {
     board_init_tables();
     board = malloc(sizeof *board);
     cr_assert_not_null(board);
-    snprintf(dir, sizeof dir, "/tmp/patzer-nnue-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
+    test_temp_dir(dir, sizeof dir, "patzer-nnue");
 }
 
 static void teardown(void) {

@@ -38,9 +38,7 @@ static Line *play(const char *const *moves) {
 }
 
 static void write_temp(const char *text, char *path, size_t pathsz) {
-    snprintf(path, pathsz, "/tmp/patzer-openings-XXXXXX");
-    int fd = mkstemp(path);
-    cr_assert_geq(fd, 0);
+    int fd = test_temp_file(path, pathsz, "patzer-openings");
     size_t len = strlen(text);
     cr_assert_eq(write(fd, text, len), (ssize_t)len);
     close(fd);
@@ -261,8 +259,8 @@ Test(openings, find_path) {
     unsetenv("PATZER_OPENINGS");
 
     // argv0 in a src/ directory next to data/openings.txt, as in a build tree.
-    char dir[] = "/tmp/patzer-openings-dirXXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
+    char dir[256];
+    test_temp_dir(dir, sizeof dir, "patzer-openings-dir");
     char path[512], argv0[512];
     snprintf(path, sizeof path, "%s/src", dir);
     cr_assert_eq(mkdir(path, 0700), 0);

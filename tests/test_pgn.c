@@ -269,9 +269,8 @@ Test(pgn_read, long_lines_and_chunk_boundaries) {
     cr_assert_eq(strlen(pgn_mainline_comment(gs.g[0], 0)), big);
     free_games(&gs);
 
-    char path[] = "/tmp/test_pgn_chunksXXXXXX";
-    int fd = mkstemp(path);
-    cr_assert_geq(fd, 0);
+    char path[256];
+    int fd = test_temp_file(path, sizeof path, "test_pgn_chunks");
     FILE *f = fdopen(fd, "w");
     cr_assert_not_null(f);
     char *canon = NULL;
@@ -644,9 +643,8 @@ Test(pgn_write, accepted_by_pgn_extract) {
     // Everything the writer produced, except the ';' comment, which
     // pgn-extract does not support although the standard allows it.
     static const char *files[] = { "annotated.pgn", "setup.pgn", "bom_crlf.pgn" };
-    char path[] = "/tmp/test_pgn_extractXXXXXX";
-    int fd = mkstemp(path);
-    cr_assert_geq(fd, 0);
+    char path[256];
+    int fd = test_temp_file(path, sizeof path, "test_pgn_extract");
     FILE *f = fdopen(fd, "w");
     cr_assert_not_null(f);
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
@@ -658,7 +656,7 @@ Test(pgn_write, accepted_by_pgn_extract) {
         free_games(&gs);
     }
     cr_assert_eq(fclose(f), 0);
-    char cmd[PATH_MAX_LEN + 128], errpath[PATH_MAX_LEN];
+    char cmd[3 * PATH_MAX_LEN], errpath[PATH_MAX_LEN];
     snprintf(errpath, sizeof errpath, "%s.err", path);
     snprintf(cmd, sizeof cmd, "%s -r -s --quiet %s >/dev/null 2>%s", tool, path, errpath);
     cr_assert_eq(system(cmd), 0);
@@ -698,8 +696,8 @@ static int count_entries(const char *dir) {
 }
 
 Test(pgn_save, writes_all_games) {
-    char dir[] = "/tmp/test_pgn_saveXXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
+    char dir[256];
+    test_temp_dir(dir, sizeof dir, "test_pgn_save");
     char path[PATH_MAX_LEN], err[256];
     snprintf(path, sizeof path, "%s/games.pgn", dir);
     PgnGame *g = sample_game();
@@ -733,8 +731,8 @@ Test(pgn_save, unwritable_path_is_reported) {
 // A full disk, simulated with a file size limit: the write fails part way
 // and the old file must survive untouched, with no temporary left behind.
 Test(pgn_save, full_disk_keeps_the_old_file) {
-    char dir[] = "/tmp/test_pgn_fullXXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
+    char dir[256];
+    test_temp_dir(dir, sizeof dir, "test_pgn_full");
     char path[PATH_MAX_LEN], err[256] = "";
     snprintf(path, sizeof path, "%s/games.pgn", dir);
     FILE *f = fopen(path, "w");

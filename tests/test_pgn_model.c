@@ -246,9 +246,8 @@ Test(pgn_null, accepted_by_pgn_extract) {
     Games gs;
     read_file("null_moves.pgn", &gs);
     char *ours = write_all(&gs);
-    char path[] = "/tmp/test_pgn_nullXXXXXX";
-    int fd = mkstemp(path);
-    cr_assert_geq(fd, 0);
+    char path[256];
+    int fd = test_temp_file(path, sizeof path, "test_pgn_null");
     FILE *f = fdopen(fd, "w");
     cr_assert(f && fputs(ours, f) >= 0);
     cr_assert_eq(fclose(f), 0);
@@ -371,9 +370,8 @@ Test(pgn_replay, navigation_across_null_moves) {
 // Long UTF-8 names from the tags are cut between characters, never inside
 // one, when the game list and the game's settings take them.
 Test(pgn_replay, long_utf8_names_are_cut_between_characters) {
-    char path[] = "/tmp/test_pgn_namesXXXXXX";
-    int fd = mkstemp(path);
-    cr_assert_geq(fd, 0);
+    char path[256];
+    int fd = test_temp_file(path, sizeof path, "test_pgn_names");
     FILE *f = fdopen(fd, "w");
     cr_assert_not_null(f);
     fputs("[White \"", f);

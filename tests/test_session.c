@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tests/helpers.h"
 #include "src/session/session.h"
 
 typedef struct Log {
@@ -37,8 +38,7 @@ static const char *const two_games =
     "1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Bg5 Be7 5. g3 *\n";
 
 static void setup(void) {
-    snprintf(dir, sizeof dir, "/tmp/patzer-session-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
+    test_temp_dir(dir, sizeof dir, "patzer-session");
     snprintf(autosave, sizeof autosave, "%s/autosave.pgn", dir);
     snprintf(archive, sizeof archive, "%s/games.pgn", dir);
     snprintf(pgn_path, sizeof pgn_path, "%s/two.pgn", dir);

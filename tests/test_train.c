@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/helpers.h"
 #include "engine/movegen.h"
 #include "src/train/datagen.h"
 
@@ -156,9 +157,9 @@ static void make_game(TrainPosition *game, int n, int base) {
 }
 
 Test(train, writer_cuts_a_torn_game_and_resumes) {
-    char dir[] = "/tmp/patzer-train-XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
-    char path[256], err[256];
+    char dir[256];
+    test_temp_dir(dir, sizeof dir, "patzer-train");
+    char path[300], err[256];
     snprintf(path, sizeof path, "%s/worker-000.bin", dir);
     TrainPosition game[10];
     TrainWriter w;

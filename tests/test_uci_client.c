@@ -306,9 +306,8 @@ static const char *handshake_script =
     "echo uciok; read l; echo readyok\n";
 
 Test(uci_client, fake_engine_plays_and_cheats) {
-    char path[] = "/tmp/patzer-fake-engine-XXXXXX";
-    int fd = mkstemp(path);
-    cr_assert(fd >= 0);
+    char path[256];
+    int fd = test_temp_file(path, sizeof path, "patzer-fake-engine");
     close(fd);
     char script[1024];
     snprintf(script, sizeof script,
@@ -352,9 +351,8 @@ Test(uci_client, engines_that_fail_to_start) {
     char *missing[] = {"/nonexistent/engine", NULL};
     cr_assert_null(uci_client_start(missing, 2000, err, sizeof err));
     cr_assert(strstr(err, "No such file"), "%s", err);
-    char path[] = "/tmp/patzer-fake-engine-XXXXXX";
-    int fd = mkstemp(path);
-    cr_assert(fd >= 0);
+    char path[256];
+    int fd = test_temp_file(path, sizeof path, "patzer-fake-engine");
     close(fd);
     fake_engine(path, "read l; echo 'I am not UCI'; sleep 5\n");
     char *silent[] = {path, NULL};
@@ -367,9 +365,8 @@ Test(uci_client, engines_that_fail_to_start) {
 }
 
 Test(uci_client, engine_that_dies_in_a_search) {
-    char path[] = "/tmp/patzer-fake-engine-XXXXXX";
-    int fd = mkstemp(path);
-    cr_assert(fd >= 0);
+    char path[256];
+    int fd = test_temp_file(path, sizeof path, "patzer-fake-engine");
     close(fd);
     char script[1024];
     snprintf(script, sizeof script, "%swhile read l; do case \"$l\" in go*) exit 1;; esac; done\n",
