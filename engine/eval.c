@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Hand-written tapered evaluation: every term is a middlegame/endgame pair, blended by the game
 // phase and scaled down in drawish endings. Pawn and king-shelter terms live in a pawn hash.
-// The linear weights are in engine/eval_weights.c (tuned from data); compiled with EVAL_TRACE
-// this file also records which weights each evaluation used, for the tuner.
+// The weights are in engine/eval_weights.c (tuned from data); compiled with EVAL_TRACE this
+// file also records which weights each evaluation used, for the tuner.
 #include "engine/eval.h"
 
 #include <stdlib.h>
@@ -60,43 +60,25 @@ enum { SCALE_NORMAL = 64 };
 #define UNDEVELOPED_MINOR (eval_weights.undeveloped_minor[0][0])
 #define EARLY_QUEEN (eval_weights.early_queen[0][0])
 #define TEMPO (eval_weights.tempo[0][0])
+#define KING_SHELTER (eval_weights.king_shelter)
+#define KING_STORM (eval_weights.king_storm)
+#define KING_OPEN_FILE (eval_weights.king_open_file[0][0])
+#define PASSED_ENEMY_KING (eval_weights.passed_enemy_king[0])
+#define PASSED_OWN_KING (eval_weights.passed_own_king[0])
+#define KING_DANGER_ATTACKER (eval_weights.king_danger_attacker[0])
+#define KING_DANGER_ZONE_HIT (eval_weights.king_danger_zone_hit[0][0])
+#define KING_DANGER_SAFE_CHECK (eval_weights.king_danger_safe_check[0])
+#define KING_DANGER_WEAK_SQUARE (eval_weights.king_danger_weak_square[0][0])
+#define KING_DANGER_NO_QUEEN (eval_weights.king_danger_no_queen[0][0])
+#define KING_DANGER_BASE (eval_weights.king_danger_base[0][0])
 
-// Passed pawns: endgame king distances to the stop square, weighted by the pawn's rank: the
-// enemy king far away is good, our own king far away is bad. Distances are capped.
-static const int PASSED_KING_WEIGHT[8] = { 0, 0, 0, 1, 2, 4, 6, 0 };
-static const int PASSED_ENEMY_KING_DIST_EG = 5;
-static const int PASSED_OWN_KING_DIST_EG = 2;
+// Passed pawns: king distances to the stop square count up to this many steps.
 static const int PASSED_KING_DIST_CAP = 5;
 
-// King shelter: our nearest pawn on each of the three files around the king, by its relative
-// rank (1 = second rank; 0 = no pawn in front of the king on that file). Middlegame only.
-static const int SHELTER_PAWN_MG[8] = { -26, 14, 8, -2, -8, -12, -16, 0 };
-// Enemy pawns storming those files, by their rank from our side (0 = none, 6 = still at
-// home); the third rank is where they pry the shield open. Halved when one of our pawns
-// blocks them.
-static const int STORM_PAWN_MG[8] = { 0, -10, -28, -20, -12, -4, 0, 0 };
-static const int STORM_BLOCKED_DIVISOR = 2;
-// A file next to the king without any pawn.
-static const int KING_OPEN_FILE_MG = -14;
-
-// King attack: attackers of the zone around a king are weighted by type, each attacked zone
-// square, each piece type that has a safe check and each zone square defended by nothing but
-// the king add to an index into a non-linear danger table.
-static const int KING_ATTACK_WEIGHT[PIECE_TYPE_NB] = { 0, 2, 2, 3, 5, 0 };
-static const int KING_ZONE_HIT_WEIGHT = 1;
-static const int KING_SAFE_CHECK_WEIGHT[PIECE_TYPE_NB] = { 0, 4, 3, 4, 4, 0 };
-static const int KING_WEAK_SQUARE_WEIGHT = 1;
+// King attack (the king_danger_* weights): it counts with at least this many attackers, and
+// only while the attacker has a queen or at least this much piece material.
 static const int KING_ATTACKERS_MIN = 2;
-// Attacks only count while the attacker has a queen or at least this much piece material.
 static const int KING_ATTACK_MIN_MATERIAL = 1300;
-enum { KING_DANGER_SIZE = 48 };
-static const int KING_DANGER_MG[KING_DANGER_SIZE] = {
-    0,   2,   5,   9,   14,  20,  26,  34,  43,  53,  64,  75,  88,  101, 116, 132,
-    148, 165, 184, 203, 224, 245, 267, 290, 314, 340, 366, 393, 421, 450, 479, 510,
-    542, 575, 609, 644, 679, 710, 736, 756, 772, 784, 792, 798, 802, 805, 807, 808,
-};
-// Danger still matters a little when the queens are gone.
-static const int KING_DANGER_EG_DIVISOR = 6;
 
 // Development: minor pieces still at home, and the queen out while they are.
 static const int DEVELOPMENT_MIN_PHASE = 16;
@@ -130,12 +112,10 @@ static void trace_weight(const Score *w, int n) {
     if (trace && i >= 0 && i < EVAL_WEIGHT_COUNT)
         trace->coef[i] = (int16_t)(trace->coef[i] + trace_sign * n);
 }
-// A hand-set, non-linear term of c's.
-static void trace_fixed(Color c, Score s) {
-    if (trace) {
-        trace->fixed.mg += c == WHITE ? s.mg : -s.mg;
-        trace->fixed.eg += c == WHITE ? s.eg : -s.eg;
-    }
+// Counts n of the king danger feature of weight w in the attack on king's king.
+static void trace_danger(Color king, const Score *w, int n) {
+    if (trace)
+        trace->danger[king][w - &KING_DANGER_ATTACKER[0]] += (int16_t)n;
 }
 #else
 static ALWAYS_INLINE void trace_side(Color c) {
@@ -145,9 +125,10 @@ static ALWAYS_INLINE void trace_weight(const Score *w, int n) {
     (void)w;
     (void)n;
 }
-static ALWAYS_INLINE void trace_fixed(Color c, Score s) {
-    (void)c;
-    (void)s;
+static ALWAYS_INLINE void trace_danger(Color king, const Score *w, int n) {
+    (void)king;
+    (void)w;
+    (void)n;
 }
 #endif
 
@@ -163,6 +144,12 @@ static ALWAYS_INLINE void add_n(Score *a, const Score *w, int n) {
     trace_weight(w, n);
     a->mg += w->mg * n;
     a->eg += w->eg * n;
+}
+// Adds n of a king danger feature to the danger to king's king (not linear: no trace_weight).
+static ALWAYS_INLINE void add_danger(Score *d, Color king, const Score *w, int n) {
+    trace_danger(king, w, n);
+    d->mg += w->mg * n;
+    d->eg += w->eg * n;
 }
 // Adds up sums (no weight).
 static ALWAYS_INLINE void accumulate(Score *a, Score s) {
@@ -303,29 +290,31 @@ static void pawn_structure(const Board *b, Color us, Score *structure, Score *ps
     }
 }
 
-// Pawn shield and storm on the three files around us's king (middlegame only).
+// Pawn shield and storm on the three files around us's king. The shield is our nearest pawn
+// on each file by its relative rank (1 = second rank; 0 = none in front of the king), on the
+// king's own file or a neighbour; the storm the nearest enemy pawn by its rank from our side
+// (0 = none, 6 = still at home), free or blocked by one of ours.
 static Score king_shelter(const Board *b, Color us, Square ksq) {
     Color them = !us;
     Bitboard mask = forward_ranks(us, ksq) | bb_rank(square_rank(ksq));
     Bitboard own = board_pieces(b, us, PAWN) & mask;
     Bitboard enemy = board_pieces(b, them, PAWN) & mask;
     int centre = imin(imax(square_file(ksq), 1), 6);
-    int mg = 0;
+    Score s = { 0, 0 };
 
     for (int f = centre - 1; f <= centre + 1; f++) {
         Bitboard ours = own & bb_file(f), theirs = enemy & bb_file(f);
         int our_rank = ours ? relative_rank(us, backmost(us, ours)) : 0;
         int their_rank = theirs ? relative_rank(us, backmost(us, theirs)) : 0;
-        mg += SHELTER_PAWN_MG[our_rank];
+        add(&s, &KING_SHELTER[f != square_file(ksq)][our_rank]);
         if (their_rank) {
             bool blocked = our_rank && our_rank == their_rank - 1;
-            mg += blocked ? STORM_PAWN_MG[their_rank] / STORM_BLOCKED_DIVISOR
-                          : STORM_PAWN_MG[their_rank];
+            add(&s, &KING_STORM[blocked][their_rank]);
         }
         if (!ours && !(board_pieces(b, them, PAWN) & bb_file(f)))
-            mg += KING_OPEN_FILE_MG;
+            add(&s, &KING_OPEN_FILE);
     }
-    return (Score){ mg, 0 };
+    return s;
 }
 
 // Endgame king activity: centralisation and closeness to the pawns.
@@ -357,7 +346,6 @@ static void pawn_entry_compute(const Board *b, PawnEntry *e) {
         pawn_structure(b, c, &structure[c], &psqt[c], &passed);
         add(&psqt[c], &PSQT[KING][relative_square(c, k)]);
         shelter[c] = king_shelter(b, c, k);
-        trace_fixed(c, shelter[c]);
         activity[c] = king_activity(b, k);
     }
     e->key = b->pawn_key;
@@ -400,8 +388,8 @@ typedef struct EvalInfo {
     Bitboard att_by[COLOR_NB][PIECE_TYPE_NB];
     Bitboard mob_area[COLOR_NB];
     Bitboard king_zone[COLOR_NB];  // zone around c's king
-    int zone_attackers[COLOR_NB];  // c's pieces attacking the enemy king zone
-    int zone_weight[COLOR_NB];     // their weights and zone hits
+    int zone_attackers[COLOR_NB][PIECE_TYPE_NB]; // c's pieces attacking the enemy king zone
+    int zone_hits[COLOR_NB];       // the enemy zone squares they attack, summed over them
     int npm[COLOR_NB];             // non-pawn material, middlegame values
     Score term[TERM_NB][COLOR_NB]; // per side, subtracted at the end
 } EvalInfo;
@@ -432,9 +420,8 @@ static ALWAYS_INLINE void eval_pieces(EvalInfo *ei, Color us, PieceType t) {
         }
 
         if (a & their_zone) {
-            ei->zone_attackers[us]++;
-            ei->zone_weight[us] +=
-                KING_ATTACK_WEIGHT[t] + KING_ZONE_HIT_WEIGHT * bb_count(a & their_zone);
+            ei->zone_attackers[us][t]++;
+            ei->zone_hits[us] += bb_count(a & their_zone);
         }
 
         if (t == KNIGHT || t == BISHOP) {
@@ -468,36 +455,44 @@ static ALWAYS_INLINE void eval_pieces(EvalInfo *ei, Color us, PieceType t) {
     }
 }
 
-// Danger to us's king from the enemy's attacks; needs both attack maps complete.
+// Danger to us's king from the enemy's attacks (engine/eval_weights.h explains the form);
+// needs both attack maps complete.
 static Score king_danger(const EvalInfo *ei, Color us) {
     const Board *b = ei->b;
     Color them = !us;
-    if (ei->zone_attackers[them] < KING_ATTACKERS_MIN)
+    const int *attackers = ei->zone_attackers[them];
+    bool queen = board_pieces(b, them, QUEEN);
+    if (attackers[KNIGHT] + attackers[BISHOP] + attackers[ROOK] + attackers[QUEEN] <
+        KING_ATTACKERS_MIN)
         return (Score){ 0, 0 };
-    if (!board_pieces(b, them, QUEEN) && ei->npm[them] < KING_ATTACK_MIN_MATERIAL)
+    if (!queen && ei->npm[them] < KING_ATTACK_MIN_MATERIAL)
         return (Score){ 0, 0 };
 
     Square k = board_king(b, us);
-    int index = ei->zone_weight[them];
+    Score d = { 0, 0 };
+    add_danger(&d, us, &KING_DANGER_BASE, 1);
+    for (PieceType t = KNIGHT; t <= QUEEN; t++)
+        add_danger(&d, us, &KING_DANGER_ATTACKER[t - KNIGHT], attackers[t]);
+    add_danger(&d, us, &KING_DANGER_ZONE_HIT, ei->zone_hits[them]);
+    add_danger(&d, us, &KING_DANGER_NO_QUEEN, !queen);
 
     // Checks from squares we do not guard and they do not occupy.
     Bitboard safe = ~b->colors[them] & ~ei->att[us];
     Bitboard diag = attacks_bishop(k, ei->occ), ortho = attacks_rook(k, ei->occ);
-    if (attacks_knight(k) & ei->att_by[them][KNIGHT] & safe)
-        index += KING_SAFE_CHECK_WEIGHT[KNIGHT];
-    if (diag & ei->att_by[them][BISHOP] & safe)
-        index += KING_SAFE_CHECK_WEIGHT[BISHOP];
-    if (ortho & ei->att_by[them][ROOK] & safe)
-        index += KING_SAFE_CHECK_WEIGHT[ROOK];
-    if ((diag | ortho) & ei->att_by[them][QUEEN] & safe)
-        index += KING_SAFE_CHECK_WEIGHT[QUEEN];
+    Bitboard checks[PIECE_TYPE_NB] = { [KNIGHT] = attacks_knight(k),
+                                       [BISHOP] = diag,
+                                       [ROOK] = ortho,
+                                       [QUEEN] = diag | ortho };
+    for (PieceType t = KNIGHT; t <= QUEEN; t++)
+        if (checks[t] & ei->att_by[them][t] & safe)
+            add_danger(&d, us, &KING_DANGER_SAFE_CHECK[t - KNIGHT], 1);
 
     // Zone squares they attack that only our king defends.
-    index +=
-        KING_WEAK_SQUARE_WEIGHT * bb_count(ei->king_zone[us] & ei->att[them] & ~ei->att_pieces[us]);
+    add_danger(&d, us, &KING_DANGER_WEAK_SQUARE,
+               bb_count(ei->king_zone[us] & ei->att[them] & ~ei->att_pieces[us]));
 
-    int mg = KING_DANGER_MG[imin(index, KING_DANGER_SIZE - 1)];
-    return (Score){ -mg, -mg / KING_DANGER_EG_DIVISOR };
+    int mg = imax(d.mg, 0), eg = imax(d.eg, 0);
+    return (Score){ -mg * mg / EVAL_DANGER_MG_DIVISOR, -eg / EVAL_DANGER_EG_DIVISOR };
 }
 
 // The piece-dependent passed-pawn terms of one side. Returns the number of moves its fastest
@@ -527,13 +522,9 @@ static int eval_passed(EvalInfo *ei, Color us, Bitboard passed) {
 
         if (r < 3)
             continue;
-        int w = PASSED_KING_WEIGHT[r];
-        Score king_dist = {
-            0, w * (PASSED_ENEMY_KING_DIST_EG * imin(distance(their_k, stop), PASSED_KING_DIST_CAP) -
-                    PASSED_OWN_KING_DIST_EG * imin(distance(own_k, stop), PASSED_KING_DIST_CAP))
-        };
-        accumulate(t, king_dist);
-        trace_fixed(us, king_dist);
+        // The enemy king far away is good, our own king far away is bad.
+        add_n(t, &PASSED_ENEMY_KING[r], imin(distance(their_k, stop), PASSED_KING_DIST_CAP));
+        add_n(t, &PASSED_OWN_KING[r], imin(distance(own_k, stop), PASSED_KING_DIST_CAP));
         if (!bb_has(ei->occ, stop)) {
             add(t, &PASSED_FREE_STOP[r]);
             if (!(path & (ei->occ | ei->att[them])))
@@ -637,7 +628,8 @@ static int evaluate(const Board *b, PawnCache *pc, Score *terms) {
         // The zone reaches one rank further towards the enemy, where attacks come from.
         Bitboard zone = attacks_king(k) | bb_square(k);
         ei.king_zone[c] = zone | bb_forward(c, zone);
-        ei.zone_attackers[c] = ei.zone_weight[c] = 0;
+        memset(ei.zone_attackers[c], 0, sizeof ei.zone_attackers[c]);
+        ei.zone_hits[c] = 0;
     }
     for (Color c = WHITE; c <= BLACK; c++)
         ei.mob_area[c] = ~b->colors[c] & ~ei.pawn_att[!c];
@@ -654,10 +646,8 @@ static int evaluate(const Board *b, PawnCache *pc, Score *terms) {
     }
 
     // Step 5. King safety from the attack counts.
-    for (Color c = WHITE; c <= BLACK; c++) {
+    for (Color c = WHITE; c <= BLACK; c++)
         ei.term[TERM_KING_SAFETY][c] = king_danger(&ei, c);
-        trace_fixed(c, ei.term[TERM_KING_SAFETY][c]);
-    }
 
     // Step 6. Passed pawns against the pieces; the race of unstoppable pawns in pawn endings.
     int fastest[COLOR_NB];

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The tunable evaluation weights: every middlegame/endgame pair that engine/eval.c adds up
-// linearly, in one table. Its values live in the generated file engine/eval_weights.c, which
-// tools/tune rewrites from training data (README, "Training data and tuning"); the
-// non-linear parts of the evaluation (king danger, shelter, scaling) keep hand-set constants
-// in eval.c. Also the trace of one evaluation for the tuner (builds with EVAL_TRACE only).
+// The tunable evaluation weights: every middlegame/endgame pair of engine/eval.c, in one
+// table. Its values live in the generated file engine/eval_weights.c, which tools/tune
+// rewrites from training data (README, "Training data and tuning"). All are added up
+// linearly except the king danger block at the end, which eval.c squares (see
+// EVAL_DANGER_MG_DIVISOR); the drawish-ending scaling keeps hand-set constants in eval.c.
+// Also the trace of one evaluation for the tuner (builds with EVAL_TRACE only).
 #ifndef ENGINE_EVAL_WEIGHTS_H
 #define ENGINE_EVAL_WEIGHTS_H
+
+#include <stddef.h>
 
 #include "engine/board.h"
 
@@ -38,6 +41,11 @@ typedef struct Score {
     X(passed_unstoppable, 1, 1)              /* wins the race in a pawn ending */               \
     X(king_centralisation, 1, 4)             /* by distance to the centre squares */            \
     X(king_pawn_distance, 1, 8)              /* by distance to the nearest pawn */              \
+    X(king_shelter, 2, 8)                    /* own pawn in front: king's file, next files */   \
+    X(king_storm, 2, 8)                      /* enemy pawn coming: free, blocked by ours */     \
+    X(king_open_file, 1, 1)                  /* a file by the king without any pawn */          \
+    X(passed_enemy_king, 1, 8)               /* per step of their king from the stop square */  \
+    X(passed_own_king, 1, 8)                 /* per step of our king from the stop square */    \
     X(rook_open_file, 1, 1)                                                                        \
     X(rook_half_open_file, 1, 1)                                                                   \
     X(rook_on_seventh, 1, 1)                 /* cutting off the king or eating pawns */         \
@@ -55,7 +63,13 @@ typedef struct Score {
     X(threat_pawn_push, 1, 1)                /* a safe pawn push would attack a piece */        \
     X(undeveloped_minor, 1, 1)               /* minor piece at home in the opening */           \
     X(early_queen, 1, 1)                     /* per undeveloped minor, queen out */             \
-    X(tempo, 1, 1)                           /* the side to move */
+    X(tempo, 1, 1)                           /* the side to move */                             \
+    X(king_danger_attacker, 1, 4)            /* danger: zone attacker, knight to queen */       \
+    X(king_danger_zone_hit, 1, 1)            /* ... per zone square an attacker hits */         \
+    X(king_danger_safe_check, 1, 4)          /* ... a safe check, knight to queen */            \
+    X(king_danger_weak_square, 1, 1)         /* ... zone square defended by the king only */    \
+    X(king_danger_no_queen, 1, 1)            /* ... the attacker has no queen */                \
+    X(king_danger_base, 1, 1)                /* ... once per attack */
 // clang-format on
 
 typedef struct EvalWeights {
@@ -64,18 +78,33 @@ typedef struct EvalWeights {
 #undef EVAL_WEIGHT_FIELD
 } EvalWeights;
 
-// The weights as one flat array of pairs, in declaration order.
-enum { EVAL_WEIGHT_COUNT = sizeof(EvalWeights) / sizeof(Score) };
+// The weights as one flat array of pairs, in declaration order; the king danger block is
+// the last EVAL_DANGER_COUNT of them.
+enum {
+    EVAL_WEIGHT_COUNT = sizeof(EvalWeights) / sizeof(Score),
+    EVAL_DANGER_FIRST = offsetof(EvalWeights, king_danger_attacker) / sizeof(Score),
+    EVAL_DANGER_COUNT = EVAL_WEIGHT_COUNT - EVAL_DANGER_FIRST,
+};
+
+// King danger: an attack on a king (at least two attackers, and a queen or enough material)
+// adds up its king_danger_* features times their weights into a middlegame and an endgame
+// danger d (each at least 0). The king's side loses d * d / EVAL_DANGER_MG_DIVISOR in the
+// middlegame, so that one attacker more in a strong attack costs far more than in a weak
+// one, and d / EVAL_DANGER_EG_DIVISOR in the endgame, where mates are rare. The divisors only
+// set the weights' resolution.
+enum { EVAL_DANGER_MG_DIVISOR = 1024, EVAL_DANGER_EG_DIVISOR = 16 };
 
 // The weights the engine plays with (engine/eval_weights.c).
 extern const EvalWeights eval_weights;
 
 // What one evaluation is made of, for the tuner: its white-relative middlegame and endgame
-// sums are sum(coef[i] * weight[i]) + fixed, blended by phase, scaled by scale / 64 and
-// clamped to give eval.
+// sums are sum(coef[i] * weight[i]) minus White's king danger plus Black's, blended by
+// phase, scaled by scale / 64 and clamped to give eval.
 typedef struct EvalTrace {
-    int16_t coef[EVAL_WEIGHT_COUNT]; // White's uses of the weight minus Black's
-    Score fixed;                     // the hand-set, non-linear terms
+    int16_t coef[EVAL_WEIGHT_COUNT]; // White's uses of the linear weights minus Black's
+    // The king danger features of the attack on c's king (all 0 when there is none), in
+    // the order of the weights from EVAL_DANGER_FIRST.
+    int16_t danger[COLOR_NB][EVAL_DANGER_COUNT];
     int phase;                       // 0..EVAL_PHASE_MAX
     int scale;                       // drawish-ending factor out of 64
     int eval;                        // the evaluation, White's point of view

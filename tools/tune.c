@@ -4,7 +4,8 @@
 // from the traced build of the engine's own eval.c (EVAL_TRACE), so the tuner cannot drift
 // from the evaluation. The scaling constant K is fitted first, on the game results; then Adam
 // minimises the mean squared error between sigmoid(K * eval) and a blend of the game result
-// and the search score.
+// and the search score. The king danger weights enter the evaluation squared (middlegame) or
+// through max(danger, 0) (both), so their gradient takes the chain rule through the danger.
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -19,6 +20,10 @@
 #include "src/util/text.h"
 
 enum { SCALE_NORMAL = 64, PARAMS = 2 * EVAL_WEIGHT_COUNT };
+
+// A sample's king danger features for one side: none (most positions) or an offset into
+// Data.danger of EVAL_DANGER_COUNT of them.
+#define NO_DANGER UINT32_MAX
 
 typedef struct Options {
     const char *data;
@@ -39,13 +44,13 @@ typedef struct Entry {
     int16_t coef;
 } Entry;
 
-// One position, ready for the loss: its sparse coefficients and fixed parts.
+// One position, ready for the loss: its sparse coefficients and king danger features.
 typedef struct Sample {
     uint32_t first; // into the entries
     uint16_t count;
     uint8_t phase, scale;
-    bool held_out; // in the validation set: measured, never fitted
-    float fixed_mg, fixed_eg;
+    bool held_out;              // in the validation set: measured, never fitted
+    uint32_t danger[COLOR_NB]; // the attack on c's king, or NO_DANGER
     float result; // 0, 0.5, 1 for White
     float score;  // search score, White's view
     float target; // set once K is known
@@ -56,6 +61,8 @@ typedef struct Data {
     long long count, cap;
     Entry *entries;
     long long entry_count, entry_cap;
+    int16_t *danger; // the samples' king danger features
+    long long danger_count, danger_cap;
     long long records, games;
     long long fitted; // samples not held out
 } Data;
@@ -105,8 +112,19 @@ static void add_sample(Data *d, const TrainPosition *p, const EvalTrace *t, bool
     d->fitted += !held_out;
     s->phase = (uint8_t)t->phase;
     s->scale = (uint8_t)t->scale;
-    s->fixed_mg = (float)t->fixed.mg;
-    s->fixed_eg = (float)t->fixed.eg;
+    for (Color c = WHITE; c <= BLACK; c++) {
+        s->danger[c] = NO_DANGER;
+        bool any = false;
+        for (int i = 0; i < EVAL_DANGER_COUNT; i++)
+            any |= t->danger[c][i] != 0;
+        if (!any)
+            continue;
+        d->danger = grow(d->danger, &d->danger_cap, d->danger_count + EVAL_DANGER_COUNT,
+                         sizeof *d->danger);
+        s->danger[c] = (uint32_t)d->danger_count;
+        for (int i = 0; i < EVAL_DANGER_COUNT; i++)
+            d->danger[d->danger_count++] = t->danger[c][i];
+    }
     s->result = (float)p->result / 2.0f;
     s->score = (float)p->score;
 }
@@ -153,13 +171,34 @@ static double sigmoid(double k, double cp) {
     return 1.0 / (1.0 + pow(10.0, -k * cp / 400.0));
 }
 
+// The middlegame and endgame danger (at least 0) of the attack on c's king in a sample.
+static void danger(const Data *d, const Sample *s, Color c, const double *w, double out[2]) {
+    out[0] = out[1] = 0;
+    if (s->danger[c] == NO_DANGER)
+        return;
+    const int16_t *f = &d->danger[s->danger[c]];
+    const double *dw = &w[2 * EVAL_DANGER_FIRST];
+    for (int i = 0; i < EVAL_DANGER_COUNT; i++) {
+        out[0] += f[i] * dw[2 * i];
+        out[1] += f[i] * dw[2 * i + 1];
+    }
+    out[0] = fmax(out[0], 0);
+    out[1] = fmax(out[1], 0);
+}
+
 // The white-relative evaluation of a sample under the weights w (mg, eg interleaved).
 static double evaluate(const Data *d, const Sample *s, const double *w) {
-    double mg = s->fixed_mg, eg = s->fixed_eg;
+    double mg = 0, eg = 0;
     const Entry *e = &d->entries[s->first];
     for (int i = 0; i < s->count; i++) {
         mg += e[i].coef * w[2 * e[i].index];
         eg += e[i].coef * w[2 * e[i].index + 1];
+    }
+    for (Color c = WHITE; c <= BLACK; c++) {
+        double dd[2], sign = c == WHITE ? -1 : 1;
+        danger(d, s, c, w, dd);
+        mg += sign * dd[0] * dd[0] / EVAL_DANGER_MG_DIVISOR;
+        eg += sign * dd[1] / EVAL_DANGER_EG_DIVISOR;
     }
     double phase = s->phase / (double)EVAL_PHASE_MAX;
     return (mg * phase + eg * (1 - phase)) * s->scale / SCALE_NORMAL;
@@ -216,6 +255,22 @@ static void gradient(const Data *d, const double *w, double k, double *grad) {
         for (int j = 0; j < s->count; j++) {
             grad[2 * e[j].index] += gm * e[j].coef;
             grad[2 * e[j].index + 1] += ge * e[j].coef;
+        }
+        // The danger's weights: d(-danger^2 / D)/dw = -2 danger f / D for the middlegame,
+        // -f / E for the endgame, both 0 while the danger is clamped at 0.
+        for (Color king = WHITE; king <= BLACK; king++) {
+            if (s->danger[king] == NO_DANGER)
+                continue;
+            double dd[2], sign = king == WHITE ? -1 : 1;
+            danger(d, s, king, w, dd);
+            double dm = sign * gm * 2 * dd[0] / EVAL_DANGER_MG_DIVISOR;
+            double de = dd[1] > 0 ? sign * ge / EVAL_DANGER_EG_DIVISOR : 0;
+            const int16_t *f = &d->danger[s->danger[king]];
+            double *dg = &grad[2 * EVAL_DANGER_FIRST];
+            for (int j = 0; j < EVAL_DANGER_COUNT; j++) {
+                dg[2 * j] += dm * f[j];
+                dg[2 * j + 1] += de * f[j];
+            }
         }
     }
     for (int j = 0; j < PARAMS; j++)
@@ -431,5 +486,6 @@ int main(int argc, char **argv) {
     free(w);
     free(d.samples);
     free(d.entries);
+    free(d.danger);
     return 0;
 }
