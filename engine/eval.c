@@ -388,8 +388,9 @@ typedef struct EvalInfo {
     Bitboard att_by[COLOR_NB][PIECE_TYPE_NB];
     Bitboard mob_area[COLOR_NB];
     Bitboard king_zone[COLOR_NB];  // zone around c's king
-    int zone_attackers[COLOR_NB][PIECE_TYPE_NB]; // c's pieces attacking the enemy king zone
-    int zone_hits[COLOR_NB];       // the enemy zone squares they attack, summed over them
+    int zone_hits[COLOR_NB];       // enemy zone squares c's pieces attack, summed over them
+    // c's pieces attacking the enemy king zone, by type.
+    int zone_attackers[COLOR_NB][PIECE_TYPE_NB];
     int npm[COLOR_NB];             // non-pawn material, middlegame values
     Score term[TERM_NB][COLOR_NB]; // per side, subtracted at the end
 } EvalInfo;
@@ -479,10 +480,9 @@ static Score king_danger(const EvalInfo *ei, Color us) {
     // Checks from squares we do not guard and they do not occupy.
     Bitboard safe = ~b->colors[them] & ~ei->att[us];
     Bitboard diag = attacks_bishop(k, ei->occ), ortho = attacks_rook(k, ei->occ);
-    Bitboard checks[PIECE_TYPE_NB] = { [KNIGHT] = attacks_knight(k),
-                                       [BISHOP] = diag,
-                                       [ROOK] = ortho,
-                                       [QUEEN] = diag | ortho };
+    Bitboard checks[PIECE_TYPE_NB] = {
+        [KNIGHT] = attacks_knight(k), [BISHOP] = diag, [ROOK] = ortho, [QUEEN] = diag | ortho
+    };
     for (PieceType t = KNIGHT; t <= QUEEN; t++)
         if (checks[t] & ei->att_by[them][t] & safe)
             add_danger(&d, us, &KING_DANGER_SAFE_CHECK[t - KNIGHT], 1);

@@ -105,9 +105,9 @@ typedef struct EvalTrace {
     // The king danger features of the attack on c's king (all 0 when there is none), in
     // the order of the weights from EVAL_DANGER_FIRST.
     int16_t danger[COLOR_NB][EVAL_DANGER_COUNT];
-    int phase;                       // 0..EVAL_PHASE_MAX
-    int scale;                       // drawish-ending factor out of 64
-    int eval;                        // the evaluation, White's point of view
+    int phase; // 0..EVAL_PHASE_MAX
+    int scale; // drawish-ending factor out of 64
+    int eval;  // the evaluation, White's point of view
 } EvalTrace;
 
 // Evaluates b (no pawn cache) and fills *t. Defined only when eval.c is compiled with

@@ -49,11 +49,11 @@ typedef struct Sample {
     uint32_t first; // into the entries
     uint16_t count;
     uint8_t phase, scale;
-    bool held_out;              // in the validation set: measured, never fitted
+    bool held_out;             // in the validation set: measured, never fitted
     uint32_t danger[COLOR_NB]; // the attack on c's king, or NO_DANGER
-    float result; // 0, 0.5, 1 for White
-    float score;  // search score, White's view
-    float target; // set once K is known
+    float result;              // 0, 0.5, 1 for White
+    float score;               // search score, White's view
+    float target;              // set once K is known
 } Sample;
 
 typedef struct Data {
@@ -119,8 +119,8 @@ static void add_sample(Data *d, const TrainPosition *p, const EvalTrace *t, bool
             any |= t->danger[c][i] != 0;
         if (!any)
             continue;
-        d->danger = grow(d->danger, &d->danger_cap, d->danger_count + EVAL_DANGER_COUNT,
-                         sizeof *d->danger);
+        d->danger =
+            grow(d->danger, &d->danger_cap, d->danger_count + EVAL_DANGER_COUNT, sizeof *d->danger);
         s->danger[c] = (uint32_t)d->danger_count;
         for (int i = 0; i < EVAL_DANGER_COUNT; i++)
             d->danger[d->danger_count++] = t->danger[c][i];
