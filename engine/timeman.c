@@ -2,7 +2,7 @@
 // Per-move time budgets from the clock.
 //
 // timeman_init gives a base budget (the clock over the moves to go, plus
-// half the increment) and a hard limit (a multiple of it, capped by a share
+// three quarters of the increment) and a hard limit (a multiple of it, capped by a share
 // of the clock, with the overhead and low-time margins taken off). The search
 // stops at once at the hard limit and starts no iteration after a share of
 // the soft limit. After each iteration, timeman_update sets
@@ -23,8 +23,10 @@
 // are unaffected, and movetime keeps its exact budget.
 #include "engine/timeman.h"
 
-// Moves we plan for when the time control does not say.
-enum { DEFAULT_MOVES_TO_GO = 40 };
+// Moves we plan for when the time control does not say: fewer than a game
+// usually has left, since the increment and the moves that stop early (a
+// settled best move) give back what the early moves spend.
+enum { DEFAULT_MOVES_TO_GO = 28, MAX_MOVES_TO_GO = 50 };
 // The hard limit may reach this multiple of the base budget...
 static const double HARD_FACTOR = 4.0;
 // ...but never more than this share of the time left.
@@ -65,14 +67,16 @@ void timeman_init(TimeManager *tm, const SearchLimits *limits, Color us, int64_t
     if (left < 0)
         return; // no clock: depth, nodes or infinite
     int64_t inc = max64(limits->inc[us], 0);
-    int mtg = limits->movestogo > 0 && limits->movestogo < DEFAULT_MOVES_TO_GO
-                  ? limits->movestogo
-                  : DEFAULT_MOVES_TO_GO;
+    // A sudden-death clock is planned as if DEFAULT_MOVES_TO_GO moves were left; a
+    // moves-to-go clock (40 moves in 90 minutes) as it says, up to MAX_MOVES_TO_GO.
+    int mtg = limits->movestogo <= 0                  ? DEFAULT_MOVES_TO_GO
+              : limits->movestogo > MAX_MOVES_TO_GO ? MAX_MOVES_TO_GO
+                                                    : limits->movestogo;
     // What may be spent on this move without risking the flag.
     int64_t usable = max64(left - overhead_ms, TIME_MIN_MS);
     if (limits->movestogo == 1)
         usable = max64(left - overhead_ms - 10, TIME_MIN_MS);
-    int64_t base = left / mtg + inc / 2;
+    int64_t base = left / mtg + inc * 3 / 4;
     base = min64(base, usable);
     base = max64(base, TIME_MIN_MS);
     int64_t hard = (int64_t)((double)base * HARD_FACTOR);
