@@ -39,14 +39,39 @@ feed_until() {
     } | timeout $((limit + 20)) "$PATZER" >"$out" 2>&1
 }
 
+# feed_game FILE SECONDS IDLE LINES...: like feed_until for a game that must end
+# (a result line), waiting up to SECONDS while it goes on, but no longer than IDLE
+# seconds without a new move: a slow machine may take long, a stuck game fails.
+feed_game() {
+    local out=$1 limit=$2 idle=$3
+    shift 3
+    {
+        printf '%s\n' "$@"
+        local i moves=0 now last=0
+        for ((i = 0; i < limit * 5; i++)); do
+            sleep 0.2
+            grep -qE -- '^(1-0|0-1|1/2-1/2) ' "$out" 2>/dev/null && break
+            now=$(grep -c '^Last move' "$out" 2>/dev/null || true)
+            if [ "${now:-0}" -gt "$moves" ]; then
+                moves=$now
+                last=$i
+            elif ((i - last > idle * 5)); then
+                break
+            fi
+        done
+        echo quit
+    } | timeout $((limit + 20)) "$PATZER" >"$out" 2>&1
+}
+
 # --- a whole game, Stockfish against itself --------------------------------
 # At UCI_Elo 1350 (level 1) with 3 s + 0.05 s a move each, on one thread: a
 # game of 150 moves takes at most 2 * (3 + 7.5) s of thinking; most end in a mate
-# sooner. The wait allows 120 s: on a loaded machine (CI's distcheck beside other
-# jobs) the moves' overheads and a longer game took more than 50.
+# sooner, in about 10 s here. On a loaded machine (CI's tests beside each other)
+# the moves' overheads made games last more than 120 s (move 27 at 120 s, twice):
+# the wait goes on while moves come, up to 600 s, and gives up after 60 s without one.
 mkdir -p "$XDG_CONFIG_HOME/patzer"
 printf '%s\n' 'threads = 1' 'hash = 16' >"$XDG_CONFIG_HOME/patzer/patzer.conf"
-feed_until "$tmp/game.out" '^(1-0|0-1|1/2-1/2) ' 120 \
+feed_game "$tmp/game.out" 600 60 \
     'engine stockfish' 'new white level 1 time 0:03+0.05' 'pace 0' 'play none'
 rm "$XDG_CONFIG_HOME/patzer/patzer.conf"
 out=$(cat "$tmp/game.out")
