@@ -178,28 +178,24 @@ static size_t bucket_count_for(size_t mb) {
 }
 
 // Fresh zero pages, page-aligned (so bucket-aligned); none is resident until touched.
-// count * BUCKET_BYTES cannot overflow: bucket_count_for kept the bytes in size_t.
+// At `at` (replacing what is mapped there) or anywhere (at NULL); NULL on failure.
 // Huge pages where the kernel offers them: a fresh table faults in 2 MB at a time
 // rather than 4 KB, and each 4 KB page would be faulted twice (a read maps the shared
 // zero page, the first write copies it and flushes the other threads' TLBs: with two
 // threads that made a fresh table's faults cost more than the search). Only advice.
-static void advise_huge(void *p, size_t bytes) {
-#ifdef MADV_HUGEPAGE
-    (void)madvise(p, bytes, MADV_HUGEPAGE); // a refusal only costs speed
-#else
-    (void)p;
-    (void)bytes;
-#endif
-}
-
-static Bucket *bucket_alloc(size_t count) {
-    void *p = mmap(NULL, count * BUCKET_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                   -1, 0);
+static void *map_fresh(void *at, size_t bytes) {
+    int flags = MAP_PRIVATE | MAP_ANONYMOUS | (at ? MAP_FIXED : 0);
+    void *p = mmap(at, bytes, PROT_READ | PROT_WRITE, flags, -1, 0);
     if (p == MAP_FAILED)
         return NULL;
-    advise_huge(p, count * BUCKET_BYTES);
+#ifdef MADV_HUGEPAGE
+    (void)madvise(p, bytes, MADV_HUGEPAGE); // a refusal only costs speed
+#endif
     return p;
 }
+
+// count * BUCKET_BYTES cannot overflow: bucket_count_for kept the bytes in size_t.
+static Bucket *bucket_alloc(size_t count) { return map_fresh(NULL, count * BUCKET_BYTES); }
 
 static void bucket_release(Bucket *b, size_t count) {
     if (b)
@@ -257,12 +253,8 @@ void tt_clear(TTable *tt) {
     // Mapping fresh pages over the old ones drops them at once; the search then
     // faults in only what it uses, instead of the clear writing every page.
     size_t bytes = (tt->mask + 1) * BUCKET_BYTES;
-    void *p = mmap(tt->buckets, bytes, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
-    if (p == MAP_FAILED)
+    if (!map_fresh(tt->buckets, bytes))
         memset(tt->buckets, 0, bytes); // the old mapping is still in place
-    else
-        advise_huge(p, bytes);
     atomic_store(&tt->dirty, false);
 }
 

@@ -28,29 +28,21 @@ PATH=$PATH:/usr/games
 feed_until() {
     local out=$1 re=$2 limit=$3
     shift 3
-    {
-        printf '%s\n' "$@"
-        local i
-        for ((i = 0; i < limit * 5; i++)); do
-            sleep 0.2
-            grep -qE -- "$re" "$out" 2>/dev/null && break
-        done
-        echo quit
-    } | timeout $((limit + 20)) "$PATZER" >"$out" 2>&1
+    feed_while_moving "$out" "$re" "$limit" "$limit" "$@"
 }
 
-# feed_game FILE SECONDS IDLE LINES...: like feed_until for a game that must end
-# (a result line), waiting up to SECONDS while it goes on, but no longer than IDLE
-# seconds without a new move: a slow machine may take long, a stuck game fails.
-feed_game() {
-    local out=$1 limit=$2 idle=$3
-    shift 3
+# feed_while_moving FILE REGEX SECONDS IDLE LINES...: the same, but gives up
+# sooner after IDLE seconds without a new move ("Last move" line): a game on a
+# slow machine may take long, a stuck one fails.
+feed_while_moving() {
+    local out=$1 re=$2 limit=$3 idle=$4
+    shift 4
     {
         printf '%s\n' "$@"
         local i moves=0 now last=0
         for ((i = 0; i < limit * 5; i++)); do
             sleep 0.2
-            grep -qE -- '^(1-0|0-1|1/2-1/2) ' "$out" 2>/dev/null && break
+            grep -qE -- "$re" "$out" 2>/dev/null && break
             now=$(grep -c '^Last move' "$out" 2>/dev/null || true)
             if [ "${now:-0}" -gt "$moves" ]; then
                 moves=$now
@@ -71,7 +63,7 @@ feed_game() {
 # the wait goes on while moves come, up to 600 s, and gives up after 60 s without one.
 mkdir -p "$XDG_CONFIG_HOME/patzer"
 printf '%s\n' 'threads = 1' 'hash = 16' >"$XDG_CONFIG_HOME/patzer/patzer.conf"
-feed_game "$tmp/game.out" 600 60 \
+feed_while_moving "$tmp/game.out" '^(1-0|0-1|1/2-1/2) ' 600 60 \
     'engine stockfish' 'new white level 1 time 0:03+0.05' 'pace 0' 'play none'
 rm "$XDG_CONFIG_HOME/patzer/patzer.conf"
 out=$(cat "$tmp/game.out")
