@@ -33,7 +33,7 @@ finished() {
 summarize() {
     set -- "$1"/chunk-*.out
     [ -e "$1" ] || { echo "no finished chunk in $(dirname "$1")" >&2; return 1; }
-    # A chunk counts once its report is complete (see finished below).
+    # Only finished reports are named chunk-K.out (see the loop below).
     awk '
         # Engine names may hold spaces and digits: match the counts by their labels.
         /^Result / && match($0, /[0-9]+-[0-9]+-[0-9]+ \(W-D-L\)/) {
@@ -91,12 +91,15 @@ while [ $((k * chunk)) -lt "$games" ]; do
     fi
     start=$((1 + k * chunk / 2))
     echo "chunk $k: $n games from opening $start" >&2
-    # A chunk cut short is played again whole: the partial report goes aside.
-    [ -f "$out" ] && mv "$out" "$out.partial"
+    # A chunk cut short is played again whole; its report goes aside.
     python3 "$MATCH" "$@" --games "$n" --opening-start "$start" \
         --pgn "$dir/chunk-$k.pgn" > "$out.tmp" 2>&1 || true
+    if ! finished "$out.tmp" "$n"; then
+        mv "$out.tmp" "$out.partial"
+        echo "$0: chunk $k did not finish, see $out.partial" >&2
+        exit 1
+    fi
     mv "$out.tmp" "$out"
-    finished "$out" "$n" || { echo "$0: chunk $k did not finish, see $out" >&2; exit 1; }
     k=$((k + 1))
 done
 summarize "$dir"
