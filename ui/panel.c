@@ -198,7 +198,7 @@ static attr_t token_attr(const UiTreeToken *t) {
 
 // The move tree in rows y0.., scrolled so that the current move shows.
 static void draw_moves(WINDOW *w, int y0, int rows, const UiView *v) {
-    UiTreeLayout l;
+    UiTreeLayout l = {0}; // freed below even when rows <= 0 skips the layout
     if (rows <= 0 || !tree_layout(v, getmaxx(w), &l)) {
         ui_tree_free(&l);
         return;
