@@ -91,7 +91,9 @@ while [ $((k * chunk)) -lt "$games" ]; do
     fi
     start=$((1 + k * chunk / 2))
     echo "chunk $k: $n games from opening $start" >&2
-    # A chunk cut short is played again whole; its report goes aside.
+    # A chunk cut short is played again whole; its report and games go aside
+    # (match.py appends to the PGN file, which would mix both runs).
+    [ ! -f "$dir/chunk-$k.pgn" ] || mv -f "$dir/chunk-$k.pgn" "$dir/chunk-$k.pgn.partial"
     python3 "$MATCH" "$@" --games "$n" --opening-start "$start" \
         --pgn "$dir/chunk-$k.pgn" > "$out.tmp" 2>&1 || true
     if ! finished "$out.tmp" "$n"; then
