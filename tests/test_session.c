@@ -717,6 +717,20 @@ Test(session, a_mistyped_command_gets_the_nearest_one) {
     session_free(s, 3000);
 }
 
+// Issue 12, item 6: the game sets its own, phase-dependent contempt on its
+// engine (whatever the UCI default is); a user may change it.
+Test(session, the_game_has_its_own_contempt) {
+    SessionOptions o = options();
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){"engine options", "engine option Contempt 0",
+                                       "engine options", NULL});
+    const char *first = strstr(log.text, "  Contempt (spin 0..200) = 100\n");
+    cr_expect(first, "%s", log.text);
+    cr_expect(first && strstr(first, "  Contempt (spin 0..200) = 0\n"), "%s", log.text);
+    session_free(s, 3000);
+}
+
 // Issue 11, item 8: the status says when the player may claim a draw.
 Test(session, the_status_offers_a_claim_as_soon_as_one_is_possible) {
     SessionOptions o = options();

@@ -172,7 +172,7 @@ static void claim(Session *s, const char *text, int64_t now) {
 }
 
 static void offer_draw(Session *s, int64_t now) {
-    int contempt = search_contempt_cp(game_board(s->live), 100);
+    int contempt = think_contempt_cp(&s->think, game_board(s->live));
     if (game_is_over(s->live)) {
         session_say(s, MSG_ERROR, "The game is already over.");
     } else if (game_offer_draw(s->live, s->think.engine_score, contempt, now)) {
@@ -294,7 +294,7 @@ static Transition play_poll(Session *s, const Event *ev, int64_t now) {
     }
     if (s->think.busy || !game_engine_to_move(s->live) || paced(s, now))
         return stay;
-    int contempt = search_contempt_cp(game_board(s->live), 100);
+    int contempt = think_contempt_cp(&s->think, game_board(s->live));
     if (game_engine_should_claim(s->live, s->think.engine_score, contempt)) {
         char err[160];
         if (game_claim_draw(s->live, MOVE_NONE, now, err, sizeof err) == GAME_OK) {

@@ -536,6 +536,7 @@ static void set_up_engine(Session *s) {
             session_say(s, MSG_ERROR, "%s", why);
     }
     think_set_threads(&s->think, opts->threads);
+    think_set_contempt(&s->think, THINK_CONTEMPT_PERCENT);
     char path[PATH_MAX_LEN];
     if (openings_find_path(paths_argv0(), path, sizeof path))
         s->openings = openings_open(path); // read when a name is first asked for

@@ -108,6 +108,13 @@ void review_uci_error(ReviewUci *u, char *buf, size_t bufsz);
 
 // Sets the engine's search threads; 0 means one per core.
 void think_set_threads(Think *t, int threads);
+// The game's own contempt, phase-dependent (50/25/0 cp at 100%), whatever the
+// UCI default is: set on the built-in engine when the session starts.
+enum { THINK_CONTEMPT_PERCENT = 100 };
+void think_set_contempt(Think *t, int percent);
+// The contempt in centipawns the game uses for its draw offers and claims in
+// position b: the built-in engine's Contempt setting (a user may change it).
+int think_contempt_cp(const Think *t, const Board *b);
 void think_start(Think *t, const Game *g, RequestKind kind, const SearchLimits *limits,
                  int level, int lines);
 // Takes one info of the current request; true when it completed a depth

@@ -6,6 +6,7 @@
 // is kept whole (start position, moves, limits, level) so that the built-in
 // engine can answer it when the external one fails.
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -68,23 +69,38 @@ void think_new_game(Think *t) {
     }
 }
 
+// Options the session sets are within their ranges: no error to report.
+static void set_number(Engine *e, const char *option, int value) {
+    char text[16];
+    snprintf(text, sizeof text, "%d", value);
+    (void)engine_set_option(e, option, text, NULL, 0);
+}
+
 void think_set_threads(Think *t, int threads) {
     if (threads <= 0) {
         // The game has the machine to itself: every core searches.
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         threads = cores > 0 ? (int)(cores < SEARCH_THREADS_MAX ? cores : SEARCH_THREADS_MAX) : 1;
     }
+    set_number(t->engine, "Threads", threads);
+}
+
+void think_set_contempt(Think *t, int percent) {
+    set_number(t->engine, "Contempt", percent);
+}
+
+int think_contempt_cp(const Think *t, const Board *b) {
     char text[16];
-    snprintf(text, sizeof text, "%d", threads);
-    engine_set_option(t->engine, "Threads", text, NULL, 0);
+    int percent = THINK_CONTEMPT_PERCENT;
+    if (engine_get_option(t->engine, "Contempt", text, sizeof text))
+        percent = atoi(text);
+    return search_contempt_cp(b, percent);
 }
 
 // The built-in engine searches the request stored in t.
 static void start_builtin(Think *t) {
     engine_set_level(t->engine, t->level);
-    char text[8];
-    snprintf(text, sizeof text, "%d", t->lines);
-    engine_set_option(t->engine, "MultiPV", text, NULL, 0);
+    set_number(t->engine, "MultiPV", t->lines);
     engine_set_option(t->engine, "UCI_AnalyseMode", t->kind == REQ_ANALYSIS ? "true" : "false",
                       NULL, 0);
     engine_set_position(t->engine, &t->root, t->keys, t->plies);
