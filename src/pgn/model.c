@@ -121,6 +121,8 @@ struct PgnGame {
     char result[8];
     char start_fen[FEN_MAX];
     Board *tail; // position at the end of the main line
+    PgnSource source;
+    unsigned edits; // changes since the game was read or written
 };
 
 bool pgn_is_result(const char *r) {
@@ -161,6 +163,27 @@ void pgn_game_clear(PgnGame *g) {
     strcpy(g->result, "*");
     strcpy(g->start_fen, BOARD_START_FEN);
     board_set_start(g->tail);
+    memset(&g->source, 0, sizeof g->source);
+    g->edits = 0;
+}
+
+bool pgn_modified(const PgnGame *g) {
+    return g->edits > 0;
+}
+
+void pgn_mark_saved(PgnGame *g) {
+    g->edits = 0;
+}
+
+const PgnSource *pgn_source(const PgnGame *g) {
+    return &g->source;
+}
+
+void pgn_set_source(PgnGame *g, const PgnSource *source) {
+    if (source)
+        g->source = *source;
+    else
+        memset(&g->source, 0, sizeof g->source);
 }
 
 static bool valid_tag_name(const char *s) {
@@ -205,6 +228,7 @@ bool pgn_set_tag(PgnGame *g, const char *name, const char *value) {
         g->tags[i].name = n;
     }
     g->tags[i].value = v;
+    g->edits++;
     if (!strcmp(name, "Result") && pgn_is_result(value))
         strcpy(g->result, value);
     return true;
@@ -266,6 +290,7 @@ void pgn_set_result(PgnGame *g, const char *result) {
     if (!pgn_is_result(result))
         return;
     strcpy(g->result, result);
+    g->edits++;
     // Failing here only means the old Result tag stays; the marker is set.
     (void)pgn_set_tag(g, "Result", result);
 }
@@ -342,6 +367,7 @@ bool pgn_append_move(PgnGame *g, Move m, const char *san, long long clock_ms, co
         g->main[n->ply - 1]->next = n;
     }
     board_play(g->tail, m);
+    g->edits++;
     return true;
 }
 
@@ -371,6 +397,7 @@ const PgnNode *pgn_add_move_after(PgnGame *g, const PgnNode *after, Move m, cons
     n->ply = prev ? prev->ply + 1 : 0;
     n->clock_ms = -1;
     notation_to_san(before, m, n->san);
+    g->edits++;
     if (!cont) {
         prev->next = n; // the end of a variation goes on
         return n;
@@ -443,6 +470,7 @@ bool pgn_mainline_add_nag(PgnGame *g, int ply, int nag) {
     if (n->nag_count >= PGN_MAX_NAGS)
         return false;
     n->nags[n->nag_count++] = (unsigned char)nag;
+    g->edits++;
     return true;
 }
 
@@ -460,8 +488,10 @@ static const char *stored_comment(PgnGame *g, const char *text, bool *ok) {
 bool pgn_node_set_comment(PgnGame *g, const PgnNode *n, const char *text) {
     bool ok;
     const char *c = stored_comment(g, text, &ok);
-    if (ok)
+    if (ok) {
         ((PgnNode *)n)->comment = c;
+        g->edits++;
+    }
     return ok;
 }
 
@@ -474,14 +504,15 @@ bool pgn_set_lead_comment(PgnGame *g, const char *text) {
         g->first->pre = c;
     else
         g->lead = c;
+    g->edits++;
     return true;
 }
 
 bool pgn_node_set_nag(PgnGame *g, const PgnNode *node, int nag) {
-    (void)g; // the NAGs live in the node itself
     PgnNode *n = (PgnNode *)node;
     if (nag < 0 || nag > 255)
         return false;
+    g->edits++;
     if (nag == 0) {
         n->nag_count = 0;
         return true;
@@ -518,6 +549,7 @@ bool pgn_mainline_append_comment(PgnGame *g, int ply, const char *text) {
     if (!joined)
         return false;
     n->comment = joined;
+    g->edits++;
     return true;
 }
 
@@ -557,6 +589,7 @@ bool pgn_mainline_add_variation(PgnGame *g, int ply, const Move *moves, int n,
     while (*link)
         link = &(*link)->next_variation;
     *link = first;
+    g->edits++;
     return true;
 }
 
@@ -620,6 +653,8 @@ PgnGame *pgn_game_clone(const PgnGame *g) {
     memcpy(c->result, g->result, sizeof c->result);
     memcpy(c->start_fen, g->start_fen, sizeof c->start_fen);
     *c->tail = *g->tail;
+    c->source = g->source;
+    c->edits = g->edits;
     return c;
 }
 

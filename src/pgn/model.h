@@ -31,6 +31,7 @@
 #include "engine/board.h"
 #include "engine/fen.h"
 #include "engine/notation.h"
+#include "src/util/paths.h"
 
 enum { PGN_MAX_NAGS = 8, PGN_MAX_DEPTH = 64 };
 
@@ -52,13 +53,37 @@ struct PgnNode {
 
 typedef struct PgnGame PgnGame;
 
+// Where a game was read from: its file, its number there and its bytes in
+// the file as it was then, so that it can be written back in its place
+// (src/pgn/database.h). An empty path: a game of no file (played here, or
+// read from a string). The bytes run from the line the game starts on to the
+// line the next game starts on (its blank lines after it included), so the
+// games of a file tile it but for lines no game claims ('%' escapes).
+typedef struct PgnSource {
+    char path[PATH_MAX_LEN];
+    int number;            // 1-based, as the reader counts games (broken ones too)
+    long long start, end;  // bytes [start, end) of the file
+    long long file_size;   // the file when it was read: a later change shows
+    long long file_mtime_ns;
+    bool shares_line;      // starts or ends on a line with another game's text
+} PgnSource;
+
 PgnGame *pgn_game_new(void); // NULL when out of memory
 // A deep copy of g (tags, start position, result, the whole tree with its
 // comments, NAGs and clocks) that shares nothing with it. NULL when out of memory.
 PgnGame *pgn_game_clone(const PgnGame *g);
 void pgn_game_free(PgnGame *g);
-// Back to an empty game from the standard position with result "*".
+// Back to an empty game from the standard position with result "*" and no source.
 void pgn_game_clear(PgnGame *g);
+
+// Whether the game changed (tags, moves, comments, NAGs, result) since it
+// was read, or since pgn_mark_saved; a clone has its original's state.
+bool pgn_modified(const PgnGame *g);
+void pgn_mark_saved(PgnGame *g);
+
+// The game's source (path empty when none); a clone has its original's.
+const PgnSource *pgn_source(const PgnGame *g);
+void pgn_set_source(PgnGame *g, const PgnSource *source); // NULL: none
 
 // Tags keep the order they were first set in; setting an existing one
 // replaces its value. Names are letters, digits and '_'. False on a bad name

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "engine/movegen.h"
 #include "src/pgn/tree.h"
@@ -41,11 +42,17 @@ struct PgnReader {
     PgnMainline *mainline; // pgn_reader_mainline's output for the game read, else NULL
 
     const char *line; // current line (without its line end)
+    long long line_offset; // where it starts in the input
     size_t len, pos;
     int line_no;
     bool have_line;
     SkipMode skip;
     int game_number;
+    // The input as opened (a file's size and time), and the bytes of the
+    // game read last, for the games' sources.
+    long long file_size, file_mtime_ns;
+    long long game_start, game_end;
+    bool game_shares_line;
 
     Board *standard; // the standard start position, copied for each game
     char *scratch;   // comment text and tag values
@@ -103,6 +110,11 @@ PgnReader *pgn_reader_open(const char *path, char *err, size_t errsz) {
         pgn_reader_close(r);
         return NULL;
     }
+    struct stat st;
+    if (fstat(fileno(r->fp), &st) == 0) {
+        r->file_size = (long long)st.st_size;
+        r->file_mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+    }
     return r;
 }
 
@@ -141,6 +153,7 @@ static bool next_line(PgnReader *r) {
         char *s = r->buf + r->start;
         size_t avail = r->end - r->start;
         char *nl = avail ? memchr(s, '\n', avail) : NULL;
+        r->line_offset = pgn_reader_offset(r);
         if (nl) {
             r->line = s;
             r->len = (size_t)(nl - s);
@@ -191,6 +204,7 @@ static bool next_line(PgnReader *r) {
     if (r->line_no == 1 && r->len >= 3 && !memcmp(r->line, "\xEF\xBB\xBF", 3)) {
         r->line += 3;
         r->len -= 3;
+        r->line_offset += 3;
     }
     r->pos = 0;
     r->have_line = true;
@@ -700,10 +714,36 @@ static int unclosed_variation(PgnReader *r, SkipMode skip) {
 }
 
 // The game is over: a result, a new game's tags or the end of input.
+// Where the game just finished ends in the input: at the line the next game
+// starts on (blank lines after a termination marker are the game's), or
+// within the line when more text follows the marker on it.
+static void note_game_end(PgnReader *r, bool after_marker) {
+    r->game_end = -1;
+    if (after_marker) {
+        for (;;) {
+            while (r->have_line && r->pos < r->len && is_space(r->line[r->pos]))
+                r->pos++;
+            if (r->have_line && r->pos < r->len) {
+                bool rest_of_line = r->pos > 0;
+                r->game_end = r->line_offset + (long long)(rest_of_line ? r->pos : 0);
+                r->game_shares_line |= rest_of_line;
+                return;
+            }
+            if (!next_line(r))
+                break;
+        }
+    } else if (r->have_line && r->pos < r->len) {
+        r->game_end = r->line_offset; // a tag pair starts the next game on this line
+        return;
+    }
+    r->game_end = pgn_reader_offset(r);
+}
+
 static int finish_game(PgnReader *r, const char *result) {
     int rc = start_game_position(r);
     if (rc)
         return rc;
+    note_game_end(r, result != NULL);
     snprintf(r->result, sizeof r->result, "%s",
              result             ? result
              : r->tag_result[0] ? r->tag_result
@@ -820,6 +860,12 @@ static int read_game(PgnReader *r) {
         if (!begun) {
             begun = true;
             r->game_number++;
+            // Text of the game before on this line: the game starts where it does.
+            size_t k = 0;
+            while (k < r->pos && is_space(r->line[k]))
+                k++;
+            r->game_shares_line = k < r->pos;
+            r->game_start = r->line_offset + (long long)(k < r->pos ? r->pos : 0);
         }
         int rc = 0;
         switch (c) {
@@ -920,7 +966,24 @@ static int run_reader(PgnReader *r, bool build, PgnGame *g, PgnError *error) {
 
 int pgn_reader_next(PgnReader *r, PgnGame *out, PgnError *error) {
     pgn_game_clear(out);
-    return run_reader(r, true, out, error);
+    int rc = run_reader(r, true, out, error);
+    if (rc == 1 && r->fp) {
+        PgnSource src = {.number = r->game_number,
+                         .start = r->game_start,
+                         .end = r->game_end,
+                         .file_size = r->file_size,
+                         .file_mtime_ns = r->file_mtime_ns,
+                         .shares_line = r->game_shares_line};
+        snprintf(src.path, sizeof src.path, "%s", r->name);
+        pgn_set_source(out, &src);
+    }
+    pgn_mark_saved(out); // as read: building it was no change
+    return rc;
+}
+
+void pgn_reader_span(const PgnReader *r, long long *start, long long *end) {
+    *start = r->game_start;
+    *end = r->game_end;
 }
 
 int pgn_reader_mainline(PgnReader *r, PgnSummary *summary, PgnMainline *line, PgnError *error) {

@@ -53,7 +53,13 @@ void pgn_reader_close(PgnReader *r);
 // without error, 0 at the end of input, -1 when this game had an error:
 // error is filled, out holds what was read up to the error, and the next call
 // continues with the following game. An I/O error also returns -1 and then 0.
+// A game read from a file has that file as its source (pgn_source).
 int pgn_reader_next(PgnReader *r, PgnGame *out, PgnError *error);
+
+// The bytes [start, end) of the input that the game read last (without
+// error, by any of the readers) spans: from the line it starts on to the
+// line the next one starts on.
+void pgn_reader_span(const PgnReader *r, long long *start, long long *end);
 
 // Like pgn_reader_next but builds no tree: it plays and checks every move
 // (variations too) and reports the main line's length, result and final FEN.

@@ -167,7 +167,10 @@ bool paths_write_atomic(const char *path, const char *data, size_t len, char *er
         }
         done += (size_t)n;
     }
-    if (fsync(fd) != 0 || fchmod(fd, 0644) != 0) {
+    // A file replaced keeps its permissions (a private database stays private).
+    struct stat old;
+    mode_t mode = stat(path, &old) == 0 ? old.st_mode & 07777 : 0644;
+    if (fsync(fd) != 0 || fchmod(fd, mode) != 0) {
         int saved = errno;
         close(fd);
         unlink(tmp);

@@ -42,7 +42,8 @@ void paths_set_argv0(const char *argv0);
 const char *paths_argv0(void);
 
 // Writes len bytes to path atomically: a temporary file in the same
-// directory, fsync, rename. On failure the old file is untouched, the
+// directory, fsync, rename; a file replaced keeps its permissions (a new one
+// is 0644). On failure the old file is untouched, the
 // temporary removed, and err says what failed (errno text).
 bool paths_write_atomic(const char *path, const char *data, size_t len, char *err, size_t errsz);
 // Reads a whole file of at most max_bytes into a new NUL-terminated buffer

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Writing games into PGN files that hold others: in place, appended, or the
+// file anew. The file is read whole, the new text put together in memory
+// and written through paths_write_atomic.
+#include "src/pgn/database.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "src/pgn/read.h"
+#include "src/pgn/write.h"
+
+static long long mtime_ns(const struct stat *st) {
+    return (long long)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec;
+}
+
+// Points g's source at bytes [start, end) of the file as it is now: the
+// game is as written there.
+static void set_place(PgnGame *g, const char *path, int number, size_t start, size_t end) {
+    PgnSource src = { .number = number, .start = (long long)start, .end = (long long)end };
+    snprintf(src.path, sizeof src.path, "%s", path);
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        src.file_size = (long long)st.st_size;
+        src.file_mtime_ns = mtime_ns(&st);
+    }
+    pgn_set_source(g, &src);
+    pgn_mark_saved(g);
+}
+
+// The file's text (NULL with *len 0 when it does not exist: that is no error).
+static bool read_existing(const char *path, char **text, size_t *len, char *err, size_t errsz) {
+    *text = NULL;
+    *len = 0;
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        if (errno == ENOENT)
+            return true;
+        snprintf(err, errsz, "cannot read %s: %s", path, strerror(errno));
+        return false;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        snprintf(err, errsz, "%s is a directory", path);
+        return false;
+    }
+    *text = paths_read_file(path, PGN_DB_MAX_BYTES, len, err, errsz);
+    return *text != NULL;
+}
+
+// before + g's text + after, written to path; g's text lands at [*at, *end).
+// With `separate`, a blank line is put between before and the game where
+// before does not end with one (appending to a file that ends without).
+static bool write_around(const PgnGame *g, const char *path, const char *before, size_t nbefore,
+                         bool separate, const char *after, size_t nafter, size_t *at, size_t *end,
+                         char *err, size_t errsz) {
+    size_t len = 0;
+    char *text = pgn_write_string(g, &len);
+    bool nl = separate && nbefore > 0 && before[nbefore - 1] != '\n';
+    bool blank = separate && nbefore > 0 && (nbefore < 2 || before[nbefore - 2] != '\n' || nl);
+    char *all = text ? malloc(nbefore + 2 + len + nafter + 1) : NULL;
+    if (!all) {
+        free(text);
+        snprintf(err, errsz, "cannot write %s: out of memory", path);
+        return false;
+    }
+    size_t n = 0;
+    memcpy(all, before, nbefore);
+    n += nbefore;
+    if (nl)
+        all[n++] = '\n';
+    if (blank)
+        all[n++] = '\n';
+    *at = n;
+    memcpy(all + n, text, len);
+    n += len;
+    *end = n;
+    memcpy(all + n, after, nafter);
+    n += nafter;
+    bool ok = paths_write_atomic(path, all, n, err, errsz);
+    free(text);
+    free(all);
+    return ok;
+}
+
+bool pgn_db_write_back(PgnGame *g, char *err, size_t errsz) {
+    const PgnSource *src = pgn_source(g);
+    if (!src->path[0]) {
+        snprintf(err, errsz, "the game comes from no file: save FILE names one");
+        return false;
+    }
+    char path[PATH_MAX_LEN];
+    snprintf(path, sizeof path, "%s", src->path);
+    int number = src->number;
+    if (src->shares_line) {
+        snprintf(err, errsz,
+                 "game %d of %s shares a line with another game, so it cannot be written back "
+                 "alone: save FILE writes it to another file",
+                 number, path);
+        return false;
+    }
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        snprintf(err, errsz, "cannot write game %d back to %s: %s", number, path, strerror(errno));
+        return false;
+    }
+    if ((long long)st.st_size != src->file_size || mtime_ns(&st) != src->file_mtime_ns) {
+        snprintf(err, errsz,
+                 "%s changed on disk since game %d was read: not written (load it again, or "
+                 "save FILE to write this game elsewhere)",
+                 path, number);
+        return false;
+    }
+    char *old;
+    size_t len;
+    if (!read_existing(path, &old, &len, err, errsz))
+        return false;
+    if (!old || (long long)len != src->file_size || src->start < 0 || src->end < src->start ||
+        src->end > (long long)len) {
+        free(old);
+        snprintf(err, errsz, "%s changed on disk since game %d was read: not written", path,
+                 number);
+        return false;
+    }
+    size_t start = (size_t)src->start, end = (size_t)src->end, at, new_end;
+    bool ok =
+        write_around(g, path, old, start, false, old + end, len - end, &at, &new_end, err, errsz);
+    free(old);
+    if (ok)
+        set_place(g, path, number, at, new_end);
+    return ok;
+}
+
+int pgn_db_count(const char *path, char *err, size_t errsz) {
+    struct stat st;
+    if (stat(path, &st) != 0 && errno == ENOENT)
+        return 0;
+    PgnReader *r = pgn_reader_open(path, err, errsz);
+    if (!r)
+        return -1;
+    PgnSummary sum = { 0 };
+    int count = 0;
+    int rc;
+    while ((rc = pgn_reader_validate(r, &sum, NULL)) != 0)
+        count = sum.game_number;
+    pgn_reader_close(r);
+    return count;
+}
+
+bool pgn_db_append(PgnGame *g, const char *path, int *number, char *err, size_t errsz) {
+    int count = pgn_db_count(path, err, errsz);
+    if (count < 0)
+        return false;
+    char *old;
+    size_t len;
+    if (!read_existing(path, &old, &len, err, errsz))
+        return false;
+    size_t at, end;
+    bool ok = write_around(g, path, old ? old : "", len, true, "", 0, &at, &end, err, errsz);
+    free(old);
+    if (ok) {
+        *number = count + 1;
+        set_place(g, path, count + 1, at, end);
+    }
+    return ok;
+}
+
+bool pgn_db_replace_file(PgnGame *g, const char *path, char *err, size_t errsz) {
+    size_t at, end;
+    if (!write_around(g, path, "", 0, false, "", 0, &at, &end, err, errsz))
+        return false;
+    set_place(g, path, 1, at, end);
+    return true;
+}
+
+bool pgn_db_same_file(const char *a, const char *b) {
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// PGN files as databases of games. A game read from a file knows its place
+// there (pgn_source: the file, its number, its bytes), so one game can be
+// written back without touching the others, a game can be added to a file,
+// and a file replaced only when that is what is asked. Every write is atomic
+// (a temporary file and a rename: the old file stays whole on any failure)
+// and keeps the file's permissions.
+//
+// On success each call updates the game's source to its new place, so that
+// a second write-back finds it there.
+#ifndef SRC_PGN_DATABASE_H
+#define SRC_PGN_DATABASE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "src/pgn/model.h"
+
+// The largest file these read whole to rewrite.
+enum { PGN_DB_MAX_BYTES = 1 << 30 };
+
+// Writes g in the place of the game its source names: every byte of the file
+// before and after that game stays as it was. Refused, with the reason in
+// err, when g has no source, when the file changed since the game was read
+// (size or modification time), or when the game shares a line with another.
+bool pgn_db_write_back(PgnGame *g, char *err, size_t errsz);
+
+// Adds g as the last game of the file at path (created when missing); its
+// number there in *number.
+bool pgn_db_append(PgnGame *g, const char *path, int *number, char *err, size_t errsz);
+
+// Writes the file at path anew with g as its only game.
+bool pgn_db_replace_file(PgnGame *g, const char *path, char *err, size_t errsz);
+
+// How many games the file at path holds, as the reader counts them (broken
+// ones too): 0 for a missing file, -1 with err when it cannot be read.
+int pgn_db_count(const char *path, char *err, size_t errsz);
+
+// Whether a and b name the same existing file (through links and different
+// spellings of the path).
+bool pgn_db_same_file(const char *a, const char *b);
+
+#endif
