@@ -249,7 +249,6 @@ Test(command, argument_errors) {
         { "claim Nf3 e5", "'claim' takes at most one move" },
         { "setboard", "setboard needs a FEN" },
         { "setfen   ", "setboard needs a FEN" },
-        { "save", "save needs a file name" },
         { "load ", "load needs a file name" },
         { "open", "load needs a file name" },
         { "help nothing", "help: there is no command 'nothing'" },
@@ -375,7 +374,8 @@ Test(command, new_errors) {
         const char *line, *msg;
     } cases[] = {
         { "new purple",
-          "new: unknown option 'purple' (expected white, black, level N, elo N or time TC)" },
+          "new: unknown option 'purple' (expected white, black, level N, elo N, time TC or "
+          "here)" },
         { "new white black", "new: the side is given twice" },
         { "new b w", "new: the side is given twice" },
         { "new level", "level needs a number from 1 to 20" },
@@ -387,8 +387,8 @@ Test(command, new_errors) {
         { "new time", "time needs a time control, such as 5+3, 40/90+30 or none" },
         { "new time black", "time needs a time control, such as 5+3, 40/90+30 or none" },
         { "new time 5+3 tc 3+2", "new: time is given twice" },
-        { "new undo", "new: unknown option 'undo' (expected white, black, level N, elo N or "
-                      "time TC)" },
+        { "new undo", "new: unknown option 'undo' (expected white, black, level N, elo N, "
+                      "time TC or here)" },
     };
     for (int i = 0; i < ARRAY_LEN(cases); i++)
         cr_expect_str_eq(parse_err(cases[i].line), cases[i].msg, "'%s'", cases[i].line);
@@ -555,7 +555,8 @@ Test(command, names_and_help) {
     for (const char *s = list; *s; s++)
         lines += *s == '\n';
     cr_expect_geq(lines, n, "%d lines in the list", lines);
-    cr_expect(strstr(list, "new [white|black] [level N] [elo N] [time TC]  start a new game\n"),
+    cr_expect(strstr(list, "new [white|black] [level N] [elo N] [time TC] [here]  start a new "
+                           "game\n"),
               "%s", list);
     cr_expect(strstr(list, "(also: u, takeback)"), "undo's aliases missing: %s", list);
     cr_expect(strstr(list, "(also: q, exit)"), "quit's aliases missing: %s", list);

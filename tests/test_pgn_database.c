@@ -141,7 +141,7 @@ static void edit_and_write_back(const char *path, int number) {
         cr_assert(pgn_set_lead_comment(g, "edited here"));
     cr_assert(pgn_modified(g));
     char err[512];
-    cr_assert(pgn_db_write_back(g, err, sizeof err), "%s", err);
+    cr_assert(pgn_db_write_back(g, NULL, err, sizeof err), "%s", err);
     cr_expect(!pgn_modified(g), "written: no changes left");
     size_t after_len;
     char *after = slurp(path, &after_len);
@@ -198,7 +198,7 @@ Test(pgn_database, a_second_write_back_finds_the_game_in_its_new_place) {
         char text[32];
         snprintf(text, sizeof text, "pass %d", i);
         cr_assert(pgn_node_set_comment(g, pgn_first(g), text));
-        cr_assert(pgn_db_write_back(g, err, sizeof err), "pass %d: %s", i, err);
+        cr_assert(pgn_db_write_back(g, NULL, err, sizeof err), "pass %d: %s", i, err);
     }
     pgn_game_free(g);
     PgnGame *again = read_game(path, 2);
@@ -219,7 +219,7 @@ Test(pgn_database, a_file_changed_since_it_was_read_is_not_written) {
     size_t len_before;
     char *before = slurp(path, &len_before);
     char err[512] = "";
-    cr_expect(!pgn_db_write_back(g, err, sizeof err));
+    cr_expect(!pgn_db_write_back(g, NULL, err, sizeof err));
     cr_expect(strstr(err, "changed on disk"), "says why: %s", err);
     size_t len_after;
     char *after = slurp(path, &len_after);
@@ -232,7 +232,7 @@ Test(pgn_database, a_file_changed_since_it_was_read_is_not_written) {
 Test(pgn_database, a_game_of_no_file_is_not_written_back) {
     PgnGame *g = pgn_game_new();
     char err[512] = "";
-    cr_expect(!pgn_db_write_back(g, err, sizeof err));
+    cr_expect(!pgn_db_write_back(g, NULL, err, sizeof err));
     cr_expect(strstr(err, "no file"), "%s", err);
     pgn_game_free(g);
 }
@@ -256,7 +256,7 @@ Test(pgn_database, append_adds_a_game_and_keeps_the_file) {
     PgnGame *g = short_game("Added");
     int number = 0;
     char err[512];
-    cr_assert(pgn_db_append(g, path, &number, err, sizeof err), "%s", err);
+    cr_assert(pgn_db_append(g, path, &number, NULL, err, sizeof err), "%s", err);
     cr_expect_eq(number, 11);
     cr_expect_eq(pgn_source(g)->number, 11);
     size_t len_after;
@@ -265,7 +265,7 @@ Test(pgn_database, append_adds_a_game_and_keeps_the_file) {
     expect_tiles(path, 11);
     // It can be written back in its new place.
     cr_assert(pgn_set_tag(g, "Event", "Added and edited"));
-    cr_assert(pgn_db_write_back(g, err, sizeof err), "%s", err);
+    cr_assert(pgn_db_write_back(g, NULL, err, sizeof err), "%s", err);
     PgnGame *again = read_game(path, 11);
     cr_expect_str_eq(pgn_tag(again, "Event"), "Added and edited");
     pgn_game_free(again);
@@ -282,7 +282,7 @@ Test(pgn_database, append_to_a_file_without_a_final_line_end) {
     cr_assert(paths_write_atomic(path, text, strlen(text), err, sizeof err));
     PgnGame *g = short_game("Second");
     int number = 0;
-    cr_assert(pgn_db_append(g, path, &number, err, sizeof err), "%s", err);
+    cr_assert(pgn_db_append(g, path, &number, NULL, err, sizeof err), "%s", err);
     cr_expect_eq(number, 2);
     expect_tiles(path, 2);
     size_t len;
@@ -298,7 +298,7 @@ Test(pgn_database, append_creates_a_missing_file_and_count_says_zero) {
     cr_expect_eq(pgn_db_count(path, err, sizeof err), 0);
     PgnGame *g = short_game("First");
     int number = 0;
-    cr_assert(pgn_db_append(g, path, &number, err, sizeof err), "%s", err);
+    cr_assert(pgn_db_append(g, path, &number, NULL, err, sizeof err), "%s", err);
     cr_expect_eq(number, 1);
     cr_expect_eq(pgn_db_count(path, err, sizeof err), 1);
     pgn_game_free(g);
@@ -309,7 +309,7 @@ Test(pgn_database, replace_file_keeps_only_the_game_and_the_permissions) {
     copy_data("pgn/canonical.pgn", "canonical.pgn", path, sizeof path);
     cr_assert_eq(chmod(path, 0600), 0);
     PgnGame *g = short_game("Alone");
-    cr_assert(pgn_db_replace_file(g, path, err, sizeof err), "%s", err);
+    cr_assert(pgn_db_replace_file(g, path, NULL, err, sizeof err), "%s", err);
     cr_expect_eq(pgn_db_count(path, err, sizeof err), 1);
     struct stat st;
     cr_assert_eq(stat(path, &st), 0);
@@ -326,11 +326,11 @@ Test(pgn_database, a_failed_write_leaves_the_file) {
     PgnSource src = *pgn_source(g);
     snprintf(src.path, sizeof src.path, "%s/nowhere", path);
     pgn_set_source(g, &src);
-    cr_expect(!pgn_db_write_back(g, err, sizeof err));
+    cr_expect(!pgn_db_write_back(g, NULL, err, sizeof err));
     cr_expect(err[0], "says why");
     cr_expect(pgn_modified(g), "still to be saved");
     int number;
-    cr_expect(!pgn_db_append(g, src.path, &number, err, sizeof err));
+    cr_expect(!pgn_db_append(g, src.path, &number, NULL, err, sizeof err));
     expect_tiles(path, 10);
     pgn_game_free(g);
 }
@@ -342,4 +342,41 @@ Test(pgn_database, same_file_sees_through_spellings) {
     cr_expect(pgn_db_same_file(path, other));
     snprintf(other, sizeof other, "%s/missing.pgn", dir);
     cr_expect(!pgn_db_same_file(path, other));
+}
+
+Test(pgn_database, other_games_held_follow_a_write) {
+    char path[512], err[512];
+    copy_data("pgn/canonical.pgn", "canonical.pgn", path, sizeof path);
+    PgnGame *g3 = read_game(path, 3), *g7 = read_game(path, 7), *g1 = read_game(path, 1);
+    cr_assert(pgn_set_lead_comment(g3, "a long comment that moves every game after this one"));
+    PgnFileChange change;
+    cr_assert(pgn_db_write_back(g3, &change, err, sizeof err), "%s", err);
+    pgn_db_follow(g7, &change);
+    pgn_db_follow(g1, &change);
+    cr_assert(pgn_set_lead_comment(g7, "seven"));
+    cr_assert(pgn_db_write_back(g7, &change, err, sizeof err), "game 7 after game 3: %s", err);
+    pgn_db_follow(g1, &change);
+    cr_assert(pgn_set_lead_comment(g1, "one"));
+    int number;
+    PgnGame *extra = short_game("Extra");
+    cr_assert(pgn_db_append(extra, path, &number, &change, err, sizeof err), "%s", err);
+    pgn_db_follow(g1, &change);
+    cr_assert(pgn_db_write_back(g1, &change, err, sizeof err), "game 1 after both: %s", err);
+    expect_tiles(path, 11);
+    const char *want[] = {"one", "a long comment", "seven"};
+    int numbers[] = {1, 3, 7};
+    for (int i = 0; i < 3; i++) {
+        PgnGame *again = read_game(path, numbers[i]);
+        const PgnNode *f = pgn_first(again);
+        const char *c = f ? f->pre : pgn_lead_comment(again);
+        cr_expect(c && strstr(c, want[i]), "game %d: %s", numbers[i], c ? c : "(none)");
+        pgn_game_free(again);
+    }
+    cr_assert(pgn_db_replace_file(extra, path, &change, err, sizeof err));
+    pgn_db_follow(g1, &change);
+    cr_expect_str_eq(pgn_source(g1)->path, "", "a file written anew has none of its old games");
+    pgn_game_free(extra);
+    pgn_game_free(g1);
+    pgn_game_free(g3);
+    pgn_game_free(g7);
 }

@@ -17,6 +17,16 @@ static long long mtime_ns(const struct stat *st) {
     return (long long)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec;
 }
 
+// The file's size and time before a write, into change (-1 when missing).
+static void change_begin(PgnFileChange *change, const char *path) {
+    memset(change, 0, sizeof *change);
+    snprintf(change->path, sizeof change->path, "%s", path);
+    struct stat st;
+    bool there = stat(path, &st) == 0;
+    change->old_size = there ? (long long)st.st_size : -1;
+    change->old_mtime_ns = there ? mtime_ns(&st) : -1;
+}
+
 // Points g's source at bytes [start, end) of the file as it is now: the
 // game is as written there.
 static void set_place(PgnGame *g, const char *path, int number, size_t start, size_t end) {
@@ -85,7 +95,7 @@ static bool write_around(const PgnGame *g, const char *path, const char *before,
     return ok;
 }
 
-bool pgn_db_write_back(PgnGame *g, char *err, size_t errsz) {
+bool pgn_db_write_back(PgnGame *g, PgnFileChange *change, char *err, size_t errsz) {
     const PgnSource *src = pgn_source(g);
     if (!src->path[0]) {
         snprintf(err, errsz, "the game comes from no file: save FILE names one");
@@ -125,11 +135,19 @@ bool pgn_db_write_back(PgnGame *g, char *err, size_t errsz) {
         return false;
     }
     size_t start = (size_t)src->start, end = (size_t)src->end, at, new_end;
+    PgnFileChange done;
+    change_begin(&done, path);
     bool ok =
         write_around(g, path, old, start, false, old + end, len - end, &at, &new_end, err, errsz);
     free(old);
-    if (ok)
+    if (ok) {
         set_place(g, path, number, at, new_end);
+        done.start = (long long)start;
+        done.old_end = (long long)end;
+        done.new_end = (long long)new_end;
+        if (change)
+            *change = done;
+    }
     return ok;
 }
 
@@ -149,7 +167,10 @@ int pgn_db_count(const char *path, char *err, size_t errsz) {
     return count;
 }
 
-bool pgn_db_append(PgnGame *g, const char *path, int *number, char *err, size_t errsz) {
+bool pgn_db_append(PgnGame *g, const char *path, int *number, PgnFileChange *change, char *err,
+                   size_t errsz) {
+    PgnFileChange done;
+    change_begin(&done, path);
     int count = pgn_db_count(path, err, errsz);
     if (count < 0)
         return false;
@@ -163,16 +184,54 @@ bool pgn_db_append(PgnGame *g, const char *path, int *number, char *err, size_t 
     if (ok) {
         *number = count + 1;
         set_place(g, path, count + 1, at, end);
+        // Nothing moved: the game and the separator before it are new bytes at the end.
+        done.start = done.old_end = (long long)len;
+        done.new_end = (long long)end;
+        if (change)
+            *change = done;
     }
     return ok;
 }
 
-bool pgn_db_replace_file(PgnGame *g, const char *path, char *err, size_t errsz) {
+bool pgn_db_replace_file(PgnGame *g, const char *path, PgnFileChange *change, char *err,
+                         size_t errsz) {
+    PgnFileChange done;
+    change_begin(&done, path);
     size_t at, end;
     if (!write_around(g, path, "", 0, false, "", 0, &at, &end, err, errsz))
         return false;
     set_place(g, path, 1, at, end);
+    done.whole = true;
+    done.new_end = (long long)end;
+    if (change)
+        *change = done;
     return true;
+}
+
+void pgn_db_follow(PgnGame *other, const PgnFileChange *change) {
+    PgnSource src = *pgn_source(other);
+    if (!src.path[0] || !pgn_db_same_file(src.path, change->path))
+        return;
+    if (change->whole) {
+        pgn_set_source(other, NULL);
+        return;
+    }
+    if (src.file_size != change->old_size || src.file_mtime_ns != change->old_mtime_ns)
+        return; // it knew another state of the file: its write-back stays refused
+    if (src.start >= change->old_end) {
+        long long shift = change->new_end - change->old_end;
+        src.start += shift;
+        src.end += shift;
+    } else if (src.end > change->start) {
+        pgn_set_source(other, NULL); // overlapped what was written (cannot happen for a game)
+        return;
+    }
+    struct stat st;
+    if (stat(change->path, &st) != 0)
+        return;
+    src.file_size = (long long)st.st_size;
+    src.file_mtime_ns = mtime_ns(&st);
+    pgn_set_source(other, &src);
 }
 
 bool pgn_db_same_file(const char *a, const char *b) {

@@ -19,22 +19,40 @@
 // The largest file these read whole to rewrite.
 enum { PGN_DB_MAX_BYTES = 1 << 30 };
 
+// What a write did to a file, so that other games of it held in memory can
+// follow (pgn_db_follow).
+typedef struct PgnFileChange {
+    char path[PATH_MAX_LEN];
+    long long old_size, old_mtime_ns; // the file before the write (-1: none)
+    long long start, old_end, new_end; // bytes [start, old_end) became [start, new_end)
+    bool whole;                        // the file was written anew
+} PgnFileChange;
+
 // Writes g in the place of the game its source names: every byte of the file
 // before and after that game stays as it was. Refused, with the reason in
 // err, when g has no source, when the file changed since the game was read
 // (size or modification time), or when the game shares a line with another.
-bool pgn_db_write_back(PgnGame *g, char *err, size_t errsz);
+// change (may be NULL) says what was done.
+bool pgn_db_write_back(PgnGame *g, PgnFileChange *change, char *err, size_t errsz);
 
 // Adds g as the last game of the file at path (created when missing); its
 // number there in *number.
-bool pgn_db_append(PgnGame *g, const char *path, int *number, char *err, size_t errsz);
+bool pgn_db_append(PgnGame *g, const char *path, int *number, PgnFileChange *change, char *err,
+                   size_t errsz);
 
 // Writes the file at path anew with g as its only game.
-bool pgn_db_replace_file(PgnGame *g, const char *path, char *err, size_t errsz);
+bool pgn_db_replace_file(PgnGame *g, const char *path, PgnFileChange *change, char *err,
+                         size_t errsz);
 
 // How many games the file at path holds, as the reader counts them (broken
 // ones too): 0 for a missing file, -1 with err when it cannot be read.
 int pgn_db_count(const char *path, char *err, size_t errsz);
+
+// Another game of a file that was changed follows the change: when it knew
+// the file as it was before, its bytes move with the games before it and it
+// knows the file as it is now; a file written anew has none of its old
+// games, so other loses its source then. Games of other files are left.
+void pgn_db_follow(PgnGame *other, const PgnFileChange *change);
 
 // Whether a and b name the same existing file (through links and different
 // spellings of the path).

@@ -217,6 +217,8 @@ static bool annotate(Session *s, const char *text, int nag, int64_t now) {
         ok = nag >= 0 ? pgn_node_set_nag(g, n, nag)
              : n      ? pgn_node_set_comment(g, n, text)
                       : pgn_set_lead_comment(g, text);
+        if (ok)
+            browse_refresh(s); // the board's game carries the annotations too
     } else {
         int ply = game_ply_count(s->live) - 1;
         if (ply < 0) {

@@ -155,11 +155,15 @@ static bool parse_new(const char *p, Command *cmd, char *err, size_t errsz) {
             cmd->side = c;
             continue;
         }
+        if (word_is(w, "here")) {
+            cmd->here = true;
+            continue;
+        }
         const CommandSpec *opt = new_option(w);
         if (!opt)
             return errmsg_set(err, errsz,
-                        "new: unknown option '%.*s' (expected white, black, level N, elo N "
-                        "or time TC)",
+                        "new: unknown option '%.*s' (expected white, black, level N, elo N, "
+                        "time TC or here)",
                         echo_len(w), w.s);
         bool *has = opt->kind == CMD_LEVEL ? &cmd->has_level
                     : opt->kind == CMD_ELO ? &cmd->has_elo
@@ -296,7 +300,8 @@ bool command_parse(const char *line, Command *cmd, char *err, size_t errsz) {
         return copy_text(cmd->text, w, spec->what, err, errsz);
     case ARG_OPT_REST:
         w = rest_of(p);
-        return w.len == 0 || copy_text(cmd->text, w, "the text", err, errsz);
+        return w.len == 0 || copy_text(cmd->text, w, spec->kind == CMD_SAVE ? spec->what : "the text",
+                                       err, errsz);
     case ARG_NAG:
         if (!next_word(&p, &w))
             return true; // no NAG: clear them

@@ -100,6 +100,7 @@ typedef struct Command {
     bool human[COLOR_NB];
     // CMD_NEW options; each only when its has_ flag is set.
     bool has_side, has_level, has_elo, has_time;
+    bool here;      // new ... here: from the position shown, with its moves
     Color side;     // the side the human plays in the new game
     int level, elo;
     TimeControl tc; // also CMD_TIME

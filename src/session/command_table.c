@@ -10,19 +10,22 @@ const CommandSpec command_specs[] = {
     { .kind = CMD_NEW,
       .name = "new",
       .arg = ARG_NEW,
-      .usage = "new [white|black] [level N] [elo N] [time TC]",
+      .usage = "new [white|black] [level N] [elo N] [time TC] [here]",
       .summary = "start a new game",
       .help = "Starts a new game. You play White unless you say black (or b); the options, in "
               "any order, set the engine's level or Elo and the time control, e.g. new black "
-              "level 5 time 10+5." },
+              "level 5 time 10+5. With here, in a game of a file or an analysis, the new game "
+              "plays on from the position shown, with the moves that led to it." },
     { .kind = CMD_PLAY,
-      .modes = CMODE_PLAY,
+      .modes = CMODE_PLAY | CMODE_BROWSE | CMODE_ANALYSE,
       .name = "play",
       .arg = ARG_PLAY,
       .usage = "play white|black|both|none",
-      .summary = "choose the sides you play",
+      .summary = "choose the sides you play, or play on from here",
       .help = "Chooses the sides you move yourself; the engine plays the others. With both you "
-              "move for both sides, with none the engine plays itself." },
+              "move for both sides, with none the engine plays itself. In a game of a file or "
+              "an analysis, play starts a new game of yours from the position shown, with the "
+              "moves that led to it (an unfinished game of yours goes to the archive)." },
     { .kind = CMD_UNDO,
       .modes = CMODE_PLAY | CMODE_BROWSE | CMODE_ANALYSE,
       .name = "undo",
@@ -124,11 +127,17 @@ const CommandSpec command_specs[] = {
     { .kind = CMD_SAVE,
       .modes = CMODE_PLAY | CMODE_BROWSE | CMODE_ANALYSE | CMODE_REVIEW,
       .name = "save",
-      .arg = ARG_REST,
+      .arg = ARG_OPT_REST,
       .what = "a file name",
-      .usage = "save FILE",
-      .summary = "save the game to a file",
-      .help = "Saves the game so far to FILE." },
+      .usage = "save [FILE [replace]]",
+      .summary = "save the game to its file, or to another",
+      .help = "A game opened from a file is written back in its own place by save: only that "
+              "game changes, every other game of the file stays as it was (refused when the "
+              "file changed on disk since it was read). save FILE adds the game to FILE as its "
+              "last game (FILE is created when missing; when FILE is the game's own file, the "
+              "game is written back instead); after that, save alone writes it there again. "
+              "save FILE replace writes FILE anew with this game only (on the screen you are "
+              "asked first). Every write is atomic: on a failure the file stays as it was." },
     { .kind = CMD_LOAD,
       .name = "load",
       .aliases = { "open" },

@@ -38,6 +38,15 @@ static bool show_position(Session *s, bool notify) {
     }
     if (game_ply_count(g) < cursor) // the game ended (mate) before the line did
         replay_set_cursor(b->replay, seg + game_ply_count(g));
+    // The moves' comments and assessments come along (playing on from here keeps them).
+    for (int i = 0; i < game_ply_count(g); i++) {
+        const PgnNode *node = replay_line_node(b->replay, seg + i);
+        if ((node->comment && !game_set_comment(g, i, node->comment)) ||
+            (node->nag_count && !game_set_nag(g, i, node->nags[0]))) {
+            session_say(s, MSG_ERROR, "out of memory showing the game's comments");
+            break;
+        }
+    }
     game_free(b->game);
     b->game = g;
     if (notify)
@@ -50,6 +59,17 @@ static void close_view(BrowseState *b) {
     game_free(b->game);
     b->replay = NULL;
     b->game = NULL;
+}
+
+// Closes the view; a game of a file with changes not saved is kept by the
+// session, to be shown again when it is reopened.
+static void leave_view(Session *s, BrowseState *b) {
+    if (b->replay && pgn_modified(replay_game(b->replay)) &&
+        pgn_source(replay_game(b->replay))->path[0]) {
+        session_keep_edited(s, replay_release(b->replay));
+        b->replay = NULL;
+    }
+    close_view(b);
 }
 
 // The comment before the game's first move (or of a game without moves).
@@ -80,12 +100,16 @@ static void long_lead_comment(Session *s, const PgnGame *g, int number) {
 static bool browse_enter(Session *s, const ModeArgs *args, int64_t now) {
     (void)now;
     char err[512];
+    PgnGame *kept = args->game ? NULL : session_take_edited(s, args->path, args->number);
     Replay *r = args->game ? replay_adopt(args->game, "review")
+                : kept     ? replay_adopt(kept, args->path)
                            : replay_open(args->path, args->number, err, sizeof err);
     if (!r) {
-        if (args->game)
-            pgn_game_free(args->game);
-        session_say(s, MSG_ERROR, "%s", args->game ? "out of memory showing the game" : err);
+        if (args->game || kept) {
+            pgn_game_free(args->game ? args->game : kept);
+            snprintf(err, sizeof err, "out of memory showing the game");
+        }
+        session_say(s, MSG_ERROR, "%s", err);
         return false;
     }
     BrowseState old = s->browse; // browse entered again: the new game replaces the old
@@ -98,26 +122,28 @@ static bool browse_enter(Session *s, const ModeArgs *args, int64_t now) {
         s->browse = old;
         return false;
     }
-    close_view(&old);
+    leave_view(s, &old);
     if (args->game || args->ply >= 0)
         return true; // a reviewed game, or back from an analysis: the board says it
     const PgnGame *g = replay_game(r);
     const char *white = pgn_tag(g, "White"), *black = pgn_tag(g, "Black");
     const char *comment = opening_comment(g);
     bool short_comment = comment && comment[0] && strlen(comment) <= LEAD_COMMENT_SHORT;
+    int moves = (replay_line_length(r) + 1) / 2;
     session_say(s, MSG_INFO,
-                "Game %d: %s - %s %s (%d moves)%s%s%s. next/prev, first/last, var N, up; back "
-                "returns to your game.",
-                args->number, white ? white : "?", black ? black : "?", pgn_result(g),
-                (replay_line_length(r) + 1) / 2, short_comment ? " {" : "",
-                short_comment ? comment : "", short_comment ? "}" : "");
+                "Game %d: %s - %s %s (%d move%s%s)%s%s%s. next/prev, first/last, var N, up; "
+                "back returns to your game.",
+                args->number, white ? white : "?", black ? black : "?", pgn_result(g), moves,
+                moves == 1 ? "" : "s", kept ? ", with your changes not saved yet" : "",
+                short_comment ? " {" : "", short_comment ? comment : "",
+                short_comment ? "}" : "");
     long_lead_comment(s, g, args->number);
     return true;
 }
 
 static void browse_leave(Session *s, int64_t now) {
     (void)now;
-    close_view(&s->browse);
+    leave_view(s, &s->browse);
 }
 
 // After White's move N, counted in the line's own numbering.
@@ -248,7 +274,14 @@ static void browse_status(const Session *s, char *buf, size_t bufsz) {
 
 static PgnGame *browse_to_pgn(Session *s, int64_t now) {
     (void)now;
-    return pgn_game_clone(replay_game(s->browse.replay));
+    return pgn_game_clone(replay_game(s->browse.replay)); // with its source and changes
+}
+
+// The game is where save put it, as it is now.
+static void browse_saved(Session *s, const PgnGame *written) {
+    PgnGame *g = replay_game(s->browse.replay);
+    pgn_set_source(g, pgn_source(written));
+    pgn_mark_saved(g);
 }
 
 const ModeOps mode_browse_ops = {
@@ -261,7 +294,10 @@ const ModeOps mode_browse_ops = {
     .board = browse_board,
     .status = browse_status,
     .to_pgn = browse_to_pgn,
+    .saved = browse_saved,
 };
+
+void browse_refresh(Session *s) { show_position(s, true); }
 
 bool browse_goto_node(Session *s, const PgnNode *n) {
     if (!replay_goto_node(s->browse.replay, n))

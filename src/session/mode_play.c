@@ -337,7 +337,14 @@ static void play_status(const Session *s, char *buf, size_t bufsz) {
 }
 
 static PgnGame *play_to_pgn(Session *s, int64_t now) {
-    return session_to_pgn(s->live, s->openings, now);
+    PgnGame *g = session_to_pgn(s->live, s->openings, now);
+    if (g && s->play.saved_to.path[0])
+        pgn_set_source(g, &s->play.saved_to); // a second save writes it there again
+    return g;
+}
+
+static void play_saved(Session *s, const PgnGame *written) {
+    s->play.saved_to = *pgn_source(written);
 }
 
 const ModeOps mode_play_ops = {
@@ -350,4 +357,5 @@ const ModeOps mode_play_ops = {
     .board = play_board,
     .status = play_status,
     .to_pgn = play_to_pgn,
+    .saved = play_saved,
 };

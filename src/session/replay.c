@@ -89,8 +89,9 @@ Replay *replay_adopt(PgnGame *g, const char *name) {
     if (!r)
         return NULL;
     r->game = g;
-    snprintf(r->path, sizeof r->path, "%s", name);
-    r->number = 1;
+    const PgnSource *src = pgn_source(g);
+    snprintf(r->path, sizeof r->path, "%s", src->path[0] ? src->path : name);
+    r->number = src->path[0] ? src->number : 1;
     set_start(r);
     extend(r, 0);
     r->cursor = r->length;
@@ -102,6 +103,12 @@ void replay_free(Replay *r) {
         return;
     pgn_game_free(r->game);
     free(r);
+}
+
+PgnGame *replay_release(Replay *r) {
+    PgnGame *g = r ? r->game : NULL;
+    free(r);
+    return g;
 }
 
 PgnGame *replay_game(Replay *r) { return r->game; }

@@ -13,9 +13,13 @@ typedef struct Replay Replay;
 // Loads game `number` (1-based) of a PGN file. NULL with the reason (and the
 // file position of a broken game) in err.
 Replay *replay_open(const char *path, int number, char *err, size_t errsz);
-// Shows a game held in memory (taking ownership of g), e.g. a reviewed game.
+// Shows a game held in memory (taking ownership of g), e.g. a reviewed game,
+// or a game of a file kept with its changes (its source names the file and
+// the number then, else name and 1).
 Replay *replay_adopt(PgnGame *g, const char *name);
 void replay_free(Replay *r);
+// Frees the replay but not its game, which it returns.
+PgnGame *replay_release(Replay *r);
 PgnGame *replay_game(Replay *r);
 const char *replay_path(const Replay *r);
 int replay_number(const Replay *r);

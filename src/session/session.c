@@ -8,6 +8,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include <unistd.h>
+
+#include "src/pgn/database.h"
 #include "src/session/session_int.h"
 #include "src/util/paths.h"
 
@@ -141,18 +144,81 @@ static void start_from_fen(Session *s, const char *fen, const char *what, int64_
                 note[0] ? ")" : "", text);
 }
 
-static void new_game(Session *s, const Command *cmd, int64_t now) {
-    GameSettings settings = live_settings(s);
+// The options of `new` on top of settings.
+static void new_options(const Command *cmd, GameSettings *settings) {
     if (cmd->has_side) {
-        settings.players[cmd->side] = PLAYER_HUMAN;
-        settings.players[!cmd->side] = PLAYER_ENGINE;
+        settings->players[cmd->side] = PLAYER_HUMAN;
+        settings->players[!cmd->side] = PLAYER_ENGINE;
     }
     if (cmd->has_level)
-        settings.level = cmd->level;
+        settings->level = cmd->level;
     if (cmd->has_elo)
-        settings.level = engine_level_for_elo(cmd->elo);
+        settings->level = engine_level_for_elo(cmd->elo);
     if (cmd->has_time)
-        settings.tc = cmd->tc;
+        settings->tc = cmd->tc;
+}
+
+// A new game of the user's from the position shown (a game of a file, an
+// analysis), with the moves that led to it, comments and NAGs kept: its PGN
+// is the whole game, not a bare position. `play SIDE` or `new ... here`.
+static void play_on(Session *s, const Command *cmd, int64_t now) {
+    const Game *shown = current(s)->game(s);
+    if (!shown || s->mode == SESSION_PLAY) {
+        session_say(s, MSG_ERROR, "new here plays on from a game of a file or an analysis.");
+        return;
+    }
+    if (game_is_over(shown)) {
+        session_say(s, MSG_ERROR, "The game is over in this position (%s): nothing to play on.",
+                    game_end_text(shown));
+        return;
+    }
+    GameSettings settings = live_settings(s);
+    memcpy(settings.start_fen, game_settings(shown)->start_fen, sizeof settings.start_fen);
+    if (cmd->kind == CMD_PLAY) {
+        for (Color c = WHITE; c <= BLACK; c++)
+            settings.players[c] = cmd->human[c] ? PLAYER_HUMAN : PLAYER_ENGINE;
+    } else {
+        new_options(cmd, &settings);
+    }
+    char err[256];
+    Game *g = game_new(&settings, err, sizeof err);
+    bool ok = g != NULL;
+    for (int i = 0; ok && i < game_ply_count(shown); i++) {
+        const GameMove *m = game_move(shown, i);
+        ok = game_play_move(g, m->move, VALUE_NONE, 0, now) == GAME_OK &&
+             (!m->comment || game_set_comment(g, i, m->comment)) &&
+             (!m->nag || game_set_nag(g, i, m->nag));
+        if (!ok)
+            snprintf(err, sizeof err, "out of memory copying the game");
+    }
+    if (!ok) {
+        game_free(g);
+        session_say(s, MSG_ERROR, "Cannot play on: %s", err);
+        return;
+    }
+    game_set_time_control(g, &settings.tc, now); // fresh clocks from here on
+    char from[64];
+    session_last_move_text(shown, game_ply_count(shown), from, sizeof from);
+    bool kept = game_ply_count(s->live) > 0 && !game_is_over(s->live) && !s->live_archived &&
+                s->opts.archive_path[0];
+    replace_live(s, g, now);
+    bool white = settings.players[WHITE] == PLAYER_HUMAN,
+         black = settings.players[BLACK] == PLAYER_HUMAN;
+    session_say(s, MSG_INFO, "Your game now plays on from %s: %s.%s",
+                from[0] ? from : "the start position",
+                white && black   ? "you move for both sides"
+                : white || black ? (white ? "you have White" : "you have Black")
+                                 : "patzer plays itself",
+                kept ? " The unfinished one is in the archive." : "");
+}
+
+static void new_game(Session *s, const Command *cmd, int64_t now) {
+    if (cmd->here) {
+        play_on(s, cmd, now);
+        return;
+    }
+    GameSettings settings = live_settings(s);
+    new_options(cmd, &settings);
     char err[256];
     Game *g = game_new(&settings, err, sizeof err);
     if (!g) {
@@ -271,15 +337,178 @@ static void show_game(Session *s, int number, int64_t now) {
 
 // ----------------------------------------------------------------- commands
 
-static void save(Session *s, const char *path, int64_t now) {
-    PgnGame *g = current(s)->to_pgn(s, now);
-    char err[512] = "nothing to save here";
-    const PgnGame *games[1] = {g};
-    if (g && pgn_save(path, games, 1, err, sizeof err))
-        session_say(s, MSG_INFO, "Saved to %s.", path);
+// ----------------------------------------------------------------- save
+// A file of games is a database: save writes a game back in its own place,
+// adds it to another file, or creates one; replacing a file's games takes
+// the word `replace` (and, on a screen, a yes).
+
+// "FILE replace": the file, and whether its games are to be replaced.
+static bool split_replace(const char *text, char *path, size_t pathsz) {
+    static const char word[] = " replace";
+    size_t n = strlen(text), w = sizeof word - 1;
+    bool replace = n > w && strcmp(text + n - w, word) == 0;
+    if (replace)
+        n -= w;
+    while (n > 0 && text[n - 1] == ' ')
+        n--;
+    snprintf(path, pathsz, "%.*s", (int)n, text);
+    return replace;
+}
+
+// The mode and the other games of the file held in memory learn where
+// things are now.
+static void tell_saved(Session *s, const PgnGame *g, const PgnFileChange *change) {
+    if (current(s)->saved)
+        current(s)->saved(s, g);
+    for (int i = 0; i < s->edited_count; i++)
+        pgn_db_follow(s->edited[i], change);
+}
+
+static void write_back(Session *s, PgnGame *g) {
+    const PgnSource *src = pgn_source(g);
+    int number = src->number;
+    char path[PATH_MAX_LEN], err[PATH_MAX_LEN + 256];
+    PgnFileChange change;
+    snprintf(path, sizeof path, "%s", src->path);
+    if (!pgn_modified(g)) {
+        session_say(s, MSG_INFO, "Game %d of %s has no changes to save.", number, path);
+    } else if (pgn_db_write_back(g, &change, err, sizeof err)) {
+        tell_saved(s, g, &change);
+        session_say(s, MSG_INFO, "Saved game %d back to %s; its other games are as they were.",
+                    number, path);
+    } else {
+        session_say(s, MSG_ERROR, "Not saved: %s", err);
+    }
+}
+
+static void replace_file(Session *s, PgnGame *g, const char *path) {
+    char err[PATH_MAX_LEN + 256];
+    PgnFileChange change;
+    if (pgn_db_replace_file(g, path, &change, err, sizeof err)) {
+        tell_saved(s, g, &change);
+        session_say(s, MSG_INFO, "Replaced %s with this game.", path);
+    } else {
+        session_say(s, MSG_ERROR, "Not saved: %s", err);
+    }
+}
+
+static void add_to_file(Session *s, PgnGame *g, const char *path) {
+    char err[PATH_MAX_LEN + 256];
+    PgnFileChange change;
+    bool exists = access(path, F_OK) == 0;
+    int number = 1;
+    if (!(exists ? pgn_db_append(g, path, &number, &change, err, sizeof err)
+                 : pgn_db_replace_file(g, path, &change, err, sizeof err))) {
+        session_say(s, MSG_ERROR, "Not saved: %s", err);
+        return;
+    }
+    tell_saved(s, g, &change);
+    if (exists)
+        session_say(s, MSG_INFO, "Added as game %d of %s.", number, path);
     else
-        session_say(s, MSG_ERROR, "%s", err);
+        session_say(s, MSG_INFO, "Saved to %s.", path);
+}
+
+static void save(Session *s, const char *text, int64_t now) {
+    char path[PATH_MAX_LEN];
+    bool replace = split_replace(text, path, sizeof path);
+    PgnGame *g = current(s)->to_pgn(s, now);
+    if (!g) {
+        session_say(s, MSG_ERROR, "Nothing to save here (or out of memory).");
+        return;
+    }
+    const PgnSource *src = pgn_source(g);
+    if (!path[0] && !src->path[0]) {
+        session_say(s, MSG_ERROR,
+                    "This game is in no file yet: save FILE writes it to a new file or adds it "
+                    "to an existing one.");
+    } else if (!path[0] || (!replace && src->path[0] && pgn_db_same_file(path, src->path))) {
+        write_back(s, g);
+    } else if (!replace) {
+        add_to_file(s, g, path);
+    } else {
+        char err[PATH_MAX_LEN + 256];
+        int count = pgn_db_count(path, err, sizeof err);
+        if (count > 0 && s->opts.confirm_replace) {
+            pgn_game_free(s->replace_pending);
+            s->replace_pending = g; // the answer decides
+            snprintf(s->replace_path, sizeof s->replace_path, "%s", path);
+            session_say(s, MSG_INFO, "%s holds %d game%s: replace %s with this game? (y/n)", path,
+                        count, count == 1 ? "" : "s", count == 1 ? "it" : "them all");
+            return;
+        }
+        replace_file(s, g, path);
+    }
     pgn_game_free(g);
+}
+
+// The answer to "replace the file's games?": only yes replaces them.
+static void answer_replace(Session *s, const char *line) {
+    while (isspace((unsigned char)*line))
+        line++;
+    PgnGame *g = s->replace_pending;
+    s->replace_pending = NULL;
+    if (!strcasecmp(line, "y") || !strcasecmp(line, "yes"))
+        replace_file(s, g, s->replace_path);
+    else
+        session_say(s, MSG_INFO, "Not saved; %s is as it was.", s->replace_path);
+    pgn_game_free(g);
+}
+
+// ----------------------------------------------------------------- edited games
+
+void session_keep_edited(Session *s, PgnGame *g) {
+    if (s->edited_count == EDITED_MAX) {
+        const PgnSource *old = pgn_source(s->edited[0]);
+        session_say(s, MSG_ERROR, "Too many games with changes not saved: those to game %d of %s "
+                    "are dropped.", old->number, old->path);
+        pgn_game_free(s->edited[0]);
+        memmove(s->edited, s->edited + 1, (size_t)(EDITED_MAX - 1) * sizeof s->edited[0]);
+        s->edited_count--;
+    }
+    s->edited[s->edited_count++] = g;
+}
+
+PgnGame *session_take_edited(Session *s, const char *path, int number) {
+    for (int i = 0; i < s->edited_count; i++) {
+        const PgnSource *src = pgn_source(s->edited[i]);
+        if (src->number == number && pgn_db_same_file(src->path, path)) {
+            PgnGame *g = s->edited[i];
+            memmove(s->edited + i, s->edited + i + 1,
+                    (size_t)(s->edited_count - i - 1) * sizeof s->edited[0]);
+            s->edited_count--;
+            return g;
+        }
+    }
+    return NULL;
+}
+
+// The first game of a file with changes not saved (the one shown first),
+// into g (a copy the caller frees); false when there is none.
+static bool unsaved_game(Session *s, int64_t now, char *buf, size_t bufsz) {
+    PgnGame *shown = current(s)->to_pgn(s, now);
+    const PgnGame *g = shown && pgn_modified(shown) && pgn_source(shown)->path[0] ? shown : NULL;
+    for (int i = 0; !g && i < s->edited_count; i++)
+        if (pgn_modified(s->edited[i]) && pgn_source(s->edited[i])->path[0])
+            g = s->edited[i];
+    if (g)
+        snprintf(buf, bufsz, "game %d of %.3000s", pgn_source(g)->number, pgn_source(g)->path);
+    pgn_game_free(shown);
+    return g != NULL;
+}
+
+// quit once more after a warning drops the changes not saved to a file's games.
+static void quit(Session *s, int64_t now) {
+    char which[3100];
+    if (!s->quit_warned && unsaved_game(s, now, which, sizeof which)) {
+        s->quit_warned = true;
+        session_say(s, MSG_ERROR,
+                    "Changes to %s are not saved: save writes them back (game N opens it); "
+                    "quit again leaves without them.",
+                    which);
+        return;
+    }
+    s->quit = true;
 }
 
 // "analyze", "analyze 5s", "analyze 500ms", "analyze depth 20".
@@ -346,7 +575,7 @@ static bool core_command(Session *s, const Command *cmd, int64_t now) {
     char fen[FEN_MAX];
     switch (cmd->kind) {
     case CMD_EMPTY: break;
-    case CMD_QUIT: s->quit = true; break;
+    case CMD_QUIT: quit(s, now); break;
     case CMD_HELP: help(s, cmd->text); break;
     case CMD_MESSAGES: show_messages(s); break;
     case CMD_ENGINE: think_engine_command(&s->think, cmd->text); break;
@@ -362,6 +591,11 @@ static bool core_command(Session *s, const Command *cmd, int64_t now) {
         session_say(s, MSG_INFO, "%s", fen);
         break;
     case CMD_NEW: new_game(s, cmd, now); break;
+    case CMD_PLAY:
+        if (s->mode == SESSION_PLAY)
+            return false; // the sides of the game on
+        play_on(s, cmd, now);
+        break;
     case CMD_SETBOARD:
         if (s->mode == SESSION_EDIT)
             return false; // the editor loads it to edit further
@@ -469,6 +703,10 @@ static bool answer_resume(Session *s, const char *line, int64_t now) {
 }
 
 void session_handle_line(Session *s, const char *line, int64_t now) {
+    if (s->replace_pending) {
+        answer_replace(s, line ? line : "");
+        return;
+    }
     if (s->asking_resume && answer_resume(s, line, now)) {
         session_poll(s, now);
         return;
@@ -482,6 +720,8 @@ void session_handle_line(Session *s, const char *line, int64_t now) {
         session_say(s, MSG_ERROR, "%s", err);
         return;
     }
+    if (cmd.kind != CMD_QUIT)
+        s->quit_warned = false; // the warning holds for the very next command only
     AnnotateMark mark;
     annotate_mark(s, &mark);
     if (!(command_modes(cmd.kind) & (1u << s->mode)))
@@ -628,6 +868,9 @@ void session_free(Session *s, int64_t now) {
     if (s->live_dirty)
         session_autosave(s->live, s->openings, s->opts.autosave_path, now);
     game_free(s->pending);
+    pgn_game_free(s->replace_pending);
+    for (int i = 0; i < s->edited_count; i++)
+        pgn_game_free(s->edited[i]);
     openings_free(s->openings);
     think_free(&s->think);
     engine_free(s->coach);
@@ -643,7 +886,7 @@ void session_free(Session *s, int64_t now) {
 
 bool session_quit_requested(const Session *s) { return s->quit; }
 bool session_engine_busy(const Session *s) { return s->think.busy && s->think.kind == REQ_MOVE; }
-bool session_asking(const Session *s) { return s->asking_resume; }
+bool session_asking(const Session *s) { return s->asking_resume || s->replace_pending; }
 SessionMode session_mode(const Session *s) { return s->mode; }
 const Game *session_game(const Session *s) { return current(s)->game(s); }
 const Game *session_live_game(const Session *s) { return s->live; }
@@ -860,6 +1103,10 @@ bool session_review_progress(const Session *s, int *done, int *total) {
 void session_status(const Session *s, char *buf, size_t bufsz) {
     if (s->asking_resume) {
         snprintf(buf, bufsz, "Resume the unfinished game? (y/n)");
+        return;
+    }
+    if (s->replace_pending) {
+        snprintf(buf, bufsz, "Replace the games of %s with this game? (y/n)", s->replace_path);
         return;
     }
     char text[512];

@@ -67,6 +67,7 @@ typedef struct SessionOptions {
     int hash_mb;
     int threads;              // search threads; 0: one per core
     char engine_cmd[512];     // an external UCI engine's command line (empty: the built-in)
+    bool confirm_replace;     // `save FILE replace` asks again before replacing a file's games
 } SessionOptions;
 
 typedef struct Session Session;

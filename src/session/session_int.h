@@ -24,7 +24,7 @@
 #include "src/session/session_io.h"
 #include "src/util/netfile.h"
 
-enum { MESSAGE_MAX = 4096, PACE_DEFAULT_MS = 1000 };
+enum { MESSAGE_MAX = 4096, PACE_DEFAULT_MS = 1000, EDITED_MAX = 16 };
 
 // ------------------------------------------------------------ engine link
 // The session's engine, shared by play (moves, hints) and analysis: one
@@ -160,7 +160,12 @@ typedef struct ModeOps {
     const Board *(*board)(const Session *s);
     void (*status)(const Session *s, char *buf, size_t bufsz);
     // The game as PGN for save and review (NULL when out of memory or none).
+    // A game of a file comes with its source (pgn_source), where save
+    // writes it back.
     PgnGame *(*to_pgn)(Session *s, int64_t now);
+    // save wrote that game: its source is where it is now (NULL: the mode
+    // keeps nothing of it).
+    void (*saved)(Session *s, const PgnGame *written);
 } ModeOps;
 
 extern const ModeOps mode_play_ops, mode_browse_ops, mode_edit_ops, mode_analyse_ops,
@@ -178,6 +183,7 @@ typedef struct PlayState {
     bool show_eval;         // `eval on`: the engine's thinking shows in a game against it
     int64_t last_move_ms;   // when the last move was made (pacing engine-vs-engine)
     bool clock_was_running; // when play was left: restart it on return
+    PgnSource saved_to;     // where `save` last put the game (path empty: nowhere yet)
 } PlayState;
 
 typedef struct BrowseState {
@@ -316,6 +322,13 @@ struct Session {
     int browse_number;         // the file's game browse shows (0: a game in memory)
     int browse_ply;            // the ply it showed when left for an analysis or the editor
     bool asking_resume;        // the next line answers "resume the unfinished game?"
+    bool quit_warned;          // quit was refused once for changes not saved
+    // Games of files changed in browse and left without saving: kept until
+    // saved or the session ends, and shown again when reopened.
+    PgnGame *edited[EDITED_MAX];
+    int edited_count;
+    PgnGame *replace_pending;  // the game `save FILE replace` waits to write (its question)
+    char replace_path[PATH_MAX_LEN];
     Game *pending;             // the unfinished game that question is about
     bool live_dirty;           // the live game changed since the start (autosave it)
     bool live_archived;        // the live game is in the archive already
@@ -413,6 +426,13 @@ void browse_move_list_start(const Session *s, int *fullmove, Color *side);
 // Mode browse: goes to node n of the game's tree (the line through it on
 // the board). False when n is not in the tree.
 bool browse_goto_node(Session *s, const PgnNode *n);
+// A game of a file that browse leaves with changes not saved: kept (taken
+// over); and taken back when game `number` of path is opened again (NULL:
+// none kept).
+void session_keep_edited(Session *s, PgnGame *g);
+PgnGame *session_take_edited(Session *s, const char *path, int number);
+// Mode browse: the board's game again from the tree (after an annotation).
+void browse_refresh(Session *s);
 
 // Annotations (annotate.c): comment and nag on the current move of the
 // game shown; a move's typed NAG (cmd->nag) set once the move is played.

@@ -452,7 +452,9 @@ int tui_run(const Config *cfg, char *why, size_t whysz) {
     atexit(ui_screen_close);
     SessionHooks hooks = {on_message, on_changed, on_display, &t};
     char err[512];
-    t.session = session_new(&cfg->session, &hooks, frontend_now_ms(), err, sizeof err);
+    SessionOptions opts = cfg->session;
+    opts.confirm_replace = true; // a screen asks before a file's games are replaced
+    t.session = session_new(&opts, &hooks, frontend_now_ms(), err, sizeof err);
     if (!t.session) {
         ui_screen_close();
         fprintf(stderr, "patzer: %s\n", err);
