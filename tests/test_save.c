@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "src/pgn/database.h"
@@ -57,7 +58,7 @@ static Session *open_session(Log *log, bool confirm) {
     memset(&o, 0, sizeof o);
     game_settings_default(&o.settings);
     o.settings.tc.untimed = true;
-    o.settings.players[BLACK] = PLAYER_HUMAN; // no engine move in these sessions
+    o.settings.players[BLACK] = PLAYER_HUMAN; // no engine move unless a test asks
     o.hash_mb = 4;
     o.pace_ms = -1;
     o.confirm_replace = confirm;
@@ -276,5 +277,48 @@ Test(save, play_on_from_a_game_of_a_file) {
     cr_expect_eq(game_ply_count(live), plies, "the moves that led there");
     cr_expect_eq(game_board(live)->key, key, "the same position");
     cr_expect(!game_is_over(live));
+    session_free(s, 1000);
+}
+
+static bool engine_moved(Session *s, int plies) {
+    for (int i = 0; i < 3000; i++) {
+        session_poll(s, 1000);
+        if (game_ply_count(session_live_game(s)) >= plies)
+            return true;
+        nanosleep(&(struct timespec){0, 10000000L}, NULL);
+    }
+    return false;
+}
+
+// Issue 21, defect 6: stepping back through your own game while it is on.
+Test(save, you_look_back_through_your_game_while_it_goes_on) {
+    Log log = {0};
+    Session *s = open_session(&log, false);
+    line(s, "%s", "play white");
+    line(s, "%s", "level 1");
+    line(s, "%s", "e4");
+    cr_assert(engine_moved(s, 2), "the engine answers");
+    line(s, "%s", "Nf3");
+    line(s, "%s", "prev"); // while the engine thinks about its second move
+    cr_expect_eq(session_shown_ply(s), 2);
+    char status[512];
+    session_status(s, status, sizeof status);
+    cr_expect(strstr(status, "Viewing 1..."), "%s", status);
+    line(s, "%s", "first");
+    Board start;
+    board_set_start(&start);
+    cr_expect_eq(session_display_board(s)->key, start.key, "the start position is shown");
+    cr_assert(engine_moved(s, 4), "the engine plays on while you look back");
+    cr_expect_eq(session_shown_ply(s), 0, "the view stays where you look");
+    line(s, "%s", "d4");
+    cr_expect(said(&log, "moves are played in your game"), "%s", log.text);
+    cr_expect_eq(game_ply_count(session_live_game(s)), 4, "the move was not played");
+    line(s, "%s", "goto 2");
+    cr_expect_eq(session_shown_ply(s), 3, "after White's second move");
+    line(s, "%s", "last");
+    cr_expect_eq(session_shown_ply(s), 4);
+    cr_expect_eq(session_display_board(s)->key, game_board(session_live_game(s))->key);
+    line(s, "%s", "d4");
+    cr_expect_eq(game_ply_count(session_live_game(s)), 5, "back at the game, moves play");
     session_free(s, 1000);
 }

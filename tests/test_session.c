@@ -925,10 +925,9 @@ Test(session, browsed_games_show_the_tree_and_take_comments_and_clicks) {
                           "{A gambit idea} 3. exd5 $1) 2... d6) 2. Nf3 {A knight.} 2... Nc6 $6 "
                           "1-0"),
               "%s", pgn);
-    // In play the click goes nowhere, with a message.
+    // In play a click looks back at a move of your game; this one has none yet.
     run(s, 5000, (const char *const[]){"back", NULL});
     cr_expect_not(session_goto_tree_item(s, 0, 5000));
-    cr_expect(has(&log, "Clicking a move goes to it in a game you browse"), "%s", log.text);
     session_free(s, 6000);
 }
 

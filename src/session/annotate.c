@@ -88,7 +88,7 @@ static void browse_tree(TreeBuild *b) {
 }
 
 static void game_tree(TreeBuild *b, const Game *g) {
-    int n = game_ply_count(g);
+    int n = game_ply_count(g), shown = session_shown_ply(b->s);
     for (int i = 0; i < n; i++) {
         const GameMove *m = game_move(g, i);
         SessionTreeItem *it = tree_push(b, TREE_MOVE, NULL);
@@ -99,7 +99,7 @@ static void game_tree(TreeBuild *b, const Game *g) {
         if (m->nag)
             it->nags[it->nag_count++] = (unsigned char)m->nag;
         it->comment = m->comment != NULL;
-        it->current = i == n - 1;
+        it->current = i == shown - 1;
     }
     SessionTreeItem *it = game_is_over(g) ? tree_push(b, TREE_RESULT, NULL) : NULL;
     if (it)
@@ -118,17 +118,21 @@ int session_move_tree(Session *s, const SessionTreeItem **items) {
 
 bool session_goto_tree_item(Session *s, int index, int64_t now) {
     (void)now;
-    if (s->mode != SESSION_BROWSE) {
+    if (s->mode != SESSION_BROWSE && s->mode != SESSION_PLAY) {
         session_say(s, MSG_ERROR,
-                    "Clicking a move goes to it in a game you browse; in your "
-                    "game undo takes moves back.");
+                    "Clicking a move goes to it in your game or a game you browse.");
         return false;
     }
     const SessionTreeItem *items;
     int n = session_move_tree(s, &items);
     if (index < 0 || index >= n || items[index].kind != TREE_MOVE)
         return false;
-    return browse_goto_node(s, s->tree_nodes[index]);
+    if (s->mode == SESSION_BROWSE)
+        return browse_goto_node(s, s->tree_nodes[index]);
+    int ply = 0; // the live game's tree is its moves in order
+    for (int i = 0; i <= index; i++)
+        ply += items[i].kind == TREE_MOVE;
+    return play_view(s, ply);
 }
 
 // ------------------------------------------------------------ comments
@@ -198,7 +202,7 @@ static void current_move_text(Session *s, char *buf, size_t bufsz) {
         }
         return;
     }
-    session_last_move_text(s->live, game_ply_count(s->live), buf, bufsz);
+    session_last_move_text(s->live, session_shown_ply(s), buf, bufsz);
 }
 
 // Sets the comment (text, or NULL to remove it) or the NAG (nag >= 0) of
@@ -220,7 +224,7 @@ static bool annotate(Session *s, const char *text, int nag, int64_t now) {
         if (ok)
             browse_refresh(s); // the board's game carries the annotations too
     } else {
-        int ply = game_ply_count(s->live) - 1;
+        int ply = session_shown_ply(s) - 1; // the move looked at, else the last
         if (ply < 0) {
             session_say(s, MSG_ERROR, "No move yet to %s.", nag >= 0 ? "mark" : "comment on");
             return false;

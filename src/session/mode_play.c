@@ -20,9 +20,87 @@ static void clear_hint(Session *s) {
     s->play.hint_found = MOVE_NONE;
 }
 
+// ----------------------------------------------------------------- looking back
+
+bool play_viewing(const Session *s) { return s->play.view_ply >= 0; }
+
+static int shown_ply(const Session *s) {
+    return play_viewing(s) ? s->play.view_ply : game_ply_count(s->live);
+}
+
+// "12... Nf6" for the move at the end of the first ply moves ("the start").
+static void move_text(const Session *s, int ply, char *buf, size_t bufsz) {
+    session_last_move_text(s->live, ply, buf, bufsz);
+    if (!buf[0])
+        snprintf(buf, bufsz, "the start position");
+}
+
+bool play_view(Session *s, int ply) {
+    int plies = game_ply_count(s->live);
+    if (ply < 0 || ply > plies) {
+        session_say(s, MSG_ERROR, "Your game has %d move%s.", (plies + 1) / 2,
+                    (plies + 1) / 2 == 1 ? "" : "s");
+        return false;
+    }
+    char now_at[64], seen[64];
+    move_text(s, plies, now_at, sizeof now_at);
+    if (ply == plies) {
+        bool was = play_viewing(s);
+        s->play.view_ply = -1;
+        session_changed(s);
+        if (was)
+            session_say(s, MSG_INFO, "Back to your game at %s.", now_at);
+        return true;
+    }
+    Board b = *game_start_board(s->live);
+    for (int i = 0; i < ply; i++)
+        board_play(&b, game_move(s->live, i)->move);
+    s->play.view_board = b;
+    s->play.view_ply = ply;
+    pointing_reset(s);
+    move_text(s, ply, seen, sizeof seen);
+    session_say(s, MSG_INFO, "Viewing %s; your game is at %s (last or End returns).", seen,
+                now_at);
+    session_changed(s);
+    return true;
+}
+
+// prev, next, first, last, goto N through the live game's moves.
+static void step(Session *s, const Command *cmd) {
+    int plies = game_ply_count(s->live), at = shown_ply(s);
+    switch (cmd->kind) {
+    case CMD_PREV:
+        if (at == 0)
+            session_say(s, MSG_ERROR, "At the start.");
+        else
+            play_view(s, at - 1);
+        break;
+    case CMD_NEXT:
+        if (at == plies)
+            session_say(s, MSG_ERROR, "This is the position of your game.");
+        else
+            play_view(s, at + 1);
+        break;
+    case CMD_FIRST: play_view(s, 0); break;
+    case CMD_LAST: play_view(s, plies); break;
+    case CMD_GOTO: {
+        // After White's move N, in the game's own numbering.
+        int ply = cmd->number == 0 ? 0
+                                   : (cmd->number - game_start_fullmove(s->live)) * 2 +
+                                         (game_start_side(s->live) == WHITE ? 1 : 0);
+        play_view(s, ply < 0 ? 0 : ply > plies ? plies : ply);
+        break;
+    }
+    default: break;
+    }
+}
+
+// ----------------------------------------------------------------- the mode
+
 static bool play_enter(Session *s, const ModeArgs *args, int64_t now) {
     (void)args;
     pointing_reset(s);
+    s->play.view_ply = -1;
     if (s->play.clock_was_running && !game_is_over(s->live))
         game_start_clock(s->live, now);
     s->play.clock_was_running = false;
@@ -42,6 +120,8 @@ static void play_leave(Session *s, int64_t now) {
 
 static void after_move(Session *s, int64_t now) {
     clear_hint(s);
+    if (play_viewing(s) && s->play.view_ply > game_ply_count(s->live))
+        s->play.view_ply = -1; // the moves looked at were taken back
     s->play.selected = SQ_NONE;
     s->play.last_move_ms = now;
     session_live_changed(s, now);
@@ -68,6 +148,7 @@ static void take_back(Session *s, bool redo, int64_t now) {
     }
     clear_hint(s);
     pointing_reset(s);
+    s->play.view_ply = -1;
     memset(&s->think.thinking, 0, sizeof s->think.thinking);
     session_live_changed(s, now);
     session_changed(s);
@@ -140,6 +221,16 @@ static void play_sides(Session *s, const Command *cmd) {
 }
 
 void play_text_move(Session *s, const char *text, int64_t now) {
+    if (play_viewing(s)) { // the move would not be played where the user looks
+        char seen[64], now_at[64];
+        move_text(s, s->play.view_ply, seen, sizeof seen);
+        move_text(s, game_ply_count(s->live), now_at, sizeof now_at);
+        session_say(s, MSG_ERROR,
+                    "You are looking at %s; moves are played in your game, at %s: last (or "
+                    "End) returns to it.",
+                    seen, now_at);
+        return;
+    }
     if (pointing_text(s, text, now))
         return;
     if (!game_is_over(s->live) && game_engine_to_move(s->live) && pointing_queue_text(s, text))
@@ -209,6 +300,11 @@ static void set_eval(Session *s, const char *arg) {
 static Transition play_handle(Session *s, const Command *cmd, int64_t now) {
     switch (cmd->kind) {
     case CMD_MOVE: play_text_move(s, cmd->text, now); break;
+    case CMD_PREV:
+    case CMD_NEXT:
+    case CMD_FIRST:
+    case CMD_LAST:
+    case CMD_GOTO: step(s, cmd); break;
     case CMD_EVAL: set_eval(s, cmd->text); break;
     case CMD_PLAY: play_sides(s, cmd); break;
     case CMD_UNDO:
@@ -311,10 +407,21 @@ static Transition play_poll(Session *s, const Event *ev, int64_t now) {
 }
 
 static const Game *play_game(const Session *s) { return s->live; }
-static const Board *play_board(const Session *s) { return game_board(s->live); }
+static const Board *play_board(const Session *s) {
+    return play_viewing(s) ? &s->play.view_board : game_board(s->live);
+}
 
 static void play_status(const Session *s, char *buf, size_t bufsz) {
     const Game *g = s->live;
+    if (play_viewing(s)) {
+        char seen[64], now_at[64], state[160];
+        move_text(s, s->play.view_ply, seen, sizeof seen);
+        move_text(s, game_ply_count(g), now_at, sizeof now_at);
+        session_game_status(g, state, sizeof state);
+        snprintf(buf, bufsz, "Viewing %s - your game is at %s, %s; End returns", seen, now_at,
+                 state);
+        return;
+    }
     if (!game_is_over(g) && game_player(g, game_turn(g)) == PLAYER_ENGINE) {
         snprintf(buf, bufsz, "%s to move (%s is thinking)%s",
                  game_turn(g) == WHITE ? "White" : "Black", think_engine_name(&s->think),
@@ -358,4 +465,5 @@ const ModeOps mode_play_ops = {
     .status = play_status,
     .to_pgn = play_to_pgn,
     .saved = play_saved,
+    .shown_ply = shown_ply,
 };

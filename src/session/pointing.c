@@ -85,6 +85,10 @@ static void play_from_to(Session *s, Move m, int64_t now) {
 }
 
 void pointing_square(Session *s, Square sq, int64_t now) {
+    if (s->mode == SESSION_PLAY && play_viewing(s)) {
+        play_text_move(s, "", now); // says where the moves are played and how to return
+        return;
+    }
     const Game *g = pointing_game(s);
     Color me;
     if (game_is_over(g) || !user_side(g, &me)) {

@@ -889,6 +889,10 @@ bool session_engine_busy(const Session *s) { return s->think.busy && s->think.ki
 bool session_asking(const Session *s) { return s->asking_resume || s->replace_pending; }
 SessionMode session_mode(const Session *s) { return s->mode; }
 const Game *session_game(const Session *s) { return current(s)->game(s); }
+int session_shown_ply(const Session *s) {
+    const Game *g = current(s)->game(s);
+    return current(s)->shown_ply ? current(s)->shown_ply(s) : g ? game_ply_count(g) : 0;
+}
 const Game *session_live_game(const Session *s) { return s->live; }
 const Board *session_display_board(const Session *s) { return current(s)->board(s); }
 bool session_editing(const Session *s) { return s->mode == SESSION_EDIT; }
@@ -1051,7 +1055,8 @@ void session_move_list(Session *s, const char *const **sans, int *count, int *cu
     for (int i = 0; i < n; i++)
         s->sans[i] = game_move(g, i)->san;
     *sans = s->sans;
-    *count = *current_ply = n;
+    *count = n;
+    *current_ply = s->mode == SESSION_EDIT ? 0 : session_shown_ply(s);
 }
 
 int session_completion_words(Session *s, const char **words, int max) {

@@ -161,6 +161,9 @@ Square session_promotion_square(const Session *s);
 // Whether the engine's thinking is to be shown: always but in a game
 // against the engine, where `eval on` shows it.
 bool session_eval_shown(const Session *s);
+// How many moves of the game shown are on the board: all of them, but while
+// you look back through your own game (prev, first, goto in play).
+int session_shown_ply(const Session *s);
 // The move list shown: the game's moves, or the line of a loaded game being
 // replayed; current is how many of them are on the board. Valid until the
 // next change.

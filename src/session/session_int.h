@@ -166,6 +166,9 @@ typedef struct ModeOps {
     // save wrote that game: its source is where it is now (NULL: the mode
     // keeps nothing of it).
     void (*saved)(Session *s, const PgnGame *written);
+    // How many of the game's moves are on the board (NULL: all of them):
+    // play looks back through the live game while it goes on.
+    int (*shown_ply)(const Session *s);
 } ModeOps;
 
 extern const ModeOps mode_play_ops, mode_browse_ops, mode_edit_ops, mode_analyse_ops,
@@ -184,6 +187,10 @@ typedef struct PlayState {
     int64_t last_move_ms;   // when the last move was made (pacing engine-vs-engine)
     bool clock_was_running; // when play was left: restart it on return
     PgnSource saved_to;     // where `save` last put the game (path empty: nowhere yet)
+    // Looking back: the position after the live game's first view_ply moves
+    // is shown (-1: the live position), while the clocks and the engine go on.
+    int view_ply;
+    Board view_board;
 } PlayState;
 
 typedef struct BrowseState {
@@ -391,6 +398,11 @@ Game *session_game_from_line(const Session *s, const GameSettings *settings, con
 // Mode play's moves: plays the move typed (an error message when it is not
 // legal). Pointing (pointing.c) plays through it too.
 void play_text_move(Session *s, const char *text, int64_t now);
+// Mode play: shows the position after the live game's first ply moves (its
+// length: the live position again); false after saying why.
+bool play_view(Session *s, int ply);
+// Whether mode play looks back (a move then says how to return).
+bool play_viewing(const Session *s);
 
 // Pointing at squares in modes play and train (pointing.c): a typed square,
 // a click or the cursor selects a piece, a second square plays it or queues

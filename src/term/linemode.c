@@ -40,7 +40,7 @@ static void print_board(LineMode *lm) {
         fputc('\n', lm->out);
     }
     fputs(flip ? "   h g f e d c b a\n" : "   a b c d e f g h\n", lm->out);
-    int n = session_editing(lm->session) ? 0 : game_ply_count(g);
+    int n = session_editing(lm->session) ? 0 : session_shown_ply(lm->session);
     if (n > 0) {
         const GameMove *last = game_move(g, n - 1);
         int ply_index = n - 1 + (game_start_side(g) == BLACK);

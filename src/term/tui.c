@@ -410,13 +410,21 @@ static bool pager_key(Tui *t, int key) {
     return true;
 }
 
-// On an empty command line, the arrow and page keys step through a game.
-static const char *navigation_command(int key) {
+// On an empty command line, the arrow and page keys and the wheel step
+// through a game. In your own game (no variations; the arrows move the board
+// cursor) the page keys and the wheel look back and forth.
+static const char *navigation_command(const Session *s, int key) {
     static const char *const commands[] = {
         [UI_NAV_PREV] = "prev", [UI_NAV_NEXT] = "next", [UI_NAV_FIRST] = "first",
         [UI_NAV_LAST] = "last", [UI_NAV_INTO] = "var 1", [UI_NAV_OUT] = "up",
     };
+    SessionMode mode = session_mode(s);
+    bool steps = mode == SESSION_PLAY || mode == SESSION_BROWSE || mode == SESSION_ANALYSE;
+    if (key == UI_KEY_WHEEL_UP || key == UI_KEY_WHEEL_DOWN)
+        return !steps ? NULL : key == UI_KEY_WHEEL_UP ? "prev" : "next";
     UiNav nav = ui_screen_nav_key(key);
+    if (mode == SESSION_PLAY && (nav == UI_NAV_INTO || nav == UI_NAV_OUT))
+        return nav == UI_NAV_OUT ? "prev" : "next";
     return nav == UI_NAV_NONE ? NULL : commands[nav];
 }
 
@@ -500,8 +508,6 @@ int tui_run(const Config *cfg, char *why, size_t whysz) {
         for (int key; (key = ui_screen_getch()) != UI_KEY_NONE;) {
             if (pager_key(&t, key))
                 continue;
-            if (key == UI_KEY_WHEEL_UP || key == UI_KEY_WHEEL_DOWN)
-                continue; // the wheel scrolls the pager only
             NotesClick click =
                 key == UI_KEY_PRESS ? notes_click(&t.notes, t.session, frontend_now_ms()) : NOTES_OFF;
             if (click != NOTES_OFF) {
@@ -521,7 +527,7 @@ int tui_run(const Config *cfg, char *why, size_t whysz) {
             }
             // Keys step through a game, but never answer the resume question.
             const char *step = ui_cmdbar_is_empty() && !session_asking(t.session)
-                                   ? navigation_command(key) : NULL;
+                                   ? navigation_command(t.session, key) : NULL;
             if (step) {
                 t.status_sticky = false; // the status line follows the position again
                 session_handle_line(t.session, step, frontend_now_ms());
