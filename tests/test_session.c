@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -1215,4 +1216,19 @@ Test(session, an_abandoned_game_waits_for_the_archive) {
     const char *text = archive_text();
     cr_expect_eq(count_of(text, "[Event "), 1, "%s", text);
     cr_expect(strstr(text, "1. c4 *"), "%s", text);
+}
+
+// With no HOME (unset or empty), the home directory is the password database's.
+Test(session, no_home_is_found_in_the_password_database) {
+    const struct passwd *pw = getpwuid(getuid());
+    if (!pw || !pw->pw_dir || !pw->pw_dir[0])
+        cr_skip_test("no entry for this user in the password database");
+    char expected[4096];
+    snprintf(expected, sizeof expected, "%s", pw->pw_dir);
+    cr_assert_eq(unsetenv("HOME"), 0);
+    cr_expect_str_eq(paths_home(), expected);
+    cr_assert_eq(setenv("HOME", "", 1), 0);
+    cr_expect_str_eq(paths_home(), expected);
+    cr_assert_eq(setenv("HOME", dir, 1), 0);
+    cr_expect_str_eq(paths_home(), dir);
 }
