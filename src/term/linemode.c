@@ -15,10 +15,6 @@
 
 enum { POLL_MS = 50, INPUT_MAX = 1 << 16, LINE_MAX_LEN = 8192 };
 
-// The exit status when the games could not be saved at the end (the man
-// page's EXIT STATUS).
-enum { EXIT_NOT_SAVED = 3 };
-
 typedef struct LineMode {
     Session *session;
     FILE *out;
@@ -204,7 +200,7 @@ int linemode_run(const Config *cfg, FILE *in, FILE *out, const char *first_line)
     if (!session_save_all(lm->session, frontend_now_ms())) {
         fprintf(stderr, "patzer: the game could not be saved: %s\n",
                 session_last_failure(lm->session));
-        status = EXIT_NOT_SAVED;
+        status = FRONTEND_NOT_SAVED;
     }
     session_free(lm->session, frontend_now_ms());
     free(lm);
