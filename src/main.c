@@ -72,12 +72,21 @@ static void load_config(Config *cfg, const char *argv0) {
         config_load(cfg, path, report_config, cfg);
     if (!cfg->session.book_path[0])
         paths_find_book(argv0, cfg->session.book_path, sizeof cfg->session.book_path);
+    // The directories are made (or found not writable, and said so) by the
+    // session; here only the names, which need a home directory.
     if (!paths_state_file("autosave.pgn", cfg->session.autosave_path,
-                          sizeof cfg->session.autosave_path, true))
+                          sizeof cfg->session.autosave_path, false))
         cfg->session.autosave_path[0] = '\0';
     if (!paths_user_data_file("games.pgn", cfg->session.archive_path,
-                              sizeof cfg->session.archive_path, true))
+                              sizeof cfg->session.archive_path, false))
         cfg->session.archive_path[0] = '\0';
+    if (!cfg->session.autosave_path[0] || !cfg->session.archive_path[0])
+        report_config(paths_home()
+                          ? "The state or data directory's name is too long: games are not saved."
+                          : "No home directory (HOME is unset or empty, and the password database "
+                            "has no entry for this user): games are not saved; set HOME, or "
+                            "XDG_STATE_HOME and XDG_DATA_HOME.",
+                      cfg);
 }
 
 // Parses the game options; returns -1 to go on, else an exit status.

@@ -383,6 +383,45 @@ Test(game, black_resigns) {
     cr_assert_str_eq(game_result_text(g), "1-0");
 }
 
+// A finished game read back from its record ends as it ended, including the
+// endings the board does not show; the ones it shows are not taken from a file.
+Test(game, restore_end_from_a_record) {
+    Game *g = start(PLAYER_HUMAN, PLAYER_ENGINE, "5+3", NULL);
+    game_start_clock(g, 0);
+    play(g, "e4", 1000);
+    cr_assert(game_restore_end(g, END_RESIGNATION, WHITE, 2000));
+    cr_assert_eq(game_result(g), RESULT_BLACK_WINS);
+    cr_assert_str_eq(game_end_text(g), "White resigns");
+    cr_assert_not(game_clock(g)->running);
+    cr_assert_not(game_restore_end(g, END_AGREEMENT, WHITE, 3000), "over already");
+    cr_assert_eq(game_end(g), END_RESIGNATION);
+    game_free(g);
+    static const struct {
+        GameEnd end;
+        Color side;
+        GameResult result;
+        const char *text;
+    } cases[] = {
+        {END_TIME_FORFEIT, BLACK, RESULT_WHITE_WINS, "White wins on time"},
+        {END_TIME_DRAW, WHITE, RESULT_DRAW, "Draw: White's flag fell but Black cannot mate"},
+        {END_AGREEMENT, BLACK, RESULT_DRAW, "Draw agreed"},
+        {END_THREEFOLD_REPETITION, WHITE, RESULT_DRAW, "Draw by threefold repetition (claimed)"},
+        {END_FIFTY_MOVES, BLACK, RESULT_DRAW, "Draw by the fifty-move rule (claimed)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        g = start(PLAYER_HUMAN, PLAYER_HUMAN, "5+3", NULL);
+        cr_assert(game_restore_end(g, cases[i].end, cases[i].side, 0), "case %zu", i);
+        cr_expect_eq(game_result(g), cases[i].result, "case %zu", i);
+        cr_expect_str_eq(game_end_text(g), cases[i].text);
+        game_free(g);
+    }
+    game = start(PLAYER_HUMAN, PLAYER_HUMAN, "5+3", NULL);
+    cr_assert_not(game_restore_end(game, END_CHECKMATE, WHITE, 0));
+    cr_assert_not(game_restore_end(game, END_STALEMATE, WHITE, 0));
+    cr_assert_not(game_restore_end(game, END_NONE, WHITE, 0));
+    cr_assert_not(game_is_over(game));
+}
+
 Test(game, draw_offer) {
     Game *g = start(PLAYER_HUMAN, PLAYER_ENGINE, "5+3", NULL);
     cr_assert_not(game_offer_draw(g, -20, 20, 0)); // not worse by more than the contempt

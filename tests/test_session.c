@@ -3,14 +3,18 @@
 // states and messages they leave. Time is fake (each call says "now"); only
 // the engine's own thinking takes real time, waited for with a deadline.
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <pwd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tests/helpers.h"
 #include "src/session/session.h"
+#include "src/util/paths.h"
 
 typedef struct Log {
     char text[1 << 16];
@@ -976,4 +980,254 @@ Test(session, a_line_of_the_game_list_names_its_game) {
     cr_expect_eq(session_listed_game(s, ""), 0);
     cr_expect_eq(session_listed_game(s, "   1  Alpha"), 0, "a part of a line");
     session_free(s, 3000);
+}
+
+// ------------------------------------------------------------ issue 21: an honest autosave
+
+// The archive as text (empty when there is none), a copy the next read keeps.
+static const char *archive_text(void) {
+    const char *text = read_all(archive);
+    return text ? text : "";
+}
+
+// Defect: a resigned game came back as "unfinished". It is finished on
+// restart, not offered, and archived once with its real ending, whatever the
+// restarts.
+Test(session, a_resigned_game_is_not_offered_and_archived_once) {
+    SessionOptions o = options();
+    o.settings.players[BLACK] = PLAYER_HUMAN;
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){"e4", "resign", "quit", NULL});
+    session_free(s, 3000);
+    for (int restart = 0; restart < 2; restart++) {
+        Log again = {0};
+        s = open_session(&o, &again);
+        cr_expect_not(session_asking(s), "a finished game is not offered: %s", again.text);
+        cr_expect_not(has(&again, "unfinished"), "%s", again.text);
+        session_handle_line(s, "n", 4000); // not an answer: a move that is not one
+        session_free(s, 5000);
+    }
+    const char *text = archive_text();
+    cr_expect_eq(count_of(text, "[Event "), 1, "the archive holds the game once: %s", text);
+    cr_expect(strstr(text, "[Result \"1-0\"]"), "%s", text); // White is to move: Black resigned
+    cr_expect(strstr(text, "[PatzerEnd \"resignation black\"]"), "%s", text);
+    cr_expect(strstr(text, "[Termination \"normal\"]"), "%s", text);
+}
+
+// Defect: undo after a flag fall revived the game (the clock ran and flagged
+// again, the archive got it twice). It is refused, naming the ways on.
+Test(session, undo_after_a_flag_fall_is_refused_and_the_game_archived_once) {
+    SessionOptions o = options();
+    o.settings.players[BLACK] = PLAYER_HUMAN;
+    char err[160];
+    cr_assert(timecontrol_parse("0:10+0", &o.settings.tc, err, sizeof err), "%s", err);
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){"e4", NULL});
+    run(s, 3000, (const char *const[]){"e5", NULL});
+    session_poll(s, 20000); // White's ten seconds are gone
+    const Game *g = session_game(s);
+    cr_assert(game_is_over(g), "%s", log.text);
+    cr_expect_eq(game_end(g), END_TIME_FORFEIT);
+    run(s, 21000, (const char *const[]){"undo", "redo", NULL});
+    cr_expect(has(&log, "undo cannot change it; analyze studies its positions, new starts a game"),
+              "%s", log.text);
+    cr_expect(game_is_over(session_game(s)), "still over");
+    cr_expect_eq(game_ply_count(session_game(s)), 2);
+    session_poll(s, 40000);
+    session_free(s, 41000);
+    Log again = {0};
+    s = open_session(&o, &again);
+    cr_expect_not(session_asking(s), "%s", again.text);
+    session_free(s, 42000);
+    const char *text = archive_text();
+    cr_expect_eq(count_of(text, "[Event "), 1, "%s", text);
+    cr_expect(strstr(text, "[Termination \"time forfeit\"]"), "%s", text);
+    cr_expect(strstr(text, "[PatzerEnd \"time-forfeit white\"]"), "%s", text);
+}
+
+// A claimed draw is finished on restart too; mate needs no tag but has one.
+Test(session, a_claimed_draw_stays_finished_after_a_restart) {
+    SessionOptions o = options();
+    o.settings.players[BLACK] = PLAYER_HUMAN;
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){"Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1",
+                                       "claim Ng8", NULL});
+    cr_assert(game_is_over(session_game(s)), "%s", log.text);
+    session_free(s, 3000);
+    Log again = {0};
+    s = open_session(&o, &again);
+    cr_expect_not(session_asking(s), "%s", again.text);
+    run(s, 4000, (const char *const[]){"y", NULL});
+    cr_expect_eq(game_ply_count(session_game(s)), 0, "nothing to resume");
+    session_free(s, 5000);
+    const char *text = archive_text();
+    cr_expect_eq(count_of(text, "[Event "), 1, "%s", text);
+    cr_expect(strstr(text, "[PatzerEnd \"threefold-repetition black\"]"), "%s", text);
+}
+
+// The archive records the settings the game was played with: level, time and
+// players typed after the end are the next game's.
+Test(session, settings_after_the_end_do_not_rewrite_the_finished_game) {
+    SessionOptions o = options();
+    o.settings.level = 20;
+    o.settings.players[BLACK] = PLAYER_HUMAN;
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){"e4", "resign", "level 1", "time 1+0", "play black",
+                                       NULL});
+    cr_expect(has(&log, "Level 1 (about"), "%s", log.text);
+    cr_expect(has(&log, "for the next game (new starts it)"), "%s", log.text);
+    const GameSettings *played = game_settings(session_game(s));
+    cr_expect_eq(played->level, 20);
+    cr_expect_eq(played->players[WHITE], PLAYER_HUMAN);
+    session_free(s, 3000); // the final autosave: the finished game as it was played
+    const char *text = archive_text();
+    cr_expect(strstr(text, "[PatzerLevel \"20\"]"), "%s", text);
+    text = read_all(autosave);
+    cr_assert_not_null(text);
+    cr_expect(strstr(text, "[PatzerLevel \"20\"]"), "%s", text);
+    cr_expect(strstr(text, "[PatzerBlack \"human\"]"), "%s", text);
+
+    s = open_session(&o, &log);
+    run(s, 4000, (const char *const[]){"e4", "resign", "level 3", "play black", "new", NULL});
+    const GameSettings *next = game_settings(session_game(s));
+    cr_expect_eq(next->level, 3, "the next game takes them");
+    cr_expect_eq(next->players[WHITE], PLAYER_ENGINE);
+    session_free(s, 5000);
+    cr_expect_eq(count_of(archive_text(), "[Event "), 2, "%s", archive_text());
+}
+
+// One wording of the question; 1 move, 2 moves.
+Test(session, the_resume_question_has_one_wording_and_counts_right) {
+    SessionOptions o = options();
+    o.settings.players[BLACK] = PLAYER_HUMAN;
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){"e4", NULL});
+    session_free(s, 3000);
+    Log again = {0};
+    s = open_session(&o, &again);
+    const char *question = "An unfinished game (1 move) was saved. Resume it? (y/n)";
+    cr_expect(has(&again, question), "%s", again.text);
+    char st[256];
+    status(s, st, sizeof st);
+    cr_expect_str_eq(st, question);
+    run(s, 4000, (const char *const[]){"y", "e5", "Nf3", NULL});
+    cr_expect(has(&again, "Resumed the unfinished game (1 move)."), "%s", again.text);
+    session_free(s, 5000);
+    Log third = {0};
+    s = open_session(&o, &third);
+    cr_expect(has(&third, "An unfinished game (2 moves) was saved."), "%s", third.text);
+    session_free(s, 6000);
+}
+
+// Defect: failed saves were silent. On a full disk (injected: every write
+// fails part-way with ENOSPC) the autosave says so once, keeps the last good
+// file, tries after every move and says when it works again.
+Test(session, a_full_disk_is_said_once_and_the_old_autosave_stays) {
+    SessionOptions o = options();
+    o.settings.players[BLACK] = PLAYER_HUMAN;
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){"e4", NULL});
+    paths_fail_writes(0, ENOSPC);
+    run(s, 3000, (const char *const[]){"e5", "Nf3", "Nc6", NULL});
+    cr_expect_eq(count_of(log.text, "Autosave failed"), 1, "once per cause: %s", log.text);
+    cr_expect(has(&log, "No space left on device"), "%s", log.text);
+    cr_expect(has(&log, autosave), "the file is named: %s", log.text);
+    cr_expect_eq(session_write_failures(s), 1);
+    cr_expect(strstr(session_last_failure(s), "No space left"), "%s", session_last_failure(s));
+    const char *text = read_all(autosave);
+    cr_assert_not_null(text, "the old autosave is there");
+    cr_expect(strstr(text, "1. e4") && !strstr(text, "e5"), "and intact: %s", text);
+    cr_expect_not(session_save_all(s, 3500), "the game is not saved");
+    paths_fail_writes(0, 0); // space again
+    run(s, 4000, (const char *const[]){"Bb5", NULL});
+    cr_expect(has(&log, "Autosave works again: "), "%s", log.text);
+    cr_expect(session_save_all(s, 4500));
+    text = read_all(autosave);
+    cr_expect(strstr(text, "3. Bb5"), "every move is there: %s", text);
+    session_free(s, 5000);
+    char dirlist[400];
+    snprintf(dirlist, sizeof dirlist, "ls '%s' | grep -q tmp", dir);
+    cr_expect_neq(system(dirlist), 0, "no temporary file is left");
+}
+
+// A finished game the archive could not take waits in the autosave, marked,
+// and the next start archives it, once.
+Test(session, a_game_the_archive_refused_is_archived_at_the_next_start) {
+    SessionOptions o = options();
+    o.settings.players[BLACK] = PLAYER_HUMAN;
+    char blocker[320];
+    snprintf(blocker, sizeof blocker, "%s/blocked", dir);
+    FILE *f = fopen(blocker, "w"); // a file where the archive's directory should be:
+    cr_assert_not_null(f);         // no write there, even as root
+    fclose(f);
+    snprintf(o.archive_path, sizeof o.archive_path, "%s/games.pgn", blocker);
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    cr_expect(has(&log, "The data directory "), "said at start: %s", log.text);
+    cr_expect(has(&log, "finished games cannot be archived"), "%s", log.text);
+    run(s, 2000, (const char *const[]){"d4", "d5", "resign", NULL});
+    cr_expect(has(&log, "The archive failed: "), "%s", log.text);
+    cr_expect_not(session_save_all(s, 2500));
+    session_free(s, 3000);
+    const char *text = read_all(autosave);
+    cr_assert_not_null(text);
+    cr_expect(strstr(text, "[PatzerArchived \"no\"]"), "%s", text);
+
+    cr_assert_eq(unlink(blocker), 0);
+    cr_assert_eq(mkdir(blocker, 0700), 0);
+    Log again = {0};
+    s = open_session(&o, &again);
+    cr_expect_not(session_asking(s));
+    cr_expect(has(&again, "is in the archive now"), "%s", again.text);
+    session_free(s, 4000);
+    s = open_session(&o, &again);
+    session_free(s, 5000);
+    text = read_all(o.archive_path);
+    cr_assert_not_null(text);
+    cr_expect_eq(count_of(text, "[Event "), 1, "once: %s", text);
+    cr_expect(strstr(text, "[PatzerEnd \"resignation white\"]"), "%s", text);
+}
+
+// An unfinished game answered n while the archive cannot be written is kept
+// and archived when the archive works again.
+Test(session, an_abandoned_game_waits_for_the_archive) {
+    SessionOptions o = options();
+    o.settings.players[BLACK] = PLAYER_HUMAN;
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){"c4", NULL});
+    session_free(s, 3000);
+    Log again = {0};
+    s = open_session(&o, &again);
+    paths_fail_writes(0, ENOSPC);
+    run(s, 4000, (const char *const[]){"n", "e4", NULL});
+    cr_expect(has(&again, "waits for the archive"), "%s", again.text);
+    paths_fail_writes(0, 0);
+    run(s, 5000, (const char *const[]){"e5", NULL});
+    cr_expect(has(&again, "The archive works again: "), "%s", again.text);
+    session_free(s, 6000);
+    const char *text = archive_text();
+    cr_expect_eq(count_of(text, "[Event "), 1, "%s", text);
+    cr_expect(strstr(text, "1. c4 *"), "%s", text);
+}
+
+// With no HOME (unset or empty), the home directory is the password database's.
+Test(session, no_home_is_found_in_the_password_database) {
+    const struct passwd *pw = getpwuid(getuid());
+    if (!pw || !pw->pw_dir || !pw->pw_dir[0])
+        cr_skip_test("no entry for this user in the password database");
+    char expected[4096];
+    snprintf(expected, sizeof expected, "%s", pw->pw_dir);
+    cr_assert_eq(unsetenv("HOME"), 0);
+    cr_expect_str_eq(paths_home(), expected);
+    cr_assert_eq(setenv("HOME", "", 1), 0);
+    cr_expect_str_eq(paths_home(), expected);
+    cr_assert_eq(setenv("HOME", dir, 1), 0);
+    cr_expect_str_eq(paths_home(), dir);
 }

@@ -309,6 +309,10 @@ GameEnd game_end(const Game *g) {
     return g->end;
 }
 
+Color game_end_side(const Game *g) {
+    return g->end_side;
+}
+
 bool game_is_over(const Game *g) {
     return g->result != RESULT_NONE;
 }
@@ -547,6 +551,21 @@ bool game_offer_draw(Game *g, int engine_score, int contempt_cp, int64_t now) {
 void game_agree_draw(Game *g, int64_t now) {
     if (!game_is_over(g))
         finish(g, RESULT_DRAW, END_AGREEMENT, g->board.side, now);
+}
+
+bool game_restore_end(Game *g, GameEnd end, Color side, int64_t now) {
+    if (game_is_over(g) || side >= COLOR_NB)
+        return false;
+    GameResult won = opponent(side) == WHITE ? RESULT_WHITE_WINS : RESULT_BLACK_WINS;
+    switch (end) {
+    case END_RESIGNATION:
+    case END_TIME_FORFEIT: finish(g, won, end, side, now); return true;
+    case END_AGREEMENT:
+    case END_THREEFOLD_REPETITION:
+    case END_FIFTY_MOVES:
+    case END_TIME_DRAW: finish(g, RESULT_DRAW, end, side, now); return true;
+    default: return false; // END_NONE, or an ending the position shows
+    }
 }
 
 bool game_tick(Game *g, int64_t now) {

@@ -73,6 +73,9 @@ Color game_turn(const Game *g);
 PlayerKind game_player(const Game *g, Color c);
 GameResult game_result(const Game *g);
 GameEnd game_end(const Game *g);
+// Who mated, resigned, claimed or ran out of time (for the other endings,
+// the side to move when the game ended); meaningless while the game goes on.
+Color game_end_side(const Game *g);
 bool game_is_over(const Game *g);
 // "White mates", "Draw by stalemate", "Black wins on time" ...
 const char *game_end_text(const Game *g);
@@ -125,6 +128,13 @@ GameEnd game_claimable(const Game *g);
 bool game_offer_draw(Game *g, int engine_score, int contempt_cp, int64_t now);
 // Ends the game by agreement (both human, or a driver's own decision).
 void game_agree_draw(Game *g, int64_t now);
+// Ends the game as a saved record says it ended, for the endings the board
+// does not show (resignation, agreement, a claimed draw, a fallen flag), so
+// that a finished game read back is finished again: `side` resigned, claimed
+// or ran out of time; the result follows from the ending. False, and nothing
+// changes, when the game is over already or the ending is one the position
+// decides by itself (mate, stalemate...: replaying the moves restores it).
+bool game_restore_end(Game *g, GameEnd end, Color side, int64_t now);
 
 // Checks the clocks: a fallen flag ends the game. Returns true if it did now.
 bool game_tick(Game *g, int64_t now);

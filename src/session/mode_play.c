@@ -137,6 +137,14 @@ static Color human_side(const Session *s) {
 }
 
 static void take_back(Session *s, bool redo, int64_t now) {
+    // A finished game stays finished (FIDE: the result stands; lichess does
+    // the same): its moves are studied in a copy, or a new game starts.
+    if (game_is_over(s->live)) {
+        session_say(s, MSG_ERROR, "The game is over (%s %s): %s cannot change it; analyze "
+                    "studies its positions, new starts a game.", game_result_text(s->live),
+                    game_end_text(s->live), redo ? "redo" : "undo");
+        return;
+    }
     think_cancel(&s->think);
     int before = game_ply_count(s->live);
     char last[64];
@@ -202,22 +210,48 @@ static void go_now(Session *s) {
     session_say(s, MSG_INFO, "patzer plays %s.", turn == WHITE ? "White" : "Black");
 }
 
+// The settings a command changes: the live game's while it goes on; once it
+// has ended, the next game's (the finished game keeps the settings it was
+// played with, in the archive too).
+static GameSettings *next_settings(Session *s) {
+    if (!game_is_over(s->live))
+        return NULL;
+    if (!s->next_settings_set) {
+        s->next_settings = *game_settings(s->live);
+        s->next_settings_set = true;
+    }
+    return &s->next_settings;
+}
+
+static const char next_note[] = " for the next game (new starts it)";
+
 static void set_level(Session *s, int level) {
-    game_set_level(s->live, level);
-    session_say(s, MSG_INFO, "Level %d (about %d Elo)%s", level, engine_level_elo(level),
-                level == LEVEL_MAX ? ", full strength" : "");
+    GameSettings *next = next_settings(s);
+    if (next)
+        next->level = level;
+    else
+        game_set_level(s->live, level);
+    session_say(s, MSG_INFO, "Level %d (about %d Elo)%s%s", level, engine_level_elo(level),
+                level == LEVEL_MAX ? ", full strength" : "", next ? next_note : "");
 }
 
 static void play_sides(Session *s, const Command *cmd) {
+    bool w = cmd->human[WHITE], b = cmd->human[BLACK];
+    const char *sides = w && b ? "both sides" : w ? "White" : b ? "Black"
+                                                : "neither side: patzer plays itself";
+    GameSettings *next = next_settings(s);
+    if (next) {
+        next->players[WHITE] = w ? PLAYER_HUMAN : PLAYER_ENGINE;
+        next->players[BLACK] = b ? PLAYER_HUMAN : PLAYER_ENGINE;
+        session_say(s, MSG_INFO, "You play %s%s.", sides, next_note);
+        return;
+    }
     think_cancel(&s->think);
-    game_set_players(s->live, cmd->human[WHITE] ? PLAYER_HUMAN : PLAYER_ENGINE,
-                     cmd->human[BLACK] ? PLAYER_HUMAN : PLAYER_ENGINE);
+    game_set_players(s->live, w ? PLAYER_HUMAN : PLAYER_ENGINE, b ? PLAYER_HUMAN : PLAYER_ENGINE);
     update_flip(s);
     s->play.last_move_ms = 0;
     session_changed(s);
-    bool w = cmd->human[WHITE], b = cmd->human[BLACK];
-    session_say(s, MSG_INFO, "You play %s.", w && b ? "both sides" : w ? "White" : b ? "Black"
-                                                     : "neither side: patzer plays itself");
+    session_say(s, MSG_INFO, "You play %s.", sides);
 }
 
 void play_text_move(Session *s, const char *text, int64_t now) {
@@ -276,9 +310,15 @@ static void offer_draw(Session *s, int64_t now) {
 }
 
 static void set_time(Session *s, const TimeControl *tc, int64_t now) {
-    game_set_time_control(s->live, tc, now);
     char text[TC_TEXT_MAX];
     timecontrol_format(tc, text, sizeof text);
+    GameSettings *next = next_settings(s);
+    if (next) {
+        next->tc = *tc;
+        session_say(s, MSG_INFO, "Time control %s%s.", text, next_note);
+        return;
+    }
+    game_set_time_control(s->live, tc, now);
     session_say(s, MSG_INFO, "Time control %s.", text);
     session_changed(s);
 }

@@ -3,10 +3,12 @@
 // dispatches each command (from the one command table) to itself or to the
 // mode, and changes mode only by entering the new one and leaving the old.
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include <unistd.h>
 
@@ -89,18 +91,20 @@ static void go_back(Session *s, int64_t now) {
 }
 
 // The live game is replaced by g (a new game, a set-up position): the old
-// one goes to the archive if it was left unfinished, and play shows g.
-static void replace_live(Session *s, Game *g, int64_t now) {
+// one goes to the archive unless it is there (a finished game is, unless its
+// archive write failed: tried again now), and play shows g. False when the
+// old game could not be archived (it waits for a later try).
+static bool replace_live(Session *s, Game *g, int64_t now) {
     if (s->mode != SESSION_PLAY)
         modes[s->mode]->leave(s, now);
     else
         think_cancel(&s->think);
-    if (!s->live_archived && !game_is_over(s->live))
-        session_archive_live(s, s->live, now);
+    bool archived = s->live_archived || session_archive_live(s, s->live, true, now);
     game_free(s->live);
     s->live = g;
     s->live_archived = false;
     s->live_spot = (ArchiveSpot){0};
+    s->next_settings_set = false;
     s->graph_count = 0;
     memset(&s->think.thinking, 0, sizeof s->think.thinking);
     s->think.engine_score = 0;
@@ -112,12 +116,14 @@ static void replace_live(Session *s, Game *g, int64_t now) {
     modes[SESSION_PLAY]->enter(s, &none, now);
     session_live_changed(s, now);
     session_changed(s);
+    return archived;
 }
 
-// Settings of a new live game: the current game's, with the player names of
-// the options (a file's names are not the player's).
+// Settings of a new live game: the current game's (or those typed after it
+// ended), with the player names of the options (a file's names are not the
+// player's).
 static GameSettings live_settings(const Session *s) {
-    GameSettings settings = *game_settings(s->live);
+    GameSettings settings = s->next_settings_set ? s->next_settings : *game_settings(s->live);
     settings.start_fen[0] = '\0';
     for (Color c = WHITE; c <= BLACK; c++)
         memcpy(settings.names[c], s->opts.settings.names[c], sizeof settings.names[c]);
@@ -225,10 +231,13 @@ static void new_game(Session *s, const Command *cmd, int64_t now) {
         session_say(s, MSG_ERROR, "%s", err);
         return;
     }
-    bool kept = game_ply_count(s->live) > 0 && !game_is_over(s->live) && !s->live_archived &&
-                s->opts.archive_path[0];
-    replace_live(s, g, now);
-    session_say(s, MSG_INFO, "New game.%s", kept ? " The unfinished one is in the archive." : "");
+    bool unfinished = game_ply_count(s->live) > 0 && !game_is_over(s->live) &&
+                      s->opts.archive_path[0];
+    bool archived = replace_live(s, g, now);
+    session_say(s, MSG_INFO, "New game.%s",
+                !unfinished ? ""
+                : archived  ? " The unfinished one is in the archive."
+                            : " The unfinished one waits for the archive (tried after each move).");
 }
 
 static void apply(Session *s, Transition tr, int64_t now) {
@@ -667,6 +676,21 @@ static void refuse(Session *s, const Command *cmd) {
                     command_name(cmd->kind), current(s)->name, hints[s->mode]);
 }
 
+// "1 move", "2 moves": a game's length in full moves, as said to the player.
+static const char *moves_text(const Game *g, char *buf, size_t bufsz) {
+    int n = (game_ply_count(g) + 1) / 2;
+    snprintf(buf, bufsz, "%d move%s", n, n == 1 ? "" : "s");
+    return buf;
+}
+
+// The one wording of the question about an unfinished game (the message
+// and the status line while it waits).
+static void resume_question(const Game *g, char *buf, size_t bufsz) {
+    char moves[32];
+    snprintf(buf, bufsz, "An unfinished game (%s) was saved. Resume it? (y/n)",
+             moves_text(g, moves, sizeof moves));
+}
+
 // The answer to "resume the unfinished game?". Anything but yes starts a
 // new game; the unfinished one is archived, never dropped.
 static bool answer_resume(Session *s, const char *line, int64_t now) {
@@ -690,15 +714,22 @@ static bool answer_resume(Session *s, const char *line, int64_t now) {
         if (s->mode == SESSION_PLAY) // else (--pgn) entered when the user returns to it
             modes[SESSION_PLAY]->enter(s, &(ModeArgs){0}, now);
         session_changed(s);
-        session_say(s, MSG_INFO, "Resumed the unfinished game (%d moves).",
-                    (game_ply_count(s->live) + 1) / 2);
+        char moves[32];
+        session_say(s, MSG_INFO, "Resumed the unfinished game (%s).",
+                    moves_text(s->live, moves, sizeof moves));
         return true;
     }
-    session_archive_live(s, pending, now);
+    bool archived = session_archive_live(s, pending, true, now);
     game_free(pending);
     session_live_changed(s, now); // the autosave now holds the new game
-    session_say(s, MSG_INFO, "New game; the unfinished one is in the archive%s%s.",
-                s->opts.archive_path[0] ? " " : "", s->opts.archive_path);
+    if (!s->opts.archive_path[0])
+        session_say(s, MSG_INFO, "New game; the unfinished one is not kept (no archive).");
+    else if (archived)
+        session_say(s, MSG_INFO, "New game; the unfinished one is in the archive %s.",
+                    s->opts.archive_path);
+    else
+        session_say(s, MSG_INFO, "New game; the unfinished one waits for the archive %s "
+                    "(tried after each move).", s->opts.archive_path);
     return no;
 }
 
@@ -782,33 +813,74 @@ static void set_up_engine(Session *s) {
         s->openings = openings_open(path); // read when a name is first asked for
 }
 
-// An unfinished game saved by the last session: resumed (--resume), archived
-// (--new), or the subject of a question answered by the next line.
+// The game the last session autosaved. An unfinished one is resumed
+// (--resume), archived (--new), or the subject of a question answered by the
+// next line. A finished one is in the archive already (written when it
+// ended), unless that write failed: then it is archived now, once, and its
+// autosave no longer says it waits.
 static void find_unfinished(Session *s, int64_t now) {
+    const char *path = s->opts.autosave_path;
     char why[512];
-    Game *g = s->opts.autosave_path[0] ? game_new(&s->opts.settings, why, sizeof why) : NULL;
-    bool unfinished = g && session_load(g, s->opts.autosave_path, now, why, sizeof why) &&
-                      !game_is_over(g) && game_ply_count(g) > 0;
+    bool in_archive = true;
+    Game *g = path[0] ? game_new(&s->opts.settings, why, sizeof why) : NULL;
+    bool loaded = g && session_load(g, path, now, &in_archive, why, sizeof why);
+    if (g && !loaded && access(path, F_OK) == 0)
+        session_say(s, MSG_ERROR, "Cannot read the autosaved game: %s", why);
+    if (loaded && game_is_over(g) && !in_archive) {
+        if (session_archive_live(s, g, true, now)) {
+            session_autosave_game(s, g, true, now);
+            session_say(s, MSG_INFO, "The last game (%s %s) is in the archive now.",
+                        game_result_text(g), game_end_text(g));
+        } else {
+            s->autosave_unarchived = true; // kept, and tried again; the file keeps it meanwhile
+        }
+    }
+    bool unfinished = loaded && !game_is_over(g) && game_ply_count(g) > 0;
     if (!unfinished) {
         game_free(g);
         if (s->opts.resume)
             session_say(s, MSG_INFO, "No unfinished game to resume; a new game starts.");
         return;
     }
-    int moves = (game_ply_count(g) + 1) / 2;
+    char moves[32];
     if (s->opts.resume) {
         game_free(s->live);
         s->live = g;
-        session_say(s, MSG_INFO, "Resumed the unfinished game (%d moves).", moves);
+        session_say(s, MSG_INFO, "Resumed the unfinished game (%s).",
+                    moves_text(g, moves, sizeof moves));
     } else if (s->opts.fresh) {
-        session_archive_live(s, g, now);
+        bool archived = session_archive_live(s, g, true, now);
         game_free(g);
         session_live_changed(s, now);
-        session_say(s, MSG_INFO, "New game; the unfinished one is in the archive.");
+        session_say(s, MSG_INFO, "New game; the unfinished one %s.",
+                    archived ? "is in the archive" : "waits for the archive (tried after each move)");
     } else {
         s->pending = g;
         s->asking_resume = true;
-        session_say(s, MSG_INFO, "An unfinished game (%d moves) was saved. Resume it? (y/n)", moves);
+        char question[160];
+        resume_question(g, question, sizeof question);
+        session_say(s, MSG_INFO, "%s", question);
+    }
+}
+
+// Says at once when the directory of the autosave or of the archive cannot
+// be written: games would not be kept, and the player must know before playing.
+static void check_directories(Session *s) {
+    const struct {
+        const char *path, *what, *lost;
+    } files[] = {
+        {s->opts.autosave_path, "state", "the game in progress cannot be autosaved"},
+        {s->opts.archive_path, "data", "finished games cannot be archived"},
+    };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char dir[PATH_MAX_LEN];
+        if (!files[i].path[0] || paths_dir_writable(files[i].path, dir, sizeof dir))
+            continue;
+        snprintf(s->last_failure, sizeof s->last_failure,
+                 "The %s directory %s is not writable (%s): %s.", files[i].what, dir,
+                 strerror(errno), files[i].lost);
+        s->write_failures++;
+        session_say(s, MSG_ERROR, "%s", s->last_failure);
     }
 }
 
@@ -848,6 +920,7 @@ Session *session_new(const SessionOptions *opts, const SessionHooks *hooks, int6
         session_say(s, MSG_ERROR, "%s", opts->notes);
     if (fen_note[0])
         session_say(s, MSG_INFO, "Start position: %s.", fen_note);
+    check_directories(s);
     set_up_engine(s);
     if (opts->engine_cmd[0]) // --engine, engine = CMD: a failure is said, the built-in plays
         think_engine_command(&s->think, opts->engine_cmd);
@@ -865,8 +938,9 @@ void session_free(Session *s, int64_t now) {
     modes[s->mode]->leave(s, now); // stops a search or a review
     think_cancel(&s->think);
     explore_free(s); // joins the indexing thread before its queue goes
-    if (s->live_dirty)
-        session_autosave(s->live, s->openings, s->opts.autosave_path, now);
+    session_save_all(s, now); // said when it fails; the front end may have asked already
+    for (int i = 0; i < s->unarchived_count; i++)
+        pgn_game_free(s->unarchived[i]);
     game_free(s->pending);
     pgn_game_free(s->replace_pending);
     for (int i = 0; i < s->edited_count; i++)
@@ -1107,7 +1181,7 @@ bool session_review_progress(const Session *s, int *done, int *total) {
 
 void session_status(const Session *s, char *buf, size_t bufsz) {
     if (s->asking_resume) {
-        snprintf(buf, bufsz, "Resume the unfinished game? (y/n)");
+        resume_question(s->pending, buf, bufsz);
         return;
     }
     if (s->replace_pending) {

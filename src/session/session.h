@@ -99,6 +99,16 @@ Session *session_new(const SessionOptions *opts, const SessionHooks *hooks, int6
                      char *err, size_t errsz);
 // Stops the engine and frees everything (after a final autosave).
 void session_free(Session *s, int64_t now);
+// The final writes (session_free does them too): the autosave when the game
+// changed, the archive's copy of a finished game, games waiting for the
+// archive. False when something could not be saved; session_last_failure
+// says what. A front end calls it before session_free for its exit status.
+bool session_save_all(Session *s, int64_t now);
+// The failures to write the games (autosave, archive) said so far, counted,
+// and the last one's words (the file and the reason; "" before any): a front
+// end shows a new one where it must be seen (the line mode on stderr).
+unsigned session_write_failures(const Session *s);
+const char *session_last_failure(const Session *s);
 
 // A status message of the front end's own (MSG_INFO or MSG_ERROR): kept in
 // the message log like the session's, and shown through the message hook.

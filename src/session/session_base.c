@@ -35,28 +35,115 @@ void session_changed(Session *s) {
         s->hooks.position_changed(s->hooks.ctx);
 }
 
-// Appends the live game to the archive once (finished, or abandoned when a
-// new game replaces it unfinished). A game without moves is not kept.
-void session_archive_live(Session *s, const Game *g, int64_t now) {
-    if (game_ply_count(g) == 0 || !s->opts.archive_path[0])
+// A write that keeps the games failed (err) or worked (err NULL). A failure
+// is said at once, in the status line and the message log, and again only
+// when its cause changes; the first success after it says the file works
+// again. `failure` holds the failure as last said.
+static void write_outcome(Session *s, char *failure, size_t failuresz, const char *what,
+                          const char *path, const char *err, const char *retry) {
+    if (!err) {
+        if (failure[0])
+            session_say(s, MSG_INFO, "%s works again: %s", what, path);
+        failure[0] = '\0';
         return;
+    }
+    if (strcmp(failure, err) == 0)
+        return; // said already: not after every move
+    snprintf(failure, failuresz, "%s", err);
+    snprintf(s->last_failure, sizeof s->last_failure, "%s failed: %s", what, err);
+    s->write_failures++;
+    session_say(s, MSG_ERROR, "%s failed: %s (%s)", what, err, retry);
+}
+
+// Appends one game to the archive; spot (may be NULL) learns where it went.
+static bool archive_pgn(Session *s, const PgnGame *pgn, ArchiveSpot *spot) {
+    char err[512];
+    bool ok = session_archive(pgn, s->opts.archive_path, spot, err, sizeof err);
+    write_outcome(s, s->archive_failure, sizeof s->archive_failure, "The archive",
+                  s->opts.archive_path, ok ? NULL : err, "tried again after each move");
+    return ok;
+}
+
+// The games that could not be archived when they left the session, in order.
+static bool archive_waiting(Session *s) {
+    int done = 0;
+    while (done < s->unarchived_count && archive_pgn(s, s->unarchived[done], NULL))
+        pgn_game_free(s->unarchived[done++]);
+    s->unarchived_count -= done;
+    memmove(s->unarchived, s->unarchived + done, (size_t)s->unarchived_count * sizeof *s->unarchived);
+    return s->unarchived_count == 0;
+}
+
+bool session_archive_live(Session *s, const Game *g, bool keep, int64_t now) {
+    if (game_ply_count(g) == 0 || !s->opts.archive_path[0])
+        return true; // a game without moves is not kept
     PgnGame *pgn = session_to_pgn(g, s->openings, now);
-    char err[512] = "out of memory";
-    if (!pgn || (!game_is_over(g) && !pgn_set_tag(pgn, "Termination", "abandoned")) ||
-        !session_archive(pgn, s->opts.archive_path, g == s->live ? &s->live_spot : NULL, err,
-                         sizeof err))
-        session_say(s, MSG_ERROR, "Cannot archive the game: %s", err);
+    if (!pgn || (!game_is_over(g) && !pgn_set_tag(pgn, "Termination", "abandoned"))) {
+        pgn_game_free(pgn);
+        session_say(s, MSG_ERROR, "Cannot archive the game: out of memory");
+        return false;
+    }
+    // Earlier games first, so that the archive keeps the order they were played.
+    bool ok = archive_waiting(s) && archive_pgn(s, pgn, g == s->live ? &s->live_spot : NULL);
+    enum { KEPT_MAX = sizeof s->unarchived / sizeof s->unarchived[0] };
+    if (!ok && keep && s->unarchived_count < KEPT_MAX) {
+        s->unarchived[s->unarchived_count++] = pgn;
+        return false;
+    }
+    if (!ok && keep)
+        session_say(s, MSG_ERROR, "%d games wait for the archive already: this one is dropped.",
+                    KEPT_MAX);
     pgn_game_free(pgn);
+    return ok;
+}
+
+bool session_autosave_game(Session *s, const Game *g, bool in_archive, int64_t now) {
+    char err[512];
+    bool ok = session_autosave(g, s->openings, s->opts.autosave_path, in_archive, now, err,
+                               sizeof err);
+    write_outcome(s, s->autosave_failure, sizeof s->autosave_failure, "Autosave",
+                  s->opts.autosave_path, ok ? NULL : err, "tried again after each move");
+    return ok;
+}
+
+static bool autosave_live(Session *s, int64_t now) {
+    return session_autosave_game(s, s->live, s->live_archived, now);
 }
 
 void session_live_changed(Session *s, int64_t now) {
     s->live_dirty = true;
-    session_autosave(s->live, s->openings, s->opts.autosave_path, now);
-    if (game_is_over(s->live) && !s->live_archived) {
-        session_archive_live(s, s->live, now);
-        s->live_archived = true;
-    }
+    if (s->opts.archive_path[0])
+        archive_waiting(s);
+    if (game_is_over(s->live) && !s->live_archived)
+        s->live_archived = session_archive_live(s, s->live, false, now);
+    autosave_live(s, now);
 }
+
+bool session_save_all(Session *s, int64_t now) {
+    bool ok = true;
+    if (s->opts.archive_path[0]) {
+        ok = archive_waiting(s);
+        if (game_is_over(s->live) && !s->live_archived) {
+            s->live_archived = session_archive_live(s, s->live, false, now);
+            ok = ok && s->live_archived;
+        }
+    }
+    // Only a game changed here: starting and quitting never overwrites the
+    // autosave (it may hold an unfinished game not answered for yet).
+    // A finished game of the last session, waiting in the autosave for the
+    // archive, leaves it once archived (else the next start archives it again).
+    bool taken = s->autosave_unarchived && s->unarchived_count == 0;
+    if (s->live_dirty || taken) {
+        bool saved = autosave_live(s, now);
+        s->live_dirty = !saved;
+        s->autosave_unarchived = s->autosave_unarchived && !saved;
+        ok = ok && saved;
+    }
+    return ok;
+}
+
+unsigned session_write_failures(const Session *s) { return s->write_failures; }
+const char *session_last_failure(const Session *s) { return s->last_failure; }
 
 void session_last_move_text(const Game *g, int ply, char *buf, size_t bufsz) {
     buf[0] = '\0';

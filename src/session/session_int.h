@@ -340,6 +340,22 @@ struct Session {
     bool live_dirty;           // the live game changed since the start (autosave it)
     bool live_archived;        // the live game is in the archive already
     ArchiveSpot live_spot;     // where in the archive (its review replaces it there)
+    // The writes that keep the games (session_base.c): each one's failure as
+    // last said (empty while it works), said once per cause and once more
+    // when it works again; the failures said, counted for the line mode.
+    char autosave_failure[512];
+    char archive_failure[512];
+    unsigned write_failures;
+    char last_failure[PATH_MAX_LEN + 1024];
+    // Games that left the session (replaced, abandoned) while the archive
+    // could not be written: tried again at every later change and at the end.
+    PgnGame *unarchived[8];
+    int unarchived_count;
+    bool autosave_unarchived; // the autosave file holds one of them (from the last session)
+    // Settings typed after the live game ended: they are the next game's
+    // (the finished game keeps those it was played with).
+    GameSettings next_settings;
+    bool next_settings_set;
     MsgLog messages;           // the last status messages, for `messages`
     Engine *coach;             // searches for `why` (made when first needed)
     Move why_move;             // the move `why` shows, while the position is why_key
@@ -371,12 +387,21 @@ __attribute__((format(printf, 3, 4))) void session_say(Session *s, MessageKind k
 // session_say without formatting or a length limit (help, long lists).
 void session_say_text(Session *s, MessageKind kind, const char *text);
 void session_changed(Session *s);
-// Appends g (a live game being finished or replaced) to the archive.
-void session_archive_live(Session *s, const Game *g, int64_t now);
+// Appends g (a live game being finished or replaced; Termination
+// "abandoned" when unfinished) to the archive. When the archive cannot be
+// written, the failure is said and, with keep (g is going away), a copy is
+// kept to be tried again at every later change. True when g is in the archive
+// (or there is no archive).
+bool session_archive_live(Session *s, const Game *g, bool keep, int64_t now);
 // `why`: explains the last move of the game shown.
 void why_command(Session *s);
 
-// The live game changed: autosave it; when it ended, archive it.
+// Writes g to the autosave (in_archive: see session_autosave), saying a
+// failure once per cause and the recovery. False when it failed.
+bool session_autosave_game(Session *s, const Game *g, bool in_archive, int64_t now);
+// The live game changed: autosave it; when it ended, archive it (first, so
+// that the autosave knows whether it is in the archive); games waiting for the
+// archive are tried again.
 void session_live_changed(Session *s, int64_t now);
 // "12... Nf6": the last move of g, or "" when none.
 void session_last_move_text(const Game *g, int ply, char *buf, size_t bufsz);

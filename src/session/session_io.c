@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,6 +19,32 @@
 #define TAG_LEVEL "PatzerLevel"
 #define TAG_TIME "PatzerTime"
 #define TAG_CLOCKS "PatzerClocks"
+// How the game ended, exactly ("resignation white": the ending and the side
+// that mated, resigned, claimed or lost on time), which the standard
+// Termination tag ("normal", "time forfeit") cannot say; read back so that a
+// finished game is finished again (see session_load).
+#define TAG_END "PatzerEnd"
+// Written by the autosave of a finished game that is not in the archive yet
+// (the archive could not be written): the next start archives it.
+#define TAG_ARCHIVED "PatzerArchived"
+
+// The words of TAG_END, indexed by GameEnd.
+static const char *const end_names[] = {
+    [END_NONE] = "none",
+    [END_CHECKMATE] = "checkmate",
+    [END_STALEMATE] = "stalemate",
+    [END_INSUFFICIENT_MATERIAL] = "insufficient-material",
+    [END_FIVEFOLD_REPETITION] = "fivefold-repetition",
+    [END_SEVENTY_FIVE_MOVES] = "seventy-five-moves",
+    [END_THREEFOLD_REPETITION] = "threefold-repetition",
+    [END_FIFTY_MOVES] = "fifty-moves",
+    [END_RESIGNATION] = "resignation",
+    [END_AGREEMENT] = "agreement",
+    [END_TIME_FORFEIT] = "time-forfeit",
+    [END_TIME_DRAW] = "time-draw",
+};
+_Static_assert(sizeof end_names / sizeof end_names[0] == END_TIME_DRAW + 1,
+               "one word per ending");
 
 static const char *termination(const Game *g) {
     switch (game_end(g)) {
@@ -97,6 +124,11 @@ PgnGame *session_to_pgn(const Game *g, const Openings *o, int64_t now) {
     timecontrol_format_pgn(&game_clock(g)->tc, buf, sizeof buf);
     ok = ok && pgn_set_tag(p, "TimeControl", buf);
     ok = ok && pgn_set_tag(p, "Termination", termination(g));
+    if (game_is_over(g)) {
+        snprintf(buf, sizeof buf, "%s %s", end_names[game_end(g)],
+                 game_end_side(g) == WHITE ? "white" : "black");
+        ok = ok && pgn_set_tag(p, TAG_END, buf);
+    }
     snprintf(buf, sizeof buf, "%d", game_ply_count(g));
     ok = ok && pgn_set_tag(p, "PlyCount", buf);
     ok = ok && pgn_set_tag(p, TAG_WHITE_PLAYER,
@@ -117,10 +149,13 @@ PgnGame *session_to_pgn(const Game *g, const Openings *o, int64_t now) {
     return p;
 }
 
-bool session_save(const Game *g, const Openings *o, const char *path, int64_t now, char *err,
-                  size_t errsz) {
+bool session_autosave(const Game *g, const Openings *o, const char *path, bool in_archive,
+                      int64_t now, char *err, size_t errsz) {
+    if (!path || !path[0])
+        return true;
     PgnGame *p = session_to_pgn(g, o, now);
-    if (!p) {
+    if (!p || (game_is_over(g) && !in_archive && !pgn_set_tag(p, TAG_ARCHIVED, "no"))) {
+        pgn_game_free(p);
         snprintf(err, errsz, "out of memory saving the game");
         return false;
     }
@@ -128,13 +163,6 @@ bool session_save(const Game *g, const Openings *o, const char *path, int64_t no
     bool ok = pgn_save(path, games, 1, err, errsz);
     pgn_game_free(p);
     return ok;
-}
-
-bool session_autosave(const Game *g, const Openings *o, const char *path, int64_t now) {
-    if (!path || !path[0])
-        return true;
-    char err[512];
-    return session_save(g, o, path, now, err, sizeof err);
 }
 
 // Takes the engine's evaluation that session_to_pgn writes at the end of a
@@ -195,7 +223,35 @@ static void settings_from_tags(const PgnGame *p, GameSettings *s) {
     }
 }
 
-bool session_load(Game *g, const char *path, int64_t now, char *err, size_t errsz) {
+// Ends g as the record says it ended, when the moves alone do not end it:
+// by patzer's own tag, else (a file from an older patzer) by the Result and
+// Termination tags: a decisive result was a resignation or a flag, a draw a
+// claim the position allows or an agreement.
+static void restore_end(Game *g, const PgnGame *p, int64_t now) {
+    const char *v = pgn_tag(p, TAG_END);
+    char word[32], side[8];
+    if (v && sscanf(v, "%31s %7s", word, side) == 2) {
+        for (int e = END_NONE + 1; e <= END_TIME_DRAW; e++)
+            if (strcmp(word, end_names[e]) == 0)
+                game_restore_end(g, (GameEnd)e, strcmp(side, "black") == 0 ? BLACK : WHITE, now);
+    }
+    const char *result = pgn_result(p);
+    if (game_is_over(g) || !result || !pgn_is_result(result) || strcmp(result, "*") == 0)
+        return;
+    const char *term = pgn_tag(p, "Termination");
+    bool flag = term && strcasecmp(term, "time forfeit") == 0;
+    if (strcmp(result, "1/2-1/2") == 0) {
+        GameEnd claim = game_claimable(g);
+        game_restore_end(g, flag ? END_TIME_DRAW : claim != END_NONE ? claim : END_AGREEMENT,
+                         game_turn(g), now);
+        return;
+    }
+    Color loser = strcmp(result, "1-0") == 0 ? BLACK : WHITE;
+    game_restore_end(g, flag ? END_TIME_FORFEIT : END_RESIGNATION, loser, now);
+}
+
+bool session_load(Game *g, const char *path, int64_t now, bool *in_archive, char *err,
+                  size_t errsz) {
     if (!path || !path[0]) {
         snprintf(err, errsz, "no file name");
         return false;
@@ -267,6 +323,11 @@ bool session_load(Game *g, const char *path, int64_t now, char *err, size_t errs
         }
         if (ok && clocks[WHITE] >= 0 && clocks[BLACK] >= 0)
             game_set_clocks(g, clocks, now);
+        if (ok)
+            restore_end(g, p, now);
+        const char *archived = pgn_tag(p, TAG_ARCHIVED);
+        if (ok && in_archive)
+            *in_archive = !archived || strcmp(archived, "no") != 0;
     }
     game_free(fresh);
     pgn_game_free(p);

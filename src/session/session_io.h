@@ -8,21 +8,27 @@
 #include "src/game/openings.h"
 #include "src/pgn/pgn.h"
 
-// Writes the game to path atomically; silently does nothing when path is
-// empty. Returns false when the write failed.
-bool session_autosave(const Game *g, const Openings *o, const char *path, int64_t now);
+// Writes the game to path atomically (nothing when path is empty). A finished
+// game that is not in the archive (in_archive false: its archive write
+// failed) is marked so, for the next start to archive it. False with the
+// reason (the file and the system's words) when the write failed; the file
+// is then as it was.
+bool session_autosave(const Game *g, const Openings *o, const char *path, bool in_archive,
+                      int64_t now, char *err, size_t errsz);
 // The game as PGN: tags (with patzer's own for resuming, and ECO/Opening
 // when o knows the opening; o may be NULL), moves with clock comments and the
 // engine's evaluations. NULL when out of memory.
 PgnGame *session_to_pgn(const Game *g, const Openings *o, int64_t now);
-// Writes the game to path (atomically), with the reason on failure.
-bool session_save(const Game *g, const Openings *o, const char *path, int64_t now, char *err,
-                  size_t errsz);
 // Replaces the game with the first game of a PGN file and continues from the
 // end of its main line. Settings saved by patzer (players, level, time
 // control, clocks) are restored; for other files the current players and
-// level stay. On failure the game is unchanged and err says why.
-bool session_load(Game *g, const char *path, int64_t now, char *err, size_t errsz);
+// level stay. A finished game is finished again, however it ended (the
+// PatzerEnd tag, else Result and Termination). *in_archive (when not NULL)
+// tells whether the game is in the archive already (false only for a
+// finished game its autosave marks as not archived). On failure the game is
+// unchanged and err says why.
+bool session_load(Game *g, const char *path, int64_t now, bool *in_archive, char *err,
+                  size_t errsz);
 
 // Where a game was written into the archive: bytes [start, end) of the file
 // as it was then (end 0: nowhere).

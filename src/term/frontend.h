@@ -12,6 +12,10 @@
 // Milliseconds of a monotonic clock (the session's notion of "now").
 static inline int64_t frontend_now_ms(void) { return search_now_ms(); }
 
+// The exit status of a game whose last autosave or archive write failed
+// (the man page's EXIT STATUS).
+enum { FRONTEND_NOT_SAVED = 3 };
+
 // Runs the line mode over in/out; first_line is a line main already read
 // (or NULL). Returns the exit status.
 int linemode_run(const Config *cfg, FILE *in, FILE *out, const char *first_line);

@@ -20,6 +20,7 @@ typedef struct LineMode {
     FILE *out;
     int fd;
     bool eof;
+    unsigned failures_said; // write failures already on stderr
     char buf[INPUT_MAX];
     size_t len;
 } LineMode;
@@ -54,10 +55,23 @@ static void print_board(LineMode *lm) {
         fprintf(lm->out, "Comment before: %s\n", before);
     if (after)
         fprintf(lm->out, "Comment: %s\n", after);
-    char status[256];
-    session_status(lm->session, status, sizeof status);
-    fprintf(lm->out, "%s\n", status);
+    // While the resume question waits it is the status, said just before:
+    // asked once.
+    if (!session_asking(lm->session)) {
+        char status[256];
+        session_status(lm->session, status, sizeof status);
+        fprintf(lm->out, "%s\n", status);
+    }
     fflush(lm->out);
+}
+
+// A game that could not be saved is said on stderr too, where a script that
+// reads the output for the moves still sees it (once per cause, as said).
+static void report_failures(LineMode *lm) {
+    unsigned n = session_write_failures(lm->session);
+    if (n != lm->failures_said)
+        fprintf(stderr, "patzer: %s\n", session_last_failure(lm->session));
+    lm->failures_said = n;
 }
 
 static void on_message(MessageKind kind, const char *text, void *ctx) {
@@ -139,6 +153,7 @@ static void run(LineMode *lm) {
     char line[LINE_MAX_LEN];
     while (!session_quit_requested(s)) {
         session_poll(s, frontend_now_ms());
+        report_failures(lm);
         if (session_quit_requested(s))
             break;
         bool busy = session_busy(s);
@@ -179,8 +194,15 @@ int linemode_run(const Config *cfg, FILE *in, FILE *out, const char *first_line)
             lm->len = n + 1;
         }
     }
+    report_failures(lm); // at the start: an unwritable directory is found by the first write
     run(lm);
+    int status = 0;
+    if (!session_save_all(lm->session, frontend_now_ms())) {
+        fprintf(stderr, "patzer: the game could not be saved: %s\n",
+                session_last_failure(lm->session));
+        status = FRONTEND_NOT_SAVED;
+    }
     session_free(lm->session, frontend_now_ms());
     free(lm);
-    return 0;
+    return status;
 }

@@ -546,10 +546,18 @@ int tui_run(const Config *cfg, char *why, size_t whysz) {
     ui_cmdbar_close();
     ui_screen_close();
     notes_free(&t.notes);
+    // The last writes, after the screen is gone: a failure must be read on
+    // the terminal the player returns to (the status line went with it).
+    int status = 0;
+    if (!session_save_all(t.session, frontend_now_ms())) {
+        fprintf(stderr, "patzer: the game could not be saved: %s\n",
+                session_last_failure(t.session));
+        status = FRONTEND_NOT_SAVED;
+    }
     session_free(t.session, frontend_now_ms());
     if (stop_signal && stop_signal != SIGINT) {
         signal(stop_signal, SIG_DFL);
         raise(stop_signal);
     }
-    return 0;
+    return status;
 }

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,14 +43,24 @@ static bool make_dirs(const char *dir) {
     return mkdir(tmp, 0700) == 0 || errno == EEXIST;
 }
 
+const char *paths_home(void) {
+    const char *home = getenv("HOME");
+    if (home && *home)
+        return home;
+    // As the shell and other programs do without $HOME (a service, env -i):
+    // the home directory of the user in the password database.
+    const struct passwd *pw = getpwuid(getuid());
+    return pw && pw->pw_dir && pw->pw_dir[0] ? pw->pw_dir : NULL;
+}
+
 static bool xdg_dir(const char *env, const char *fallback, char *buf, size_t bufsz, bool create) {
     const char *base = getenv(env);
     int n;
     if (base && base[0] == '/') {
         n = snprintf(buf, bufsz, "%s/patzer", base);
     } else {
-        const char *home = getenv("HOME");
-        if (!home || !*home)
+        const char *home = paths_home();
+        if (!home)
             return false;
         n = snprintf(buf, bufsz, "%s/%s/patzer", home, fallback);
     }
@@ -139,6 +150,44 @@ void paths_set_default_book(Engine *engine) {
         engine_set_option(engine, "BookFile", book, NULL, 0);
 }
 
+bool paths_dir_writable(const char *file, char *dir, size_t dirsz) {
+    if (snprintf(dir, dirsz, "%s", file) >= (int)dirsz) {
+        errno = ENAMETOOLONG;
+        return false;
+    }
+    char *slash = strrchr(dir, '/');
+    if (slash == dir)
+        slash[1] = '\0'; // a file in /
+    else if (slash)
+        *slash = '\0';
+    else
+        snprintf(dir, dirsz, ".");
+    // Writing a file there means creating the temporary and renaming it:
+    // write and search permission on the directory, on a writable file system.
+    return make_dirs(dir) && access(dir, W_OK | X_OK) == 0;
+}
+
+// The tests' fault injection (paths_fail_writes): writes left before the
+// failures start, and the errno they fail with (0: none).
+static int writes_before_failure;
+static int injected_errno;
+
+void paths_fail_writes(int after, int errnum) {
+    writes_before_failure = after;
+    injected_errno = errnum;
+}
+
+// Whether this write is one the tests made fail.
+static bool injected_failure(void) {
+    if (!injected_errno)
+        return false;
+    if (writes_before_failure > 0) {
+        writes_before_failure--;
+        return false;
+    }
+    return true;
+}
+
 // "what path: reason", the reason from errno.
 static bool fail(char *err, size_t errsz, const char *what, const char *path) {
     return errmsg_set(err, errsz, "%s %s: %s", what, path, strerror(errno));
@@ -153,9 +202,18 @@ bool paths_write_atomic(const char *path, const char *data, size_t len, char *er
     int fd = mkstemp(tmp);
     if (fd < 0)
         return fail(err, errsz, "cannot create a temporary file for", path);
+    bool inject = injected_failure();
     size_t done = 0;
-    while (done < len) {
-        ssize_t n = write(fd, data + done, len - done);
+    while (done < len || inject) {
+        // An injected failure comes after half the data, as on a disk that fills.
+        size_t chunk = inject ? (len - done) / 2 : len - done;
+        ssize_t n;
+        if (inject && (done > 0 || chunk == 0)) {
+            errno = injected_errno;
+            n = -1;
+        } else {
+            n = write(fd, data + done, chunk);
+        }
         if (n < 0) {
             if (errno == EINTR)
                 continue;

@@ -10,6 +10,9 @@
 
 enum { PATH_MAX_LEN = 4096 };
 
+// The home directory: $HOME, else (unset or empty) the user's entry in the
+// password database; NULL when neither gives one.
+const char *paths_home(void);
 // $XDG_CONFIG_HOME/patzer or ~/.config/patzer (created when create is set).
 bool paths_config_dir(char *buf, size_t bufsz, bool create);
 // $XDG_STATE_HOME/patzer or ~/.local/state/patzer (created when create is set).
@@ -46,6 +49,14 @@ const char *paths_argv0(void);
 // is 0644). On failure the old file is untouched, the
 // temporary removed, and err says what failed (errno text).
 bool paths_write_atomic(const char *path, const char *data, size_t len, char *err, size_t errsz);
+// Whether a file can be written in the directory of `file` (written into
+// dir), which is created when missing: the check patzer makes at start for
+// its state and data directories. False with errno saying why.
+bool paths_dir_writable(const char *file, char *dir, size_t dirsz);
+// For the tests only: after `after` more writes, paths_write_atomic fails
+// with errno errnum (ENOSPC: a full disk) part-way through writing, until
+// called again with errnum 0. Off unless a test sets it.
+void paths_fail_writes(int after, int errnum);
 // Reads a whole file of at most max_bytes into a new NUL-terminated buffer
 // (the caller frees it). Rejects larger files and files with NUL bytes
 // (binary), with a message.
