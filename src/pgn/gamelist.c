@@ -846,7 +846,8 @@ void gamelist_row(const GameList *l, int i, int width, char *buf, size_t bufsz) 
     int number_w = snprintf(NULL, 0, "%d", l->count);
     int result_w = 7; // "1/2-1/2"
     int date_w = l->widest[TAG_DATE], eco_w = l->widest[TAG_ECO];
-    int fixed = number_w + GAP + result_w + GAP + GAP; // the gaps around the name columns
+    // Four gaps: after the number, each name and the result (the event is last).
+    int fixed = number_w + result_w + 4 * GAP;
     if (date_w)
         fixed += date_w + GAP;
     if (eco_w)
