@@ -946,39 +946,41 @@ Test(session, the_tree_ends_with_the_result_after_resignation) {
     session_free(s, 3000);
 }
 
-// The game list (load, games) goes to the pager as a text; a click on one of
-// its game lines there opens that game, other lines name no game.
+// The game list (load, games): the session says its heading, the front end
+// shows its rows; a click on a row opens the game of that row.
 static char last_text[8192];
 static void keep_text(MessageKind kind, const char *text, void *ctx) {
-    (void)ctx;
     if (kind == MSG_TEXT)
         snprintf(last_text, sizeof last_text, "%s", text);
+    if (ctx)
+        on_message(kind, text, ctx);
 }
 
-Test(session, a_line_of_the_game_list_names_its_game) {
+Test(session, a_row_of_the_game_list_names_its_game) {
     SessionOptions o = options();
     SessionHooks hooks = {keep_text, NULL, NULL, NULL};
     char err[256], load[400];
     Session *s = session_new(&o, &hooks, 1000, err, sizeof err);
     cr_assert_not_null(s, "%s", err);
     cr_expect_not(session_is_game_list(s, ""), "no list yet");
+    cr_expect_eq(session_game_list_count(s), 0);
     snprintf(load, sizeof load, "load %s", pgn_path);
     run(s, 2000, (const char *const[]){load, NULL});
     cr_assert(strstr(last_text, "2 of 2 games in"), "%s", last_text);
     cr_expect(session_is_game_list(s, last_text));
     cr_expect_not(session_is_game_list(s, "2 of 2 games in"));
-    char line[256];
-    const char *p = strstr(last_text, "   2  Gamma");
-    cr_assert_not_null(p, "%s", last_text);
-    snprintf(line, sizeof line, "%.*s", (int)strcspn(p, "\n"), p);
-    cr_expect_eq(session_listed_game(s, line), 2);
-    p = strstr(last_text, "   1  Alpha");
-    cr_assert_not_null(p, "%s", last_text);
-    snprintf(line, sizeof line, "%.*s", (int)strcspn(p, "\n"), p);
-    cr_expect_eq(session_listed_game(s, line), 1);
-    cr_expect_eq(session_listed_game(s, strtok(last_text, "\n")), 0, "the heading");
-    cr_expect_eq(session_listed_game(s, ""), 0);
-    cr_expect_eq(session_listed_game(s, "   1  Alpha"), 0, "a part of a line");
+    cr_assert_eq(session_game_list_count(s), 2);
+    char row[256];
+    session_game_list_row(s, 1, 80, row, sizeof row);
+    cr_expect(strstr(row, "2  Gamma") == row, "%s", row);
+    cr_expect_eq(session_game_list_number(s, 1), 2);
+    cr_expect_eq(session_game_list_number(s, 0), 1);
+    cr_expect_eq(session_game_list_number(s, 2), 0, "below the rows");
+    cr_expect_eq(session_game_list_number(s, -1), 0);
+    run(s, 3000, (const char *const[]){"games delta", NULL});
+    cr_expect(strstr(last_text, "1 of 2 games in") && strstr(last_text, "matching 'delta'"), "%s",
+              last_text);
+    cr_expect_eq(session_game_list_number(s, 0), 2);
     session_free(s, 3000);
 }
 
@@ -1230,4 +1232,41 @@ Test(session, no_home_is_found_in_the_password_database) {
     cr_expect_str_eq(paths_home(), expected);
     cr_assert_eq(setenv("HOME", dir, 1), 0);
     cr_expect_str_eq(paths_home(), dir);
+}
+
+// Every game of a long file is listed, and the last row opens the last game.
+Test(session, the_game_list_has_every_game_and_the_last_opens) {
+    char many[320];
+    snprintf(many, sizeof many, "%s/many.pgn", dir);
+    FILE *f = fopen(many, "w");
+    cr_assert_not_null(f);
+    for (int i = 1; i <= 300; i++)
+        fprintf(f,
+                "[Event \"Lichess Rated Blitz game, round %d\"]\n[UTCDate \"2024.02.%02d\"]\n"
+                "[White \"Wilhelmina Longname-Player %d\"]\n[Black \"B%d\"]\n"
+                "[Result \"*\"]\n\n1. e4 e5 %d. *\n\n",
+                i, i % 28 + 1, i, i, 2);
+    cr_assert_eq(fclose(f), 0);
+    SessionOptions o = options();
+    Log log = {0};
+    SessionHooks hooks = {keep_text, NULL, NULL, &log};
+    char err[256], load[400];
+    Session *s = session_new(&o, &hooks, 1000, err, sizeof err);
+    cr_assert_not_null(s, "%s", err);
+    snprintf(load, sizeof load, "load %s", many);
+    run(s, 2000, (const char *const[]){load, NULL});
+    cr_assert(strstr(last_text, "300 of 300 games in"), "%s", last_text);
+    cr_assert_eq(session_game_list_count(s), 300);
+    char row[512];
+    session_game_list_row(s, 299, 120, row, sizeof row);
+    cr_expect(strstr(row, "Wilhelmina Longname-Player 300"), "the name whole: %s", row);
+    cr_expect(strstr(row, "Lichess Rated Blitz game, round 300"), "the event whole: %s", row);
+    cr_expect(strstr(row, "2024.02.21"), "UTCDate stands for the date: %s", row);
+    int number = session_game_list_number(s, 299);
+    cr_expect_eq(number, 300);
+    char open[32];
+    snprintf(open, sizeof open, "game %d", number);
+    run(s, 3000, (const char *const[]){open, NULL});
+    cr_expect(has(&log, "Game 300: Wilhelmina Longname-Player 300 - B300"), "%s", log.text);
+    session_free(s, 4000);
 }

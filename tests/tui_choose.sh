@@ -78,12 +78,12 @@ run_case() {
 
     keys "load $games" Enter
     check "$name: load lists the file's games" wait_for 5 '3 of 3 games in'
-    click_text ' 2  White, W\.'
+    click_text '^2  White, W\.'
     check "$name: a click on the second line opens game 2" wait_for 5 'Game 2: White, W\. - Black, B\. 0-1'
     check "$name: the list is closed" test -z "$(screen | grep -E '3 of 3 games in')"
     keys "games" Enter
     check "$name: games lists them again" wait_for 5 '3 of 3 games in'
-    click_text ' 3  White, W\.'
+    click_text '^3  White, W\.'
     check "$name: a click on the third line opens game 3" wait_for 5 'Game 3: White, W\. - Black, B\.'
     keys "games" Enter
     check "$name: and again" wait_for 5 '3 of 3 games in'

@@ -52,6 +52,19 @@ bool ui_pager_open(UiPager *p, const char *title, const char *text, bool at_end)
     return true;
 }
 
+void ui_pager_open_rows(UiPager *p, const char *title, int count, UiPagerRowFn row, void *ctx) {
+    ui_pager_close(p);
+    p->row_fn = row;
+    p->row_ctx = ctx;
+    p->count = count > 0 ? count : 0;
+    ui_text_copy(p->title, sizeof p->title, title ? title : "");
+    p->open = true;
+}
+
+bool ui_pager_is_rows(const UiPager *p) {
+    return p->open && p->row_fn;
+}
+
 void ui_pager_close(UiPager *p) {
     free(p->text);
     free(p->lines);
@@ -160,7 +173,7 @@ bool ui_pager_layout(UiPager *p, int width, int rows) {
         width = 1;
     if (rows < 1)
         rows = 1;
-    if (width != p->width || !p->lines) {
+    if (!p->row_fn && (width != p->width || !p->lines)) {
         // The row at the top is found again by its place in the text.
         size_t anchor = p->lines && p->top < p->count ? p->lines[p->top].off : 0;
         UiPagerLine *lines = NULL;
@@ -208,7 +221,7 @@ int ui_pager_top(const UiPager *p) {
 }
 
 const UiPagerLine *ui_pager_line(const UiPager *p, int i) {
-    return i >= 0 && i < p->count ? &p->lines[i] : NULL;
+    return i >= 0 && i < p->count && p->lines ? &p->lines[i] : NULL;
 }
 
 const char *ui_pager_text(const UiPager *p) {
@@ -311,6 +324,14 @@ void ui_pager_draw(UiPager *p) {
     if (lines > CHROME_ROWS)
         draw_rule(w, y++, p->title[0] ? p->title : "patzer", theme_role_attr(ROLE_DIM));
     for (int r = 0; r < text_rows && y < lines; r++, y++) {
+        if (p->row_fn) {
+            if (p->top + r >= p->count)
+                break;
+            char buf[4096];
+            p->row_fn(p->row_ctx, p->top + r, cols, buf, sizeof buf);
+            draw_text(w, y, 0, buf, cols, theme_role_attr(ROLE_NORMAL), false);
+            continue;
+        }
         const UiPagerLine *row = ui_pager_line(p, p->top + r);
         if (!row)
             break;

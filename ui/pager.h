@@ -19,10 +19,16 @@ typedef struct UiPagerLine {
     int indent;
 } UiPagerLine;
 
-// Owns a copy of the text and its wrapped rows; zero-initialised it is
-// closed. Every field is the pager's own: use the functions.
+// Lays out row i of a list for width columns into buf (bufsz bytes).
+typedef void (*UiPagerRowFn)(void *ctx, int i, int width, char *buf, size_t bufsz);
+
+// Owns a copy of the text and its wrapped rows, or shows rows made on
+// demand (a list of any length: only the rows on screen are made); zero-
+// initialised it is closed. Every field is the pager's own: use the functions.
 typedef struct UiPager {
     bool open;
+    UiPagerRowFn row_fn; // rows made on demand (no text then)
+    void *row_ctx;
     char title[UI_PAGER_TITLE_MAX];
     char *text;
     UiPagerLine *lines;
@@ -36,6 +42,12 @@ typedef struct UiPager {
 // spaces; lines end at '\n'). With at_end the last page is shown first (a
 // log, newest last). False when out of memory (the pager stays closed).
 bool ui_pager_open(UiPager *p, const char *title, const char *text, bool at_end);
+// Opens the pager on count rows that row makes when they are shown, each
+// for the width of the screen (a longer one is cut; none wraps). Row i of
+// the layout is row i of the list.
+void ui_pager_open_rows(UiPager *p, const char *title, int count, UiPagerRowFn row, void *ctx);
+// Whether the pager shows rows made on demand.
+bool ui_pager_is_rows(const UiPager *p);
 // Frees the text; safe on a closed pager.
 void ui_pager_close(UiPager *p);
 bool ui_pager_is_open(const UiPager *p);
@@ -45,7 +57,8 @@ bool ui_pager_is_open(const UiPager *p);
 // that was at the top in view; the top stays within bounds. False when out
 // of memory (the old layout is kept).
 bool ui_pager_layout(UiPager *p, int width, int rows);
-// The wrapped rows (valid until the next layout or close).
+// The wrapped rows (valid until the next layout or close); rows made on
+// demand have no UiPagerLine (NULL).
 int ui_pager_count(const UiPager *p);
 int ui_pager_top(const UiPager *p);
 const UiPagerLine *ui_pager_line(const UiPager *p, int i);

@@ -258,44 +258,42 @@ static void apply(Session *s, Transition tr, int64_t now) {
 
 // ----------------------------------------------------------------- files
 
-enum { LIST_SHOWN_MAX = 40 };
-
-static void list_games(Session *s, const char *path, const char *filter) {
-    GameListEntry entries[LIST_SHOWN_MAX];
-    int matches, total;
+// The games of path, read once: shown again from memory while the file is
+// unchanged (`games TEXT` only filters). False with the error said.
+static bool read_list(Session *s, const char *path) {
+    if (s->list && !strcmp(gamelist_path(s->list), path) && gamelist_unchanged(s->list))
+        return true;
     char err[512];
-    int n = replay_list(path, filter, entries, LIST_SHOWN_MAX, &matches, &total, err, sizeof err);
-    if (n < 0) {
+    GameList *fresh = gamelist_read(path, NULL, NULL, err, sizeof err);
+    if (!fresh) {
         session_say(s, MSG_ERROR, "%s", err);
+        return false;
+    }
+    gamelist_free(s->list);
+    s->list = fresh;
+    s->list_text[0] = '\0'; // a list said of the old reading is not this one
+    return true;
+}
+
+// Says the list of the games of path matching filter: its heading and a
+// hint. The front end shows the rows (session_game_list_row) at its width.
+static void list_games(Session *s, const char *path, const char *filter) {
+    if (!read_list(s, path))
+        return;
+    if (!gamelist_filter(s->list, filter)) {
+        session_say(s, MSG_ERROR, "out of memory listing %s", path);
         return;
     }
     if (path != s->list_path) // `games` passes the list's own path: no overlapping copy
         snprintf(s->list_path, sizeof s->list_path, "%s", path);
     bool f = filter && *filter;
-    char text[8192];
-    size_t len = (size_t)snprintf(text, sizeof text, "%d of %d games in %s%s%s%s:\n", matches,
-                                  total, path, f ? " matching '" : "", f ? filter : "", f ? "'" : "");
-    for (int i = 0; i < n && len < sizeof text; i++) {
-        const GameListEntry *e = &entries[i];
-        len += (size_t)snprintf(text + len, sizeof text - len,
-                                "%4d  %-18.18s %-18.18s %-7s %-16.16s %s %s\n", e->number,
-                                e->white, e->black, e->result, e->event, e->date, e->eco);
-    }
-    if (matches > n && len < sizeof text)
-        len += (size_t)snprintf(text + len, sizeof text - len,
-                                "... and %d more (games TEXT narrows the list)\n", matches - n);
-    if (len < sizeof text)
-        snprintf(text + len, sizeof text - len,
-                 "game N (or a click on its line) shows one of them; game 0 is your game.");
-    // Kept, so that a click on a line of it opens that game.
-    _Static_assert(sizeof s->list_text == sizeof text, "the list is kept whole");
-    _Static_assert(sizeof s->list_numbers / sizeof s->list_numbers[0] == LIST_SHOWN_MAX,
-                   "one number per line shown");
-    memcpy(s->list_text, text, sizeof text);
-    s->list_count = n;
-    for (int i = 0; i < n; i++)
-        s->list_numbers[i] = entries[i].number;
-    session_say_text(s, MSG_TEXT, text);
+    // Kept, so that the front end knows this text for the list.
+    snprintf(s->list_text, sizeof s->list_text,
+             "%d of %d games in %s%s%s%s:\n"
+             "game N (or a click on its line) shows one of them; game 0 is your game.",
+             gamelist_count(s->list), gamelist_total(s->list), path, f ? " matching '" : "",
+             f ? filter : "", f ? "'" : "");
+    session_say_text(s, MSG_TEXT, s->list_text);
 }
 
 // A PGN file is text: a NUL byte early on means a binary file was given.
@@ -310,17 +308,13 @@ static bool looks_binary(const char *path) {
 }
 
 static void load_file(Session *s, const char *path, int64_t now) {
-    GameListEntry first[1];
-    int matches, total;
-    char err[512];
     if (looks_binary(path)) {
         session_say(s, MSG_ERROR, "%s is a binary file, not a PGN text file", path);
         return;
     }
-    if (replay_list(path, NULL, first, 1, &matches, &total, err, sizeof err) < 0) {
-        session_say(s, MSG_ERROR, "%s", err);
+    if (!read_list(s, path))
         return;
-    }
+    int total = gamelist_total(s->list);
     if (total == 0) {
         session_say(s, MSG_ERROR, "%s: no game in the file", path);
         return;
@@ -938,6 +932,7 @@ void session_free(Session *s, int64_t now) {
     modes[s->mode]->leave(s, now); // stops a search or a review
     think_cancel(&s->think);
     explore_free(s); // joins the indexing thread before its queue goes
+    gamelist_free(s->list);
     session_save_all(s, now); // said when it fails; the front end may have asked already
     for (int i = 0; i < s->unarchived_count; i++)
         pgn_game_free(s->unarchived[i]);
@@ -1025,34 +1020,23 @@ void session_pointing(const Session *s, Square *selected, Bitboard *quiet, Bitbo
         pointing_targets(s, quiet, captures);
 }
 
-// A line of the list as the pager shows it: control characters (a tab in
-// a tag) are blanks there.
-static bool same_shown(const char *kept, const char *shown, size_t n) {
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)kept[i];
-        char k = c < 0x20 || c == 0x7F ? ' ' : (char)c;
-        if (k != shown[i])
-            return false;
-    }
-    return true;
-}
-
 bool session_is_game_list(const Session *s, const char *text) {
-    return s->list_text[0] && strcmp(s->list_text, text) == 0;
+    return s->list && s->list_text[0] && strcmp(s->list_text, text) == 0;
 }
 
-int session_listed_game(const Session *s, const char *line) {
-    const char *p = strchr(s->list_text, '\n'); // line 0 is the heading
-    size_t n = strlen(line);
-    for (int i = 0; p && i < s->list_count; i++) {
-        p++;
-        const char *end = strchr(p, '\n');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        if (len == n && n > 0 && same_shown(p, line, n))
-            return s->list_numbers[i];
-        p = end;
-    }
-    return 0;
+int session_game_list_count(const Session *s) {
+    return s->list && s->list_text[0] ? gamelist_count(s->list) : 0;
+}
+
+void session_game_list_row(const Session *s, int i, int width, char *buf, size_t bufsz) {
+    if (s->list)
+        gamelist_row(s->list, i, width, buf, bufsz);
+    else if (bufsz > 0)
+        buf[0] = '\0';
+}
+
+int session_game_list_number(const Session *s, int i) {
+    return s->list ? gamelist_number(s->list, i) : 0;
 }
 
 Square session_promotion_square(const Session *s) {

@@ -160,11 +160,19 @@ bool session_point_cancel(Session *s);
 // piece may go to, quiet and captures apart, and the premove (MOVE_NONE).
 void session_pointing(const Session *s, Square *selected, Bitboard *quiet, Bitboard *captures,
                       Move *premove);
-// The game of the file on a line of the last game list (`games`), 0 when
-// the line is not one of its games: a click on the list opens that game.
-int session_listed_game(const Session *s, const char *line);
-// Whether text is the last game list, as the session said it (MSG_TEXT).
+// The game list (`load` of a file of several games, `games [TEXT]`): the
+// session says its heading and a hint (MSG_TEXT, a first line that is the
+// title and one more line); the front end shows the rows, every game that
+// matches, each laid out for the width it has (the list is in memory:
+// scrolling reads nothing). Whether text is that message:
 bool session_is_game_list(const Session *s, const char *text);
+// Rows of the last list (0 when there is none).
+int session_game_list_count(const Session *s);
+// Row i (0-based) of it in width columns into buf ("" when out of range).
+void session_game_list_row(const Session *s, int i, int width, char *buf, size_t bufsz);
+// The game number in the file of row i, 0 when there is no row i: a click
+// on a row opens that game (`game N`).
+int session_game_list_number(const Session *s, int i);
 // The square a pawn moved to by pointing waits on for its promotion piece
 // (answered by q, r, b, n or an empty line; Esc cancels), SQ_NONE if none.
 Square session_promotion_square(const Session *s);

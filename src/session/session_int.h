@@ -16,6 +16,7 @@
 #include "src/protocol/uci_client.h"
 #include "src/game/openings.h"
 #include "src/game/review.h"
+#include "src/pgn/gamelist.h"
 #include "src/session/command.h"
 #include "src/session/eventq.h"
 #include "src/session/msglog.h"
@@ -318,9 +319,8 @@ struct Session {
     int graph_count;
     bool graph_of_live;        // the graph is of the live game (else of a file's game)
     char list_path[4096];      // the file whose games `games` and `game N` show
-    char list_text[8192];      // the last game list shown, line 1 on one game per line
-    int list_numbers[40];      // the game on each of those lines
-    int list_count;
+    char list_text[8192];      // what was said of the last game list (its heading)
+    GameList *list;            // the games of list_path (owned), read once per change
     Game *live;                // the game being played: mode play shows it
 
     // The core's own.

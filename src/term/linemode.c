@@ -18,6 +18,8 @@ enum { POLL_MS = 50, INPUT_MAX = 1 << 16, LINE_MAX_LEN = 8192 };
 typedef struct LineMode {
     Session *session;
     FILE *out;
+    int width;        // of the game list's rows: COLUMNS, else 80
+    char *start_text; // a text said while the session started (--pgn's list), owned
     int fd;
     bool eof;
     unsigned failures_said; // write failures already on stderr
@@ -74,10 +76,37 @@ static void report_failures(LineMode *lm) {
     lm->failures_said = n;
 }
 
+// The game list, whole: its heading, every row that matches (the heading
+// says how many follow, so a script knows where the list ends; `games TEXT`
+// narrows it), then the hint.
+static void print_game_list(LineMode *lm, const char *text) {
+    const char *nl = strchr(text, '\n');
+    fprintf(lm->out, "%.*s\n", (int)(nl ? nl - text : (long)strlen(text)), text);
+    char row[1024];
+    for (int i = 0, n = session_game_list_count(lm->session); i < n; i++) {
+        session_game_list_row(lm->session, i, lm->width, row, sizeof row);
+        fprintf(lm->out, "%s\n", row);
+    }
+    if (nl)
+        fprintf(lm->out, "%s\n", nl + 1);
+    fflush(lm->out);
+}
+
 static void on_message(MessageKind kind, const char *text, void *ctx) {
     LineMode *lm = ctx;
     if (kind == MSG_PROGRESS) { // beside the output, which scripts read
         fprintf(stderr, "%s\n", text);
+        return;
+    }
+    if (kind == MSG_TEXT && !lm->session) {
+        // The session is being made and cannot say yet whether this is its
+        // game list: printed once it can (linemode_run).
+        free(lm->start_text);
+        lm->start_text = strdup(text);
+        return;
+    }
+    if (kind == MSG_TEXT && session_is_game_list(lm->session, text)) {
+        print_game_list(lm, text);
         return;
     }
     fprintf(lm->out, "%s%s\n", kind == MSG_ERROR ? "Error: " : "", text);
@@ -177,13 +206,25 @@ int linemode_run(const Config *cfg, FILE *in, FILE *out, const char *first_line)
     }
     lm->out = out;
     lm->fd = fileno(in);
+    // A pipe has no width: the rows are laid out for the terminal's, when
+    // the shell says it, else for 80 columns.
+    const char *columns = getenv("COLUMNS");
+    char *end;
+    long width = columns ? strtol(columns, &end, 10) : 0;
+    lm->width = columns && *end == '\0' && width >= 20 && width <= 1000 ? (int)width : 80;
     SessionHooks hooks = {on_message, on_changed, NULL, lm};
     char err[512];
     lm->session = session_new(&cfg->session, &hooks, frontend_now_ms(), err, sizeof err);
     if (!lm->session) {
         fprintf(stderr, "patzer: %s\n", err);
+        free(lm->start_text);
         free(lm);
         return 1;
+    }
+    if (lm->start_text) { // --pgn's list, now that the session can be asked
+        on_message(MSG_TEXT, lm->start_text, lm);
+        free(lm->start_text);
+        lm->start_text = NULL;
     }
     print_board(lm);
     if (first_line) {

@@ -44,7 +44,10 @@ typedef struct Tui {
     bool status_cut;    // the message has more than status holds (F2 shows it whole)
     bool welcome;       // no line entered yet: the status line says how to get help
     UiPager pager;      // help, texts and the message log over the whole screen
-    bool pager_list;    // the pager shows the game list (games): a click on a game opens it
+    bool pager_list;    // the pager shows the game list or the explorer: a click acts on a row
+    char list_hint[256]; // the game list's last row: how to open a game
+    char *start_text;   // a text said while the session started (--pgn's list), kept
+                        // to be shown again once the session can be asked (owned)
     const char *dump_path; // PATZER_SCREEN_DUMP: written after every redraw (tests)
     char conf_path[PATH_MAX_LEN]; // patzer.conf, where theme, pieces and bell are kept
     bool bell;
@@ -83,9 +86,44 @@ static void install_signals(void) {
     signal(SIGPIPE, SIG_IGN);
 }
 
+// A row of the game list: the session's rows, then the hint.
+static void list_row(void *ctx, int i, int width, char *buf, size_t bufsz) {
+    Tui *t = ctx;
+    if (i < session_game_list_count(t->session))
+        session_game_list_row(t->session, i, width, buf, bufsz);
+    else
+        snprintf(buf, bufsz, "%s", t->list_hint);
+}
+
+// The game list in the pager: its rows made as they are shown, so a list
+// of any length opens and scrolls at once.
+static void open_game_list(Tui *t, const char *text) {
+    char first[UI_STATUS_MAX], title[UI_PAGER_TITLE_MAX];
+    const char *nl = strchr(text, '\n');
+    size_t n = nl ? (size_t)(nl - text) : strlen(text);
+    snprintf(first, sizeof first, "%.*s", (int)(n < sizeof first ? n : sizeof first - 1), text);
+    ui_text_copy(title, sizeof title, first); // a long one is cut between characters
+    snprintf(t->list_hint, sizeof t->list_hint, "%s", nl ? nl + 1 : "");
+    ui_pager_open_rows(&t->pager, title, session_game_list_count(t->session) + (nl != NULL),
+                       list_row, t);
+    t->pager_list = true;
+    t->dirty = true;
+}
+
 // Long texts are read in the pager: help, a text whose first line is its
 // title, the message log at its newest end.
 static void open_pager(Tui *t, MessageKind kind, const char *text) {
+    if (kind == MSG_TEXT && !t->session) {
+        // The session is being made: it cannot say yet whether this is its
+        // game list. Kept, and shown once it can (tui_run).
+        free(t->start_text);
+        t->start_text = strdup(text);
+        return;
+    }
+    if (kind == MSG_TEXT && session_is_game_list(t->session, text)) {
+        open_game_list(t, text);
+        return;
+    }
     const char *orig = text;
     char title[UI_PAGER_TITLE_MAX] = "Help";
     if (kind == MSG_LOG)
@@ -100,10 +138,7 @@ static void open_pager(Tui *t, MessageKind kind, const char *text) {
         for (text = nl; *text == '\n'; text++)
             ;
     }
-    // While the session starts (--pgn lists the file) it cannot be asked yet;
-    // a click matches only the lines of its last list anyway.
-    t->pager_list = kind == MSG_TEXT && (!t->session || session_is_game_list(t->session, orig) ||
-                                         session_is_explorer(t->session, orig));
+    t->pager_list = kind == MSG_TEXT && session_is_explorer(t->session, orig);
     if (!ui_pager_open(&t->pager, title, text, kind == MSG_LOG)) {
         snprintf(t->status, sizeof t->status, "out of memory opening the pager");
         t->status_error = t->status_sticky = true;
@@ -354,13 +389,32 @@ static void draw(Tui *t, int64_t now) {
         ui_screen_dump(t->dump_path);
 }
 
+// Closes the pager and runs what a click on one of its rows asked for.
+static void run_pager_command(Tui *t, const char *command) {
+    ui_pager_close(&t->pager);
+    ui_screen_resize(); // everything under it is drawn again
+    t->status_sticky = false;
+    session_handle_line(t->session, command, frontend_now_ms());
+}
+
 // A click on a game's line of the game list (games) in the pager opens that
-// game; anywhere else it does nothing.
+// game, one on a row of the explorer plays its move; anywhere else it does
+// nothing.
 static void pager_click(Tui *t) {
     int y, x;
     ui_screen_mouse_cell(&y, &x);
     const UiPager *p = &t->pager;
-    const UiPagerLine *row = ui_pager_line(p, ui_pager_screen_row_at(p, y));
+    int at = ui_pager_screen_row_at(p, y);
+    const UiPagerLine *row = ui_pager_line(p, at);
+    char command[32];
+    if (t->pager_list && ui_pager_is_rows(p)) {
+        int number = session_game_list_number(t->session, at);
+        if (number <= 0)
+            return; // the hint, or below the rows
+        snprintf(command, sizeof command, "game %d", number);
+        run_pager_command(t, command);
+        return;
+    }
     if (!t->pager_list || !row)
         return;
     // The whole line the row is part of (a long one wraps onto several).
@@ -374,16 +428,9 @@ static void pager_click(Tui *t) {
         return; // longer than any line of the list
     memcpy(line, text + start, end - start);
     line[end - start] = '\0';
-    int number = session_listed_game(t->session, line);
-    char command[32];
-    if (number > 0)
-        snprintf(command, sizeof command, "game %d", number);
-    else if (!session_explorer_move(t->session, line, command, sizeof command))
+    if (!session_explorer_move(t->session, line, command, sizeof command))
         return; // a row of the explorer plays its move
-    ui_pager_close(&t->pager);
-    ui_screen_resize(); // everything under it is drawn again
-    t->status_sticky = false;
-    session_handle_line(t->session, command, frontend_now_ms());
+    run_pager_command(t, command);
 }
 
 // F1 and F2 open help and the message log (also over each other); while the
@@ -464,9 +511,15 @@ int tui_run(const Config *cfg, char *why, size_t whysz) {
     opts.confirm_replace = true; // a screen asks before a file's games are replaced
     t.session = session_new(&opts, &hooks, frontend_now_ms(), err, sizeof err);
     if (!t.session) {
+        free(t.start_text);
         ui_screen_close();
         fprintf(stderr, "patzer: %s\n", err);
         return 1;
+    }
+    if (t.start_text) { // --pgn's list, now that the session can be asked
+        open_pager(&t, MSG_TEXT, t.start_text);
+        free(t.start_text);
+        t.start_text = NULL;
     }
     install_signals();
     char history[PATH_MAX_LEN];
