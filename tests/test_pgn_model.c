@@ -101,6 +101,64 @@ Test(pgn_game, clone_is_deep_and_independent) {
     }
 }
 
+// Every node of the line from n on knows its parent: the move before it; an
+// alternative has the parent of the move it replaces. Counts the nodes.
+static int check_parents(const PgnNode *n, const PgnNode *parent) {
+    int count = 0;
+    for (; n; parent = n, n = n->next) {
+        cr_assert_eq(n->parent, parent, "%s: parent %s, not %s", n->san,
+                     n->parent ? n->parent->san : "(start)", parent ? parent->san : "(start)");
+        count++;
+        for (const PgnNode *v = n->variation; v; v = v->next_variation)
+            count += check_parents(v, parent);
+    }
+    return count;
+}
+
+Test(pgn_game, nodes_know_their_parents_after_reading_cloning_and_editing) {
+    static const char *files[] = { "annotated.pgn", "setup.pgn", "canonical.pgn",
+                                   "null_moves.pgn" };
+    int total = 0;
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        Games gs;
+        read_file(files[f], &gs);
+        for (int i = 0; i < gs.n; i++) {
+            PgnGame *g = gs.g[i];
+            int nodes = check_parents(pgn_first(g), NULL);
+            total += nodes;
+            PgnGame *c = pgn_game_clone(g);
+            cr_assert_not_null(c);
+            cr_expect_eq(check_parents(pgn_first(c), NULL), nodes, "the clone's");
+            // Moves added as a continuation, a variation, a main-line variation.
+            int len = pgn_mainline_length(c);
+            if (len >= 2 && pgn_mainline_move(c, len - 1) != MOVE_NULL) {
+                Board before;
+                cr_assert(pgn_position_at(c, len - 1, &before));
+                MoveList list;
+                movegen_legal(&before, &list);
+                for (int k = 0; k < list.count && k < 3; k++)
+                    if (list.moves[k] != pgn_mainline_move(c, len - 1))
+                        cr_assert_not_null(pgn_add_move_after(c, pgn_mainline_node(c, len - 2),
+                                                              list.moves[k], &before));
+                Move alt[1] = {list.moves[0]};
+                if (alt[0] != pgn_mainline_move(c, len - 1))
+                    cr_assert(pgn_mainline_add_variation(c, len - 1, alt, 1, NULL));
+            }
+            Board end;
+            if (pgn_position_at(c, pgn_mainline_length(c), &end)) {
+                MoveList list;
+                movegen_legal(&end, &list);
+                if (list.count > 0)
+                    cr_assert(pgn_append_move(c, list.moves[0], NULL, -1, NULL));
+            }
+            check_parents(pgn_first(c), NULL);
+            pgn_game_free(c);
+        }
+        free_games(&gs);
+    }
+    cr_expect_gt(total, 100, "%d nodes checked", total);
+}
+
 Test(pgn_game, clone_of_an_empty_game) {
     PgnGame *g = pgn_game_new();
     cr_assert_not_null(g);

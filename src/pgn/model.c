@@ -352,6 +352,7 @@ bool pgn_append_move(PgnGame *g, Move m, const char *san, long long clock_ms, co
     }
     n->move = m;
     n->ply = g->main_len;
+    n->parent = n->ply > 0 ? g->main[n->ply - 1] : NULL;
     n->clock_ms = clock_ms < 0 ? -1 : clock_ms;
     if (san && *san && strlen(san) < sizeof n->san)
         strcpy(n->san, san);
@@ -395,6 +396,7 @@ const PgnNode *pgn_add_move_after(PgnGame *g, const PgnNode *after, Move m, cons
         return NULL;
     n->move = m;
     n->ply = prev ? prev->ply + 1 : 0;
+    n->parent = prev;
     n->clock_ms = -1;
     notation_to_san(before, m, n->san);
     g->edits++;
@@ -568,6 +570,7 @@ bool pgn_mainline_add_variation(PgnGame *g, int ply, const Move *moves, int n,
         }
         node->move = moves[i];
         node->ply = ply + i;
+        node->parent = last ? last : ply > 0 ? g->main[ply - 1] : NULL;
         notation_to_san(b, moves[i], node->san);
         board_play(b, moves[i]);
         if (last)
@@ -601,13 +604,13 @@ static bool copy_text(PgnGame *g, const char **dst, const char *src) {
     return !src || *dst;
 }
 
-static PgnNode *copy_line(PgnGame *g, const PgnNode *src, bool main, bool *ok);
+static PgnNode *copy_line(PgnGame *g, const PgnNode *src, bool main, PgnNode *parent, bool *ok);
 
 // Copies a chain of alternatives (linked by next_variation) with their lines.
-static PgnNode *copy_alternatives(PgnGame *g, const PgnNode *src, bool *ok) {
+static PgnNode *copy_alternatives(PgnGame *g, const PgnNode *src, PgnNode *parent, bool *ok) {
     PgnNode *head = NULL, **link = &head;
     for (; src && *ok; src = src->next_variation) {
-        *link = copy_line(g, src, false, ok);
+        *link = copy_line(g, src, false, parent, ok);
         if (*link)
             link = &(*link)->next_variation;
     }
@@ -616,7 +619,7 @@ static PgnNode *copy_alternatives(PgnGame *g, const PgnNode *src, bool *ok) {
 
 // Copies the line from src on; its variations recursively (as deep as they
 // nest, never as long as a line). main: the nodes are the main line's.
-static PgnNode *copy_line(PgnGame *g, const PgnNode *src, bool main, bool *ok) {
+static PgnNode *copy_line(PgnGame *g, const PgnNode *src, bool main, PgnNode *parent, bool *ok) {
     PgnNode *head = NULL, **link = &head;
     for (; src && *ok; src = src->next) {
         PgnNode *n = new_node(g);
@@ -626,12 +629,14 @@ static PgnNode *copy_line(PgnGame *g, const PgnNode *src, bool main, bool *ok) {
         }
         *n = *src;
         n->next = n->variation = n->next_variation = NULL;
+        n->parent = parent;
         *ok = copy_text(g, &n->pre, src->pre) && copy_text(g, &n->comment, src->comment) &&
               copy_text(g, &n->trail, src->trail);
         if (*ok && src->variation)
-            n->variation = copy_alternatives(g, src->variation, ok);
+            n->variation = copy_alternatives(g, src->variation, parent, ok);
         *link = n;
         link = &n->next;
+        parent = n;
     }
     return head;
 }
@@ -645,7 +650,7 @@ PgnGame *pgn_game_clone(const PgnGame *g) {
         ok = pgn_set_tag(c, g->tags[i].name, g->tags[i].value);
     ok = ok && copy_text(c, &c->lead, g->lead);
     if (ok)
-        c->first = copy_line(c, g->first, true, &ok);
+        c->first = copy_line(c, g->first, true, NULL, &ok);
     if (!ok) {
         pgn_game_free(c);
         return NULL;

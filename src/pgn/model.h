@@ -11,7 +11,9 @@
 //   is the first move of the first alternative to this move (a RAV written
 //   after it), and alternatives are chained through `next_variation` of their
 //   first moves. So "1. e4 (1. d4) (1. c4) e5" is e4 -> e5 with e4.variation =
-//   d4 and d4.next_variation = c4.
+//   d4 and d4.next_variation = c4. Every node knows its `parent`, the move
+//   its position comes from (NULL for the game's first moves): an
+//   alternative has the parent of the move it replaces (d4 and c4: NULL).
 // - Comments are normalised (runs of blanks and line ends become one space,
 //   trimmed). `pre` is a comment before the move (start of a line, or after
 //   the previous move's variations), `comment` follows the move (before its
@@ -44,6 +46,7 @@ struct PgnNode {
     const char *pre;         // comment before the move, NULL when none
     const char *comment;     // comment after the move, NULL when none
     const char *trail;       // comment after this move's variations (last move of a line only)
+    PgnNode *parent;         // the move before (NULL: a move from the start position)
     PgnNode *next;           // the following move of this line
     PgnNode *variation;      // first move of the first alternative to this move
     PgnNode *next_variation; // (on a variation's first move) the next alternative

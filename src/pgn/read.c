@@ -610,6 +610,7 @@ static int play_move(PgnReader *r, const char *s, size_t n, int col) {
         notation_to_san(&l->board, m, node->san);
         node->pre = l->pending;
         l->pending = NULL;
+        node->parent = l->last ? l->last : r->depth > 0 ? l->parent->parent : NULL;
         if (l->last) {
             l->last->next = node;
         } else if (r->depth > 0) {
