@@ -14,7 +14,6 @@
 #include "engine/fen.h"
 #include "engine/movegen.h"
 #include "src/pgn/pgn.h"
-#include "src/session/replay.h"
 #include "tests/helpers.h"
 #include "tests/pgn_helpers.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The PGN game model: accessors, deep copies, null moves, replay across them
+// The PGN game model: accessors, deep copies, null moves, cursors across them
 // and the setters that edit comments and NAGs.
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -10,7 +10,8 @@
 #include "engine/fen.h"
 #include "engine/movegen.h"
 #include "src/pgn/pgn.h"
-#include "src/session/replay.h"
+#include "src/pgn/cursor.h"
+#include "src/pgn/database.h"
 #include "tests/helpers.h"
 #include "tests/pgn_helpers.h"
 
@@ -341,12 +342,12 @@ Test(pgn_null, accepted_by_pgn_extract) {
     free_games(&gs);
 }
 
-// Navigation in a loaded game (src/session/replay.c) across null moves.
-static const char *replay_fen(const Replay *r, int ply) {
+// Navigation in a game document (src/pgn/cursor.c) across null moves.
+static const char *cursor_fen(const PgnCursor *r, int ply) {
     static char fen[FEN_MAX];
     Board *b = malloc(sizeof *b);
     cr_assert_not_null(b);
-    cr_assert(replay_position(r, ply, b));
+    cr_assert(pgn_cursor_position(r, ply, b));
     board_to_fen(b, fen, sizeof fen);
     free(b);
     return fen;
@@ -363,96 +364,72 @@ static Move move_in(const char *fen, const char *san) {
     return m;
 }
 
-Test(pgn_replay, navigation_across_null_moves) {
+Test(pgn_cursor, navigation_across_null_moves) {
     char path[PATH_MAX_LEN], err[512];
     data_path("null_moves.pgn", path, sizeof path);
-    Replay *r = replay_open(path, 2, err, sizeof err);
-    cr_assert_not_null(r, "%s", err);
-    cr_assert_eq(replay_line_length(r), 7);
+    PgnGame *doc = pgn_db_read_game(path, 2, NULL, err, sizeof err);
+    cr_assert_not_null(doc, "%s", err);
+    PgnCursor *r = pgn_cursor_new(doc);
+    cr_assert_not_null(r);
+    cr_assert_eq(pgn_cursor_length(r), 7);
     // Stepping over "3. --": the side to move flips and en passant is gone.
-    cr_assert(replay_set_cursor(r, 4));
-    cr_assert_eq(replay_segment_start(r), 0);
-    cr_assert_str_eq(replay_fen(r, 4),
+    cr_assert(pgn_cursor_set_ply(r, 4));
+    cr_assert_eq(pgn_cursor_segment_start(r), 0);
+    cr_assert_str_eq(cursor_fen(r, 4),
                      "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
-    cr_assert(replay_set_cursor(r, 5));
-    cr_assert_eq(replay_line_node(r, 4)->move, MOVE_NULL);
-    cr_assert_eq(replay_segment_start(r), 5);
+    cr_assert(pgn_cursor_set_ply(r, 5));
+    cr_assert_eq(pgn_cursor_line_node(r, 4)->move, MOVE_NULL);
+    cr_assert_eq(pgn_cursor_segment_start(r), 5);
     const char *after_null = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR b KQkq - 1 3";
-    cr_assert_str_eq(replay_fen(r, 5), after_null);
-    // The game on the board starts there, since a game holds no null move.
-    GameSettings base, shown;
-    game_settings_default(&base);
-    replay_settings(r, &base, &shown);
-    cr_assert_str_eq(shown.start_fen, after_null);
-    cr_assert(replay_set_cursor(r, 7));
-    cr_assert_eq(replay_segment_start(r), 5);
-    cr_assert(replay_set_cursor(r, 2));
-    replay_settings(r, &base, &shown);
-    cr_assert_str_eq(shown.start_fen, "");
+    cr_assert_str_eq(cursor_fen(r, 5), after_null);
+    cr_assert(pgn_cursor_set_ply(r, 7));
+    cr_assert_eq(pgn_cursor_segment_start(r), 5);
+    cr_assert(pgn_cursor_set_ply(r, 2));
+    cr_assert_eq(pgn_cursor_segment_start(r), 0);
 
     // Into the variation "3... Kf7 4. -- (4. d4) 4... Ke6" and its null move.
-    cr_assert(replay_set_cursor(r, 5));
-    cr_assert_eq(replay_variation_count(r), 1);
-    cr_assert(replay_enter_variation(r, 1));
-    cr_assert_str_eq(replay_line_node(r, 5)->san, "Kf7");
-    cr_assert(replay_set_cursor(r, 7));
-    cr_assert_eq(replay_line_node(r, 6)->move, MOVE_NULL);
-    cr_assert_eq(replay_segment_start(r), 7);
-    cr_assert_str_eq(replay_line_node(r, 7)->san, "Ke6");
-    cr_assert_str_eq(replay_fen(r, 7), "rnbq1bnr/ppp1pkpp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR b KQ - 3 4");
+    cr_assert(pgn_cursor_set_ply(r, 5));
+    cr_assert_eq(pgn_cursor_variation_count(r), 1);
+    cr_assert(pgn_cursor_enter_variation(r, 1));
+    cr_assert_str_eq(pgn_cursor_line_node(r, 5)->san, "Kf7");
+    cr_assert(pgn_cursor_set_ply(r, 7));
+    cr_assert_eq(pgn_cursor_line_node(r, 6)->move, MOVE_NULL);
+    cr_assert_eq(pgn_cursor_segment_start(r), 7);
+    cr_assert_str_eq(pgn_cursor_line_node(r, 7)->san, "Ke6");
+    cr_assert_str_eq(cursor_fen(r, 7), "rnbq1bnr/ppp1pkpp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR b KQ - 3 4");
 
     // A move played on the board after the null move follows the line from
     // there: an existing move is found, a new one becomes a variation.
-    Move ke6 = move_in(replay_fen(r, 7), "Ke6");
-    cr_assert(replay_follow(r, &ke6, 1));
-    cr_assert_eq(replay_cursor(r), 8);
-    cr_assert_str_eq(replay_line_node(r, 7)->san, "Ke6");
-    cr_assert(replay_set_cursor(r, 7));
-    Move kg6 = move_in(replay_fen(r, 7), "Kg6");
-    cr_assert(replay_follow(r, &kg6, 1));
-    cr_assert_eq(replay_cursor(r), 8);
-    cr_assert_str_eq(replay_line_node(r, 7)->san, "Kg6");
-    cr_assert_str_eq(replay_line_node(r, 6)->next->san, "Ke6");
-    cr_assert_str_eq(replay_line_node(r, 6)->next->variation->san, "Kg6");
+    Move ke6 = move_in(cursor_fen(r, 7), "Ke6");
+    cr_assert(pgn_cursor_follow(r, &ke6, 1));
+    cr_assert_eq(pgn_cursor_ply(r), 8);
+    cr_assert_str_eq(pgn_cursor_line_node(r, 7)->san, "Ke6");
+    cr_assert(pgn_cursor_set_ply(r, 7));
+    Move kg6 = move_in(cursor_fen(r, 7), "Kg6");
+    cr_assert(pgn_cursor_follow(r, &kg6, 1));
+    cr_assert_eq(pgn_cursor_ply(r), 8);
+    cr_assert_str_eq(pgn_cursor_line_node(r, 7)->san, "Kg6");
+    const PgnNode *kg6_node = pgn_cursor_line_node(r, 7);
+    cr_assert_str_eq(pgn_cursor_line_node(r, 6)->next->san, "Ke6");
+    cr_assert_str_eq(pgn_cursor_line_node(r, 6)->next->variation->san, "Kg6");
 
     // Out of the new variation, then back to the main line at the branch point.
-    cr_assert(replay_leave_variation(r));
-    cr_assert_eq(replay_cursor(r), 7);
-    cr_assert_str_eq(replay_line_node(r, 7)->san, "Ke6");
-    cr_assert(replay_leave_variation(r));
-    cr_assert_eq(replay_cursor(r), 5);
-    cr_assert_str_eq(replay_line_node(r, 5)->san, "Nc6");
-    replay_free(r);
-}
-
-// Long UTF-8 names from the tags are cut between characters, never inside
-// one, when the game list and the game's settings take them.
-Test(pgn_replay, long_utf8_names_are_cut_between_characters) {
-    char path[256];
-    int fd = test_temp_file(path, sizeof path, "test_pgn_names");
-    FILE *f = fdopen(fd, "w");
-    cr_assert_not_null(f);
-    fputs("[White \"", f);
-    for (int i = 0; i < 40; i++)
-        fputs("\xC2\xBD", f); // "½": the 47-byte limit falls inside one
-    fputs("\"]\n[Black \"J\xC3\xBCrgen\"]\n\n1. e4 *\n", f);
-    cr_assert_eq(fclose(f), 0);
-
-    GameListEntry e;
-    int matches, total;
-    char err[256];
-    cr_assert_eq(replay_list(path, NULL, &e, 1, &matches, &total, err, sizeof err), 1, "%s", err);
-    cr_assert_eq(strlen(e.white), 46);
-    cr_assert_str_eq(e.black, "J\xC3\xBCrgen");
-    Replay *r = replay_open(path, 1, err, sizeof err);
-    cr_assert_not_null(r, "%s", err);
-    GameSettings base, shown;
-    game_settings_default(&base);
-    replay_settings(r, &base, &shown);
-    cr_assert_eq(strlen(shown.names[WHITE]), 46);
-    cr_assert_eq(memcmp(shown.names[WHITE], e.white, 46), 0);
-    replay_free(r);
-    unlink(path);
+    cr_assert(pgn_cursor_leave_variation(r));
+    cr_assert_eq(pgn_cursor_ply(r), 7);
+    cr_assert_str_eq(pgn_cursor_line_node(r, 7)->san, "Ke6");
+    cr_assert(pgn_cursor_leave_variation(r));
+    cr_assert_eq(pgn_cursor_ply(r), 5);
+    cr_assert_str_eq(pgn_cursor_line_node(r, 5)->san, "Nc6");
+    // Any node of the document, found by its parents.
+    cr_assert(pgn_cursor_set_ply(r, 0));
+    cr_assert(pgn_cursor_goto_node(r, kg6_node));
+    cr_assert_eq(pgn_cursor_ply(r), 8);
+    cr_assert_str_eq(pgn_cursor_line_node(r, 5)->san, "Kf7");
+    PgnGame *other = pgn_game_clone(doc);
+    cr_assert_not(pgn_cursor_goto_node(r, pgn_first(other)), "a node of another game");
+    pgn_game_free(other);
+    pgn_cursor_free(r);
+    pgn_game_free(doc);
 }
 
 // Editing a tree: comments, NAGs and the opening comment, written back.
@@ -496,4 +473,35 @@ Test(pgn, setters_edit_comments_and_nags) {
     cr_assert(pgn_set_lead_comment(gs.g[0], "Nothing yet"));
     cr_expect_str_eq(pgn_lead_comment(gs.g[0]), "Nothing yet");
     free_games(&gs);
+}
+
+// Visits every node of the line from n on and its variations.
+static void goto_each(PgnCursor *c, const PgnNode *n, int *count) {
+    for (; n; n = n->next) {
+        cr_assert(pgn_cursor_goto_node(c, n), "%s at ply %d", n->san, n->ply);
+        cr_assert_eq(pgn_cursor_ply(c), n->ply + 1);
+        cr_assert_eq(pgn_cursor_line_node(c, n->ply), n);
+        for (int p = 1; p <= n->ply; p++)
+            cr_assert_eq(pgn_cursor_line_node(c, p)->parent, pgn_cursor_line_node(c, p - 1));
+        (*count)++;
+        for (const PgnNode *v = n->variation; v; v = v->next_variation)
+            goto_each(c, v, count);
+    }
+}
+
+Test(pgn_cursor, every_node_of_every_variation_can_be_gone_to) {
+    static const char *files[] = { "annotated.pgn", "canonical.pgn", "null_moves.pgn" };
+    int count = 0;
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        Games gs;
+        read_file(files[f], &gs);
+        for (int i = 0; i < gs.n; i++) {
+            PgnCursor *c = pgn_cursor_new(gs.g[i]);
+            cr_assert_not_null(c);
+            goto_each(c, pgn_first(gs.g[i]), &count);
+            pgn_cursor_free(c);
+        }
+        free_games(&gs);
+    }
+    cr_expect_gt(count, 100, "%d nodes", count);
 }

@@ -151,6 +151,38 @@ bool pgn_db_write_back(PgnGame *g, PgnFileChange *change, char *err, size_t errs
     return ok;
 }
 
+PgnGame *pgn_db_read_game(const char *path, int number, const PgnPlace *place, char *err,
+                          size_t errsz) {
+    bool jump = place && place->start > 0 && number > 1;
+    PgnReader *r = jump ? pgn_reader_open_at(path, place->start, place->line, number - 1, err, errsz)
+                        : pgn_reader_open(path, err, errsz);
+    if (!r)
+        return NULL;
+    PgnGame *g = pgn_game_new();
+    if (!g) {
+        pgn_reader_close(r);
+        snprintf(err, errsz, "out of memory");
+        return NULL;
+    }
+    PgnError perr;
+    int got = 0;
+    // Broken games before it are passed over: only game `number` counts.
+    for (int seen = jump ? number - 1 : 0; seen < number; seen++)
+        if ((got = pgn_reader_next(r, g, &perr)) == 0)
+            break;
+    pgn_reader_close(r);
+    if (got == 1 && pgn_source(g)->number == number)
+        return g;
+    if (got == 0)
+        snprintf(err, errsz, "%s has no game %d", path, number);
+    else if (got < 0)
+        snprintf(err, errsz, "%s:%d:%d: %s", perr.file, perr.line, perr.column, perr.message);
+    else
+        snprintf(err, errsz, "%s changed since its games were listed: load it again", path);
+    pgn_game_free(g);
+    return NULL;
+}
+
 int pgn_db_count(const char *path, char *err, size_t errsz) {
     struct stat st;
     if (stat(path, &st) != 0 && errno == ENOENT)

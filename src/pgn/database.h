@@ -44,6 +44,20 @@ bool pgn_db_append(PgnGame *g, const char *path, int *number, PgnFileChange *cha
 bool pgn_db_replace_file(PgnGame *g, const char *path, PgnFileChange *change, char *err,
                          size_t errsz);
 
+// Where a game starts in its file, as a list of the file's games found it
+// (src/pgn/gamelist.h), so that it is read without reading those before.
+typedef struct PgnPlace {
+    long long start; // 0: unknown (read from the top)
+    int line;
+} PgnPlace;
+
+// Reads game `number` (1-based, broken games counted) of the file at path,
+// from `place` when given (NULL: from the top). NULL with the reason in err:
+// the file cannot be read, has fewer games, or that game is broken (its
+// FILE:LINE:COL). The game's source is the file.
+PgnGame *pgn_db_read_game(const char *path, int number, const PgnPlace *place, char *err,
+                          size_t errsz);
+
 // How many games the file at path holds, as the reader counts them (broken
 // ones too): 0 for a missing file, -1 with err when it cannot be read.
 int pgn_db_count(const char *path, char *err, size_t errsz);

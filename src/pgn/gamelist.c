@@ -34,6 +34,8 @@ static const char *const result_text[] = {"*", "1-0", "0-1", "1/2-1/2", "?"};
 typedef struct Entry {
     uint32_t text[TAG_NB]; // ids of the distinct texts
     uint8_t result;        // ResultCode
+    int line;              // where the game starts: its first line and byte
+    long long start;
 } Entry;
 
 struct GameList {
@@ -520,6 +522,22 @@ static int lex_game(Lexer *x, GameTags *t) {
 
 // -------------------------------------------------------------- reading
 
+// Where the game just added starts, as the reader found it.
+static void note_place(GameList *l, const PgnReader *r) {
+    PgnSpan span;
+    pgn_reader_span(r, &span);
+    l->games[l->count - 1].start = span.start;
+    l->games[l->count - 1].line = span.line;
+}
+
+bool gamelist_place(const GameList *l, int number, long long *start, int *line) {
+    if (number < 1 || number > l->count)
+        return false;
+    *start = l->games[number - 1].start;
+    *line = l->games[number - 1].line;
+    return true;
+}
+
 // The result the reader gives for a game read without error.
 static ResultCode summary_result(const PgnSummary *sum) {
     return result_code(sum->result);
@@ -564,6 +582,7 @@ static int read_in_step(GameList *l, PgnReader *r, Lexer *x, GameListProgress pr
             rc = -1;
             break;
         }
+        note_place(l, r);
         if (l->count % PROGRESS_GAMES == 0)
             report(progress, ctx, r, (long long)l->st.st_size);
     }
@@ -590,6 +609,8 @@ static bool read_building(GameList *l, PgnReader *r, GameListProgress progress, 
         const char *utc = pgn_tag(g, "UTCDate");
         text_copy(t->utc_date, VALUE_MAX, utc ? utc : "");
         ok = add_game(l, t, got < 0 ? RES_BROKEN : result_code(pgn_result(g)));
+        if (ok)
+            note_place(l, r);
         if (ok && l->count % PROGRESS_GAMES == 0)
             report(progress, ctx, r, (long long)l->st.st_size);
     }

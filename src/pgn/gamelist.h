@@ -11,7 +11,7 @@
 //   they disagree on a game's end (a broken game whose skipped text holds a
 //   result, say), the file is read again with the building reader, whose
 //   tags are the reader's own: slower, but the list is always the reader's.
-// - Memory: per game 28 bytes (six string ids and a result); each distinct
+// - Memory: per game 40 bytes (six string ids, a result, where it starts); each distinct
 //   text (a player's name, an event) is kept once.
 // - Rows: number, White, Black, result, date, ECO, event. The name and event
 //   columns are as wide as their longest text in the rows shown, shrunk
@@ -54,6 +54,10 @@ bool gamelist_filter(GameList *l, const char *text);
 int gamelist_count(const GameList *l);
 // The game number (1-based in the file) of row i, 0 when there is no row i.
 int gamelist_number(const GameList *l, int i);
+
+// Where game `number` (1-based) starts in the file: its first byte and
+// line. False when there is no such game.
+bool gamelist_place(const GameList *l, int number, long long *start, int *line);
 
 // One game's texts as shown: an absent tag is "", the date is Date, else
 // UTCDate, with unknown parts ("??") dropped, the result "?" for a broken game.

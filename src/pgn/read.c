@@ -52,6 +52,7 @@ struct PgnReader {
     // game read last, for the games' sources.
     long long file_size, file_mtime_ns;
     long long game_start, game_end;
+    int game_line;
     bool game_shares_line;
 
     Board *standard; // the standard start position, copied for each game
@@ -115,6 +116,22 @@ PgnReader *pgn_reader_open(const char *path, char *err, size_t errsz) {
         r->file_size = (long long)st.st_size;
         r->file_mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
     }
+    return r;
+}
+
+PgnReader *pgn_reader_open_at(const char *path, long long offset, int line, int games_before,
+                              char *err, size_t errsz) {
+    PgnReader *r = pgn_reader_open(path, err, errsz);
+    if (!r || offset <= 0)
+        return r;
+    if (fseeko(r->fp, (off_t)offset, SEEK_SET) != 0) {
+        snprintf(err, errsz, "cannot read %s: %s", path, strerror(errno));
+        pgn_reader_close(r);
+        return NULL;
+    }
+    r->bytes_read = offset;
+    r->line_no = line > 0 ? line - 1 : 0;
+    r->game_number = games_before;
     return r;
 }
 
@@ -866,6 +883,7 @@ static int read_game(PgnReader *r) {
             while (k < r->pos && is_space(r->line[k]))
                 k++;
             r->game_shares_line = k < r->pos;
+            r->game_line = r->line_no;
             r->game_start = r->line_offset + (long long)(k < r->pos ? r->pos : 0);
         }
         int rc = 0;
@@ -982,9 +1000,10 @@ int pgn_reader_next(PgnReader *r, PgnGame *out, PgnError *error) {
     return rc;
 }
 
-void pgn_reader_span(const PgnReader *r, long long *start, long long *end) {
-    *start = r->game_start;
-    *end = r->game_end;
+void pgn_reader_span(const PgnReader *r, PgnSpan *span) {
+    span->start = r->game_start;
+    span->end = r->game_end;
+    span->line = r->game_line;
 }
 
 int pgn_reader_mainline(PgnReader *r, PgnSummary *summary, PgnMainline *line, PgnError *error) {

@@ -56,10 +56,20 @@ void pgn_reader_close(PgnReader *r);
 // A game read from a file has that file as its source (pgn_source).
 int pgn_reader_next(PgnReader *r, PgnGame *out, PgnError *error);
 
-// The bytes [start, end) of the input that the game read last (without
-// error, by any of the readers) spans: from the line it starts on to the
-// line the next one starts on.
-void pgn_reader_span(const PgnReader *r, long long *start, long long *end);
+// Where the game read last (by any of the readers) is in the input: bytes
+// [start, end) from the line it starts on to the line the next one starts
+// on (end only for a game read without error), and its first line.
+typedef struct PgnSpan {
+    long long start, end;
+    int line; // 1-based
+} PgnSpan;
+void pgn_reader_span(const PgnReader *r, PgnSpan *span);
+
+// Opens path at byte offset, the start of a game found before (a PgnSpan's
+// start and line), as if the games_before games before it had been read:
+// error positions and game numbers are those of the whole file.
+PgnReader *pgn_reader_open_at(const char *path, long long offset, int line, int games_before,
+                              char *err, size_t errsz);
 
 // Like pgn_reader_next but builds no tree: it plays and checks every move
 // (variations too) and reports the main line's length, result and final FEN.

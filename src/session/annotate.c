@@ -73,14 +73,14 @@ static void tree_line(TreeBuild *b, const PgnNode *n, const PgnNode *current, in
 }
 
 static void browse_tree(TreeBuild *b) {
-    const Replay *r = b->s->browse.replay;
-    PgnGame *g = replay_game(b->s->browse.replay);
+    const PgnCursor *r = b->s->browse.cursor;
+    PgnGame *g = pgn_cursor_game(b->s->browse.cursor);
     int fullmove;
     Color side;
-    replay_move_number(r, 0, &fullmove, &side); // a node's ply counts from the game's start
+    pgn_cursor_move_number(r, 0, &fullmove, &side); // a node's ply counts from the game's start
     const PgnNode *first = pgn_first(g);
-    int cursor = replay_cursor(r);
-    tree_line(b, first, cursor > 0 ? replay_line_node(r, cursor - 1) : NULL, 0, fullmove, side);
+    int cursor = pgn_cursor_ply(r);
+    tree_line(b, first, cursor > 0 ? pgn_cursor_line_node(r, cursor - 1) : NULL, 0, fullmove, side);
     const char *result = pgn_result(g);
     SessionTreeItem *it = strcmp(result, "*") ? tree_push(b, TREE_RESULT, NULL) : NULL;
     if (it)
@@ -155,15 +155,15 @@ static const char *joined(Session *s, const char *a, const char *b) {
 void session_comments(Session *s, const char **before, const char **after) {
     *before = *after = NULL;
     if (s->mode == SESSION_BROWSE) {
-        const Replay *r = s->browse.replay;
-        PgnGame *g = replay_game(s->browse.replay);
-        int cursor = replay_cursor(r);
+        const PgnCursor *r = s->browse.cursor;
+        PgnGame *g = pgn_cursor_game(s->browse.cursor);
+        int cursor = pgn_cursor_ply(r);
         if (cursor == 0) {
             const PgnNode *first = pgn_first(g);
             *before = first ? first->pre : pgn_lead_comment(g);
             return;
         }
-        const PgnNode *n = replay_line_node(r, cursor - 1);
+        const PgnNode *n = pgn_cursor_line_node(r, cursor - 1);
         *before = n->pre;
         *after = joined(s, n->comment, n->trail);
         return;
@@ -191,14 +191,14 @@ static const char *nag_name(int nag, char *buf, size_t bufsz) {
 static void current_move_text(Session *s, char *buf, size_t bufsz) {
     buf[0] = '\0';
     if (s->mode == SESSION_BROWSE) {
-        const Replay *r = s->browse.replay;
-        int cursor = replay_cursor(r);
+        const PgnCursor *r = s->browse.cursor;
+        int cursor = pgn_cursor_ply(r);
         if (cursor > 0) {
             int number;
             Color side;
-            replay_move_number(r, cursor - 1, &number, &side);
+            pgn_cursor_move_number(r, cursor - 1, &number, &side);
             snprintf(buf, bufsz, "%d.%s %s", number, side == BLACK ? ".." : "",
-                     replay_line_node(r, cursor - 1)->san);
+                     pgn_cursor_line_node(r, cursor - 1)->san);
         }
         return;
     }
@@ -210,10 +210,10 @@ static void current_move_text(Session *s, char *buf, size_t bufsz) {
 static bool annotate(Session *s, const char *text, int nag, int64_t now) {
     bool ok;
     if (s->mode == SESSION_BROWSE) {
-        Replay *r = s->browse.replay;
-        PgnGame *g = replay_game(r);
-        int cursor = replay_cursor(r);
-        const PgnNode *n = cursor > 0 ? replay_line_node(r, cursor - 1) : NULL;
+        PgnCursor *r = s->browse.cursor;
+        PgnGame *g = pgn_cursor_game(r);
+        int cursor = pgn_cursor_ply(r);
+        const PgnNode *n = cursor > 0 ? pgn_cursor_line_node(r, cursor - 1) : NULL;
         if (!n && nag >= 0) {
             session_say(s, MSG_ERROR, "No move to mark at the start of the game.");
             return false;
@@ -267,8 +267,8 @@ void annotate_mark(const Session *s, AnnotateMark *m) {
     m->plies = game_ply_count(s->live);
     m->node = NULL;
     if (s->mode == SESSION_BROWSE) {
-        int cursor = replay_cursor(s->browse.replay);
-        m->node = cursor > 0 ? replay_line_node(s->browse.replay, cursor - 1) : NULL;
+        int cursor = pgn_cursor_ply(s->browse.cursor);
+        m->node = cursor > 0 ? pgn_cursor_line_node(s->browse.cursor, cursor - 1) : NULL;
     }
 }
 
@@ -285,7 +285,7 @@ void annotate_after_move(Session *s, const AnnotateMark *before, int nag, int64_
     if (s->mode == SESSION_PLAY && !game_set_nag(s->live, before->plies, nag))
         return;
     if (s->mode == SESSION_BROWSE &&
-        !pgn_node_set_nag(replay_game(s->browse.replay), after.node, nag))
+        !pgn_node_set_nag(pgn_cursor_game(s->browse.cursor), after.node, nag))
         return;
     if (s->mode == SESSION_PLAY)
         session_live_changed(s, now);

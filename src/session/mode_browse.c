@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "src/session/session_int.h"
+#include "src/util/text.h"
 
 static const Transition stay = {.kind = TR_STAY};
 
@@ -15,32 +16,55 @@ enum {
     NAME_SHOWN = 40,       // bytes of a player's name in a heading
 };
 
-// Puts the replay's line on the board up to the cursor (the rest of the line
-// as the redo tail, so an analysis started here can step forward). While the
-// mode is being entered the front end is not told: the core does it after.
+// The settings the board's game is shown with: the position at the segment
+// start (after a null move the game on the board starts from the position it
+// left), both sides human, no clock, the file's names.
+static void shown_settings(const PgnCursor *c, const GameSettings *base, GameSettings *out) {
+    *out = *base;
+    out->players[WHITE] = out->players[BLACK] = PLAYER_HUMAN;
+    out->tc.untimed = true;
+    out->tc.count = 0;
+    const PgnGame *g = pgn_cursor_game(c);
+    const char *fen = pgn_start_fen(g);
+    snprintf(out->start_fen, sizeof out->start_fen, "%s",
+             fen && strcmp(fen, BOARD_START_FEN) != 0 ? fen : "");
+    int seg = pgn_cursor_segment_start(c);
+    Board b;
+    if (seg > 0 && pgn_cursor_position(c, seg, &b))
+        board_to_fen(&b, out->start_fen, sizeof out->start_fen);
+    for (Color side = WHITE; side <= BLACK; side++) {
+        const char *name = pgn_tag(g, side == WHITE ? "White" : "Black");
+        text_copy(out->names[side], sizeof out->names[side], name ? name : "");
+    }
+}
+
+// Puts the document's line on the board up to the cursor (the rest of the
+// line as the redo tail, so an analysis started here can step forward).
+// While the mode is being entered the front end is not told: the core does
+// it after.
 static bool show_position(Session *s, bool notify) {
     BrowseState *b = &s->browse;
     GameSettings settings;
-    replay_settings(b->replay, &s->opts.settings, &settings); // from the segment's start
-    int seg = replay_segment_start(b->replay); // the game starts after a null move
-    int n = replay_line_length(b->replay) - seg;
+    shown_settings(b->cursor, &s->opts.settings, &settings);
+    int seg = pgn_cursor_segment_start(b->cursor); // the game starts after a null move
+    int n = pgn_cursor_length(b->cursor) - seg;
     if (n > GAME_MAX_PLIES)
         n = GAME_MAX_PLIES;
     Move moves[GAME_MAX_PLIES];
     for (int i = 0; i < n; i++)
-        moves[i] = replay_line_node(b->replay, seg + i)->move;
+        moves[i] = pgn_cursor_line_node(b->cursor, seg + i)->move;
     char err[512];
-    int cursor = replay_cursor(b->replay) - seg;
+    int cursor = pgn_cursor_ply(b->cursor) - seg;
     Game *g = session_game_from_line(s, &settings, moves, n, cursor, err, sizeof err);
     if (!g) {
         session_say(s, MSG_ERROR, "%s", err);
         return false;
     }
     if (game_ply_count(g) < cursor) // the game ended (mate) before the line did
-        replay_set_cursor(b->replay, seg + game_ply_count(g));
+        pgn_cursor_set_ply(b->cursor, seg + game_ply_count(g));
     // The moves' comments and assessments come along (playing on from here keeps them).
     for (int i = 0; i < game_ply_count(g); i++) {
-        const PgnNode *node = replay_line_node(b->replay, seg + i);
+        const PgnNode *node = pgn_cursor_line_node(b->cursor, seg + i);
         if ((node->comment && !game_set_comment(g, i, node->comment)) ||
             (node->nag_count && !game_set_nag(g, i, node->nags[0]))) {
             session_say(s, MSG_ERROR, "out of memory showing the game's comments");
@@ -55,19 +79,20 @@ static bool show_position(Session *s, bool notify) {
 }
 
 static void close_view(BrowseState *b) {
-    replay_free(b->replay);
+    pgn_cursor_free(b->cursor);
+    pgn_game_free(b->doc);
     game_free(b->game);
-    b->replay = NULL;
+    b->cursor = NULL;
+    b->doc = NULL;
     b->game = NULL;
 }
 
 // Closes the view; a game of a file with changes not saved is kept by the
 // session, to be shown again when it is reopened.
 static void leave_view(Session *s, BrowseState *b) {
-    if (b->replay && pgn_modified(replay_game(b->replay)) &&
-        pgn_source(replay_game(b->replay))->path[0]) {
-        session_keep_edited(s, replay_release(b->replay));
-        b->replay = NULL;
+    if (b->doc && pgn_modified(b->doc) && pgn_source(b->doc)->path[0]) {
+        session_keep_edited(s, b->doc);
+        b->doc = NULL;
     }
     close_view(b);
 }
@@ -101,12 +126,14 @@ static bool browse_enter(Session *s, const ModeArgs *args, int64_t now) {
     (void)now;
     char err[512];
     PgnGame *kept = args->game ? NULL : session_take_edited(s, args->path, args->number);
-    Replay *r = args->game ? replay_adopt(args->game, "review")
-                : kept     ? replay_adopt(kept, args->path)
-                           : replay_open(args->path, args->number, err, sizeof err);
+    PgnGame *doc = args->game ? args->game
+                   : kept     ? kept
+                              : pgn_db_read_game(args->path, args->number, &args->place, err,
+                                                 sizeof err);
+    PgnCursor *r = doc ? pgn_cursor_new(doc) : NULL;
     if (!r) {
-        if (args->game || kept) {
-            pgn_game_free(args->game ? args->game : kept);
+        if (doc) {
+            pgn_game_free(doc);
             snprintf(err, sizeof err, "out of memory showing the game");
         }
         session_say(s, MSG_ERROR, "%s", err);
@@ -114,9 +141,10 @@ static bool browse_enter(Session *s, const ModeArgs *args, int64_t now) {
     }
     BrowseState old = s->browse; // browse entered again: the new game replaces the old
     memset(&s->browse, 0, sizeof s->browse);
-    s->browse.replay = r;
-    if (args->ply >= 0 && args->ply < replay_line_length(r))
-        replay_set_cursor(r, args->ply);
+    s->browse.doc = doc;
+    s->browse.cursor = r;
+    if (args->ply >= 0 && args->ply < pgn_cursor_length(r))
+        pgn_cursor_set_ply(r, args->ply);
     if (!show_position(s, false)) {
         close_view(&s->browse);
         s->browse = old;
@@ -125,11 +153,11 @@ static bool browse_enter(Session *s, const ModeArgs *args, int64_t now) {
     leave_view(s, &old);
     if (args->game || args->ply >= 0)
         return true; // a reviewed game, or back from an analysis: the board says it
-    const PgnGame *g = replay_game(r);
+    const PgnGame *g = pgn_cursor_game(r);
     const char *white = pgn_tag(g, "White"), *black = pgn_tag(g, "Black");
     const char *comment = opening_comment(g);
     bool short_comment = comment && comment[0] && strlen(comment) <= LEAD_COMMENT_SHORT;
-    int moves = (replay_line_length(r) + 1) / 2;
+    int moves = (pgn_cursor_length(r) + 1) / 2;
     session_say(s, MSG_INFO,
                 "Game %d: %s - %s %s (%d move%s%s)%s%s%s. next/prev, first/last, var N, up; "
                 "back returns to your game.",
@@ -147,49 +175,49 @@ static void browse_leave(Session *s, int64_t now) {
 }
 
 // After White's move N, counted in the line's own numbering.
-static int goto_ply(const Replay *r, int number) {
+static int goto_ply(const PgnCursor *r, int number) {
     if (number == 0)
         return 0;
     int first;
     Color side;
-    replay_move_number(r, 0, &first, &side);
+    pgn_cursor_move_number(r, 0, &first, &side);
     int ply = (number - first) * 2 + (side == WHITE ? 1 : 0);
     return ply < 0 ? 0 : ply;
 }
 
 static bool step(Session *s, const Command *cmd) {
-    Replay *r = s->browse.replay;
-    int cursor = replay_cursor(r), length = replay_line_length(r);
+    PgnCursor *r = s->browse.cursor;
+    int cursor = pgn_cursor_ply(r), length = pgn_cursor_length(r);
     switch (cmd->kind) {
     case CMD_NEXT:
     case CMD_REDO:
-        if (cursor < length && replay_set_cursor(r, cursor + 1))
+        if (cursor < length && pgn_cursor_set_ply(r, cursor + 1))
             return true;
         session_say(s, MSG_ERROR, "At the end of the line.");
         return false;
     case CMD_PREV:
     case CMD_UNDO:
-        if (cursor > 0 && replay_set_cursor(r, cursor - 1))
+        if (cursor > 0 && pgn_cursor_set_ply(r, cursor - 1))
             return true;
         session_say(s, MSG_ERROR, "At the start.");
         return false;
-    case CMD_FIRST: return replay_set_cursor(r, 0);
-    case CMD_LAST: return replay_set_cursor(r, length);
+    case CMD_FIRST: return pgn_cursor_set_ply(r, 0);
+    case CMD_LAST: return pgn_cursor_set_ply(r, length);
     case CMD_GOTO: {
         int ply = goto_ply(r, cmd->number);
-        if (ply <= length && replay_set_cursor(r, ply))
+        if (ply <= length && pgn_cursor_set_ply(r, ply))
             return true;
         session_say(s, MSG_ERROR, "The line has only %d moves.", (length + 1) / 2);
         return false;
     }
     case CMD_VAR:
-        if (replay_enter_variation(r, cmd->number))
+        if (pgn_cursor_enter_variation(r, cmd->number))
             return true;
         session_say(s, MSG_ERROR, "The next move has %d variation%s.",
-                    replay_variation_count(r), replay_variation_count(r) == 1 ? "" : "s");
+                    pgn_cursor_variation_count(r), pgn_cursor_variation_count(r) == 1 ? "" : "s");
         return false;
     case CMD_UP:
-        if (replay_leave_variation(r))
+        if (pgn_cursor_leave_variation(r))
             return true;
         session_say(s, MSG_ERROR, "Already on the main line.");
         return false;
@@ -210,7 +238,7 @@ static void try_move(Session *s, const char *text, int64_t now) {
     int n = game_ply_count(b->game);
     for (int i = 0; i < n; i++)
         moves[i] = game_move(b->game, i)->move;
-    if (!replay_follow(b->replay, moves, n))
+    if (!pgn_cursor_follow(b->cursor, moves, n))
         session_say(s, MSG_ERROR, "out of memory adding the move to the game");
     show_position(s, true);
 }
@@ -246,17 +274,17 @@ static void nag_text(const PgnNode *n, char *buf, size_t bufsz) {
 }
 
 static void browse_status(const Session *s, char *buf, size_t bufsz) {
-    const Replay *r = s->browse.replay;
+    const PgnCursor *r = s->browse.cursor;
     const Game *g = s->browse.game;
-    int cursor = replay_cursor(r);
+    int cursor = pgn_cursor_ply(r);
     size_t len = 0;
     if (cursor == 0) {
         len = (size_t)snprintf(buf, bufsz, "Start of the game");
     } else {
-        const PgnNode *n = replay_line_node(r, cursor - 1);
+        const PgnNode *n = pgn_cursor_line_node(r, cursor - 1);
         int number;
         Color side;
-        replay_move_number(r, cursor - 1, &number, &side);
+        pgn_cursor_move_number(r, cursor - 1, &number, &side);
         char nags[32];
         nag_text(n, nags, sizeof nags);
         len = (size_t)snprintf(buf, bufsz, "%d.%s %s%s", number, side == BLACK ? ".." : "",
@@ -264,7 +292,7 @@ static void browse_status(const Session *s, char *buf, size_t bufsz) {
         if (n->comment && len < bufsz)
             len += (size_t)snprintf(buf + len, bufsz - len, "  {%s}", n->comment);
     }
-    int vars = replay_variation_count(r);
+    int vars = pgn_cursor_variation_count(r);
     if (vars && len < bufsz)
         len += (size_t)snprintf(buf + len, bufsz - len, "  [%d variation%s: var N]", vars,
                                 vars == 1 ? "" : "s");
@@ -274,12 +302,12 @@ static void browse_status(const Session *s, char *buf, size_t bufsz) {
 
 static PgnGame *browse_to_pgn(Session *s, int64_t now) {
     (void)now;
-    return pgn_game_clone(replay_game(s->browse.replay)); // with its source and changes
+    return pgn_game_clone(pgn_cursor_game(s->browse.cursor)); // with its source and changes
 }
 
 // The game is where save put it, as it is now.
 static void browse_saved(Session *s, const PgnGame *written) {
-    PgnGame *g = replay_game(s->browse.replay);
+    PgnGame *g = pgn_cursor_game(s->browse.cursor);
     pgn_set_source(g, pgn_source(written));
     pgn_mark_saved(g);
 }
@@ -300,7 +328,7 @@ const ModeOps mode_browse_ops = {
 void browse_refresh(Session *s) { show_position(s, true); }
 
 bool browse_goto_node(Session *s, const PgnNode *n) {
-    if (!replay_goto_node(s->browse.replay, n))
+    if (!pgn_cursor_goto_node(s->browse.cursor, n))
         return false;
     return show_position(s, true);
 }
@@ -309,9 +337,9 @@ bool browse_goto_node(Session *s, const PgnNode *n) {
 void browse_move_list(Session *s, const char *const **sans, int *count, int *current,
                       const unsigned char **variations) {
     BrowseState *b = &s->browse;
-    int n = replay_line_length(b->replay);
+    int n = pgn_cursor_length(b->cursor);
     for (int i = 0; i < n && i < GAME_MAX_PLIES; i++) {
-        const PgnNode *node = replay_line_node(b->replay, i);
+        const PgnNode *node = pgn_cursor_line_node(b->cursor, i);
         b->line_sans[i] = node->san;
         int vars = 0;
         for (const PgnNode *v = node->variation; v && vars < 255; v = v->next_variation)
@@ -320,10 +348,10 @@ void browse_move_list(Session *s, const char *const **sans, int *count, int *cur
     }
     *sans = b->line_sans;
     *count = n < GAME_MAX_PLIES ? n : GAME_MAX_PLIES;
-    *current = replay_cursor(b->replay);
+    *current = pgn_cursor_ply(b->cursor);
     *variations = b->line_variations;
 }
 
 void browse_move_list_start(const Session *s, int *fullmove, Color *side) {
-    replay_move_number(s->browse.replay, 0, fullmove, side); // the line, not the board's game
+    pgn_cursor_move_number(s->browse.cursor, 0, fullmove, side); // the line, not the board's game
 }

@@ -57,6 +57,9 @@ static bool switch_mode(Session *s, SessionMode to, const ModeArgs *args, int64_
 // Game n of the file the session knows, in browse.
 static bool open_game(Session *s, int number, int ply, int64_t now) {
     ModeArgs args = {.path = s->list_path, .number = number, .ply = ply};
+    // The list of the file knows where the game starts: read from there.
+    if (s->list && gamelist_unchanged(s->list) && !strcmp(gamelist_path(s->list), s->list_path))
+        (void)gamelist_place(s->list, number, &args.place.start, &args.place.line);
     int before = s->browse_number;
     s->browse_number = number;
     if (switch_mode(s, SESSION_BROWSE, &args, now))

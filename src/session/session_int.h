@@ -20,7 +20,8 @@
 #include "src/session/command.h"
 #include "src/session/eventq.h"
 #include "src/session/msglog.h"
-#include "src/session/replay.h"
+#include "src/pgn/cursor.h"
+#include "src/pgn/database.h"
 #include "src/session/session.h"
 #include "src/session/session_io.h"
 #include "src/util/netfile.h"
@@ -146,6 +147,7 @@ typedef struct ModeArgs {
     const char *path;       // browse: the file and the game's number, and the ply
     int number;             // of its main line to show (-1: the end)
     int ply;
+    PgnPlace place;         // browse: where game `number` starts, when known
     PgnGame *game;          // browse (taken over), review (copied): a game in memory
 } ModeArgs;
 
@@ -195,7 +197,8 @@ typedef struct PlayState {
 } PlayState;
 
 typedef struct BrowseState {
-    Replay *replay;
+    PgnGame *doc;      // the game shown (a file's, or a reviewed one): the document
+    PgnCursor *cursor; // the line through it and how far the board is
     Game *game; // the line up to the cursor, the rest as the redo tail
     const char *line_sans[GAME_MAX_PLIES];
     unsigned char line_variations[GAME_MAX_PLIES];
