@@ -803,15 +803,17 @@ Test(game, set_time_control_fresh_clocks) {
     cr_assert_eq(c->remaining_ms[BLACK], 600000);
 }
 
-// The player's comments and NAGs: kept per move, copied with the game,
-// dropped with the redo tail a new move replaces, kept by undo and redo.
+// The player's comments and NAGs, in the game's document: kept per move,
+// copied with the game, dropped with the redo tail a new move replaces, kept
+// by undo and redo.
 Test(game, comments_and_nags) {
     Game *g = start(PLAYER_HUMAN, PLAYER_HUMAN, "none", NULL);
     cr_expect_not(game_set_comment(g, 0, "no move yet"));
+    cr_expect_null(game_node(g, 0));
     play(g, "e4", 0);
     play(g, "e5", 0);
     cr_assert(game_set_comment(g, 0, "  King's pawn"));
-    cr_expect_str_eq(game_move(g, 0)->comment, "King's pawn");
+    cr_expect_str_eq(game_node(g, 0)->comment, "King's pawn");
     cr_assert(game_set_nag(g, 1, 5));
     cr_expect_not(game_set_nag(g, 1, 256));
     cr_expect_not(game_set_nag(g, 2, 1));
@@ -819,18 +821,19 @@ Test(game, comments_and_nags) {
     Game *copy = game_clone(g);
     cr_assert_not_null(copy);
     cr_assert(game_set_comment(g, 0, "changed"));
-    cr_expect_str_eq(game_move(copy, 0)->comment, "King's pawn", "the copy has its own");
-    cr_expect_eq(game_move(copy, 1)->nag, 5);
+    cr_expect_str_eq(game_node(copy, 0)->comment, "King's pawn", "the copy has its own");
+    cr_expect_eq(game_node(copy, 1)->nag_count, 1);
+    cr_expect_eq(game_node(copy, 1)->nags[0], 5);
     game_free(copy);
     cr_assert_eq(game_undo(g, 0), GAME_OK);
     cr_assert_eq(game_redo(g, 0), GAME_OK);
-    cr_expect_str_eq(game_move(g, 1)->comment, "reply", "redo keeps it");
+    cr_expect_str_eq(game_node(g, 1)->comment, "reply", "redo keeps it");
     cr_assert_eq(game_undo(g, 0), GAME_OK);
     play(g, "c5", 0); // replaces e5 and its comment
-    cr_expect_null(game_move(g, 1)->comment);
-    cr_expect_eq(game_move(g, 1)->nag, 0);
+    cr_expect_null(game_node(g, 1)->comment);
+    cr_expect_eq(game_node(g, 1)->nag_count, 0);
     cr_assert(game_set_comment(g, 1, "   "));
-    cr_expect_null(game_move(g, 1)->comment, "a blank comment is none");
+    cr_expect_null(game_node(g, 1)->comment, "a blank comment is none");
     cr_assert(game_set_comment(g, 1, "Sicilian"));
     char err[160];
     cr_assert(game_set_fen(g, "4k3/8/8/8/8/8/8/4K3 w - - 0 1", 0, err, sizeof err));

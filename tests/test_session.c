@@ -796,13 +796,17 @@ Test(session, comments_and_nags_on_the_live_game_are_saved_and_resumed) {
     cr_expect(has(&log, "Comment on 2... Nc6 removed."), "%s", log.text);
     const Game *g = session_live_game(s);
     cr_assert_eq(game_ply_count(g), 4);
-    cr_expect_eq(game_move(g, 0)->nag, 5);
-    cr_expect_str_eq(game_move(g, 1)->comment, "The  classical reply");
-    cr_expect_eq(game_move(g, 2)->nag, 14, "nag replaces the ? typed with the move");
-    cr_expect_null(game_move(g, 3)->comment);
+    cr_expect_eq(game_node(g, 0)->nags[0], 5);
+    cr_expect_str_eq(game_node(g, 1)->comment, "The classical reply", "folded as PGN keeps it");
+    // $14 (a position's assessment) joins the ? typed with the move, as in a
+    // game of a file: one move assessment, and other NAGs beside it.
+    cr_expect_eq(game_node(g, 2)->nag_count, 2);
+    cr_expect_eq(game_node(g, 2)->nags[0], 2);
+    cr_expect_eq(game_node(g, 2)->nags[1], 14);
+    cr_expect_null(game_node(g, 3)->comment);
     char text[512];
     tree_text(s, text, sizeof text);
-    cr_expect_str_eq(text, "e4$5 e5{} Nf3$14 Nc6*");
+    cr_expect_str_eq(text, "e4$5 e5{} Nf3$2$14 Nc6*");
     const char *before, *after;
     session_comments(s, &before, &after);
     cr_expect_null(before);
@@ -812,12 +816,12 @@ Test(session, comments_and_nags_on_the_live_game_are_saved_and_resumed) {
     cr_expect_null(after, "the current move is Nf3 now");
     run(s, 4100, (const char *const[]){"undo", NULL});
     session_comments(s, &before, &after);
-    cr_expect_str_eq(after, "The  classical reply");
+    cr_expect_str_eq(after, "The classical reply");
     run(s, 4200, (const char *const[]){"redo", "redo", save, NULL});
     cr_expect(has(&log, "Saved to"), "%s", log.text);
     char *pgn = read_all(saved);
     cr_assert_not_null(pgn);
-    cr_expect(strstr(pgn, "1. e4 $5 e5 {The classical reply} 2. Nf3 $14 Nc6"), "%s", pgn);
+    cr_expect(strstr(pgn, "1. e4 $5 e5 {The classical reply} 2. Nf3 $2 $14 Nc6"), "%s", pgn);
     // The autosave has them too, and a resumed game gets them back.
     pgn = read_all(autosave);
     cr_assert_not_null(pgn);
@@ -830,12 +834,12 @@ Test(session, comments_and_nags_on_the_live_game_are_saved_and_resumed) {
     cr_expect(has(&log2, "Resumed the unfinished game"), "%s", log2.text);
     g = session_live_game(s);
     cr_assert_eq(game_ply_count(g), 4);
-    cr_expect_eq(game_move(g, 0)->nag, 5);
-    cr_expect_str_eq(game_move(g, 1)->comment, "The classical reply");
-    cr_expect_eq(game_move(g, 2)->nag, 14);
+    cr_expect_eq(game_node(g, 0)->nags[0], 5);
+    cr_expect_str_eq(game_node(g, 1)->comment, "The classical reply");
+    cr_expect_eq(game_node(g, 2)->nags[1], 14);
     // Loading the saved file reads them back the same way.
     run(s, 6000, (const char *const[]){"comment changed after resume", NULL});
-    cr_expect_str_eq(game_move(session_live_game(s), 3)->comment, "changed after resume");
+    cr_expect_str_eq(game_node(session_live_game(s), 3)->comment, "changed after resume");
     session_free(s, 7000);
 }
 
@@ -861,7 +865,7 @@ Test(session, the_engine_evaluation_stays_apart_from_the_comment) {
     s = open_session(&o, &log2);
     const GameMove *m = game_move(session_live_game(s), 1);
     cr_assert_not_null(m);
-    cr_expect_str_eq(m->comment, "the engine's reply");
+    cr_expect_str_eq(game_node(session_live_game(s), 1)->comment, "the engine's reply");
     cr_expect_neq(m->score, VALUE_NONE, "the evaluation is read back as the score");
     session_free(s, 5000);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The game controller: the record with undo/redo, the clocks, the players, and
-// every way a game ends, as a state machine over the engine's board.
+// every way a game ends, as a state machine over the engine's board. The
+// record's moves, comments and tags live in its document.
 #include "src/game/game.h"
 
 #include <stdio.h>
@@ -30,6 +31,7 @@ typedef struct ClockSnapshot {
 
 struct Game {
     GameSettings settings;
+    PgnGame *doc;                    // the record: main line = record[0..top), tags
     Board start;                     // the start position, to replay from
     Board board;                     // the current position
     GameMove record[GAME_MAX_PLIES]; // played plies, then the redo tail
@@ -69,6 +71,103 @@ void game_settings_default(GameSettings *s) {
     };
 }
 
+// ------------------------------------------------------------------ tags
+
+// Tags of patzer's own that let a saved game be resumed as it was.
+#define TAG_WHITE_PLAYER "PatzerWhite"
+#define TAG_BLACK_PLAYER "PatzerBlack"
+#define TAG_LEVEL "PatzerLevel"
+#define TAG_TIME "PatzerTime"
+// How the game ended, exactly ("resignation white": the ending and the side
+// that mated, resigned, claimed or lost on time), which the standard
+// Termination tag ("normal", "time forfeit") cannot say.
+#define TAG_END "PatzerEnd"
+
+// The words of TAG_END, indexed by GameEnd.
+static const char *const end_words[] = {
+    [END_NONE] = "none",
+    [END_CHECKMATE] = "checkmate",
+    [END_STALEMATE] = "stalemate",
+    [END_INSUFFICIENT_MATERIAL] = "insufficient-material",
+    [END_FIVEFOLD_REPETITION] = "fivefold-repetition",
+    [END_SEVENTY_FIVE_MOVES] = "seventy-five-moves",
+    [END_THREEFOLD_REPETITION] = "threefold-repetition",
+    [END_FIFTY_MOVES] = "fifty-moves",
+    [END_RESIGNATION] = "resignation",
+    [END_AGREEMENT] = "agreement",
+    [END_TIME_FORFEIT] = "time-forfeit",
+    [END_TIME_DRAW] = "time-draw",
+};
+_Static_assert(sizeof end_words / sizeof end_words[0] == END_TIME_DRAW + 1, "one word per ending");
+
+const char *game_end_word(GameEnd end) {
+    return end >= END_NONE && end <= END_TIME_DRAW ? end_words[end] : end_words[END_NONE];
+}
+
+GameEnd game_end_from_word(const char *word) {
+    for (int e = END_NONE + 1; e <= END_TIME_DRAW; e++)
+        if (strcmp(word, end_words[e]) == 0)
+            return (GameEnd)e;
+    return END_NONE;
+}
+
+static const char *termination(const Game *g) {
+    switch (g->end) {
+    case END_NONE: return "unterminated";
+    case END_TIME_FORFEIT:
+    case END_TIME_DRAW: return "time forfeit";
+    default: return "normal";
+    }
+}
+
+static void player_name(const Game *g, Color c, char *buf, size_t bufsz) {
+    const GameSettings *s = &g->settings;
+    if (s->names[c][0])
+        snprintf(buf, bufsz, "%s", s->names[c]);
+    else if (s->players[c] == PLAYER_ENGINE)
+        snprintf(buf, bufsz, "patzer level %d", s->level);
+    else
+        snprintf(buf, bufsz, "Human");
+}
+
+// The tags that follow from the game's settings and outcome, written into
+// doc (the game's own, or a copy to save). False when out of memory.
+static bool write_tags(const Game *g, PgnGame *doc) {
+    char buf[160];
+    bool ok = true;
+    if (!pgn_tag(doc, "Event"))
+        ok = pgn_set_tag(doc, "Event", "patzer game") && pgn_set_tag(doc, "Site", "patzer") &&
+             pgn_set_tag(doc, "Date", "????.??.??") && pgn_set_tag(doc, "Round", "-");
+    for (Color c = WHITE; ok && c <= BLACK; c++) {
+        player_name(g, c, buf, sizeof buf);
+        ok = pgn_set_tag(doc, c == WHITE ? "White" : "Black", buf) &&
+             pgn_set_tag(doc, c == WHITE ? TAG_WHITE_PLAYER : TAG_BLACK_PLAYER,
+                         g->settings.players[c] == PLAYER_ENGINE ? "engine" : "human");
+    }
+    pgn_set_result(doc, outcome_result_text(g->result));
+    timecontrol_format_pgn(&g->settings.tc, buf, sizeof buf);
+    ok = ok && pgn_set_tag(doc, "TimeControl", buf) &&
+         pgn_set_tag(doc, "Termination", termination(g));
+    snprintf(buf, sizeof buf, "%d", g->settings.level);
+    ok = ok && pgn_set_tag(doc, TAG_LEVEL, buf);
+    timecontrol_format(&g->settings.tc, buf, sizeof buf);
+    ok = ok && pgn_set_tag(doc, TAG_TIME, buf);
+    if (g->result != RESULT_NONE) {
+        snprintf(buf, sizeof buf, "%s %s", end_words[g->end],
+                 g->end_side == WHITE ? "white" : "black");
+        ok = ok && pgn_set_tag(doc, TAG_END, buf);
+    } else {
+        pgn_remove_tag(doc, TAG_END);
+    }
+    return ok;
+}
+
+// The game's own document follows a change of settings or outcome. When
+// memory runs out its tags stay behind; game_document writes them again.
+static void sync_tags(Game *g) {
+    (void)write_tags(g, g->doc);
+}
+
 // ------------------------------------------------------------------ clocks
 
 static void snapshot_take(const Clock *c, ClockSnapshot *s) {
@@ -97,6 +196,16 @@ static ClockSnapshot snapshot_at(const Game *g, int ply) {
     return s;
 }
 
+// The clock of the document's node of `ply`: the mover's time after it
+// (none in an untimed game).
+static void node_clock(Game *g, int ply) {
+    const PgnNode *n = pgn_mainline_node(g->doc, ply);
+    if (!n)
+        return;
+    Color mover = (ply & 1) ? (Color)!g->start.side : g->start.side;
+    pgn_node_set_clock(g->doc, n, g->settings.tc.untimed ? -1 : g->record[ply].clock_ms[mover]);
+}
+
 // Whether the side to move's clock should be running now.
 static bool clock_should_run(const Game *g) {
     return g->clock_started && !g->paused && g->result == RESULT_NONE;
@@ -122,12 +231,14 @@ static void finish(Game *g, GameResult result, GameEnd end, Color side, int64_t 
     Outcome o = { .end = end, .result = result, .side = side };
     outcome_describe(&o, g->end_text, sizeof g->end_text);
     clock_stop(&g->clock, now);
+    sync_tags(g); // the outcome is the document's
 }
 
 static void clear_result(Game *g) {
     g->result = RESULT_NONE;
     g->end = END_NONE;
     g->end_text[0] = '\0';
+    sync_tags(g);
 }
 
 // The endings that follow from the position alone (see outcome_forced).
@@ -158,8 +269,24 @@ static void flag_fell(Game *g, Color fallen, int64_t now) {
 
 // ------------------------------------------------------------------ lifecycle
 
-// Sets up g from s; on a bad FEN leaves g untouched.
-static bool setup(Game *g, const GameSettings *s, char *err, size_t errsz) {
+// A new document for a record that starts at fen (empty: the standard
+// position). NULL with the reason in err.
+static PgnGame *new_document(const char *fen, char *err, size_t errsz) {
+    PgnGame *doc = pgn_game_new();
+    if (!doc) {
+        errmsg_set(err, errsz, "out of memory");
+        return NULL;
+    }
+    if (fen[0] && !pgn_set_start_fen(doc, fen, err, errsz)) {
+        pgn_game_free(doc);
+        return NULL;
+    }
+    return doc;
+}
+
+// Sets up g from s with doc as its record (taken; NULL: a new one); on a bad
+// FEN or no memory leaves g untouched (and the caller keeps doc).
+static bool setup(Game *g, const GameSettings *s, PgnGame *doc, char *err, size_t errsz) {
     // The start board is built aside so that a bad FEN changes nothing.
     Board start;
     if (s->start_fen[0]) {
@@ -168,8 +295,13 @@ static bool setup(Game *g, const GameSettings *s, char *err, size_t errsz) {
     } else {
         board_set_start(&start);
     }
+    PgnGame *record = doc ? doc : new_document(s->start_fen, err, errsz);
+    if (!record)
+        return false;
     unsigned generation = g->generation;
+    pgn_game_free(g->doc == doc ? NULL : g->doc);
     memset(g, 0, sizeof *g);
+    g->doc = record;
     g->settings = *s;
     g->settings.level = clamp_level(s->level);
     g->start = start;
@@ -178,6 +310,7 @@ static bool setup(Game *g, const GameSettings *s, char *err, size_t errsz) {
     g->clock.turn = g->board.side;
     snapshot_take(&g->clock, &g->start_clock);
     g->generation = generation + 1;
+    sync_tags(g);
     check_position_end(g, 0);
     return true;
 }
@@ -188,75 +321,67 @@ Game *game_new(const GameSettings *s, char *err, size_t errsz) {
         errmsg_set(err, errsz, "out of memory");
         return NULL;
     }
-    if (!setup(g, s, err, errsz)) {
+    if (!setup(g, s, NULL, err, errsz)) {
         free(g);
         return NULL;
     }
     return g;
 }
 
-// Drops the comments of record[from..top): the game owns them.
-static void free_comments(Game *g, int from) {
-    for (int i = from; i < g->top; i++) {
-        free((char *)g->record[i].comment);
-        g->record[i].comment = NULL;
-    }
-}
-
 Game *game_clone(const Game *g) {
-    // The comments are the only pointers: a copy of the struct and of them.
+    // The document is the only thing pointed to: a copy of the struct and of it.
     Game *copy = malloc(sizeof *copy);
-    if (!copy)
+    PgnGame *doc = copy ? pgn_game_clone(g->doc) : NULL;
+    if (!doc) {
+        free(copy);
         return NULL;
-    memcpy(copy, g, sizeof *copy);
-    for (int i = 0; i < copy->top; i++) {
-        const char *c = g->record[i].comment;
-        copy->record[i].comment = c ? strdup(c) : NULL;
-        if (c && !copy->record[i].comment) {
-            copy->top = i; // what was copied is freed, the rest is not ours
-            free_comments(copy, 0);
-            free(copy);
-            return NULL;
-        }
     }
+    memcpy(copy, g, sizeof *copy);
+    copy->doc = doc;
     return copy;
 }
 
 void game_free(Game *g) {
     if (!g)
         return;
-    free_comments(g, 0);
+    pgn_game_free(g->doc);
     free(g);
 }
 
 bool game_reset(Game *g, const GameSettings *s, char *err, size_t errsz) {
-    Board start;
-    if (s->start_fen[0] && !board_set_fen(&start, s->start_fen, err, errsz))
-        return false; // checked first: on a bad FEN the game and its comments stay
-    free_comments(g, 0);
-    g->top = 0;
-    return setup(g, s, err, errsz);
+    return setup(g, s, NULL, err, errsz); // on a bad FEN the game and its comments stay
 }
 
 bool game_set_comment(Game *g, int ply, const char *text) {
     if (ply < 0 || ply >= g->ply)
         return false;
-    const char *p = text ? text : "";
-    while (*p == ' ' || *p == '\t' || *p == '\n')
-        p++;
-    char *copy = NULL;
-    if (*p && !(copy = strdup(p)))
-        return false;
-    free((char *)g->record[ply].comment);
-    g->record[ply].comment = copy;
-    return true;
+    return pgn_node_set_comment(g->doc, pgn_mainline_node(g->doc, ply), text);
 }
 
 bool game_set_nag(Game *g, int ply, int nag) {
     if (ply < 0 || ply >= g->ply || nag < 0 || nag > 255)
         return false;
-    g->record[ply].nag = nag;
-    return true;
+    return pgn_node_set_nag(g->doc, pgn_mainline_node(g->doc, ply), nag);
+}
+
+void game_set_eval(Game *g, int ply, int score, int depth) {
+    if (ply >= 0 && ply < g->ply) {
+        g->record[ply].score = score;
+        g->record[ply].depth = depth;
+    }
+}
+
+const PgnNode *game_node(const Game *g, int ply) {
+    return ply >= 0 && ply < g->ply ? pgn_mainline_node(g->doc, ply) : NULL;
+}
+
+PgnGame *game_document(const Game *g) {
+    PgnGame *copy = pgn_game_clone(g->doc);
+    if (copy && (!pgn_mainline_truncate(copy, g->ply) || !write_tags(g, copy))) {
+        pgn_game_free(copy);
+        return NULL;
+    }
+    return copy;
 }
 
 const GameSettings *game_settings(const Game *g) {
@@ -365,21 +490,70 @@ static GameStatus apply_move(Game *g, Move m, int score, int depth, int64_t now,
         }
         clock_start(&g->clock, opponent(mover), now); // the GUI judges the flag
     }
-    free_comments(g, g->ply); // a new move drops the redo tail
     GameMove *gm = &g->record[g->ply];
     memset(gm, 0, sizeof *gm);
     gm->move = m;
     notation_to_san(&g->board, m, gm->san);
+    // The document's main line: a new move drops the redo tail there too.
+    if (!pgn_mainline_truncate(g->doc, g->ply) ||
+        !pgn_append_move(g->doc, m, gm->san, -1, NULL)) {
+        errmsg_set(err, errsz, "out of memory recording the move");
+        return GAME_ERR_GAME_OVER;
+    }
     ClockSnapshot s;
     snapshot_take(&g->clock, &s);
     snapshot_to_move(&s, gm);
     gm->score = score;
     gm->depth = depth;
+    node_clock(g, g->ply);
     play_ply(g);
     g->top = g->ply; // a new move drops the redo tail
     g->generation++;
     check_position_end(g, now);
     return GAME_OK;
+}
+
+bool game_take_document(Game *g, PgnGame *doc, int64_t now, char *err, size_t errsz) {
+    GameSettings s = g->settings;
+    const char *fen = pgn_start_fen(doc);
+    snprintf(s.start_fen, sizeof s.start_fen, "%s", strcmp(fen, BOARD_START_FEN) ? fen : "");
+    // The main line is checked first, so that a failure changes nothing.
+    int n = pgn_mainline_length(doc);
+    if (n > GAME_MAX_PLIES) {
+        errmsg_set(err, errsz, "the game is longer than %d plies", GAME_MAX_PLIES);
+        return false;
+    }
+    Board b;
+    if (!board_set_fen(&b, fen, err, errsz))
+        return false;
+    for (int i = 0; i < n; i++) {
+        const PgnNode *node = pgn_mainline_node(doc, i);
+        if (node->move == MOVE_NULL || !movegen_is_legal(&b, node->move)) {
+            errmsg_set(err, errsz, "move %d (%s) cannot be played in a game", i + 1, node->san);
+            return false;
+        }
+        board_play(&b, node->move);
+    }
+    if (!setup(g, &s, doc, err, errsz))
+        return false;
+    // The record from the moves; the clocks from the nodes that have one.
+    ClockSnapshot clk = g->start_clock;
+    for (int i = 0; i < n; i++) {
+        const PgnNode *node = pgn_mainline_node(doc, i);
+        GameMove *gm = &g->record[i];
+        memset(gm, 0, sizeof *gm);
+        gm->move = node->move;
+        memcpy(gm->san, node->san, sizeof gm->san);
+        if (node->clock_ms >= 0)
+            clk.ms[g->board.side] = node->clock_ms;
+        snapshot_to_move(&clk, gm);
+        gm->score = VALUE_NONE;
+        play_ply(g);
+    }
+    g->top = g->ply;
+    restore_clock(g, g->ply, now);
+    check_position_end(g, now);
+    return true;
 }
 
 GameStatus game_play_text(Game *g, const char *text, int64_t now, char *err, size_t errsz) {
@@ -580,14 +754,17 @@ bool game_tick(Game *g, int64_t now) {
 void game_set_players(Game *g, PlayerKind white, PlayerKind black) {
     g->settings.players[WHITE] = white;
     g->settings.players[BLACK] = black;
+    sync_tags(g);
 }
 
 void game_set_name(Game *g, Color c, const char *name) {
     snprintf(g->settings.names[c], sizeof g->settings.names[c], "%s", name);
+    sync_tags(g);
 }
 
 void game_set_level(Game *g, int level) {
     g->settings.level = clamp_level(level);
+    sync_tags(g);
 }
 
 void game_set_time_control(Game *g, const TimeControl *tc, int64_t now) {
@@ -597,10 +774,13 @@ void game_set_time_control(Game *g, const TimeControl *tc, int64_t now) {
     // Fresh clocks everywhere: undo under the new control must not bring
     // back times (or periods) of the old one.
     snapshot_take(&g->clock, &g->start_clock);
-    for (int i = 0; i < g->top; i++)
+    for (int i = 0; i < g->top; i++) {
         snapshot_to_move(&g->start_clock, &g->record[i]);
+        node_clock(g, i);
+    }
     if (clock_should_run(g))
         clock_start(&g->clock, g->board.side, now);
+    sync_tags(g);
 }
 
 void game_set_clocks(Game *g, const int64_t remaining[COLOR_NB], int64_t now) {
@@ -611,10 +791,12 @@ void game_set_clocks(Game *g, const int64_t remaining[COLOR_NB], int64_t now) {
     // The restored values are those after the current ply, for undo too.
     ClockSnapshot snap;
     snapshot_take(&g->clock, &snap);
-    if (g->ply > 0)
+    if (g->ply > 0) {
         snapshot_to_move(&snap, &g->record[g->ply - 1]);
-    else
+        node_clock(g, g->ply - 1);
+    } else {
         g->start_clock = snap;
+    }
     if (running)
         clock_start(&g->clock, g->board.side, now);
 }
@@ -678,10 +860,16 @@ bool game_set_fen(Game *g, const char *fen, int64_t now, char *err, size_t errsz
     Board b;
     if (!board_set_fen(&b, fen, err, errsz))
         return false;
+    char start_fen[FEN_MAX];
+    board_to_fen(&b, start_fen, sizeof start_fen);
+    PgnGame *doc = new_document(start_fen, err, errsz);
+    if (!doc)
+        return false;
+    pgn_game_free(g->doc);
+    g->doc = doc;
     g->start = b;
     g->board = b;
-    board_to_fen(&g->start, g->settings.start_fen, sizeof g->settings.start_fen);
-    free_comments(g, 0);
+    memcpy(g->settings.start_fen, start_fen, sizeof g->settings.start_fen);
     g->ply = g->top = 0;
     clear_result(g);
     g->generation++;

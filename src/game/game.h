@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The game controller: a state machine with no I/O that owns the game record,
-// the clocks, who plays which side, and the result. A driver (the terminal
+// the clocks, who plays which side, and the result. The record is a game
+// document (src/pgn/model.h): its main line is the moves played (and the
+// redo tail after them), with their comments, NAGs and clocks, and its tags
+// say who played, how and how it ended; the controller keeps beside it what
+// only it needs per ply (the clocks' periods, the engine's scores). A driver (the terminal
 // game, the line mode, tests) feeds it human input and engine replies and asks
 // it when the engine should think and with which limits; it never talks to
 // the engine itself. Time comes in as "now" in milliseconds.
@@ -13,6 +17,7 @@
 #include "engine/search.h"
 #include "src/game/clock.h"
 #include "src/game/outcome.h"
+#include "src/pgn/model.h"
 
 typedef enum { PLAYER_HUMAN, PLAYER_ENGINE } PlayerKind;
 
@@ -28,7 +33,8 @@ typedef struct GameSettings {
     bool gui_referees_time; // a GUI keeps the time (xboard): a fallen flag ends nothing
 } GameSettings;
 
-// One ply of the record, with the clocks as they stood after it.
+// One ply of the record as the controller keeps it, with the clocks as they
+// stood after it. Its comment and NAGs are in its node (game_node).
 typedef struct GameMove {
     Move move;
     char san[MOVE_TEXT_MAX];
@@ -37,10 +43,6 @@ typedef struct GameMove {
     int moves_in_period[COLOR_NB];
     int score;      // the engine's score for its own moves (mover's view), VALUE_NONE if none
     int depth;
-    // The player's annotation: a comment after the move (NULL for none,
-    // owned by the game) and one NAG (0 for none; 1 "!" ... 6 "?!", PGN's numbers).
-    const char *comment;
-    int nag;
 } GameMove;
 
 typedef struct Game Game;
@@ -66,6 +68,26 @@ int game_ply_count(const Game *g);           // plies played (not counting redo)
 // first: for repetitions (engine_set_position, openings_lookup).
 const Key *game_keys(const Game *g);
 const GameMove *game_move(const Game *g, int ply); // 0-based
+// The ply's node in the game's document: its comment, NAGs, clock.
+const PgnNode *game_node(const Game *g, int ply);
+// The game as a document to save: a copy of the record's moves played so far
+// (not the redo tail) with their comments and NAGs, and the tags that say
+// who played (names, patzer's PatzerWhite/PatzerBlack/PatzerLevel/PatzerTime),
+// the time control, the result and how the game ended (Termination and
+// PatzerEnd: "resignation white"). The caller owns it; NULL when out of memory.
+PgnGame *game_document(const Game *g);
+// Replaces the record with the main line of doc, taken over on success (on
+// failure the game is unchanged and the caller keeps doc): its start
+// position, moves, comments, NAGs and clocks; the players, level and time
+// control stay as they are. False with the reason (an illegal or null move
+// and where) in err.
+bool game_take_document(Game *g, PgnGame *doc, int64_t now, char *err, size_t errsz);
+// The engine's evaluation of a played move (restoring a saved game).
+void game_set_eval(Game *g, int ply, int score, int depth);
+// The words of patzer's PatzerEnd tag for an ending, and back (END_NONE when
+// the word is none of them).
+const char *game_end_word(GameEnd end);
+GameEnd game_end_from_word(const char *word);
 int game_start_fullmove(const Game *g);      // move number of the first ply
 const Board *game_start_board(const Game *g); // the position before the first ply
 Color game_start_side(const Game *g);
@@ -84,10 +106,11 @@ const char *game_result_text(const Game *g);
 const Clock *game_clock(const Game *g);
 int game_redo_available(const Game *g);       // plies that redo can replay
 
-// Annotates the move at ply (0-based, a played move): text replaces its
-// comment (NULL or blank removes it; blanks are kept as typed), nag (0..255)
-// its NAG (0 removes it). False for a ply not played, a bad NAG or when out
-// of memory (nothing changes then).
+// Annotates the move at ply (0-based, a played move) in the document: text
+// replaces its comment (NULL or blank removes it; blanks are folded as a PGN
+// reader does), nag (1..255) sets a NAG (a move assessment, 1..9, replaces
+// the one it has), 0 removes them all. False for a ply not played, a bad NAG
+// or when out of memory (nothing changes then).
 bool game_set_comment(Game *g, int ply, const char *text);
 bool game_set_nag(Game *g, int ply, int nag);
 

@@ -234,12 +234,23 @@ bool pgn_set_tag(PgnGame *g, const char *name, const char *value) {
     return true;
 }
 
-static void remove_tag(PgnGame *g, const char *name) {
+void pgn_remove_tag(PgnGame *g, const char *name) {
     int i = find_tag(g, name);
     if (i < 0)
         return;
+    g->edits++;
     memmove(&g->tags[i], &g->tags[i + 1], (size_t)(g->ntags - i - 1) * sizeof g->tags[0]);
     g->ntags--;
+}
+
+void pgn_clear_tags(PgnGame *g) {
+    int kept = 0;
+    for (int i = 0; i < g->ntags; i++)
+        if (!strcmp(g->tags[i].name, "SetUp") || !strcmp(g->tags[i].name, "FEN"))
+            g->tags[kept++] = g->tags[i];
+    g->ntags = kept;
+    strcpy(g->result, "*");
+    g->edits++;
 }
 
 const char *pgn_tag(const PgnGame *g, const char *name) {
@@ -268,8 +279,8 @@ bool pgn_set_start_fen(PgnGame *g, const char *fen, char *err, size_t errsz) {
         return false;
     board_to_fen(g->tail, g->start_fen, sizeof g->start_fen);
     if (!strcmp(g->start_fen, BOARD_START_FEN)) {
-        remove_tag(g, "SetUp");
-        remove_tag(g, "FEN");
+        pgn_remove_tag(g, "SetUp");
+        pgn_remove_tag(g, "FEN");
         return true;
     }
     if (!pgn_set_tag(g, "SetUp", "1") || !pgn_set_tag(g, "FEN", g->start_fen)) {
@@ -409,6 +420,29 @@ const PgnNode *pgn_add_move_after(PgnGame *g, const PgnNode *after, Move m, cons
         slot = &(*slot)->next_variation;
     *slot = n;
     return n;
+}
+
+bool pgn_mainline_truncate(PgnGame *g, int len) {
+    if (len < 0 || len > g->main_len)
+        return false;
+    if (len == g->main_len)
+        return true;
+    if (len == 0) {
+        g->lead = g->first ? g->first->pre : g->lead;
+        g->first = NULL;
+    } else {
+        g->main[len - 1]->next = NULL; // the nodes cut stay in the arena, unreachable
+    }
+    g->main_len = len;
+    bool ok = pgn_position_at(g, len, g->tail);
+    (void)ok; // len is in range and the main line was played to its end before
+    g->edits++;
+    return true;
+}
+
+void pgn_node_set_clock(PgnGame *g, const PgnNode *n, long long clock_ms) {
+    ((PgnNode *)n)->clock_ms = clock_ms < 0 ? -1 : clock_ms;
+    g->edits++;
 }
 
 int pgn_mainline_length(const PgnGame *g) {

@@ -93,6 +93,9 @@ void pgn_set_source(PgnGame *g, const PgnSource *source); // NULL: none
 // or value (a line end in it) or when out of memory.
 bool pgn_set_tag(PgnGame *g, const char *name, const char *value);
 const char *pgn_tag(const PgnGame *g, const char *name); // NULL when absent
+void pgn_remove_tag(PgnGame *g, const char *name);       // nothing when absent
+// Removes every tag but SetUp and FEN (the start position).
+void pgn_clear_tags(PgnGame *g);
 int pgn_tag_count(const PgnGame *g);
 const char *pgn_tag_name(const PgnGame *g, int i);
 const char *pgn_tag_value(const PgnGame *g, int i);
@@ -113,6 +116,12 @@ void pgn_set_result(PgnGame *g, const char *result); // ignored unless one of th
 // in it are folded as the reader does; a blank comment is none). False on an
 // illegal move or when out of memory.
 bool pgn_append_move(PgnGame *g, Move m, const char *san, long long clock_ms, const char *comment);
+
+// Cuts the main line after its first len moves: the moves after them (and
+// their variations) leave the game, which goes on from there; the comment
+// before a first move cut stays as the game's opening comment. False when
+// len is out of range.
+bool pgn_mainline_truncate(PgnGame *g, int len);
 
 // Adds move m after the node `after` (NULL: as a first move of the game),
 // where `before` is the position before m. When the line already goes on
@@ -157,6 +166,8 @@ bool pgn_mainline_add_variation(PgnGame *g, int ply, const Move *moves, int n,
 // changes then.
 // Replaces the comment after n (NULL or blank removes it; blanks folded).
 bool pgn_node_set_comment(PgnGame *g, const PgnNode *n, const char *text);
+// Sets the clock after move n: the mover's remaining time (-1: none).
+void pgn_node_set_clock(PgnGame *g, const PgnNode *n, long long clock_ms);
 // Sets n's NAG: a move assessment (1..9) replaces the one n has, another
 // (10..255) is added; 0 removes every NAG of n.
 bool pgn_node_set_nag(PgnGame *g, const PgnNode *n, int nag);

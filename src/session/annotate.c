@@ -90,15 +90,15 @@ static void browse_tree(TreeBuild *b) {
 static void game_tree(TreeBuild *b, const Game *g) {
     int n = game_ply_count(g), shown = session_shown_ply(b->s);
     for (int i = 0; i < n; i++) {
-        const GameMove *m = game_move(g, i);
+        const PgnNode *node = game_node(g, i); // the game's document holds the annotations
         SessionTreeItem *it = tree_push(b, TREE_MOVE, NULL);
         if (!it)
             return;
-        it->san = m->san;
+        it->san = node->san;
         move_number(game_start_fullmove(g), game_start_side(g), i, it);
-        if (m->nag)
-            it->nags[it->nag_count++] = (unsigned char)m->nag;
-        it->comment = m->comment != NULL;
+        for (int k = 0; k < node->nag_count && it->nag_count < SESSION_TREE_NAGS; k++)
+            it->nags[it->nag_count++] = node->nags[k];
+        it->comment = node->comment != NULL;
         it->current = i == shown - 1;
     }
     SessionTreeItem *it = game_is_over(g) ? tree_push(b, TREE_RESULT, NULL) : NULL;
@@ -171,9 +171,9 @@ void session_comments(Session *s, const char **before, const char **after) {
     if (s->mode == SESSION_EDIT)
         return;
     const Game *g = session_game(s);
-    int n = game_ply_count(g);
+    int n = session_shown_ply(s);
     if (n > 0)
-        *after = game_move(g, n - 1)->comment;
+        *after = game_node(g, n - 1)->comment;
 }
 
 // ------------------------------------------------------------ commands

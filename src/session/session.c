@@ -106,7 +106,7 @@ static bool replace_live(Session *s, Game *g, int64_t now) {
     game_free(s->live);
     s->live = g;
     s->live_archived = false;
-    s->live_spot = (ArchiveSpot){0};
+    memset(&s->live_spot, 0, sizeof s->live_spot);
     s->next_settings_set = false;
     s->graph_count = 0;
     memset(&s->think.thinking, 0, sizeof s->think.thinking);
@@ -182,25 +182,22 @@ static void play_on(Session *s, const Command *cmd, int64_t now) {
         return;
     }
     GameSettings settings = live_settings(s);
-    memcpy(settings.start_fen, game_settings(shown)->start_fen, sizeof settings.start_fen);
     if (cmd->kind == CMD_PLAY) {
         for (Color c = WHITE; c <= BLACK; c++)
             settings.players[c] = cmd->human[c] ? PLAYER_HUMAN : PLAYER_ENGINE;
     } else {
         new_options(cmd, &settings);
     }
-    char err[256];
+    // The new game's record is the shown game's document up to here: its
+    // moves with their comments and NAGs; the tags are the new game's own.
+    char err[256] = "out of memory";
+    settings.start_fen[0] = '\0'; // the document's start position
     Game *g = game_new(&settings, err, sizeof err);
-    bool ok = g != NULL;
-    for (int i = 0; ok && i < game_ply_count(shown); i++) {
-        const GameMove *m = game_move(shown, i);
-        ok = game_play_move(g, m->move, VALUE_NONE, 0, now) == GAME_OK &&
-             (!m->comment || game_set_comment(g, i, m->comment)) &&
-             (!m->nag || game_set_nag(g, i, m->nag));
-        if (!ok)
-            snprintf(err, sizeof err, "out of memory copying the game");
-    }
-    if (!ok) {
+    PgnGame *doc = g ? game_document(shown) : NULL;
+    if (doc)
+        pgn_clear_tags(doc);
+    if (!doc || !game_take_document(g, doc, now, err, sizeof err)) {
+        pgn_game_free(doc);
         game_free(g);
         session_say(s, MSG_ERROR, "Cannot play on: %s", err);
         return;

@@ -56,7 +56,7 @@ static void write_outcome(Session *s, char *failure, size_t failuresz, const cha
 }
 
 // Appends one game to the archive; spot (may be NULL) learns where it went.
-static bool archive_pgn(Session *s, const PgnGame *pgn, ArchiveSpot *spot) {
+static bool archive_pgn(Session *s, PgnGame *pgn, PgnSource *spot) {
     char err[512];
     bool ok = session_archive(pgn, s->opts.archive_path, spot, err, sizeof err);
     write_outcome(s, s->archive_failure, sizeof s->archive_failure, "The archive",

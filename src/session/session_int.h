@@ -342,7 +342,7 @@ struct Session {
     Game *pending;             // the unfinished game that question is about
     bool live_dirty;           // the live game changed since the start (autosave it)
     bool live_archived;        // the live game is in the archive already
-    ArchiveSpot live_spot;     // where in the archive (its review replaces it there)
+    PgnSource live_spot;       // where in the archive (its review replaces it there)
     // The writes that keep the games (session_base.c): each one's failure as
     // last said (empty while it works), said once per cause and once more
     // when it works again; the failures said, counted for the line mode.

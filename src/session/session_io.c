@@ -6,70 +6,52 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "src/pgn/database.h"
 #include "src/pgn/pgn.h"
 #include "src/util/paths.h"
 
-// Tags of patzer's own that let a saved game be resumed as it was.
+// Tags of patzer's own beside those the game writes (src/game/game.c).
+#define TAG_CLOCKS "PatzerClocks"
+// Written by the autosave of a finished game that is not in the archive yet
+// (the archive could not be written): the next start archives it.
+#define TAG_ARCHIVED "PatzerArchived"
 #define TAG_WHITE_PLAYER "PatzerWhite"
 #define TAG_BLACK_PLAYER "PatzerBlack"
 #define TAG_LEVEL "PatzerLevel"
 #define TAG_TIME "PatzerTime"
-#define TAG_CLOCKS "PatzerClocks"
-// How the game ended, exactly ("resignation white": the ending and the side
-// that mated, resigned, claimed or lost on time), which the standard
-// Termination tag ("normal", "time forfeit") cannot say; read back so that a
-// finished game is finished again (see session_load).
 #define TAG_END "PatzerEnd"
-// Written by the autosave of a finished game that is not in the archive yet
-// (the archive could not be written): the next start archives it.
-#define TAG_ARCHIVED "PatzerArchived"
 
-// The words of TAG_END, indexed by GameEnd.
-static const char *const end_names[] = {
-    [END_NONE] = "none",
-    [END_CHECKMATE] = "checkmate",
-    [END_STALEMATE] = "stalemate",
-    [END_INSUFFICIENT_MATERIAL] = "insufficient-material",
-    [END_FIVEFOLD_REPETITION] = "fivefold-repetition",
-    [END_SEVENTY_FIVE_MOVES] = "seventy-five-moves",
-    [END_THREEFOLD_REPETITION] = "threefold-repetition",
-    [END_FIFTY_MOVES] = "fifty-moves",
-    [END_RESIGNATION] = "resignation",
-    [END_AGREEMENT] = "agreement",
-    [END_TIME_FORFEIT] = "time-forfeit",
-    [END_TIME_DRAW] = "time-draw",
-};
-_Static_assert(sizeof end_names / sizeof end_names[0] == END_TIME_DRAW + 1,
-               "one word per ending");
-
-static const char *termination(const Game *g) {
-    switch (game_end(g)) {
-    case END_NONE:
-        return "unterminated";
-    case END_TIME_FORFEIT:
-    case END_TIME_DRAW:
-        return "time forfeit";
-    default:
-        return "normal";
-    }
+// The engine's evaluation of a move as written after its comment:
+// "+0.35/12", "-M/5" (read back apart by split_eval).
+static void eval_text(int score, int depth, char *buf, size_t bufsz) {
+    buf[0] = '\0';
+    if (score == VALUE_NONE || depth <= 0)
+        return;
+    if (score >= VALUE_MATE_IN_MAX || score <= VALUE_MATED_IN_MAX)
+        snprintf(buf, bufsz, "%s/%d", score > 0 ? "+M" : "-M", depth);
+    else
+        snprintf(buf, bufsz, "%+.2f/%d", score / 100.0, depth);
 }
 
-static void player_name(const Game *g, Color c, char *buf, size_t bufsz) {
-    const GameSettings *s = game_settings(g);
-    if (s->names[c][0])
-        snprintf(buf, bufsz, "%s", s->names[c]);
-    else if (game_player(g, c) == PLAYER_ENGINE)
-        snprintf(buf, bufsz, "patzer level %d", s->level);
-    else
-        snprintf(buf, bufsz, "Human");
+// Appends the engine's evaluations to the comments of doc's moves.
+static bool write_evals(const Game *g, PgnGame *doc) {
+    for (int i = 0; i < game_ply_count(g); i++) {
+        const GameMove *m = game_move(g, i);
+        char eval[64];
+        eval_text(m->score, m->depth, eval, sizeof eval);
+        if (eval[0] && !pgn_mainline_append_comment(doc, i, eval))
+            return false;
+    }
+    return true;
 }
 
 PgnGame *session_to_pgn(const Game *g, const Openings *o, int64_t now) {
-    PgnGame *p = pgn_game_new();
+    PgnGame *p = game_document(g);
     if (!p)
         return NULL;
     char buf[256];
@@ -77,43 +59,7 @@ PgnGame *session_to_pgn(const Game *g, const Openings *o, int64_t now) {
     struct tm tm;
     localtime_r(&t, &tm);
     strftime(buf, sizeof buf, "%Y.%m.%d", &tm);
-    bool ok = pgn_set_tag(p, "Event", "patzer game") && pgn_set_tag(p, "Site", "patzer") &&
-              pgn_set_tag(p, "Date", buf) && pgn_set_tag(p, "Round", "-");
-    player_name(g, WHITE, buf, sizeof buf);
-    ok = ok && pgn_set_tag(p, "White", buf);
-    player_name(g, BLACK, buf, sizeof buf);
-    ok = ok && pgn_set_tag(p, "Black", buf);
-    const GameSettings *s = game_settings(g);
-    if (s->start_fen[0]) {
-        char err[160];
-        ok = ok && pgn_set_start_fen(p, s->start_fen, err, sizeof err);
-    }
-    for (int i = 0; ok && i < game_ply_count(g); i++) {
-        const GameMove *m = game_move(g, i);
-        Color mover = (Color)((game_start_side(g) + i) & 1);
-        char eval[64] = "";
-        if (m->score != VALUE_NONE && m->depth > 0) {
-            if (m->score >= VALUE_MATE_IN_MAX || m->score <= VALUE_MATED_IN_MAX)
-                snprintf(eval, sizeof eval, "%s/%d", m->score > 0 ? "+M" : "-M", m->depth);
-            else
-                snprintf(eval, sizeof eval, "%+.2f/%d", m->score / 100.0, m->depth);
-        }
-        // The player's comment, then the engine's evaluation (read back apart).
-        size_t len = (m->comment ? strlen(m->comment) : 0) + sizeof eval + 1;
-        char *comment = malloc(len);
-        if (!comment) {
-            ok = false;
-            break;
-        }
-        snprintf(comment, len, "%s%s%s", m->comment ? m->comment : "",
-                 m->comment && eval[0] ? " " : "", eval);
-        long long clock = game_clock(g)->tc.untimed ? -1 : (long long)m->clock_ms[mover];
-        ok = pgn_append_move(p, m->move, m->san, clock, comment[0] ? comment : NULL);
-        free(comment);
-        if (ok && m->nag)
-            ok = pgn_mainline_add_nag(p, i, m->nag);
-    }
-    pgn_set_result(p, game_result_text(g));
+    bool ok = write_evals(g, p) && pgn_set_tag(p, "Date", buf);
     char eco[8], name[160];
     if (o && openings_lookup(o, game_board(g), game_keys(g), game_ply_count(g), eco, sizeof eco,
                              name, sizeof name)) {
@@ -121,27 +67,12 @@ PgnGame *session_to_pgn(const Game *g, const Openings *o, int64_t now) {
             ok = ok && pgn_set_tag(p, "ECO", eco);
         ok = ok && pgn_set_tag(p, "Opening", name);
     }
-    timecontrol_format_pgn(&game_clock(g)->tc, buf, sizeof buf);
-    ok = ok && pgn_set_tag(p, "TimeControl", buf);
-    ok = ok && pgn_set_tag(p, "Termination", termination(g));
-    if (game_is_over(g)) {
-        snprintf(buf, sizeof buf, "%s %s", end_names[game_end(g)],
-                 game_end_side(g) == WHITE ? "white" : "black");
-        ok = ok && pgn_set_tag(p, TAG_END, buf);
-    }
     snprintf(buf, sizeof buf, "%d", game_ply_count(g));
     ok = ok && pgn_set_tag(p, "PlyCount", buf);
-    ok = ok && pgn_set_tag(p, TAG_WHITE_PLAYER,
-                           game_player(g, WHITE) == PLAYER_ENGINE ? "engine" : "human");
-    ok = ok && pgn_set_tag(p, TAG_BLACK_PLAYER,
-                           game_player(g, BLACK) == PLAYER_ENGINE ? "engine" : "human");
-    snprintf(buf, sizeof buf, "%d", s->level);
-    ok = ok && pgn_set_tag(p, TAG_LEVEL, buf);
-    timecontrol_format(&game_clock(g)->tc, buf, sizeof buf);
-    ok = ok && pgn_set_tag(p, TAG_TIME, buf);
     snprintf(buf, sizeof buf, "%lld %lld", (long long)clock_remaining(game_clock(g), WHITE, now),
              (long long)clock_remaining(game_clock(g), BLACK, now));
     ok = ok && pgn_set_tag(p, TAG_CLOCKS, buf);
+    pgn_remove_tag(p, TAG_ARCHIVED); // said by the autosave alone
     if (!ok) {
         pgn_game_free(p);
         return NULL;
@@ -223,31 +154,82 @@ static void settings_from_tags(const PgnGame *p, GameSettings *s) {
     }
 }
 
-// Ends g as the record says it ended, when the moves alone do not end it:
+// How a saved game ended, as its tags say; copied before the game takes
+// the document.
+typedef struct SavedEnd {
+    GameEnd end;     // patzer's own tag (END_NONE: none)
+    Color side;
+    char result[8];  // else the Result and Termination tags
+    bool flag;
+} SavedEnd;
+
+static void saved_end(const PgnGame *p, SavedEnd *e) {
+    const char *v = pgn_tag(p, TAG_END);
+    char word[32], side[8];
+    e->end = v && sscanf(v, "%31s %7s", word, side) == 2 ? game_end_from_word(word) : END_NONE;
+    e->side = e->end != END_NONE && strcmp(side, "black") == 0 ? BLACK : WHITE;
+    snprintf(e->result, sizeof e->result, "%s", pgn_result(p));
+    const char *term = pgn_tag(p, "Termination");
+    e->flag = term && strcasecmp(term, "time forfeit") == 0;
+}
+
+// Ends g as the record said it ended, when the moves alone do not end it:
 // by patzer's own tag, else (a file from an older patzer) by the Result and
 // Termination tags: a decisive result was a resignation or a flag, a draw a
 // claim the position allows or an agreement.
-static void restore_end(Game *g, const PgnGame *p, int64_t now) {
-    const char *v = pgn_tag(p, TAG_END);
-    char word[32], side[8];
-    if (v && sscanf(v, "%31s %7s", word, side) == 2) {
-        for (int e = END_NONE + 1; e <= END_TIME_DRAW; e++)
-            if (strcmp(word, end_names[e]) == 0)
-                game_restore_end(g, (GameEnd)e, strcmp(side, "black") == 0 ? BLACK : WHITE, now);
-    }
-    const char *result = pgn_result(p);
-    if (game_is_over(g) || !result || !pgn_is_result(result) || strcmp(result, "*") == 0)
+static void restore_end(Game *g, const SavedEnd *e, int64_t now) {
+    if (e->end != END_NONE)
+        game_restore_end(g, e->end, e->side, now);
+    if (game_is_over(g) || !pgn_is_result(e->result) || strcmp(e->result, "*") == 0)
         return;
-    const char *term = pgn_tag(p, "Termination");
-    bool flag = term && strcasecmp(term, "time forfeit") == 0;
-    if (strcmp(result, "1/2-1/2") == 0) {
+    if (strcmp(e->result, "1/2-1/2") == 0) {
         GameEnd claim = game_claimable(g);
-        game_restore_end(g, flag ? END_TIME_DRAW : claim != END_NONE ? claim : END_AGREEMENT,
+        game_restore_end(g, e->flag ? END_TIME_DRAW : claim != END_NONE ? claim : END_AGREEMENT,
                          game_turn(g), now);
         return;
     }
-    Color loser = strcmp(result, "1-0") == 0 ? BLACK : WHITE;
-    game_restore_end(g, flag ? END_TIME_FORFEIT : END_RESIGNATION, loser, now);
+    Color loser = strcmp(e->result, "1-0") == 0 ? BLACK : WHITE;
+    game_restore_end(g, e->flag ? END_TIME_FORFEIT : END_RESIGNATION, loser, now);
+}
+
+// The first game of a file, read whole. NULL with the reason in err.
+static PgnGame *read_first(const char *path, char *err, size_t errsz) {
+    PgnReader *r = pgn_reader_open(path, err, errsz);
+    if (!r)
+        return NULL;
+    PgnGame *p = pgn_game_new();
+    if (!p) {
+        pgn_reader_close(r);
+        snprintf(err, errsz, "out of memory");
+        return NULL;
+    }
+    PgnError perr;
+    int got = pgn_reader_next(r, p, &perr);
+    pgn_reader_close(r);
+    if (got == 1)
+        return p;
+    if (got == 0)
+        snprintf(err, errsz, "%s: no game in the file", path);
+    else
+        snprintf(err, errsz, "%s:%d:%d: %s", perr.file, perr.line, perr.column, perr.message);
+    pgn_game_free(p);
+    return NULL;
+}
+
+// Takes the engine's evaluations off the comments of p's main line into
+// scores and depths (n entries). False when out of memory.
+static bool take_evals(PgnGame *p, int n, int *scores, int *depths) {
+    for (int i = 0; i < n; i++) {
+        const PgnNode *node = pgn_mainline_node(p, i);
+        char *rest;
+        if (!split_eval(node->comment, &rest, &scores[i], &depths[i]))
+            return false;
+        bool ok = depths[i] == 0 || pgn_node_set_comment(p, node, rest);
+        free(rest);
+        if (!ok)
+            return false;
+    }
+    return true;
 }
 
 bool session_load(Game *g, const char *path, int64_t now, bool *in_archive, char *err,
@@ -256,152 +238,84 @@ bool session_load(Game *g, const char *path, int64_t now, bool *in_archive, char
         snprintf(err, errsz, "no file name");
         return false;
     }
-    PgnReader *r = pgn_reader_open(path, err, errsz);
-    if (!r)
+    PgnGame *p = read_first(path, err, errsz);
+    if (!p)
         return false;
-    PgnGame *p = pgn_game_new();
-    if (!p) {
-        pgn_reader_close(r);
-        snprintf(err, errsz, "out of memory");
-        return false;
-    }
-    PgnError perr;
-    int got = pgn_reader_next(r, p, &perr);
-    pgn_reader_close(r);
-    if (got <= 0) {
-        if (got == 0)
-            snprintf(err, errsz, "%s: no game in the file", path);
-        else
-            snprintf(err, errsz, "%s:%d:%d: %s", perr.file, perr.line, perr.column, perr.message);
-        pgn_game_free(p);
-        return false;
-    }
-
-    // Build the new game aside, so that a failure leaves the current one.
+    int n = pgn_mainline_length(p);
+    int *scores = malloc(((size_t)n + 1) * sizeof *scores);
+    int *depths = malloc(((size_t)n + 1) * sizeof *depths);
+    // What the tags say, kept before the game takes the document.
     GameSettings settings = *game_settings(g);
     settings_from_tags(p, &settings);
-    static const char standard[] = BOARD_START_FEN;
-    const char *fen = pgn_start_fen(p);
-    snprintf(settings.start_fen, sizeof settings.start_fen, "%s",
-             fen && strcmp(fen, standard) != 0 ? fen : "");
-    Game *fresh = game_new(&settings, err, errsz);
-    bool ok = fresh != NULL;
-    int64_t clocks[COLOR_NB] = {-1, -1};
-    for (int i = 0; ok && i < pgn_mainline_length(p); i++) {
-        if (game_play_move(fresh, pgn_mainline_move(p, i), VALUE_NONE, 0, now) != GAME_OK) {
-            snprintf(err, errsz, "%s: move %d (%s) cannot be played", path, i + 1,
-                     pgn_mainline_san(p, i));
-            ok = false;
-        }
-        long long clk = pgn_mainline_clock(p, i);
-        if (clk >= 0)
-            clocks[(game_start_side(fresh) + i) & 1] = clk;
-    }
-    const char *saved = pgn_tag(p, TAG_CLOCKS);
+    SavedEnd end;
+    saved_end(p, &end);
+    const char *saved = pgn_tag(p, TAG_CLOCKS), *archived = pgn_tag(p, TAG_ARCHIVED);
     long long w, b;
-    if (saved && sscanf(saved, "%lld %lld", &w, &b) == 2) {
-        clocks[WHITE] = w;
-        clocks[BLACK] = b;
-    }
-    if (ok && clocks[WHITE] >= 0 && clocks[BLACK] >= 0)
-        game_set_clocks(fresh, clocks, now);
+    bool clocks = saved && sscanf(saved, "%lld %lld", &w, &b) == 2;
+    bool not_archived = archived && strcmp(archived, "no") == 0;
+    bool ok = scores && depths && take_evals(p, n, scores, depths);
+    if (!ok)
+        snprintf(err, errsz, "out of memory loading %s", path);
+    // The game takes the document, with its players, level and time control;
+    // on failure they are put back as they were.
+    GameSettings before = *game_settings(g);
     if (ok) {
-        // Swap the loaded game into place: the caller keeps its pointer. The
-        // comments and NAGs come along, the evaluations back into the record.
-        ok = game_reset(g, &settings, err, errsz);
-        for (int i = 0; ok && i < game_ply_count(fresh); i++) {
-            const PgnNode *node = pgn_mainline_node(p, i);
-            char *comment;
-            int score, depth;
-            ok = split_eval(node->comment, &comment, &score, &depth);
-            ok = ok && game_play_move(g, game_move(fresh, i)->move, score, depth, now) == GAME_OK;
-            ok = ok && (!comment || game_set_comment(g, i, comment));
-            ok = ok && (!node->nag_count || game_set_nag(g, i, node->nags[0]));
-            free(comment);
-            if (!ok)
-                snprintf(err, errsz, "out of memory loading %s", path);
+        game_set_players(g, settings.players[WHITE], settings.players[BLACK]);
+        game_set_level(g, settings.level);
+        game_set_time_control(g, &settings.tc, now);
+        ok = game_take_document(g, p, now, err, errsz);
+        if (ok) {
+            p = NULL;
+        } else {
+            game_set_players(g, before.players[WHITE], before.players[BLACK]);
+            game_set_level(g, before.level);
+            game_set_time_control(g, &before.tc, now);
+            char why[512];
+            snprintf(why, sizeof why, "%s", err);
+            snprintf(err, errsz, "%s: %s", path, why);
         }
-        if (ok && clocks[WHITE] >= 0 && clocks[BLACK] >= 0)
-            game_set_clocks(g, clocks, now);
-        if (ok)
-            restore_end(g, p, now);
-        const char *archived = pgn_tag(p, TAG_ARCHIVED);
-        if (ok && in_archive)
-            *in_archive = !archived || strcmp(archived, "no") != 0;
     }
-    game_free(fresh);
+    if (ok) {
+        for (int i = 0; i < n; i++)
+            game_set_eval(g, i, scores[i], depths[i]);
+        if (clocks)
+            game_set_clocks(g, (const int64_t[COLOR_NB]){(int64_t)w, (int64_t)b}, now);
+        restore_end(g, &end, now);
+        if (in_archive)
+            *in_archive = !not_archived;
+    }
+    free(scores);
+    free(depths);
     pgn_game_free(p);
     return ok;
 }
 
-enum { ARCHIVE_MAX_BYTES = 256 << 20 };
-
-// Writes the archive as its first `keep` bytes, a blank line and g.
-static bool archive_write(const PgnGame *g, const char *path, const char *old, size_t keep,
-                          ArchiveSpot *spot, char *err, size_t errsz) {
-    size_t len = 0;
-    char *text = pgn_write_string(g, &len);
-    char *all = text ? malloc(keep + len + 2) : NULL;
-    if (!all) {
-        free(text);
-        snprintf(err, errsz, "out of memory archiving the game");
-        return false;
-    }
-    size_t n = 0;
-    if (keep) {
-        memcpy(all, old, keep);
-        n = keep;
-        if (all[n - 1] != '\n')
-            all[n++] = '\n';
-        all[n++] = '\n';
-    }
-    memcpy(all + n, text, len);
-    bool ok = paths_write_atomic(path, all, n + len, err, errsz);
-    if (ok && spot)
-        *spot = (ArchiveSpot){.start = keep, .end = n + len};
-    free(text);
-    free(all);
-    return ok;
-}
-
-// Reads the archive (NULL with *len 0 when there is none yet).
-static bool archive_read(const char *path, char **old, size_t *len, char *err, size_t errsz) {
-    *old = NULL;
-    *len = 0;
-    if (access(path, F_OK) != 0)
-        return true;
-    *old = paths_read_file(path, ARCHIVE_MAX_BYTES, len, err, errsz);
-    return *old != NULL;
-}
-
-// Writes g into the archive after its first bytes: all of them (append),
-// or up to the game at spot when `replace` and the file is as spot saw it.
-static bool archive_update(const PgnGame *g, const char *path, ArchiveSpot *spot, bool replace,
-                           char *err, size_t errsz) {
+bool session_archive(PgnGame *g, const char *path, PgnSource *place, char *err, size_t errsz) {
     if (!path || !path[0])
         return true;
-    char *old;
-    size_t len;
-    if (!archive_read(path, &old, &len, err, errsz))
+    int number;
+    if (!pgn_db_append(g, path, &number, NULL, err, errsz))
         return false;
-    size_t keep = len;
-    // Only the copy this session wrote is replaced, never another game.
-    if (replace && spot->end && len == spot->end && spot->start <= len) {
-        keep = spot->start;
-        while (keep > 0 && (old[keep - 1] == '\n' || old[keep - 1] == '\r'))
-            keep--;
-    }
-    bool ok = archive_write(g, path, old, keep, spot, err, errsz);
-    free(old);
-    return ok;
+    if (place)
+        *place = *pgn_source(g);
+    return true;
 }
 
-bool session_archive(const PgnGame *g, const char *path, ArchiveSpot *spot, char *err,
-                     size_t errsz) {
-    return archive_update(g, path, spot, false, err, errsz);
-}
-
-bool session_archive_replace(const PgnGame *g, const char *path, ArchiveSpot *spot, char *err,
+bool session_archive_replace(PgnGame *g, const char *path, PgnSource *place, char *err,
                              size_t errsz) {
-    return archive_update(g, path, spot, true, err, errsz);
+    if (!path || !path[0])
+        return true;
+    // Only the copy this session wrote is replaced, never another game: when
+    // the archive changed since, the game is added instead.
+    struct stat st;
+    bool same = place->path[0] && stat(place->path, &st) == 0 &&
+                (long long)st.st_size == place->file_size && pgn_db_same_file(place->path, path);
+    if (same) {
+        pgn_set_source(g, place);
+        if (!pgn_db_write_back(g, NULL, err, errsz))
+            return false;
+        *place = *pgn_source(g);
+        return true;
+    }
+    return session_archive(g, path, place, err, errsz);
 }

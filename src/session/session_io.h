@@ -30,21 +30,14 @@ PgnGame *session_to_pgn(const Game *g, const Openings *o, int64_t now);
 bool session_load(Game *g, const char *path, int64_t now, bool *in_archive, char *err,
                   size_t errsz);
 
-// Where a game was written into the archive: bytes [start, end) of the file
-// as it was then (end 0: nowhere).
-typedef struct ArchiveSpot {
-    size_t start, end;
-} ArchiveSpot;
-
-// Appends the game to the archive at path (atomically: the whole file is
-// rewritten through a temporary file) and tells where it went when spot is
-// not NULL. Silently nothing when path is empty.
-bool session_archive(const PgnGame *g, const char *path, ArchiveSpot *spot, char *err,
-                     size_t errsz);
-// Writes g in the place of the game at spot (an annotated copy replacing the
-// plain one), the same way; when the file has changed since (its size is not
-// spot->end), g is appended instead. Updates spot.
-bool session_archive_replace(const PgnGame *g, const char *path, ArchiveSpot *spot, char *err,
+// The archive is a PGN file like any other (src/pgn/database.h): a game is
+// added to it, and its place (place, may be NULL) is then its source there.
+// Silently nothing when path is empty.
+bool session_archive(PgnGame *g, const char *path, PgnSource *place, char *err, size_t errsz);
+// Writes g in the place of the game at place (an annotated copy replacing
+// the plain one), every other game kept byte for byte; when the archive has
+// changed since, g is added instead. Updates place.
+bool session_archive_replace(PgnGame *g, const char *path, PgnSource *place, char *err,
                              size_t errsz);
 
 #endif
