@@ -62,8 +62,8 @@ Replay *replay_open(const char *path, int number, char *err, size_t errsz) {
     int got = 0;
     for (int i = 1; i <= number; i++) {
         got = pgn_reader_next(reader, g, &perr);
-        if (got <= 0)
-            break;
+        if (got == 0)
+            break; // a broken game before this one is skipped: the reader goes on after it
     }
     pgn_reader_close(reader);
     if (got <= 0) {
