@@ -28,6 +28,7 @@
 #include "src/session/session.h"
 #include "src/util/paths.h"
 #include "tests/helpers.h"
+#include "tests/pgn_split.h"
 
 // ------------------------------------------------------------------ messages
 
@@ -48,7 +49,7 @@ static void on_message(MessageKind kind, const char *text, void *ctx) {
 
 // ------------------------------------------------------------------ the run
 
-enum { HISTORY = 40, MAX_GAMES = 4096, MAX_ARCHIVED = 512 };
+enum { HISTORY = 40, MAX_ARCHIVED = 512 };
 
 typedef struct Run {
     uint64_t seed, rng;
@@ -95,70 +96,6 @@ static long env_long(const char *name, long fallback) {
 
 // ------------------------------------------------------------------ files as the reader sees them
 
-// A file as games: each game's bytes (by the reader's spans; NULL for a game
-// that did not read) and the bytes no game claims, in order.
-typedef struct Split {
-    bool exists;
-    int count;
-    char *game[MAX_GAMES];
-    size_t len[MAX_GAMES];
-    char *rest;
-    size_t rest_len;
-} Split;
-
-static void split_free(Split *sp) {
-    for (int i = 0; i < sp->count; i++)
-        free(sp->game[i]);
-    free(sp->rest);
-    memset(sp, 0, sizeof *sp);
-}
-
-static void split_read(const char *path, Split *sp) {
-    memset(sp, 0, sizeof *sp);
-    char err[512];
-    size_t size;
-    char *text = paths_read_file(path, 1 << 26, &size, err, sizeof err);
-    if (!text)
-        return; // no file (yet)
-    sp->exists = true;
-    sp->rest = malloc(size + 1);
-    cr_assert_not_null(sp->rest);
-    PgnReader *r = pgn_reader_open(path, err, sizeof err);
-    cr_assert_not_null(r, "%s: %s", err, context());
-    PgnGame *g = pgn_game_new();
-    size_t at = 0; // the bytes before here are claimed or copied to rest
-    int rc;
-    while ((rc = pgn_reader_next(r, g, NULL)) != 0) {
-        cr_assert_lt(sp->count, MAX_GAMES);
-        int i = sp->count++;
-        if (rc < 0)
-            continue; // a broken game: its bytes go with the rest
-        long long start, end;
-        pgn_reader_span(r, &start, &end);
-        cr_assert(start >= (long long)at && end >= start && end <= (long long)size,
-                  "game %d of %s spans [%lld, %lld) in %zu bytes: %s", i + 1, path, start, end,
-                  size, context());
-        memcpy(sp->rest + sp->rest_len, text + at, (size_t)start - at);
-        sp->rest_len += (size_t)start - at;
-        sp->len[i] = (size_t)(end - start);
-        sp->game[i] = malloc(sp->len[i] + 1);
-        cr_assert_not_null(sp->game[i]);
-        memcpy(sp->game[i], text + start, sp->len[i]);
-        at = (size_t)end;
-    }
-    memcpy(sp->rest + sp->rest_len, text + at, size - at);
-    sp->rest_len += size - at;
-    pgn_game_free(g);
-    pgn_reader_close(r);
-    free(text);
-}
-
-static bool same_bytes(const char *a, size_t alen, const char *b, size_t blen) {
-    if (!a || !b)
-        return a == b;
-    return alen == blen && memcmp(a, b, alen) == 0;
-}
-
 // A number in the message log after `prefix` + "%d" + `mid` + path.
 static int said_number(const Log *log, size_t from, const char *prefix, const char *mid,
                        const char *path) {
@@ -182,7 +119,7 @@ static bool said(const Log *log, size_t from, const char *text) {
 // the step (from `from` in log); then was becomes the file as it is.
 static void check_file(const char *path, Split *was, const Log *log, size_t from) {
     Split now;
-    split_read(path, &now);
+    split_read(path, &now, context());
     char msg[400];
     snprintf(msg, sizeof msg, "Saved to %s.", path);
     bool created = said(log, from, msg);
@@ -212,7 +149,7 @@ static void check_file(const char *path, Split *was, const Log *log, size_t from
                         now.len[i] > was->len[i] && now.len[i] <= was->len[i] + 2 &&
                         !memcmp(now.game[i], was->game[i], was->len[i]) &&
                         strspn(now.game[i] + was->len[i], "\n") == now.len[i] - was->len[i];
-            cr_assert(grew || same_bytes(now.game[i], now.len[i], was->game[i], was->len[i]),
+            cr_assert(grew || split_same(&now, was, i),
                       "game %d of %s changed (the step saved %s): was\n%.*s\nnow\n%.*s\n%s", i + 1,
                       path, back ? "another" : "none", (int)(was->game[i] ? was->len[i] : 0),
                       was->game[i] ? was->game[i] : "", (int)(now.game[i] ? now.len[i] : 0),
@@ -544,8 +481,8 @@ static void one_session(uint64_t seed, int steps, const char *data) {
     World *w = calloc(1, sizeof *w);
     cr_assert_not_null(w);
     w->now = 1000;
-    split_read(db, &w->db);
-    split_read(other, &w->other);
+    split_read(db, &w->db, context());
+    split_read(other, &w->other, context());
     open_session(w);
     for (run.step = 1; run.step <= steps; run.step++)
         step(w);
