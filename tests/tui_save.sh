@@ -1,0 +1,86 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# End to end (tmux), issue 21: your games are safe in every file.
+# - A game of a 200-game file, browsed and commented, saved back from the
+#   terminal game: the message, the file still 200 games, only that game's
+#   text changed; `save FILE replace` asks on the screen and `n` keeps the file.
+# - `play black` from a browsed game: you play on with its moves (the board
+#   and the move list show them).
+# - Looking back through your own game: Page Up, a click on a move and End,
+#   the status line saying `Viewing ...`, a move typed meanwhile refused.
+# shellcheck source=tests/lib.sh
+source "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+need_patzer
+make_tmp
+need_file "$src/tests/data/explore/lines.pgn"
+db=$tmp/db.pgn
+cp "$src/tests/data/explore/lines.pgn" "$db"
+
+# split FILE DIR: each game of FILE (from its [Event line) into DIR/N.
+split_games() {
+    mkdir -p "$2"
+    awk -v dir="$2" '/^\[Event /{ n++ } { print > (dir "/" n) }' "$1"
+}
+split_games "$db" "$tmp/before"
+
+write_tui_script "$tmp/run.sh" colour --no-book --time none --level 1
+tmux_start 120 40 "bash $tmp/run.sh"
+check "the board appears" wait_for 10 '^>'
+
+# --- a browsed game saved back into its file ----------------------------------
+keys "load $db" Enter
+check "load lists the 200 games" wait_for 10 '200 of 200 games in'
+keys q
+keys "game 5" Enter
+check "game 5 opens" wait_for 10 'Game 5: '
+keys "comment saved from the screen" Enter
+check "the comment is shown" wait_for 5 'saved from the screen'
+keys "save" Enter
+check "save says it wrote game 5 back" \
+    wait_for 10 'Saved game 5 back to .*db\.pgn; its other games are as they were'
+split_games "$db" "$tmp/after"
+check "the file still holds 200 games" test "$(grep -c '^\[Event ' "$db")" -eq 200
+check "game 5 has the comment" grep -q 'saved from the screen' "$tmp/after/5"
+changed=$(for n in $(seq 200); do cmp -s "$tmp/before/$n" "$tmp/after/$n" || echo "$n"; done)
+check "only game 5 changed (changed: $(echo $changed))" test "$changed" = 5
+
+keys "save $db replace" Enter
+check "save FILE replace asks on the screen" \
+    wait_for 10 'db\.pgn holds 200 games: replace them all with this game\? \(y/n\)'
+keys n Enter
+check "n keeps the file" wait_for 10 'Not saved; .*db\.pgn is as it was'
+check "all 200 games" test "$(grep -c '^\[Event ' "$db")" -eq 200
+
+# --- play black from a browsed game ------------------------------------------
+# Game 7 of the file: 1. Nc3 e5 2. e3 d5 3. Qh5 Nf6 1-0.
+keys "game 7" Enter
+check "game 7 opens" wait_for 10 'Game 7: '
+keys "goto 3" Enter
+check "after White's third move" wait_for 5 '3\. Qh5'
+keys "play black" Enter
+check "you play on with Black" wait_for 10 'Your game now plays on from 3\. Qh5: you have Black'
+check "the move list has the game's moves" wait_for 5 '1\. Nc3 e5 +2\. e3 d5 +3\. Qh5'
+check "it is your game, Black to move" wait_for 5 '\[play\]'
+# Black at the bottom: rank 1 is at the top; the white queen on h5.
+check "the board shows the position, Black below" \
+    test "$(rank_row 1)" -lt "$(rank_row 8)"
+keys "Nf6" Enter
+check "your move is played" wait_for 10 '3\. Qh5 Nf6'
+
+# --- looking back through your own game ---------------------------------------
+check "the engine answers" wait_for 30 '3\. Qh5 Nf6 +4\. '
+keys PPage
+check "Page Up looks back, said in the status line" wait_for 5 'Viewing .*your game is at'
+keys "a6" Enter
+check "a move typed meanwhile is refused" wait_for 5 'moves are played in your game'
+keys End
+check "End returns to the game" wait_for 5 'Back to your game at'
+click_text '2\. e3'
+check "a click on a move looks back at it" wait_for 5 'Viewing 2\. e3'
+keys End
+check "End returns again" wait_for 5 'Back to your game at'
+
+keys "quit" Enter
+sleep 0.3
+tm kill-server 2>/dev/null
+finish
