@@ -63,8 +63,9 @@ static inline void split_read(const char *path, Split *sp, const char *why) {
         sp->len[i] = 0;
         if (rc < 0)
             continue; // a broken game: its bytes go with the rest
-        long long start, end;
-        pgn_reader_span(r, &start, &end);
+        PgnSpan span;
+        pgn_reader_span(r, &span);
+        long long start = span.start, end = span.end;
         cr_assert(start >= (long long)at && end >= start && end <= (long long)size,
                   "game %d of %s spans [%lld, %lld) in %zu bytes: %s", i + 1, path, start, end,
                   size, why);
@@ -74,6 +75,7 @@ static inline void split_read(const char *path, Split *sp, const char *why) {
         sp->game[i] = malloc(sp->len[i] + 1);
         cr_assert_not_null(sp->game[i]);
         memcpy(sp->game[i], text + start, sp->len[i]);
+        sp->game[i][sp->len[i]] = '\0'; // read as a string (strspn) by the checks
         at = (size_t)end;
     }
     memcpy(sp->rest + sp->rest_len, text + at, size - at);

@@ -150,10 +150,13 @@ static void check_file(const char *path, Split *was, const Log *log, size_t from
                         !memcmp(now.game[i], was->game[i], was->len[i]) &&
                         strspn(now.game[i] + was->len[i], "\n") == now.len[i] - was->len[i];
             cr_assert(grew || split_same(&now, was, i),
-                      "game %d of %s changed (the step saved %s): was\n%.*s\nnow\n%.*s\n%s", i + 1,
-                      path, back ? "another" : "none", (int)(was->game[i] ? was->len[i] : 0),
-                      was->game[i] ? was->game[i] : "", (int)(now.game[i] ? now.len[i] : 0),
-                      now.game[i] ? now.game[i] : "", context());
+                      "game %d of %s changed (the step saved %s; it said:\n%s): was %zu "
+                      "bytes\n%.*s\nnow %zu bytes\n%.*s\n%s",
+                      i + 1, path, back ? "another" : "none", log->text + from,
+                      was->game[i] ? was->len[i] : 0, (int)(was->game[i] ? was->len[i] : 0),
+                      was->game[i] ? was->game[i] : "", now.game[i] ? now.len[i] : 0,
+                      (int)(now.game[i] ? now.len[i] : 0), now.game[i] ? now.game[i] : "",
+                      context());
         }
         if (back)
             cr_assert_not_null(now.game[back - 1], "game %d of %s does not read back: %s", back,
