@@ -100,8 +100,6 @@ int main(int argc, char **argv) {
         filt[r] = t2 - t1;
         end[r] = t4 - t3;
         scroll[r] = t5 - t4;
-        if (gamelist_read_twice(l))
-            fprintf(stderr, "gamelist_time: note: the readers disagreed; read twice\n");
         gamelist_free(l);
     }
     // Opening the last game: from its place, and from the top of the file.

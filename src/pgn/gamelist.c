@@ -17,7 +17,6 @@
 #include "src/util/text.h"
 
 enum {
-    CHUNK = 256 * 1024,        // the lexer's first buffer (grown for a longer line)
     LINE_MAX_BYTES = 64 << 20, // the reader's own bound on a line
     VALUE_MAX = 256,           // bytes of a tag value kept (cut between characters)
     PROGRESS_GAMES = 4096,     // games between two progress reports
@@ -41,7 +40,6 @@ typedef struct Entry {
 struct GameList {
     char path[PATH_MAX_LEN];
     struct stat st; // the file as it was read
-    bool twice;
 
     Entry *games;
     int count, cap;
@@ -137,20 +135,20 @@ static const char *text_of(const GameList *l, uint32_t id) {
 typedef struct GameTags {
     char value[TAG_NB][VALUE_MAX];
     char utc_date[VALUE_MAX];
-    char marker[8]; // the termination marker met ("" at a game's end without one)
-    bool broken;    // the lexer met an error (the reader will too)
 } GameTags;
 
 static const char *const tag_names[TAG_NB] = {"White", "Black", "Event", "Date", "ECO", "Opening"};
 
-// Keeps value under name when it is one of the tags listed. Values are
-// cut between UTF-8 characters: a list shows no more than that.
-static void keep_tag(GameTags *t, const char *name, size_t name_len, const char *value) {
+// The reader's tag visitor: keeps value under name when it is one of the
+// tags listed. Values are cut between UTF-8 characters: a list shows no
+// more than that.
+static void keep_tag(void *ctx, const char *name, const char *value) {
+    GameTags *t = ctx;
     char *to = NULL;
     for (int f = 0; f < TAG_NB && !to; f++)
-        if (strlen(tag_names[f]) == name_len && !memcmp(tag_names[f], name, name_len))
+        if (!strcmp(tag_names[f], name))
             to = t->value[f];
-    if (!to && name_len == 7 && !memcmp(name, "UTCDate", 7))
+    if (!to && !strcmp(name, "UTCDate"))
         to = t->utc_date;
     if (to)
         text_copy(to, VALUE_MAX, value);
@@ -201,326 +199,7 @@ static ResultCode result_code(const char *marker) {
     return RES_NONE;
 }
 
-// ------------------------------------------------------------------- lexer
-
-// What the lexer skips after a game with an error, as the reader does.
-typedef enum { SKIP_NONE, SKIP_TAGS, SKIP_MOVES } SkipMode;
-
-// The tag lexer over a file: line by line as the reader goes, the current
-// line kept between games (a game may end where the next one starts).
-typedef struct Lexer {
-    FILE *fp;
-    char *buf;
-    size_t cap, start, end;
-    bool eof, io_error;
-    const char *line;
-    size_t len, pos;
-    long line_no;
-    bool have_line;
-    SkipMode skip;
-} Lexer;
-
-static inline bool is_space(char c) {
-    return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
-}
-
-static inline bool is_name_char(char c) {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-// What a symbol token (a move, a move number, a result) is made of, by
-// table: the lexer looks at every byte of the move text.
-static const bool symbol_chars[256] = {
-    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
-    ['8'] = 1, ['9'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1,
-    ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1,
-    ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1,
-    ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1,
-    ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1,
-    ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1,
-    ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['_'] = 1, ['+'] = 1,
-    ['#'] = 1, ['='] = 1, [':'] = 1, ['-'] = 1, ['/'] = 1,
-};
-
-static inline bool is_symbol_char(char c) {
-    return symbol_chars[(unsigned char)c];
-}
-
-// Makes the next line current (without its line end). False at the end.
-static bool next_line(Lexer *x) {
-    for (;;) {
-        char *s = x->buf + x->start;
-        size_t avail = x->end - x->start;
-        char *nl = avail ? memchr(s, '\n', avail) : NULL;
-        if (nl) {
-            x->line = s;
-            x->len = (size_t)(nl - s);
-            x->start += x->len + 1;
-            break;
-        }
-        if (x->eof || x->io_error) {
-            if (avail == 0) {
-                x->have_line = false;
-                return false;
-            }
-            x->line = s;
-            x->len = avail;
-            x->start = x->end;
-            break;
-        }
-        if (x->start > 0) {
-            memmove(x->buf, s, avail);
-            x->end = avail;
-            x->start = 0;
-        }
-        if (x->end == x->cap) {
-            char *b = x->cap < LINE_MAX_BYTES ? realloc(x->buf, x->cap * 2) : NULL;
-            if (!b) {
-                x->io_error = true; // the reader gives up on such a line too
-                continue;
-            }
-            x->buf = b;
-            x->cap *= 2;
-        }
-        size_t got = fread(x->buf + x->end, 1, x->cap - x->end, x->fp);
-        x->end += got;
-        if (got == 0) {
-            if (ferror(x->fp))
-                x->io_error = true;
-            else
-                x->eof = true;
-        }
-    }
-    x->line_no++;
-    if (x->len > 0 && x->line[x->len - 1] == '\r')
-        x->len--;
-    if (x->line_no == 1 && x->len >= 3 && !memcmp(x->line, "\xEF\xBB\xBF", 3)) {
-        x->line += 3;
-        x->len -= 3;
-    }
-    x->pos = 0;
-    x->have_line = true;
-    return true;
-}
-
-// Passes over '%' escape lines, as the reader does in a game.
-static bool next_text_line(Lexer *x) {
-    while (next_line(x))
-        if (x->len == 0 || x->line[0] != '%')
-            return true;
-    return false;
-}
-
-// A line of the form [Name "..."] (a tag pair starting in column 1).
-static bool looks_like_tag_line(const char *s, size_t n) {
-    size_t i = 0;
-    if (n < 5 || s[i++] != '[')
-        return false;
-    while (i < n && is_space(s[i]))
-        i++;
-    size_t name = i;
-    while (i < n && is_name_char(s[i]))
-        i++;
-    if (i == name)
-        return false;
-    while (i < n && is_space(s[i]))
-        i++;
-    if (i >= n || s[i] != '"')
-        return false;
-    while (n > i && is_space(s[n - 1]))
-        n--;
-    return s[n - 1] == ']';
-}
-
-// Skips the rest of a game that had an error, as the reader does.
-static void skip_bad_game(Lexer *x) {
-    SkipMode mode = x->skip;
-    x->skip = SKIP_NONE;
-    if (mode == SKIP_NONE)
-        return;
-    while (next_line(x)) {
-        size_t i = 0;
-        while (i < x->len && is_space(x->line[i]))
-            i++;
-        bool blank = i == x->len;
-        bool tag = x->len > 0 && x->line[0] == '[';
-        if (mode == SKIP_TAGS) {
-            if (!tag)
-                mode = SKIP_MOVES;
-            continue;
-        }
-        if (tag && !blank)
-            return;
-    }
-}
-
-// An error in the game: it ends here, broken; the rest is skipped.
-static int fail(Lexer *x, GameTags *t, SkipMode skip) {
-    t->broken = true;
-    x->skip = skip;
-    return 1;
-}
-
-// Reads a tag pair at x->pos ('['). False on a malformed one.
-static bool read_tag(Lexer *x, GameTags *t) {
-    const char *s = x->line;
-    size_t n = x->len, i = x->pos + 1;
-    while (i < n && is_space(s[i]))
-        i++;
-    size_t name = i;
-    while (i < n && is_name_char(s[i]))
-        i++;
-    size_t name_len = i - name;
-    if (name_len == 0 || name_len > 255)
-        return false;
-    while (i < n && is_space(s[i]))
-        i++;
-    if (i >= n || s[i] != '"')
-        return false;
-    i++;
-    char value[VALUE_MAX];
-    size_t v = 0;
-    for (;;) {
-        if (i >= n)
-            return false;
-        char c = s[i++];
-        if (c == '"')
-            break;
-        if (c == '\\' && i < n && (s[i] == '"' || s[i] == '\\'))
-            c = s[i++];
-        if ((unsigned char)c < ' ')
-            c = ' ';
-        if (v + 1 < sizeof value)
-            value[v++] = c;
-    }
-    value[v] = '\0';
-    while (i < n && is_space(s[i]))
-        i++;
-    if (i >= n || s[i] != ']')
-        return false;
-    x->pos = i + 1;
-    keep_tag(t, s + name, name_len, value);
-    return true;
-}
-
-// Lexes the next game into t (cleared first): 1 for a game (t->broken when
-// it had an error the lexer can see), 0 at the end of the input. The rules
-// for where a game starts and ends are read.c's read_game.
-static int lex_game(Lexer *x, GameTags *t) {
-    memset(t, 0, sizeof *t);
-    skip_bad_game(x);
-    bool begun = false, in_tags = true;
-    int depth = 0;
-    for (;;) {
-        if (!x->have_line || x->pos >= x->len) {
-            if (!next_text_line(x)) {
-                if (!begun)
-                    return 0;
-                return depth > 0 ? fail(x, t, SKIP_NONE) : 1;
-            }
-            continue;
-        }
-        const char *s = x->line;
-        char c = s[x->pos];
-        if (is_space(c)) {
-            x->pos++;
-            continue;
-        }
-        begun = true;
-        switch (c) {
-        case '[':
-            if (in_tags) {
-                if (!read_tag(x, t))
-                    return fail(x, t, SKIP_TAGS);
-                break;
-            }
-            {
-                size_t k = 0;
-                while (k < x->pos && is_space(s[k]))
-                    k++;
-                if (k == x->pos && depth == 0)
-                    return 1; // the next game's tags; this one had no result
-                if (k == x->pos && looks_like_tag_line(s, x->len))
-                    return fail(x, t, SKIP_NONE); // an unclosed variation
-            }
-            return fail(x, t, SKIP_MOVES);
-        case '{': {
-            in_tags = false;
-            x->pos++;
-            for (;;) {
-                const char *close = memchr(s + x->pos, '}', x->len - x->pos);
-                if (close) {
-                    x->pos = (size_t)(close - s) + 1;
-                    break;
-                }
-                if (!next_text_line(x) || looks_like_tag_line(x->line, x->len))
-                    return fail(x, t, SKIP_NONE); // unclosed comment
-                s = x->line;
-            }
-            break;
-        }
-        case ';':
-            in_tags = false;
-            x->pos = x->len;
-            break;
-        case '(':
-            in_tags = false;
-            depth++;
-            x->pos++;
-            break;
-        case ')':
-            if (depth == 0)
-                return fail(x, t, in_tags ? SKIP_TAGS : SKIP_MOVES);
-            depth--;
-            x->pos++;
-            break;
-        case '$': {
-            size_t i = x->pos + 1;
-            int nag = 0, digits = 0;
-            while (i < x->len && s[i] >= '0' && s[i] <= '9' && digits < 4) {
-                nag = nag * 10 + (s[i++] - '0');
-                digits++;
-            }
-            if (digits == 0 || nag > 255)
-                return fail(x, t, in_tags ? SKIP_TAGS : SKIP_MOVES);
-            x->pos = i;
-            break;
-        }
-        case '!':
-        case '?':
-        case '.': x->pos++; break;
-        case '*':
-            if (depth > 0)
-                return fail(x, t, SKIP_MOVES);
-            x->pos++;
-            strcpy(t->marker, "*");
-            return 1;
-        default: {
-            if (!is_name_char(c) && c != '-')
-                return fail(x, t, in_tags ? SKIP_TAGS : SKIP_MOVES);
-            in_tags = false;
-            size_t i = x->pos, tok;
-            while (i < x->len && is_symbol_char(s[i]))
-                i++;
-            tok = i - x->pos;
-            const char *w = s + x->pos;
-            if ((tok == 3 && (!memcmp(w, "1-0", 3) || !memcmp(w, "0-1", 3))) ||
-                (tok == 7 && !memcmp(w, "1/2-1/2", 7))) {
-                if (depth > 0)
-                    return fail(x, t, SKIP_MOVES);
-                memcpy(t->marker, w, tok);
-                t->marker[tok] = '\0';
-                x->pos = i;
-                return 1;
-            }
-            x->pos = i; // a move or a move number: not played here
-            break;
-        }
-        }
-    }
-}
-
-// -------------------------------------------------------------- reading
+// ------------------------------------------------------------------- reading
 
 // Where the game just added starts, as the reader found it.
 static void note_place(GameList *l, const PgnReader *r) {
@@ -548,76 +227,35 @@ static void report(GameListProgress progress, void *ctx, const PgnReader *r, lon
         progress(ctx, pgn_reader_offset(r), size);
 }
 
-// Both readers in step: the tags from the lexer, the count and the results
-// from the validating reader. -1 on an error (err says it), 0 when they
-// disagree somewhere (the list is emptied for the building reader), 1 done.
-static int read_in_step(GameList *l, PgnReader *r, Lexer *x, GameListProgress progress, void *ctx,
-                        char *err, size_t errsz) {
-    GameTags *t = malloc(sizeof *t);
+// Every game of the file: the validating reader plays its moves (a game
+// with an illegal move is listed broken) and hands its tags to keep_tag.
+static bool read_games(GameList *l, PgnReader *r, GameListProgress progress, void *ctx, char *err,
+                       size_t errsz) {
+    GameTags *t = calloc(1, sizeof *t);
     if (!t) {
         snprintf(err, errsz, "out of memory");
-        return -1;
+        return false;
     }
-    int rc = 1;
+    pgn_reader_on_tag(r, keep_tag, t);
+    bool ok = true;
     for (;;) {
         PgnSummary sum;
         PgnError perr;
+        memset(t, 0, sizeof *t); // the next game's tags arrive as it is read
         int got = pgn_reader_validate(r, &sum, &perr);
-        int lexed = lex_game(x, t);
-        if (got == 0 || lexed == 0) {
-            if (got != 0 || lexed != 0 || x->io_error)
-                rc = 0;
+        if (got == 0)
             break;
-        }
-        ResultCode res = got < 0 ? RES_BROKEN : summary_result(&sum);
-        // The lexer sees the errors of form; the reader also those of play.
-        // A game the reader read whole must be one the lexer read whole with
-        // the same end, else the two have split the file differently.
-        if (got > 0 && (t->broken || res != result_code(t->marker[0] ? t->marker : sum.result))) {
-            rc = 0;
-            break;
-        }
-        if (!add_game(l, t, res)) {
+        if (!add_game(l, t, got < 0 ? RES_BROKEN : summary_result(&sum))) {
             snprintf(err, errsz, "out of memory listing %s", l->path);
-            rc = -1;
+            ok = false;
             break;
         }
         note_place(l, r);
         if (l->count % PROGRESS_GAMES == 0)
             report(progress, ctx, r, (long long)l->st.st_size);
     }
+    pgn_reader_on_tag(r, NULL, NULL);
     free(t);
-    if (rc == 0)
-        l->count = 0;
-    return rc;
-}
-
-// The building reader alone: slower, the reader's own tags.
-static bool read_building(GameList *l, PgnReader *r, GameListProgress progress, void *ctx, char *err,
-                          size_t errsz) {
-    PgnGame *g = pgn_game_new();
-    GameTags *t = malloc(sizeof *t);
-    bool ok = g && t;
-    PgnError perr;
-    int got;
-    while (ok && (got = pgn_reader_next(r, g, &perr)) != 0) {
-        memset(t, 0, sizeof *t);
-        for (int f = 0; f < TAG_NB; f++) {
-            const char *v = pgn_tag(g, tag_names[f]);
-            text_copy(t->value[f], VALUE_MAX, v ? v : "");
-        }
-        const char *utc = pgn_tag(g, "UTCDate");
-        text_copy(t->utc_date, VALUE_MAX, utc ? utc : "");
-        ok = add_game(l, t, got < 0 ? RES_BROKEN : result_code(pgn_result(g)));
-        if (ok)
-            note_place(l, r);
-        if (ok && l->count % PROGRESS_GAMES == 0)
-            report(progress, ctx, r, (long long)l->st.st_size);
-    }
-    if (!ok)
-        snprintf(err, errsz, "out of memory listing %s", l->path);
-    free(t);
-    pgn_game_free(g);
     return ok;
 }
 
@@ -640,24 +278,8 @@ GameList *gamelist_read(const char *path, GameListProgress progress, void *ctx, 
         return NULL;
     }
     PgnReader *r = pgn_reader_open(path, err, errsz);
-    Lexer x = {.cap = CHUNK};
-    x.buf = malloc(x.cap);
-    x.fp = fopen(path, "rb");
-    int rc = -1;
-    if (r && (!x.buf || !x.fp))
-        snprintf(err, errsz, "%s: %s", x.buf ? "cannot open" : "out of memory", path);
-    else if (r)
-        rc = read_in_step(l, r, &x, progress, ctx, err, errsz);
-    free(x.buf);
-    if (x.fp)
-        fclose(x.fp); // read only: nothing lost on a failed close
+    int rc = r && read_games(l, r, progress, ctx, err, errsz) ? 1 : -1;
     pgn_reader_close(r);
-    if (rc == 0) { // the two readers split the file differently
-        l->twice = true;
-        r = pgn_reader_open(path, err, errsz);
-        rc = r && read_building(l, r, progress, ctx, err, errsz) ? 1 : -1;
-        pgn_reader_close(r);
-    }
     if (rc < 0 || !gamelist_filter(l, NULL)) {
         if (rc >= 0)
             snprintf(err, errsz, "out of memory");
@@ -691,10 +313,6 @@ bool gamelist_unchanged(const GameList *l) {
 
 int gamelist_total(const GameList *l) {
     return l->count;
-}
-
-bool gamelist_read_twice(const GameList *l) {
-    return l->twice;
 }
 
 // ------------------------------------------------------------------- rows

@@ -3,16 +3,12 @@
 // file of any size, read once, filtered and laid out in rows of a given
 // width without reading the file again.
 //
-// - Reading: the validating reader (src/pgn/read.h) plays every move and
-//   says which games are broken and how many games there are; a lexer of
-//   its own reads the tag pairs, walking the move text only for comments,
-//   variations and results (no move is played) with the reader's rules for
-//   where a game ends. Both go through the file in step, game by game. When
-//   they disagree on a game's end (a broken game whose skipped text holds a
-//   result, say), the file is read again with the building reader, whose
-//   tags are the reader's own: slower, but the list is always the reader's.
-// - Memory: per game 40 bytes (six string ids, a result, where it starts); each distinct
-//   text (a player's name, an event) is kept once.
+// - Reading: the validating reader (src/pgn/read.h) plays every move, says
+//   which games are broken and how many there are, and hands each tag pair
+//   to the list as it meets it (pgn_reader_on_tag): one reader, one pass,
+//   no tree built.
+// - Memory: per game 40 bytes (six string ids, a result, where it starts);
+//   each distinct text (a player's name, an event) is kept once.
 // - Rows: number, White, Black, result, date, ECO, event. The name and event
 //   columns are as wide as their longest text in the rows shown, shrunk
 //   fairly (the narrowest need first) when the width does not hold them all;
@@ -42,9 +38,6 @@ const char *gamelist_path(const GameList *l);
 bool gamelist_unchanged(const GameList *l);
 // Games in the file, broken ones included.
 int gamelist_total(const GameList *l);
-// Whether the tags came from the building reader (the two readers had
-// disagreed); for tests and the benchmark.
-bool gamelist_read_twice(const GameList *l);
 
 // Shows the games whose White, Black, Event, date, ECO or Opening contain
 // text (case-insensitive; NULL or "" for all). False when out of memory

@@ -40,6 +40,8 @@ struct PgnReader {
     int io_errno;
     long long bytes_read; // from the file so far (the buffer's unread part included)
     PgnMainline *mainline; // pgn_reader_mainline's output for the game read, else NULL
+    PgnTagVisitor on_tag;  // told every tag pair (NULL: none)
+    void *on_tag_ctx;
 
     const char *line; // current line (without its line end)
     long long line_offset; // where it starts in the input
@@ -567,9 +569,16 @@ static int read_tag(PgnReader *r) {
         r->mainline->elo[tag_name[0] == 'W' ? WHITE : BLACK] =
             end != r->scratch && *end == '\0' && elo > 0 && elo < 65536 ? (int)elo : 0;
     }
+    if (r->on_tag)
+        r->on_tag(r->on_tag_ctx, tag_name, r->scratch);
     if (r->build && !pgn_set_tag(r->game, tag_name, r->scratch))
         return fail_here(r, "bad tag: %s", "the tag cannot be stored (bad name or out of memory)");
     return 0;
+}
+
+void pgn_reader_on_tag(PgnReader *r, PgnTagVisitor visit, void *ctx) {
+    r->on_tag = visit;
+    r->on_tag_ctx = ctx;
 }
 
 // The part of a notation message after "'text': ".

@@ -89,6 +89,12 @@ typedef struct PgnMainline {
 // players' ratings: what an index of the games needs, read fast.
 int pgn_reader_mainline(PgnReader *r, PgnSummary *summary, PgnMainline *line, PgnError *error);
 
+// Told every tag pair as the reader meets it (name, and the value with its
+// escapes undone), whichever way it reads: what a consumer that wants a
+// game's tags but not its tree (a list of the games) visits. NULL: none.
+typedef void (*PgnTagVisitor)(void *ctx, const char *name, const char *value);
+void pgn_reader_on_tag(PgnReader *r, PgnTagVisitor visit, void *ctx);
+
 // How many bytes of the input the reader has consumed (for progress: the
 // file's size is the end).
 long long pgn_reader_offset(const PgnReader *r);
