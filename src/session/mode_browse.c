@@ -207,7 +207,8 @@ static bool step(Session *s, const Command *cmd) {
         int ply = goto_ply(r, cmd->number);
         if (ply <= length && pgn_cursor_set_ply(r, ply))
             return true;
-        session_say(s, MSG_ERROR, "The line has only %d moves.", (length + 1) / 2);
+        session_say(s, MSG_ERROR, "The line has only %d %s.", (length + 1) / 2,
+                    text_plural((length + 1) / 2, "move", "moves"));
         return false;
     }
     case CMD_VAR:

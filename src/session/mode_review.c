@@ -14,6 +14,7 @@
 #include "engine/fen.h"
 #include "src/game/report.h"
 #include "src/session/session_int.h"
+#include "src/util/text.h"
 
 enum { REVIEW_MOVETIME_MS = 300 };
 
@@ -134,11 +135,12 @@ static bool review_enter(Session *s, const ModeArgs *args, int64_t now) {
     r->running = true;
     s->graph_count = 0;
     if (r->uci)
-        session_say(s, MSG_INFO, "Reviewing %d moves with %s... (stop ends it, keeping what "
-                    "is done)", (r->total + 1) / 2, r->reviewer);
+        session_say(s, MSG_INFO, "Reviewing %d %s with %s... (stop ends it, keeping what "
+                    "is done)", (r->total + 1) / 2, text_plural((r->total + 1) / 2, "move", "moves"),
+                    r->reviewer);
     else
-        session_say(s, MSG_INFO, "Reviewing %d moves... (stop ends it, keeping what is done)",
-                    (r->total + 1) / 2);
+        session_say(s, MSG_INFO, "Reviewing %d %s... (stop ends it, keeping what is done)",
+                    (r->total + 1) / 2, text_plural((r->total + 1) / 2, "move", "moves"));
     return true;
 }
 
@@ -227,10 +229,12 @@ static Transition conclude(Session *s, bool stopped) {
     char by[UCI_NAME_MAX + 32] = "";
     if (r->external)
         snprintf(by, sizeof by, " Reviewed by %s.", r->reviewer);
-    session_say(s, MSG_INFO, "Review%s: %d inaccuracies (?!), %d mistakes (?), %d blunders (?\?)%s."
+    int ia = counts[REVIEW_NAG_INACCURACY], mi = counts[REVIEW_NAG_MISTAKE],
+        bl = counts[REVIEW_NAG_BLUNDER];
+    session_say(s, MSG_INFO, "Review%s: %d %s (?!), %d %s (?), %d %s (?\?)%s."
                              "%s save FILE writes the annotated game.",
-                stopped ? " stopped" : "", counts[REVIEW_NAG_INACCURACY],
-                counts[REVIEW_NAG_MISTAKE], counts[REVIEW_NAG_BLUNDER],
+                stopped ? " stopped" : "", ia, text_plural(ia, "inaccuracy", "inaccuracies"), mi,
+                text_plural(mi, "mistake", "mistakes"), bl, text_plural(bl, "blunder", "blunders"),
                 stopped ? " in the moves reviewed" : "", by);
     Transition tr = {.kind = TR_SHOW_GAME, .game = r->game};
     r->game = NULL;
@@ -263,8 +267,8 @@ static const Game *review_game_shown(const Session *s) { return s->review.shown;
 static const Board *review_board(const Session *s) { return game_board(s->review.shown); }
 
 static void review_status(const Session *s, char *buf, size_t bufsz) {
-    snprintf(buf, bufsz, "Reviewing: %d of %d moves...", atomic_load(&s->review.done),
-             s->review.total);
+    snprintf(buf, bufsz, "Reviewing: %d of %d %s...", atomic_load(&s->review.done),
+             s->review.total, text_plural(s->review.total, "move", "moves"));
 }
 
 static PgnGame *review_to_pgn(Session *s, int64_t now) {

@@ -15,6 +15,7 @@
 
 #include "src/pgn/read.h"
 #include "src/session/session_int.h"
+#include "src/util/text.h"
 #include "src/util/paths.h"
 
 enum {
@@ -543,8 +544,9 @@ static void train_status(const Session *s, char *buf, size_t bufsz) {
     const TrainState *t = &s->train;
     const Puzzle *p = shown(s);
     if (t->running) {
-        snprintf(buf, bufsz, "Looking for puzzles: %d games searched, %d puzzles found...  [train]",
-                 atomic_load(&t->games_done), atomic_load(&t->puzzles_found));
+        int games = atomic_load(&t->games_done), found = atomic_load(&t->puzzles_found);
+        snprintf(buf, bufsz, "Looking for puzzles: %d %s searched, %d %s found...  [train]", games,
+                 text_plural(games, "game", "games"), found, text_plural(found, "puzzle", "puzzles"));
     } else if (!p) {
         snprintf(buf, bufsz, "No puzzle: back returns to your game  [train]");
     } else if (t->over) {

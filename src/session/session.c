@@ -14,6 +14,7 @@
 
 #include "src/pgn/database.h"
 #include "src/session/session_int.h"
+#include "src/util/text.h"
 #include "src/util/paths.h"
 
 static const ModeOps *const modes[] = {
@@ -289,9 +290,10 @@ static void list_games(Session *s, const char *path, const char *filter) {
     bool f = filter && *filter;
     // Kept, so that the front end knows this text for the list.
     snprintf(s->list_text, sizeof s->list_text,
-             "%d of %d games in %s%s%s%s:\n"
+             "%d of %d %s in %s%s%s%s:\n"
              "game N (or a click on its line) shows one of them; game 0 is your game.",
-             gamelist_count(s->list), gamelist_total(s->list), path, f ? " matching '" : "",
+             gamelist_count(s->list), gamelist_total(s->list),
+             text_plural(gamelist_total(s->list), "game", "games"), path, f ? " matching '" : "",
              f ? filter : "", f ? "'" : "");
     session_say_text(s, MSG_TEXT, s->list_text);
 }

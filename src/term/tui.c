@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "src/term/frontend.h"
+#include "src/util/text.h"
 #include "src/term/notes.h"
 #include "src/term/pointer.h"
 #include "src/util/paths.h"
@@ -377,7 +378,8 @@ static void draw(Tui *t, int64_t now) {
     notes_view(&t->notes, s, &v);
     int done, total;
     if (session_review_progress(s, &done, &total) && !(t->status_sticky && t->status_error))
-        snprintf(v.status, sizeof v.status, "Reviewing: %d of %d moves...", done, total);
+        snprintf(v.status, sizeof v.status, "Reviewing: %d of %d %s...", done, total,
+                 text_plural(total, "move", "moves"));
     if (ui_pager_is_open(&t->pager)) {
         ui_pager_draw(&t->pager); // over everything, the command bar too
     } else {

@@ -21,5 +21,9 @@ bool text_parse_i64(const char *text, int64_t min, int64_t max, int64_t *out);
 // does not fit, falls between UTF-8 characters, never inside one (names,
 // "½"). Returns the bytes copied.
 size_t text_copy(char *dst, size_t dstsz, const char *src);
+// The word for a count: one when n is 1, else many ("1 move", "2 moves").
+static inline const char *text_plural(long long n, const char *one, const char *many) {
+    return n == 1 ? one : many;
+}
 
 #endif
