@@ -72,12 +72,12 @@ else
     fail "an Annotator tag per game" "$(cat "$tmp/out")"
 fi
 text=$(flat)
-if [[ $text == *"3... Nf6 \$4 {#1 Blunder. "*" was best.} (3... "* ]]; then
+if [[ $text == *"3... Nf6 \$4 {Blunder ("*" to #1). Better was 3... "*".} (3... "* ]]; then
     pass "3...Nf6 walks into mate: \$4 (??), comment and better line"
 else
     fail "3...Nf6 walks into mate: \$4 (??), comment and better line" "$(cat "$tmp/out")"
 fi
-if [[ $text == *"2. Qg4 \$4 {-"*" Blunder. "*" was best.} (2. "* ]]; then
+if [[ $text == *"2. Qg4 \$4 {Blunder (+"*" to -"*"). Better was 2. "*".} (2. "* ]]; then
     pass "2.Qg4 hangs the queen: \$4 (??), comment and better line"
 else
     fail "2.Qg4 hangs the queen: \$4 (??), comment and better line" "$(cat "$tmp/out")"
@@ -133,7 +133,7 @@ if grep -q '^\[Event "good"\]' "$tmp/out" && grep -q '^\[Event "good too"\]' "$t
 else
     fail "bad game: left out, the others annotated" "$(cat "$tmp/out")"
 fi
-if [[ $(flat) == *"2. g4 \$4 {#-1 Blunder. "* ]]; then pass "fool's mate: 2.g4 \$4"; else
+if [[ $(flat) == *"2. g4 \$4 {Blunder ("*" to #-1). Better was 2. "* ]]; then pass "fool's mate: 2.g4 \$4"; else
     fail "fool's mate: 2.g4 \$4" "$(cat "$tmp/out")"; fi
 
 # ------------------------------------------------------------------ --jobs

@@ -13,6 +13,7 @@
 #include "src/pgn/pgn.h"
 #include "tests/pgn_helpers.h"
 #include "src/game/review.h"
+#include "src/game/theory.h"
 #include "tests/helpers.h"
 
 // The first game of the fixture walks into Scholar's mate (3...Nf6?? 4.Qxf7#),
@@ -51,40 +52,55 @@ static ReviewPly *review(Engine *e, const PgnGame *g, const ReviewOptions *opt) 
 
 // ---------------------------------------------------------------- judging
 
+// Winning chances lost, in tenths of a point of win% (lichess's formula,
+// centipawns capped at 1000): 5.0 for ?!, 10.0 for ?, 15.0 for ??.
 Test(review, judge_thresholds) {
-    int loss = -1;
-    cr_expect_eq(review_judge(30, 20, &loss), 0);
+    int loss = -1, wc = -1;
+    cr_expect_eq(review_judge(30, 20, &loss, &wc), 0);
     cr_expect_eq(loss, 10);
-    cr_expect_eq(review_judge(30, 60, &loss), 0, "a better score than the best is no loss");
+    cr_expect_lt(wc, 20);
+    cr_expect_eq(review_judge(30, 60, &loss, &wc), 0, "a better score than the best is no loss");
     cr_expect_eq(loss, 0);
-    cr_expect_eq(review_judge(30, -19, NULL), 0);
-    cr_expect_eq(review_judge(30, -20, &loss), REVIEW_NAG_INACCURACY);
-    cr_expect_eq(loss, 50);
-    cr_expect_eq(review_judge(30, -70, NULL), REVIEW_NAG_MISTAKE);
-    cr_expect_eq(review_judge(30, -219, NULL), REVIEW_NAG_MISTAKE);
-    cr_expect_eq(review_judge(30, -220, NULL), REVIEW_NAG_BLUNDER);
-    cr_expect_eq(review_judge(-100, -900, NULL), REVIEW_NAG_BLUNDER);
+    cr_expect_eq(wc, 0);
+    cr_expect_eq(review_judge(30, -20, NULL, &wc), 0);
+    cr_expect_eq(wc, 46);
+    cr_expect_eq(review_judge(30, -30, &loss, NULL), REVIEW_NAG_INACCURACY);
+    cr_expect_eq(loss, 60);
+    cr_expect_eq(review_judge(30, -70, NULL, NULL), REVIEW_NAG_INACCURACY);
+    cr_expect_eq(review_judge(30, -90, NULL, NULL), REVIEW_NAG_MISTAKE);
+    cr_expect_eq(review_judge(30, -130, NULL, NULL), REVIEW_NAG_MISTAKE);
+    cr_expect_eq(review_judge(30, -150, NULL, NULL), REVIEW_NAG_BLUNDER);
+    cr_expect_eq(review_judge(-100, -900, NULL, NULL), REVIEW_NAG_BLUNDER);
+    double even = review_win_percent(0), won = review_win_percent(1000);
+    cr_expect(even > 49.99 && even < 50.01, "%f", even);
+    cr_expect(won > 97 && won < 98, "%f", won);
+    cr_expect_eq(review_win_percent(5000), won, "capped at 1000");
 }
 
+// The same centipawns weigh less as a position is more decided.
 Test(review, judge_decided_positions) {
-    cr_expect_eq(review_judge(1500, 600, NULL), 0, "still winning");
-    cr_expect_eq(review_judge(-600, -1400, NULL), 0, "still losing");
-    cr_expect_eq(review_judge(700, 300, NULL), REVIEW_NAG_BLUNDER, "winning no more");
-    cr_expect_eq(review_judge(-400, -700, NULL), REVIEW_NAG_BLUNDER, "now lost");
+    cr_expect_eq(review_judge(0, -100, NULL, NULL), REVIEW_NAG_INACCURACY, "balanced");
+    cr_expect_eq(review_judge(400, 300, NULL, NULL), REVIEW_NAG_INACCURACY);
+    cr_expect_eq(review_judge(800, 700, NULL, NULL), 0, "won either way");
+    cr_expect_eq(review_judge(2000, 1200, NULL, NULL), 0, "beyond the cap");
+    cr_expect_eq(review_judge(1500, 600, NULL, NULL), REVIEW_NAG_INACCURACY, "less won");
+    cr_expect_eq(review_judge(-600, -1400, NULL, NULL), REVIEW_NAG_INACCURACY, "more lost");
+    cr_expect_eq(review_judge(700, 300, NULL, NULL), REVIEW_NAG_BLUNDER, "winning no more");
+    cr_expect_eq(review_judge(-400, -700, NULL, NULL), REVIEW_NAG_MISTAKE, "now lost");
 }
 
 Test(review, judge_mates) {
     int m3 = REVIEW_MATE - 3;
-    cr_expect_eq(review_judge(m3, 100, NULL), REVIEW_NAG_BLUNDER, "mate given up");
-    cr_expect_eq(review_judge(m3, 700, NULL), REVIEW_NAG_MISTAKE);
-    cr_expect_eq(review_judge(m3, 1500, NULL), REVIEW_NAG_INACCURACY);
-    cr_expect_eq(review_judge(m3, REVIEW_MATE - 6, NULL), 0, "a slower mate");
-    cr_expect_eq(review_judge(0, -(REVIEW_MATE - 1), NULL), REVIEW_NAG_BLUNDER, "into a mate");
-    cr_expect_eq(review_judge(-700, -(REVIEW_MATE - 2), NULL), REVIEW_NAG_MISTAKE);
-    cr_expect_eq(review_judge(-1500, -(REVIEW_MATE - 2), NULL), REVIEW_NAG_INACCURACY);
-    cr_expect_eq(review_judge(-(REVIEW_MATE - 5), -(REVIEW_MATE - 1), NULL), 0, "mated anyway");
+    cr_expect_eq(review_judge(m3, 100, NULL, NULL), REVIEW_NAG_BLUNDER, "mate given up");
+    cr_expect_eq(review_judge(m3, 700, NULL, NULL), REVIEW_NAG_MISTAKE);
+    cr_expect_eq(review_judge(m3, 1500, NULL, NULL), REVIEW_NAG_INACCURACY);
+    cr_expect_eq(review_judge(m3, REVIEW_MATE - 6, NULL, NULL), 0, "a slower mate");
+    cr_expect_eq(review_judge(0, -(REVIEW_MATE - 1), NULL, NULL), REVIEW_NAG_BLUNDER, "into a mate");
+    cr_expect_eq(review_judge(-700, -(REVIEW_MATE - 2), NULL, NULL), REVIEW_NAG_MISTAKE);
+    cr_expect_eq(review_judge(-1500, -(REVIEW_MATE - 2), NULL, NULL), REVIEW_NAG_INACCURACY);
+    cr_expect_eq(review_judge(-(REVIEW_MATE - 5), -(REVIEW_MATE - 1), NULL, NULL), 0, "mated anyway");
     int loss;
-    cr_expect_eq(review_judge(m3, -(REVIEW_MATE - 2), &loss), REVIEW_NAG_BLUNDER);
+    cr_expect_eq(review_judge(m3, -(REVIEW_MATE - 2), &loss, NULL), REVIEW_NAG_BLUNDER);
     cr_expect_eq(loss, 2 * REVIEW_LOSS_CAP);
 }
 
@@ -148,7 +164,8 @@ Test(review, hanging_queen_is_a_blunder) {
     cr_expect_eq(p[2].nag, REVIEW_NAG_BLUNDER, "2.Qg4?? gets %d", p[2].nag);
     cr_expect_lt(p[2].score_white, -REVIEW_DECIDED_CP, "Black wins after it: %d", p[2].score_white);
     cr_expect_gt(p[2].best_score_white, -100);
-    cr_expect_geq(p[2].loss, REVIEW_BLUNDER_CP);
+    cr_expect_geq(p[2].loss_wc, REVIEW_BLUNDER_WC);
+    cr_expect_gt(p[2].loss, 300, "a queen in centipawns");
     cr_expect_eq(p[2].mate_white, 0);
     // 2...Bxg4 takes it: the engine's move, still winning for Black.
     cr_expect_eq(p[3].nag, 0);
@@ -173,7 +190,9 @@ Test(review, annotation_marks_and_variation) {
     cr_assert_eq(n->nag_count, 1);
     cr_expect_eq(n->nags[0], REVIEW_NAG_BLUNDER);
     cr_assert_not_null(n->comment);
-    cr_expect(strncmp(n->comment, "#1 Blunder. ", 12) == 0, "%s", n->comment);
+    // A sentence from White's view: before and after, and the better move.
+    cr_expect(strncmp(n->comment, "Blunder (", 9) == 0, "%s", n->comment);
+    cr_expect(strstr(n->comment, " to #1). Better was 3... "), "%s", n->comment);
     cr_assert_not_null(n->variation);
     cr_expect_eq(n->variation->move, p[5].best);
     cr_expect_eq(n->variation->ply, 5);
@@ -192,7 +211,7 @@ Test(review, annotation_marks_and_variation) {
     // The written game reads back the same.
     char *text = pgn_write_string(g, NULL);
     cr_assert_not_null(text);
-    cr_expect_not_null(strstr(text, "Nf6 $4 {#1 Blunder."), "%s", text);
+    cr_expect_not_null(strstr(text, "Nf6 $4 {Blunder ("), "%s", text);
     PgnGame *back = test_read_game(text);
     const PgnNode *m = pgn_mainline_node(back, 5);
     cr_expect_eq(m->nag_count, 1);
@@ -436,4 +455,43 @@ Test(review, fixture_file_reads) {
     cr_expect_eq(pgn_reader_next(r, g, &e), 0);
     pgn_game_free(g);
     pgn_reader_close(r);
+}
+
+#ifndef TEST_OPENINGS
+#define TEST_OPENINGS "data/openings.txt"
+#endif
+
+// Theory is no error: the moves the caller names theory are never marked,
+// whatever the search thinks of them.
+Test(review, theory_is_never_marked) {
+    Engine *e = new_engine();
+    PgnGame *g = test_read_game(HANGING);
+    ReviewOptions opt = QUICK;
+    opt.book_plies = 3; // as if 2. Qg4 were in a book
+    ReviewPly *p = review(e, g, &opt);
+    cr_expect(p[2].theory);
+    cr_expect_eq(p[2].nag, 0, "2. Qg4 is theory here");
+    cr_expect_gt(p[2].loss_wc, REVIEW_BLUNDER_WC, "though it loses the queen");
+    cr_expect_not(p[3].theory);
+    free(p);
+    pgn_game_free(g);
+    engine_free(e);
+}
+
+// The moves that reach named opening lines are theory, up to the first that
+// does not; a game from a set-up position has none.
+Test(review, theory_follows_the_named_lines) {
+    char err[256] = "";
+    Openings *o = openings_load(TEST_OPENINGS, err, sizeof err);
+    cr_assert_not_null(o, "%s", err);
+    PgnGame *g = test_read_game("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. g4 Nf6 *\n");
+    cr_expect_eq(theory_plies(g, o, NULL), 6, "the Ruy Lopez up to 3... a6");
+    pgn_game_free(g);
+    g = test_read_game("[SetUp \"1\"]\n[FEN \"" BOARD_START_FEN "\"]\n\n1. h4 *\n");
+    cr_expect_eq(theory_plies(g, o, NULL), 1, "the standard position, given as a FEN: 1. h4 is named");
+    pgn_game_free(g);
+    g = test_read_game("[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n\n1. e4 *\n");
+    cr_expect_eq(theory_plies(g, o, NULL), 0, "a set-up position has no theory");
+    pgn_game_free(g);
+    openings_free(o);
 }

@@ -24,6 +24,8 @@
 #include "src/cli/cli.h"
 #include "src/pgn/pgn.h"
 #include "src/game/review.h"
+#include "src/game/theory.h"
+#include "src/util/paths.h"
 #include "src/util/jobs.h"
 #include "src/util/text.h"
 
@@ -136,6 +138,9 @@ typedef struct Batch {
     Engine **engines;
     ReviewOptions *opts; // one per job (each with its own progress)
     Progress *progress;
+    // Theory, whose moves are never marked: the named lines and the book.
+    Openings *openings;
+    Book *book;
     bool failed; // out of memory or the output failed: stop
 } Batch;
 
@@ -151,6 +156,7 @@ static void review_item(int index, int worker, void *ctx) {
         return;
     b->progress[worker].game = it->number;
     ReviewOptions *opt = &b->opts[worker];
+    opt->book_plies = theory_plies(g, b->openings, b->book);
     int reviewed = review_game(b->engines[worker], g, opt, plies);
     if (opt->progress)
         clear_progress();
@@ -252,6 +258,12 @@ int cli_annotate(int argc, char **argv) {
         .opts = calloc((size_t)njobs, sizeof *batch.opts),
         .progress = calloc((size_t)njobs, sizeof *batch.progress),
     };
+    char found[PATH_MAX_LEN];
+    if (openings_find_path(paths_argv0(), found, sizeof found))
+        batch.openings = openings_open(found); // names read once, from any thread
+    paths_find_book(paths_argv0(), found, sizeof found);
+    if (found[0]) // without the book, the named lines alone are theory
+        batch.book = book_open(found, err, sizeof err);
     PgnError *error = malloc(sizeof *error);
     bool memory = batch.items && batch.engines && batch.opts && batch.progress && error;
     for (int i = 0; memory && i < cap; i++)
@@ -311,6 +323,8 @@ int cli_annotate(int argc, char **argv) {
     free(batch.opts);
     free(batch.progress);
     free(error);
+    openings_free(batch.openings);
+    book_close(batch.book);
     pgn_reader_close(reader);
     return failed ? 2 : invalid ? 1 : 0;
 }

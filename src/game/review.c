@@ -3,6 +3,7 @@
 // evaluation they gave away, and the result written into the game.
 #include "src/game/review.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,13 +97,22 @@ static bool analyse(const ReviewEvaluator *re, const Line *l, bool last, const R
     return true;
 }
 
-int review_judge(int best, int played, int *loss) {
+double review_win_percent(int score) {
+    int cp = clamp(score, -REVIEW_CP_CAP, REVIEW_CP_CAP); // a mate counts as the cap
+    return 50.0 + 50.0 * (2.0 / (1.0 + exp(-0.00368208 * cp)) - 1.0);
+}
+
+int review_judge(int best, int played, int *loss, int *loss_wc) {
     int lost = clamp(best, -REVIEW_LOSS_CAP, REVIEW_LOSS_CAP) -
                clamp(played, -REVIEW_LOSS_CAP, REVIEW_LOSS_CAP);
     if (lost < 0)
         lost = 0;
     if (loss)
         *loss = lost;
+    double wc = review_win_percent(best) - review_win_percent(played);
+    int lost_wc = wc > 0 ? (int)(wc * 10.0 + 0.5) : 0;
+    if (loss_wc)
+        *loss_wc = lost_wc;
 
     bool best_mates = best > REVIEW_EVAL_MAX, best_mated = best < -REVIEW_EVAL_MAX;
     bool played_mates = played > REVIEW_EVAL_MAX, played_mated = played < -REVIEW_EVAL_MAX;
@@ -120,19 +130,16 @@ int review_judge(int best, int played, int *loss) {
     }
     if (best_mates || best_mated || played_mates || played_mated)
         return 0; // a slower mate, or mated either way
-    if ((best >= REVIEW_DECIDED_CP && played >= REVIEW_DECIDED_CP) ||
-        (best <= -REVIEW_DECIDED_CP && played <= -REVIEW_DECIDED_CP))
-        return 0; // decided, and still decided the same way
-    if (lost >= REVIEW_BLUNDER_CP)
+    if (lost_wc >= REVIEW_BLUNDER_WC)
         return REVIEW_NAG_BLUNDER;
-    if (lost >= REVIEW_MISTAKE_CP)
+    if (lost_wc >= REVIEW_MISTAKE_WC)
         return REVIEW_NAG_MISTAKE;
-    return lost >= REVIEW_INACCURACY_CP ? REVIEW_NAG_INACCURACY : 0;
+    return lost_wc >= REVIEW_INACCURACY_WC ? REVIEW_NAG_INACCURACY : 0;
 }
 
 // Fills one reviewed ply from the evaluations before and after the move.
-static void judge_ply(ReviewPly *p, Move played, Color mover, const PositionEval *before,
-                      const PositionEval *after) {
+static void judge_ply(ReviewPly *p, Move played, Color mover, bool theory,
+                      const PositionEval *before, const PositionEval *after) {
     memset(p, 0, sizeof *p);
     p->played = played;
     p->score_white = after->score_white;
@@ -143,10 +150,14 @@ static void judge_ply(ReviewPly *p, Move played, Color mover, const PositionEval
     p->best_mate_white = before->mate_white;
     memcpy(p->best_line, before->line, (size_t)before->line_len * sizeof before->line[0]);
     p->best_line_len = before->line_len;
+    p->theory = theory;
     if (p->best == MOVE_NONE || p->best == played || played == MOVE_NULL)
         return; // the engine's own choice (or nothing to compare with, or no move)
     int sign = mover == WHITE ? 1 : -1;
-    p->nag = review_judge(sign * before->score_white, sign * after->score_white, &p->loss);
+    p->nag = review_judge(sign * before->score_white, sign * after->score_white, &p->loss,
+                          &p->loss_wc);
+    if (theory)
+        p->nag = 0; // theory is no error, whatever a short search thinks of it
 }
 
 int review_game_with(const ReviewEvaluator *re, const PgnGame *g, const ReviewOptions *opt,
@@ -180,7 +191,7 @@ int review_game_with(const ReviewEvaluator *re, const PgnGame *g, const ReviewOp
             ok = false;
             break;
         }
-        judge_ply(&out[done], m, mover, before, after);
+        judge_ply(&out[done], m, mover, done < opt->book_plies, before, after);
         PositionEval *t = before;
         before = after;
         after = t;
@@ -313,22 +324,45 @@ static bool has_assessment(const PgnNode *n) {
     return false;
 }
 
+// What the better move keeps, from its score in the mover's view.
+static const char *what_it_keeps(int best_mover) {
+    if (best_mover > REVIEW_EVAL_MAX)
+        return ", with a forced mate";
+    if (best_mover >= 300)
+        return ", keeping a winning position";
+    if (best_mover >= 100)
+        return ", keeping the advantage";
+    if (best_mover > -100)
+        return ", keeping the balance";
+    if (best_mover > -300)
+        return ", limiting the damage";
+    return "";
+}
+
 // Annotates one move of the main line.
 static bool annotate_ply(PgnGame *g, int ply, const ReviewPly *p) {
     if (pgn_mainline_move(g, ply) != p->played)
         return true; // not a review of this game
-    char eval[32] = "", text[160];
+    char eval[32] = "", text[200];
     if (abs(p->score_white) != REVIEW_MATE)
         review_format_score(p->score_white, eval, sizeof eval);
     const char *word = review_nag_word(p->nag);
     if (!word || p->best == MOVE_NONE || p->best_line_len < 1)
         return !*eval || pgn_mainline_append_comment(g, ply, eval);
 
+    // A sentence from White's point of view: the evaluation before (the best
+    // move's) and after the move, and the better move in the game's numbering.
     Board b;
-    char san[MOVE_TEXT_MAX] = "?";
-    if (pgn_position_at(g, ply, &b) && movegen_is_legal(&b, p->best))
+    char san[MOVE_TEXT_MAX] = "?", before[32], after[32];
+    bool known = pgn_position_at(g, ply, &b) && movegen_is_legal(&b, p->best);
+    if (known)
         notation_to_san(&b, p->best, san);
-    snprintf(text, sizeof text, "%s%s%s. %s was best.", eval, *eval ? " " : "", word, san);
+    review_format_score(p->best_score_white, before, sizeof before);
+    review_format_score(p->score_white, after, sizeof after);
+    int sign = known && b.side == BLACK ? -1 : 1;
+    snprintf(text, sizeof text, "%s (%s to %s). Better was %d%s %s%s.", word, before, after,
+             known ? b.fullmove : 0, known && b.side == BLACK ? "..." : ".", san,
+             what_it_keeps(sign * p->best_score_white));
     const PgnNode *node = pgn_mainline_node(g, ply);
     if (!node || (!has_assessment(node) && !pgn_mainline_add_nag(g, ply, p->nag)))
         return false;

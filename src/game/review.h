@@ -16,20 +16,27 @@
 //   before move k+1, so a game of n plies costs n + 1 searches (fewer when
 //   the game ends in checkmate or a draw the rules see, which is not searched).
 //
-// Judging a move (review_judge), with both scores from the mover's view
+// Judging a move (review_judge), with both scores from the mover's view,
+// by the winning chances it gave away, as lichess does
 // - best: the engine's score of the position before the move (its best move);
 //   played: its score of the position after the move. The engine's own best
 //   move always gets loss 0 and no mark, whatever the second search said.
-// - loss = best - played, at least 0, with scores clamped to
-//   +-REVIEW_LOSS_CAP (mates count as the cap).
+// - Winning chances: win% = 50 + 50 * (2 / (1 + e^(-0.00368208 * cp)) - 1),
+//   centipawns capped at +-REVIEW_CP_CAP. A move that loses
+//   REVIEW_BLUNDER_WC tenths of a point of win% (15.0) is ??,
+//   REVIEW_MISTAKE_WC (10.0) ?, REVIEW_INACCURACY_WC (5.0) ?!. So a hundred
+//   centipawns thrown away in a won position cost little and are not marked,
+//   and the same hundred in a balanced one are a mistake.
 // - Mates: giving up a forced mate is ?? when the move leaves less than
 //   REVIEW_DECIDED_CP, ? below 2 * REVIEW_DECIDED_CP, else ?!. Walking into a
 //   forced mate is ?? when the position was better than -REVIEW_DECIDED_CP,
 //   ? when better than -2 * REVIEW_DECIDED_CP, else ?!. A slower mate, or
 //   being mated sooner in a lost position, is not marked.
-// - Otherwise a position that was decided (REVIEW_DECIDED_CP or more for one
-//   side) and stays decided for the same side is not marked; else loss of
-//   REVIEW_BLUNDER_CP is ??, REVIEW_MISTAKE_CP ?, REVIEW_INACCURACY_CP ?!.
+// - Theory is no error: the first moves of the game that the caller knows
+//   as theory (ReviewOptions.book_plies: the opening book's moves, the named
+//   lines) are never marked.
+// - The loss is also kept in centipawns (scores clamped to +-REVIEW_LOSS_CAP,
+//   mates count as the cap), for the accuracy of the report.
 #ifndef SRC_REVIEW_H
 #define SRC_REVIEW_H
 
@@ -45,11 +52,13 @@ enum {
     REVIEW_LINE_MAX = 16,   // moves kept of the engine's line
     REVIEW_MATE = 10000,    // a checkmate on the board; mate in N is REVIEW_MATE - N
     REVIEW_EVAL_MAX = 9000, // evaluations are clamped to this
-    REVIEW_LOSS_CAP = 2000, // scores are clamped to this to measure a loss
-    REVIEW_INACCURACY_CP = 50,
-    REVIEW_MISTAKE_CP = 100,
-    REVIEW_BLUNDER_CP = 250,
-    REVIEW_DECIDED_CP = 500,
+    REVIEW_LOSS_CAP = 2000, // scores are clamped to this to measure a loss in centipawns
+    REVIEW_CP_CAP = 1000,   // and to this to turn them into winning chances
+    // Winning chances lost, in tenths of a point of win%, for ?!, ?, ??.
+    REVIEW_INACCURACY_WC = 50,
+    REVIEW_MISTAKE_WC = 100,
+    REVIEW_BLUNDER_WC = 150,
+    REVIEW_DECIDED_CP = 500, // for mates given up or walked into
 };
 
 // The NAGs a review gives (PGN standard numbers).
@@ -65,13 +74,16 @@ typedef struct ReviewPly {
     Move best_line[REVIEW_LINE_MAX]; // starts with best
     int best_line_len;
     int depth; // of the search of the position after the move (0: not searched)
-    int loss;  // centipawns the mover lost against best, >= 0
-    int nag;   // 0, REVIEW_NAG_INACCURACY, REVIEW_NAG_MISTAKE or REVIEW_NAG_BLUNDER
+    int loss;    // centipawns the mover lost against best, >= 0
+    int loss_wc; // winning chances lost, tenths of a point of win%, >= 0
+    bool theory; // a move of theory (never marked)
+    int nag;     // 0, REVIEW_NAG_INACCURACY, REVIEW_NAG_MISTAKE or REVIEW_NAG_BLUNDER
 } ReviewPly;
 
 typedef struct ReviewOptions {
     int64_t movetime_ms; // per position; 0: no time limit (then set depth)
     int depth;           // per position; 0: no depth limit
+    int book_plies;      // the game's first moves that are theory: never marked
     // Called (on the caller's thread) once before the first search with done
     // 0 and after each move reviewed; returning false stops the review.
     // NULL for none.
@@ -121,8 +133,11 @@ int review_game(Engine *e, const PgnGame *g, const ReviewOptions *opt, ReviewPly
 
 // The mark for a move (0 or a REVIEW_NAG_*) from the best score and the
 // played move's score, both from the mover's view on the review scale; the
-// loss in centipawns goes to *loss when loss is not NULL.
-int review_judge(int best, int played, int *loss);
+// loss in centipawns goes to *loss and in winning chances (tenths of a
+// point) to *loss_wc, when they are not NULL.
+int review_judge(int best, int played, int *loss, int *loss_wc);
+// A score on the review scale (the mover's view) as winning chances, 0..100.
+double review_win_percent(int score);
 
 // A score from White's view as text: "+0.35", "-1.20", "0.00", "#3" (White
 // mates in 3), "#-2" (Black mates in 2), "#0" for a checkmate on the board.
@@ -132,11 +147,12 @@ void review_format_score(int score_white, char *buf, size_t bufsz);
 const char *review_nag_word(int nag);
 
 // Writes a review into g (the game it was made of): every move gets its
-// evaluation appended to its comment ("+0.35"; none after a checkmate); a
-// marked move gets its NAG (unless it already has a move assessment, $1-$6),
-// "Blunder. Nf3 was best." after the evaluation, and the engine's line as a
-// variation commented with its evaluation. A ply whose move is not the
-// game's is skipped. False when out of memory.
+// evaluation appended to its comment ("+0.35", White's view; none after a
+// checkmate); a marked move gets its NAG (unless it already has a move
+// assessment, $1-$6) and a sentence from White's point of view, "Mistake
+// (+0.31 → -0.95). Better was 12... Nf6, keeping the balance.", and the
+// engine's line as a variation commented with its evaluation. A ply whose
+// move is not the game's is skipped. False when out of memory.
 bool review_annotate(PgnGame *g, const ReviewPly *plies, int n);
 
 #endif

@@ -11,8 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/book.h"
 #include "engine/fen.h"
 #include "src/game/report.h"
+#include "src/game/theory.h"
 #include "src/session/session_int.h"
 #include "src/util/text.h"
 
@@ -30,7 +32,10 @@ static bool progress(int done, int total, void *ctx) {
 
 static void *review_thread(void *arg) {
     ReviewState *r = arg;
-    ReviewOptions opt = {.movetime_ms = REVIEW_MOVETIME_MS, .progress = progress, .ctx = r};
+    ReviewOptions opt = {.movetime_ms = REVIEW_MOVETIME_MS,
+                         .book_plies = r->book_plies,
+                         .progress = progress,
+                         .ctx = r};
     r->result = -1;
     if (r->uci) {
         ReviewEvaluator ev = review_uci_evaluator(r->uci);
@@ -106,6 +111,16 @@ static void start_external(Session *s, ReviewState *r) {
         session_say(s, MSG_ERROR, "The review uses the built-in engine: %s.", err);
 }
 
+// The game's first moves that theory knows: the session's opening book and
+// the named lines.
+static int theory_of(Session *s, const PgnGame *g) {
+    char err[256];
+    Book *book = s->opts.book_path[0] ? book_open(s->opts.book_path, err, sizeof err) : NULL;
+    int n = theory_plies(g, s->openings, book); // no book (it failed): the named lines alone
+    book_close(book);
+    return n;
+}
+
 static bool review_enter(Session *s, const ModeArgs *args, int64_t now) {
     (void)now;
     ReviewState *r = &s->review;
@@ -115,6 +130,12 @@ static bool review_enter(Session *s, const ModeArgs *args, int64_t now) {
         pgn_game_free(g);
         return false;
     }
+    if (!session_strip_evals(g)) { // the engine's own scores would read as riddles beside
+        session_say(s, MSG_ERROR, "Out of memory for the review.");
+        pgn_game_free(g);
+        return false;
+    }
+    r->book_plies = theory_of(s, g);
     r->id++;
     r->game = g;
     r->total = pgn_mainline_length(g);
@@ -231,11 +252,20 @@ static Transition conclude(Session *s, bool stopped) {
         snprintf(by, sizeof by, " Reviewed by %s.", r->reviewer);
     int ia = counts[REVIEW_NAG_INACCURACY], mi = counts[REVIEW_NAG_MISTAKE],
         bl = counts[REVIEW_NAG_BLUNDER];
-    session_say(s, MSG_INFO, "Review%s: %d %s (?!), %d %s (?), %d %s (?\?)%s."
+    // Where the game left theory: its first move that no book or named line has.
+    char left[96] = "";
+    if (r->book_plies > 0 && r->book_plies < pgn_mainline_length(r->game)) {
+        Board b;
+        const PgnNode *node = pgn_mainline_node(r->game, r->book_plies);
+        if (pgn_position_at(r->game, r->book_plies, &b))
+            snprintf(left, sizeof left, " Left the book with %d%s %s.", b.fullmove,
+                     b.side == BLACK ? "..." : ".", node->san);
+    }
+    session_say(s, MSG_INFO, "Review%s: %d %s (?!), %d %s (?), %d %s (?\?)%s.%s"
                              "%s save FILE writes the annotated game.",
                 stopped ? " stopped" : "", ia, text_plural(ia, "inaccuracy", "inaccuracies"), mi,
                 text_plural(mi, "mistake", "mistakes"), bl, text_plural(bl, "blunder", "blunders"),
-                stopped ? " in the moves reviewed" : "", by);
+                stopped ? " in the moves reviewed" : "", left, by);
     Transition tr = {.kind = TR_SHOW_GAME, .game = r->game};
     r->game = NULL;
     release(r);

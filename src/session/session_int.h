@@ -218,6 +218,7 @@ typedef struct AnalyseState {
 typedef struct ReviewState {
     pthread_t thread;
     bool running;
+    int book_plies;     // the game's first moves that are theory (never marked)
     atomic_bool cancel;
     unsigned id;        // events of older reviews are dropped
     Engine *engine;

@@ -232,6 +232,21 @@ static bool take_evals(PgnGame *p, int n, int *scores, int *depths) {
     return true;
 }
 
+bool session_strip_evals(PgnGame *p) {
+    for (int i = 0; i < pgn_mainline_length(p); i++) {
+        const PgnNode *node = pgn_mainline_node(p, i);
+        char *rest;
+        int score, depth;
+        if (!split_eval(node->comment, &rest, &score, &depth))
+            return false;
+        bool ok = depth == 0 || pgn_node_set_comment(p, node, rest);
+        free(rest);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
 bool session_load(Game *g, const char *path, int64_t now, bool *in_archive, char *err,
                   size_t errsz) {
     if (!path || !path[0]) {

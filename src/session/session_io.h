@@ -19,6 +19,10 @@ bool session_autosave(const Game *g, const Openings *o, const char *path, bool i
 // when o knows the opening; o may be NULL), moves with clock comments and the
 // engine's evaluations. NULL when out of memory.
 PgnGame *session_to_pgn(const Game *g, const Openings *o, int64_t now);
+// Takes the engine's evaluations that session_to_pgn writes after the
+// comments off the main line of p ("+0.35/12"): a review writes its own.
+// False when out of memory.
+bool session_strip_evals(PgnGame *p);
 // Replaces the game with the first game of a PGN file and continues from the
 // end of its main line. Settings saved by patzer (players, level, time
 // control, clocks) are restored; for other files the current players and
