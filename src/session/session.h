@@ -85,6 +85,9 @@ typedef struct SessionLine {
 typedef struct SessionThinking {
     bool shown, active;
     bool analysing;            // infinite analysis (analyze) rather than a move
+    bool final;                // an analysis that ended: its last lines, kept while
+                               // its position is on the board
+    Move best;                 // the first move of line 1 (MOVE_NONE: none yet)
     int depth, seldepth;
     int score_white, mate_white;
     unsigned long long nodes, nps;

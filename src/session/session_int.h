@@ -363,6 +363,11 @@ struct Session {
     Engine *coach;             // searches for `why` (made when first needed)
     Move why_move;             // the move `why` shows, while the position is why_key
     Key why_key;
+    // The last lines of the last analysis that ended, shown again whenever
+    // its position is on the board: what the user asked for outlives the
+    // analysis mode (session_thinking).
+    SessionThinking analysis_final;
+    Key analysis_final_key;
 
     // Each mode's own state.
     PlayState play;

@@ -343,6 +343,7 @@ static void draw(Tui *t, int64_t now) {
     v.thinking.nodes = th->nodes;
     v.thinking.nps = th->nps;
     v.thinking.analysing = th->analysing;
+    v.thinking.final = th->final;
     v.thinking.line_count = th->line_count < UI_MAX_LINES ? th->line_count : UI_MAX_LINES;
     for (int i = 0; i < v.thinking.line_count; i++) {
         v.thinking.lines[i].depth = th->lines[i].depth;
