@@ -28,6 +28,8 @@ typedef enum {
     MSG_TEXT,
     MSG_LOG,
     MSG_PROGRESS,
+    MSG_ASIDE, // a text not asked for (a game's long first comment): a screen
+               // shows it beside the board (its comment pane), line mode prints it
 } MessageKind;
 
 // What the session is doing: each mode owns its state, and the session
@@ -132,6 +134,12 @@ bool session_engine_busy(const Session *s);
 // engine's reply to the human's move, a limited analysis, a review. A script
 // waits for this before its next line (a "stop" line may interrupt).
 bool session_busy(const Session *s);
+// A front end that covers the board (a pager over the whole screen) holds
+// the game while it does: a timed game of yours waits, its clocks stopped
+// and no search started, until released (hold false), when the clock that
+// ran runs again. True when a game is held now (the front end says
+// "paused"); false when there is none to hold, and on release.
+bool session_hold(Session *s, bool hold, int64_t now);
 // Whether a question waits for the next line (resume the unfinished game?).
 bool session_asking(const Session *s);
 // Milliseconds until the session wants session_poll again (pacing), -1: none.
