@@ -137,10 +137,12 @@ run_look() {
     check "$look: closed after the resize" wait_for 5 'a +b +c +d +e +f +g +h'
 
     keys "load $tmp/story.pgn" Enter
-    check "$look: a long opening comment opens as a text" wait_for 5 'Game 1: Alpha - Beta'
-    check "$look: the comment is there whole" wait_for 2 'the last line of the comment'
-    keys q
-    check "$look: and closes to the game" wait_for 5 'Game 1: Alpha - Beta 1-0 \(4 moves\)'
+    check "$look: a long opening comment opens beside the board" wait_for 5 'Game 1: Alpha - Beta'
+    check "$look: the board stays in view" wait_for 2 'a +b +c +d +e +f +g +h'
+    check "$look: the game says what it is" wait_for 5 'Game 1: Alpha - Beta 1-0 \(4 moves\)'
+    keys 'goto 2' Enter
+    check "$look: the next command is not swallowed: it goes to the move" \
+        wait_for 5 '2\. Bc4 +\[browse'
 
     keys quit Enter
     tm kill-server 2>/dev/null

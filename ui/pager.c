@@ -2,6 +2,7 @@
 // The pager (see pager.h): wrapping by display columns, scrolling, drawing.
 #include "ui/pager.h"
 
+#include <ctype.h>
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +74,50 @@ void ui_pager_close(UiPager *p) {
 
 bool ui_pager_is_open(const UiPager *p) {
     return p->open;
+}
+
+void ui_pager_leave_bar(UiPager *p, bool leave) {
+    p->leave_bar = leave;
+}
+
+void ui_pager_set_note(UiPager *p, const char *note) {
+    ui_text_copy(p->note, sizeof p->note, note ? note : "");
+}
+
+// Whether len bytes at row hold needle, ignoring ASCII case.
+static bool holds(const char *row, size_t len, const char *needle) {
+    size_t n = strlen(needle);
+    for (size_t i = 0; n <= len && i <= len - n; i++) {
+        size_t k = 0;
+        while (k < n && tolower((unsigned char)row[i + k]) == tolower((unsigned char)needle[k]))
+            k++;
+        if (k == n)
+            return true;
+    }
+    return false;
+}
+
+bool ui_pager_find(UiPager *p, const char *text) {
+    if (!p->open || !text || !text[0] || p->count <= 0)
+        return false;
+    int max_top = p->count > p->rows ? p->count - p->rows : 0;
+    for (int k = 1; k <= p->count; k++) {
+        int i = (p->top + k) % p->count;
+        bool found;
+        if (p->row_fn) {
+            char buf[4096];
+            p->row_fn(p->row_ctx, i, p->width > 0 ? p->width : 80, buf, sizeof buf);
+            found = holds(buf, strlen(buf), text);
+        } else {
+            const UiPagerLine *row = ui_pager_line(p, i);
+            found = row && holds(p->text + row->off, row->len, text);
+        }
+        if (found) {
+            p->top = i < max_top ? i : max_top; // the last page stays full
+            return true;
+        }
+    }
+    return false;
 }
 
 static bool push(UiPagerLine **lines, int *count, int *cap, size_t off, size_t len, int indent) {
@@ -295,7 +340,7 @@ UiPagerAction ui_pager_key(UiPager *p, int key) {
 int ui_pager_row_at(const UiPager *p, int lines, int y) {
     int first = lines > CHROME_ROWS ? 1 : 0; // below the title when there is room for it
     int r = y - first;
-    bool footer = lines > 1 && y >= lines - 1;
+    bool footer = lines > 1 && y >= lines - 1 - (p->leave_bar ? 1 : 0);
     if (!p->open || r < 0 || r >= p->rows || footer || p->top + r >= p->count)
         return -1;
     return p->top + r;
@@ -310,6 +355,10 @@ void ui_pager_draw(UiPager *p) {
         return;
     const UiLayout *l = ui_layout();
     int cols = l->cols, lines = l->lines;
+    if (p->leave_bar && lines > CHROME_ROWS + 1)
+        lines--; // the command bar's row, drawn by the command bar
+    else
+        p->leave_bar = false;
     if (cols < 1 || lines < 1)
         return;
     int text_rows = lines > CHROME_ROWS ? lines - CHROME_ROWS : 1;
@@ -345,11 +394,12 @@ void ui_pager_draw(UiPager *p) {
         char pos[64], footer[256];
         ui_pager_position(p, pos, sizeof pos);
         snprintf(footer, sizeof footer,
-                 " %s   q or Esc: close   PgUp PgDn Up Down Home End: scroll ", pos);
+                 " %s%s%s   q or Esc: close   /: find   or type a command ", p->note, p->note[0] ? "   " : "", pos);
         draw_fill(w, lines - 1, 0, cols, L' ', A_REVERSE);
         draw_text(w, lines - 1, 0, footer, cols, A_REVERSE, true);
     }
     wnoutrefresh(w);
     delwin(w);
-    ui_screen_cover_frame();
+    if (!p->leave_bar)
+        ui_screen_cover_frame();
 }

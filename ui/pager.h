@@ -36,6 +36,8 @@ typedef struct UiPager {
     int width, rows;   // the text area the rows were made for (0: not laid out)
     int top;           // first row shown
     bool start_at_end; // the first layout shows the last page
+    bool leave_bar;    // the screen's last row is the command bar's: the footer goes above it
+    char note[64];     // said first in the footer ("game paused"), empty for none
 } UiPager;
 
 // Opens the pager on a copy of text (tabs and control characters become
@@ -72,6 +74,16 @@ int ui_pager_screen_row_at(const UiPager *p, int y);
 const char *ui_pager_text(const UiPager *p);
 // "lines 1-20 of 57" (or "line 1 of 1").
 void ui_pager_position(const UiPager *p, char *buf, size_t bufsz);
+
+// With leave the screen's last row is left to the command bar (something
+// is being typed while the pager is open) and the footer is drawn above it.
+void ui_pager_leave_bar(UiPager *p, bool leave);
+// A note said first in the footer (NULL or "": none).
+void ui_pager_set_note(UiPager *p, const char *note);
+// Scrolls to the next row after the top one that holds text (ignoring
+// case), going round to the first row after the last; false when no row
+// holds it (the pager stays where it was). Needs a layout (a drawn pager).
+bool ui_pager_find(UiPager *p, const char *text);
 
 // What a key did to the pager.
 typedef enum {

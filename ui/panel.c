@@ -311,7 +311,9 @@ static int thinking_rows(const UiThinking *t, int pv_rows) {
 
 static void draw_thinking(WINDOW *w, int y0, int pv_rows, const UiThinking *t) {
     int width = getmaxx(w);
-    const char *title = t->analysing ? (t->active ? "Analysis: running" : "Analysis")
+    char final[48];
+    snprintf(final, sizeof final, "Analysis: final, depth %d", t->depth);
+    const char *title = t->analysing ? (t->final ? final : t->active ? "Analysis: running" : "Analysis")
                         : t->shown && t->active ? "Engine: thinking"
                                                 : "Engine";
     draw_rule(w, y0, title, theme_role_attr(ROLE_DIM));

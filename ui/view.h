@@ -41,6 +41,7 @@ typedef struct UiThinking {
     // Analysis mode: the heading says so, an evaluation bar is drawn, and
     // with more than one line each line gets a row of its own.
     bool analysing;
+    bool final; // the analysis ended: its last lines ("final, depth 18")
     int line_count;
     UiLine lines[UI_MAX_LINES];
 } UiThinking;

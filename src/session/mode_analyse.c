@@ -39,9 +39,16 @@ static void analyse_leave(Session *s, int64_t now) {
     s->analyse.game = NULL;
 }
 
-// The lines reached so far, and back to where the analysis was started.
+// The lines reached so far, kept for the position analysed (the panel
+// shows them as final while it is on the board), and back to where the
+// analysis was started.
 static Transition finish(Session *s, const char *why) {
     if (s->think.thinking.shown) {
+        s->analysis_final = s->think.thinking;
+        s->analysis_final.final = true;
+        s->analysis_final.active = false;
+        s->analysis_final.analysing = true;
+        s->analysis_final_key = game_board(s->analyse.game)->key;
         char text[MESSAGE_MAX];
         think_format(&s->think, "final ", text, sizeof text);
         session_say(s, MSG_ANALYSIS, "%s", text);

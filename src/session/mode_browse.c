@@ -118,7 +118,7 @@ static void long_lead_comment(Session *s, const PgnGame *g, int number) {
     }
     snprintf(text, size, "Game %d: %.*s - %.*s, the comment before the first move\n\n%s", number,
              NAME_SHOWN, white ? white : "?", NAME_SHOWN, black ? black : "?", comment);
-    session_say_text(s, MSG_TEXT, text);
+    session_say_text(s, MSG_ASIDE, text); // beside the board: the next command goes on
     free(text);
 }
 

@@ -112,7 +112,8 @@ static bool play_enter(Session *s, const ModeArgs *args, int64_t now) {
 
 static void play_leave(Session *s, int64_t now) {
     think_cancel(&s->think);
-    s->play.clock_was_running = game_clock(s->live)->running;
+    s->play.clock_was_running = game_clock(s->live)->running || (s->play.held && s->play.held_clock);
+    s->play.held = s->play.held_clock = false;
     game_pause(s->live, now);
     clear_hint(s);
     pointing_reset(s);
@@ -424,6 +425,15 @@ static Transition play_poll(Session *s, const Event *ev, int64_t now) {
             on_bestmove(s, ev, now);
         return stay;
     }
+    if (s->play.held) {
+        // A reply found before the hold was played and started a clock:
+        // it waits too (from the next poll, a few milliseconds later).
+        if (game_clock(s->live)->running) {
+            s->play.held_clock = true;
+            game_pause(s->live, now);
+        }
+        return stay;
+    }
     if (game_tick(s->live, now)) {
         think_cancel(&s->think);
         after_move(s, now);
@@ -444,6 +454,24 @@ static Transition play_poll(Session *s, const Event *ev, int64_t now) {
     game_search_limits(s->live, now, &limits);
     think_start(&s->think, s->live, REQ_MOVE, &limits, game_settings(s->live)->level, 1);
     return stay;
+}
+
+bool session_hold(Session *s, bool hold, int64_t now) {
+    if (!hold) {
+        if (s->play.held && s->play.held_clock && s->mode == SESSION_PLAY && !game_is_over(s->live))
+            game_start_clock(s->live, now);
+        s->play.held = s->play.held_clock = false;
+        return false;
+    }
+    const Game *g = s->live;
+    bool yours = game_player(g, WHITE) == PLAYER_HUMAN || game_player(g, BLACK) == PLAYER_HUMAN;
+    if (s->mode != SESSION_PLAY || s->play.held || !yours || game_is_over(g) ||
+        game_clock(g)->tc.untimed)
+        return s->play.held;
+    s->play.held = true;
+    s->play.held_clock = game_clock(g)->running;
+    game_pause(s->live, now);
+    return true;
 }
 
 static const Game *play_game(const Session *s) { return s->live; }

@@ -967,14 +967,27 @@ int session_shown_ply(const Session *s) {
 const Game *session_live_game(const Session *s) { return s->live; }
 const Board *session_display_board(const Session *s) { return current(s)->board(s); }
 bool session_editing(const Session *s) { return s->mode == SESSION_EDIT; }
-const SessionThinking *session_thinking(const Session *s) { return &s->think.thinking; }
+// The engine's thinking as it goes; when the engine is not thinking, the
+// final lines of the last analysis while its position is on the board
+// (stepping back to it shows them again: what is known, not a new search).
+const SessionThinking *session_thinking(const Session *s) {
+    const SessionThinking *th = &s->think.thinking;
+    if (th->active || !s->analysis_final.shown)
+        return th;
+    const Board *b = session_display_board(s);
+    return b && b->key == s->analysis_final_key ? &s->analysis_final : th;
+}
 bool session_flipped(const Session *s) { return s->flipped; }
 Move session_hint(const Session *s) {
     if (s->mode == SESSION_PLAY && s->play.hint != MOVE_NONE)
         return s->play.hint;
     // The move `why` showed, while its position is on the board.
     const Board *b = session_display_board(s);
-    return s->why_move != MOVE_NONE && b && b->key == s->why_key ? s->why_move : MOVE_NONE;
+    if (s->why_move != MOVE_NONE && b && b->key == s->why_key)
+        return s->why_move;
+    // An analysis marks its best move (line 1's first), running or final.
+    const SessionThinking *th = session_thinking(s);
+    return th->shown && th->analysing ? th->best : MOVE_NONE;
 }
 
 bool session_pointing_active(const Session *s) {
@@ -1047,7 +1060,8 @@ Square session_promotion_square(const Session *s) {
 }
 
 bool session_eval_shown(const Session *s) {
-    if (s->mode != SESSION_PLAY || s->play.show_eval)
+    // The final lines of an analysis were asked for: shown in any game.
+    if (s->mode != SESSION_PLAY || s->play.show_eval || session_thinking(s)->final)
         return true;
     bool w = game_player(s->live, WHITE) == PLAYER_ENGINE,
          b = game_player(s->live, BLACK) == PLAYER_ENGINE;

@@ -28,6 +28,8 @@ typedef enum {
     MSG_TEXT,
     MSG_LOG,
     MSG_PROGRESS,
+    MSG_ASIDE, // a text not asked for (a game's long first comment): a screen
+               // shows it beside the board (its comment pane), line mode prints it
 } MessageKind;
 
 // What the session is doing: each mode owns its state, and the session
@@ -85,6 +87,9 @@ typedef struct SessionLine {
 typedef struct SessionThinking {
     bool shown, active;
     bool analysing;            // infinite analysis (analyze) rather than a move
+    bool final;                // an analysis that ended: its last lines, kept while
+                               // its position is on the board
+    Move best;                 // the first move of line 1 (MOVE_NONE: none yet)
     int depth, seldepth;
     int score_white, mate_white;
     unsigned long long nodes, nps;
@@ -129,6 +134,12 @@ bool session_engine_busy(const Session *s);
 // engine's reply to the human's move, a limited analysis, a review. A script
 // waits for this before its next line (a "stop" line may interrupt).
 bool session_busy(const Session *s);
+// A front end that covers the board (a pager over the whole screen) holds
+// the game while it does: a timed game of yours waits, its clocks stopped
+// and no search started, until released (hold false), when the clock that
+// ran runs again. True when a game is held now (the front end says
+// "paused"); false when there is none to hold, and on release.
+bool session_hold(Session *s, bool hold, int64_t now);
 // Whether a question waits for the next line (resume the unfinished game?).
 bool session_asking(const Session *s);
 // Milliseconds until the session wants session_poll again (pacing), -1: none.

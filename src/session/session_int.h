@@ -189,6 +189,8 @@ typedef struct PlayState {
     bool show_eval;         // `eval on`: the engine's thinking shows in a game against it
     int64_t last_move_ms;   // when the last move was made (pacing engine-vs-engine)
     bool clock_was_running; // when play was left: restart it on return
+    bool held;              // session_hold: the game waits while the board is covered
+    bool held_clock;        // a clock ran (or was started by a move) while held
     PgnSource saved_to;     // where `save` last put the game (path empty: nowhere yet)
     // Looking back: the position after the live game's first view_ply moves
     // is shown (-1: the live position), while the clocks and the engine go on.
@@ -364,6 +366,11 @@ struct Session {
     Engine *coach;             // searches for `why` (made when first needed)
     Move why_move;             // the move `why` shows, while the position is why_key
     Key why_key;
+    // The last lines of the last analysis that ended, shown again whenever
+    // its position is on the board: what the user asked for outlives the
+    // analysis mode (session_thinking).
+    SessionThinking analysis_final;
+    Key analysis_final_key;
 
     // Each mode's own state.
     PlayState play;

@@ -241,6 +241,7 @@ bool think_info(Think *t, const SearchInfo *info) {
         th->mate_white = mate_white;
         th->nodes = info->nodes;
         th->nps = info->nps;
+        th->best = info->pv_length > 0 ? info->pv[0] : MOVE_NONE;
         pv_to_san(&t->root, info, th->pv_san, sizeof th->pv_san);
     }
     // A depth is complete when its last line arrives exact (fewer lines when

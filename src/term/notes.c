@@ -10,8 +10,24 @@
 enum { KEY_CTRL_O = 15 };
 
 void notes_free(Notes *n) {
+    free(n->aside);
     free(n->items);
     memset(n, 0, sizeof *n);
+}
+
+bool notes_set_aside(Notes *n, const char *text) {
+    char *copy = strdup(text);
+    if (!copy)
+        return false;
+    free(n->aside);
+    n->aside = copy;
+    n->scroll = 0;
+    return true;
+}
+
+void notes_clear_aside(Notes *n) {
+    free(n->aside);
+    n->aside = NULL;
 }
 
 // The session's tree as the view's items (the same fields, in ui/ terms).
@@ -49,11 +65,15 @@ static void fill_tree(Notes *n, Session *s, UiView *v) {
 
 static void fill_comments(Notes *n, Session *s, UiView *v) {
     session_comments(s, &v->comment_before, &v->comment_after);
+    if (n->aside) { // in place of the position's own, with the pane open
+        v->comment_before = n->aside;
+        v->comment_after = NULL;
+    }
     if (v->comment_before != n->shown_before || v->comment_after != n->shown_after)
         n->scroll = 0; // another move: its comment from the top
     n->shown_before = v->comment_before;
     n->shown_after = v->comment_after;
-    v->comment_open = n->open && (v->comment_before || v->comment_after);
+    v->comment_open = (n->open || n->aside) && (v->comment_before || v->comment_after);
     int total, shown;
     ui_view_comment_rows(v, &total, &shown);
     if (n->scroll > total - shown)

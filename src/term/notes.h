@@ -16,9 +16,15 @@ typedef struct Notes {
     int scroll;                             // rows of the comment scrolled off
     const char *shown_before, *shown_after; // the comments last shown
     UiView last;                            // the view last drawn, to map clicks
+    char *aside; // a text not asked for (a game's first comment), shown in the
+                 // pane in place of the position's comments until cleared (owned)
 } Notes;
 
 void notes_free(Notes *n);
+// Shows text in the comment pane, opened, until notes_clear_aside (the next
+// command): the board stays in view. False when out of memory.
+bool notes_set_aside(Notes *n, const char *text);
+void notes_clear_aside(Notes *n);
 // Fills the view's move tree and comment fields (and remembers the view
 // for clicks: call it last, once the view is complete).
 void notes_view(Notes *n, Session *s, UiView *v);

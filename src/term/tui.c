@@ -27,6 +27,7 @@ enum {
     FAST_TICK_MS = 50,    // when a running clock shows tenths
     COMPLETION_MAX = 320,
     KEY_CTRL_L = 12,
+    KEY_ESC = 27,
     LOW_TIME_MS = 20000,  // a clock under this (or a tenth of its base time) is low
     KEY_HELP = 1,         // F1: ui_screen_function_key's numbers
     KEY_MESSAGES = 2,     // F2
@@ -46,6 +47,10 @@ typedef struct Tui {
     bool welcome;       // no line entered yet: the status line says how to get help
     UiPager pager;      // help, texts and the message log over the whole screen
     bool pager_list;    // the pager shows the game list or the explorer: a click acts on a row
+    bool pager_typing;  // `:` in the pager: every key goes to the command bar, q too
+    bool holding;       // the session holds the game while the pager covers the board
+    bool paused;        // and a game of yours is paused for it (the footer says so)
+    char pager_find[128]; // the last text searched for in the pager (/TEXT)
     char list_hint[256]; // the game list's last row: how to open a game
     char *start_text;   // a text said while the session started (--pgn's list), kept
                         // to be shown again once the session can be asked (owned)
@@ -152,6 +157,14 @@ static void on_message(MessageKind kind, const char *text, void *ctx) {
     Tui *t = ctx;
     if (kind == MSG_ANALYSIS) {
         t->dirty = true; // the analysis pane shows the thinking as it goes
+        return;
+    }
+    if (kind == MSG_ASIDE) {
+        // Not asked for: it is the comment the pane shows, opened there so
+        // that the board stays in view and the next command reaches the bar.
+        if (!notes_set_aside(&t->notes, text))
+            open_pager(t, MSG_TEXT, text); // no room to keep it: read it the old way
+        t->dirty = true;
         return;
     }
     if (kind == MSG_HELP || kind == MSG_TEXT || kind == MSG_LOG) {
@@ -272,11 +285,25 @@ static void on_line(const char *line, void *ctx) {
         t->eof = true;
         return;
     }
+    t->dirty = true;
+    t->pager_typing = false;
+    if (ui_pager_is_open(&t->pager)) {
+        if (line[0] == '/') { // a search in the pager, as in less; "/" alone repeats it
+            if (line[1])
+                snprintf(t->pager_find, sizeof t->pager_find, "%s", line + 1);
+            if (!ui_pager_find(&t->pager, t->pager_find))
+                ui_cmdbar_message("Not found (Enter goes on)");
+            return;
+        }
+        // A command typed over the pager: it answers on the screen under it.
+        ui_pager_close(&t->pager);
+        ui_screen_resize();
+    }
     t->status_sticky = false;
     t->status[0] = '\0';
     t->welcome = false;
+    notes_clear_aside(&t->notes); // the pane shows the position's comments again
     session_handle_line(t->session, line, frontend_now_ms());
-    t->dirty = true;
 }
 
 static int completion_words(const char **words, int max, void *ctx) {
@@ -343,6 +370,7 @@ static void draw(Tui *t, int64_t now) {
     v.thinking.nodes = th->nodes;
     v.thinking.nps = th->nps;
     v.thinking.analysing = th->analysing;
+    v.thinking.final = th->final;
     v.thinking.line_count = th->line_count < UI_MAX_LINES ? th->line_count : UI_MAX_LINES;
     for (int i = 0; i < v.thinking.line_count; i++) {
         v.thinking.lines[i].depth = th->lines[i].depth;
@@ -381,7 +409,13 @@ static void draw(Tui *t, int64_t now) {
         snprintf(v.status, sizeof v.status, "Reviewing: %d of %d %s...", done, total,
                  text_plural(total, "move", "moves"));
     if (ui_pager_is_open(&t->pager)) {
-        ui_pager_draw(&t->pager); // over everything, the command bar too
+        // Over everything; the command bar too, unless something is typed.
+        bool typing = t->pager_typing || !ui_cmdbar_is_empty();
+        ui_pager_leave_bar(&t->pager, typing);
+        ui_pager_set_note(&t->pager, t->paused ? "game paused" : "");
+        ui_pager_draw(&t->pager);
+        if (typing)
+            ui_cmdbar_redraw();
     } else {
         ui_view_draw(&v);
         ui_cmdbar_redraw();
@@ -435,8 +469,31 @@ static void pager_click(Tui *t) {
     run_pager_command(t, command);
 }
 
-// F1 and F2 open help and the message log (also over each other); while the
-// pager is open it takes every other key, so none reaches the command bar.
+// A key the pager keeps for itself while nothing is typed: scrolling, and
+// q, space and Enter as in less. Every other key is a command's.
+static bool pager_own_key(int key) {
+    switch (key) {
+    case 'q': case 'Q': case ' ': case '\n': case '\r': case KEY_ESC:
+        return true;
+    default:
+        // the arrows, page keys, Home and End and the wheel: keys no command begins with
+        return key > 0xFF || key < 0;
+    }
+}
+
+// Keys that scroll the pager even while a command is typed under it: the
+// bar has no use for Up, Down, the page keys or the wheel.
+static bool scroll_key(int key) {
+    int dx, dy;
+    UiNav nav = ui_screen_nav_key(key);
+    return (ui_screen_arrow(key, &dx, &dy) && dy) || nav == UI_NAV_INTO || nav == UI_NAV_OUT ||
+           key == UI_KEY_WHEEL_UP || key == UI_KEY_WHEEL_DOWN;
+}
+
+// F1 and F2 open help and the message log (also over each other). While the
+// pager is open it keeps its own keys (pager_own_key); any other key goes
+// to the command bar, shown under the pager: typing `game 3` over the game
+// list opens game 3, `:` lets q start a command too, `/TEXT` finds a text.
 static bool pager_key(Tui *t, int key) {
     int f = ui_screen_function_key(key);
     if (f == KEY_HELP || f == KEY_MESSAGES) {
@@ -448,14 +505,21 @@ static bool pager_key(Tui *t, int key) {
     }
     if (!ui_pager_is_open(&t->pager))
         return false;
+    t->dirty = true;
+    bool typing = t->pager_typing || !ui_cmdbar_is_empty();
     if (key == UI_KEY_RESIZE || key == KEY_CTRL_L) {
         ui_screen_resize(); // the pager wraps again for the new width
     } else if (key == UI_KEY_PRESS) {
         pager_click(t); // a game of a list opens
-    } else if (ui_pager_key(&t->pager, key) == UI_PAGER_CLOSED) {
-        ui_screen_resize(); // everything under it is drawn again
+    } else if (!typing && key == ':') {
+        t->pager_typing = true; // the bar opens, empty
+    } else if (key == KEY_ESC || scroll_key(key) || (!typing && pager_own_key(key))) {
+        t->pager_typing = false;
+        if (ui_pager_key(&t->pager, key) == UI_PAGER_CLOSED)
+            ui_screen_resize(); // everything under it is drawn again
+    } else {
+        ui_cmdbar_feed(key);
     }
-    t->dirty = true;
     return true;
 }
 
@@ -543,6 +607,13 @@ int tui_run(const Config *cfg, char *why, size_t whysz) {
     t.dirty = true;
     while (!stop_signal && !t.eof && !session_quit_requested(t.session)) {
         int64_t now = frontend_now_ms();
+        // A pager over the board holds a game of yours: its clock does not
+        // run where you cannot see it (man page, "Pagers").
+        if (ui_pager_is_open(&t.pager) != t.holding) {
+            t.holding = !t.holding;
+            t.paused = session_hold(t.session, t.holding, now) && t.holding;
+            t.dirty = true;
+        }
         session_poll(t.session, now);
         // Drawn only when something may have changed: a key, an engine
         // event, a running clock, a timer of the session; an idle screen
@@ -584,6 +655,7 @@ int tui_run(const Config *cfg, char *why, size_t whysz) {
             const char *step = ui_cmdbar_is_empty() && !session_asking(t.session)
                                    ? navigation_command(t.session, key) : NULL;
             if (step) {
+                notes_clear_aside(&t.notes);
                 t.status_sticky = false; // the status line follows the position again
                 session_handle_line(t.session, step, frontend_now_ms());
             } else if (key == UI_KEY_RESIZE) {
