@@ -1274,3 +1274,32 @@ Test(session, the_game_list_has_every_game_and_the_last_opens) {
     cr_expect(has(&log, "Game 300: Wilhelmina Longname-Player 300 - B300"), "%s", log.text);
     session_free(s, 4000);
 }
+
+// Issue 22 item 5: a line patzer names itself is no error, and the review
+// says where the game left the book, in sentences with units.
+Test(session, a_review_marks_no_book_move_and_says_where_the_book_ends) {
+    SessionOptions o = options();
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    // C23 Bishop's Opening: Boi Variation, then 3. Qf3?! 3... Nf6?? 4. Qxf7#.
+    run(s, 2000, (const char *const[]){"play both", "e4", "e5", "Bc4", "Bc5", "Qh5", "Nf6",
+                                       "Qxf7#", "review", NULL});
+    cr_assert(wait_until(s, 2000, review_over), "%s", log.text);
+    cr_expect(has(&log, "Left the book with 3. Qh5."), "%s", log.text);
+    cr_expect(has(&log, "1 blunder (?\?)"), "the mate walked into: %s", log.text);
+    const SessionTreeItem *items;
+    int n = session_move_tree(s, &items);
+    int marks = 0;
+    for (int i = 0; i < n; i++)
+        if (items[i].kind == TREE_MOVE && i < 4)
+            marks += items[i].nag_count;
+    cr_expect_eq(marks, 0, "no mark on 1. e4 e5 2. Bc4 Bc5");
+    // The blunder's comment is a sentence from White's view.
+    run(s, 3000, (const char *const[]){"goto 3", "next", NULL});
+    const char *before, *after;
+    session_comments(s, &before, &after);
+    cr_assert_not_null(after);
+    cr_expect(strstr(after, "Blunder (") && strstr(after, " to #1). Better was 3... "), "%s",
+              after);
+    session_free(s, 4000);
+}
