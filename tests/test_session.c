@@ -1430,3 +1430,24 @@ Test(session, status_after_a_flag_fall) {
     cr_expect_null(strstr(own, "where to"), "%s", own);
     session_free(s, 21000);
 }
+
+// Issue 22 item 7: the player panel names an external engine from the start,
+// not patzer until its first move names it in the game.
+Test(session, an_external_engine_is_named_from_the_start) {
+    const char *stockfish = access("/usr/games/stockfish", X_OK) == 0 ? "/usr/games/stockfish"
+                            : access("/usr/bin/stockfish", X_OK) == 0 ? "/usr/bin/stockfish"
+                                                                      : NULL;
+    if (!stockfish)
+        cr_skip_test("stockfish not installed");
+    SessionOptions o = options();
+    snprintf(o.engine_cmd, sizeof o.engine_cmd, "%s", stockfish);
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    char name[64], detail[64];
+    session_player_label(s, BLACK, name, sizeof name, detail, sizeof detail);
+    cr_expect(strstr(name, "Stockfish"), "%s (%s)", name, log.text);
+    cr_expect_str_eq(detail, "UCI engine");
+    session_player_label(s, WHITE, name, sizeof name, detail, sizeof detail);
+    cr_expect_str_eq(name, "You");
+    session_free(s, 2000);
+}

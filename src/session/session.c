@@ -1268,11 +1268,17 @@ void session_player_label(const Session *s, Color c, char *name, size_t namesz, 
     const Game *g = current(s)->game(s);
     const GameSettings *st = game_settings(g);
     bool engine = game_player(g, c) == PLAYER_ENGINE;
+    // The live game's engine is the one that will move, external or not: it
+    // is named from the start, not only once its first move names it in the
+    // game.
+    bool external = engine && g == s->live && s->think.uci && !s->think.fallback;
     if (st->names[c][0])
         snprintf(name, namesz, "%s", st->names[c]);
     else
-        snprintf(name, namesz, "%s", engine ? "patzer" : "You");
-    if (engine)
+        snprintf(name, namesz, "%s", engine ? think_engine_name(&s->think) : "You");
+    if (external)
+        snprintf(detail, detailsz, "UCI engine");
+    else if (engine)
         snprintf(detail, detailsz, "level %d (~%d Elo)", st->level, engine_level_elo(st->level));
     else
         snprintf(detail, detailsz, "human");
