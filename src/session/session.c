@@ -1244,7 +1244,7 @@ SessionStatusKind session_status_line(const Session *s, char *buf, size_t bufsz,
     *cut = false;
     int n = msglog_count(&s->messages);
     const MsgLogEntry *last = n > 0 ? msglog_get(&s->messages, n - 1) : NULL;
-    bool current_message = last && last->text && !session_asking(s) &&
+    bool current_message = last && last->text &&
                            (s->said_pending || s->said_stamp == session_state_stamp(s));
     if (!current_message) {
         session_status(s, buf, bufsz);
