@@ -59,8 +59,9 @@ struct Engine {
     EngineCallbacks cb;
 };
 
-// Not const only because UCI_Elo's maximum comes from the level table
-// (the label of the strongest weakened level): see init_options.
+// Not const only because UCI_Elo's range comes from the level table
+// (the labels of the weakest and the strongest weakened level): see
+// fill_options.
 static EngineOption options[] = {
     {"Hash", OPTION_SPIN, "16", TT_MB_MIN, TT_MB_MAX},
     {"Clear Hash", OPTION_BUTTON, "", 0, 0},
@@ -73,7 +74,7 @@ static EngineOption options[] = {
     {"BookFile", OPTION_STRING, "", 0, 0},
     {"UCI_AnalyseMode", OPTION_CHECK, "false", 0, 0},
     {"UCI_LimitStrength", OPTION_CHECK, "false", 0, 0},
-    {"UCI_Elo", OPTION_SPIN, "1500", ENGINE_ELO_MIN, 0}, // max: set by init_options
+    {"UCI_Elo", OPTION_SPIN, "1500", 0, 0}, // min, max: set by fill_options
     // The network: only remembered here; the program reads the file and hands the net over
     // with engine_set_net (the engine does no I/O).
     {"EvalFile", OPTION_STRING, "", 0, 0},
@@ -83,7 +84,11 @@ enum { OPTION_UCI_ELO = 11, OPTION_EVAL_FILE = 12, OPTION_USE_NNUE = 13 };
 
 static pthread_once_t options_once = PTHREAD_ONCE_INIT;
 
+// UCI_Elo's range is that of the level table's labels, so what a GUI offers
+// is what the levels play: the weakest level's label to the strongest
+// weakened level's (full strength is UCI_LimitStrength off).
 static void fill_options(void) {
+    options[OPTION_UCI_ELO].min = engine_level_elo(1);
     options[OPTION_UCI_ELO].max = engine_level_elo(ENGINE_LEVEL_MAX - 1);
 }
 

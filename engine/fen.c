@@ -186,12 +186,50 @@ static bool parse_ep(Board *b, const char *field, char *err, size_t errsz) {
     return true;
 }
 
+// A FEN is ASCII: a character beyond it (a dash or a no-break space pasted
+// from a web page, a letter of another alphabet) is named with its field, or
+// the count of fields it breaks would be all the user learns. False with err
+// set at the first such character.
+static bool fen_is_ascii(const char *fen, char *err, size_t errsz) {
+    static const char *const field_names[FEN_FIELDS] = {
+        "placement", "side to move", "castling", "en passant", "halfmove clock",
+        "fullmove number"};
+    int field = 0;
+    bool in_field = false;
+    for (const unsigned char *p = (const unsigned char *)fen; *p; p++) {
+        if (*p < 0x80) {
+            bool blank = isspace(*p) != 0;
+            if (!blank && !in_field)
+                field++;
+            in_field = !blank;
+            continue;
+        }
+        // The whole UTF-8 character and its code point (a no-break space
+        // cannot be seen when quoted).
+        int len = *p >= 0xf0 ? 4 : *p >= 0xe0 ? 3 : *p >= 0xc0 ? 2 : 1;
+        unsigned long cp = len == 1 ? *p : *p & (0x7fu >> len);
+        int i = 1;
+        for (; i < len && (p[i] & 0xc0) == 0x80; i++)
+            cp = cp << 6 | (p[i] & 0x3fu);
+        int at = in_field ? field : field + 1; // a character outside a field starts one
+        const char *name = at >= 1 && at <= FEN_FIELDS ? field_names[at - 1] : "extra";
+        if (i < len || len == 1) // not UTF-8: the byte itself
+            return errmsg_set(err, errsz, "%s field (field %d): cannot read byte 0x%02X (a FEN "
+                              "is plain ASCII)", name, at, *p);
+        return errmsg_set(err, errsz, "%s field (field %d): cannot read '%.*s' (U+%04lX; a FEN "
+                          "is plain ASCII)", name, at, len, (const char *)p, cp);
+    }
+    return true;
+}
+
 bool board_set_fen(Board *out, const char *fen, char *err, size_t errsz) {
     board_init_tables();
     char fields[FEN_FIELDS][FIELD_MAX];
     bool too_long;
     if (!fen)
         return errmsg_set(err, errsz, "empty FEN");
+    if (!fen_is_ascii(fen, err, errsz))
+        return false;
     int n = split_fields(fen, fields, FEN_FIELDS, &too_long);
     if (n != FEN_FIELDS && n != 4)
         return errmsg_set(err, errsz, "expected 6 fields, got %d", n);

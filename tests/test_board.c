@@ -991,3 +991,19 @@ Test(fen, placement_only_errors, .init = setup) {
     cr_assert_not(fen_is_placement_only(BOARD_START_FEN));
     cr_assert_not(fen_is_placement_only(""));
 }
+
+// Issue 22 item 7: text pasted with a character beyond ASCII (a dash for "-",
+// a no-break space, a letter) names the character and its field, not a count
+// of fields.
+Test(fen, a_character_beyond_ascii_is_named_with_its_field, .init = setup) {
+    Board b;
+    char err[256];
+    cr_assert_not(board_set_fen(&b, "\xc3\xa9", err, sizeof err));
+    cr_expect(strstr(err, "placement field (field 1): cannot read '\xc3\xa9' (U+00E9"), "%s", err);
+    cr_assert_not(board_set_fen(
+        &b, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq \xe2\x80\x93 0 1", err, sizeof err));
+    cr_expect(strstr(err, "en passant field (field 4): cannot read '\xe2\x80\x93' (U+2013"), "%s",
+              err);
+    cr_assert_not(board_set_fen(&b, "8/8/8/8/8/8/8/8 w - - 0 1\xff", err, sizeof err));
+    cr_expect(strstr(err, "cannot read byte 0xFF"), "%s", err);
+}

@@ -1303,3 +1303,180 @@ Test(session, a_review_marks_no_book_move_and_says_where_the_book_ends) {
               after);
     session_free(s, 4000);
 }
+
+// ------------------------------------------------------------ the status line
+// Issue 22: the status line is a function of the state. After every event a
+// message that the state has left behind is gone, and the state's own line
+// (the side to move, check, the question pending) shows.
+
+static SessionStatusKind shown(const Session *s, char *buf, size_t bufsz) {
+    bool cut;
+    return session_status_line(s, buf, bufsz, &cut);
+}
+
+// The line shown is the state's own, which asks nothing (no stale prompt)
+// and names the side to move and a check.
+static void expect_state_line(const Session *s, const char *step) {
+    char line[512], own[512];
+    SessionStatusKind kind = shown(s, line, sizeof line);
+    session_status(s, own, sizeof own);
+    cr_expect_eq(kind, STATUS_STATE, "%s: %s", step, line);
+    cr_expect_str_eq(line, own, "%s", step);
+    cr_expect_null(strstr(line, "where to"), "%s: %s", step, line);
+    cr_expect_null(strstr(line, "romote"), "%s: %s", step, line);
+    cr_expect_null(strstr(line, "remove"), "%s: %s", step, line);
+    const Game *g = session_game(s);
+    if (!game_is_over(g)) {
+        cr_expect(strstr(line, game_turn(g) == WHITE ? "White to move" : "Black to move"),
+                  "%s: %s", step, line);
+        if (board_in_check(game_board(g)))
+            cr_expect(strstr(line, "check"), "%s: %s", step, line);
+    }
+}
+
+static bool black_replied(const Session *s) {
+    return game_ply_count(session_live_game(s)) >= 2 && !session_engine_busy(s);
+}
+
+// The reported case: a pointed move, the engine's reply (a check).
+Test(session, status_after_a_pointed_move_and_the_reply) {
+    SessionOptions o = options();
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    run(s, 1000, (const char *const[]){"setboard 6k1/8/8/8/8/8/1p4PP/2R4K w - - 0 1", "h2", NULL});
+    char line[512], own[512];
+    cr_expect_eq(shown(s, line, sizeof line), STATUS_INFO, "%s", line);
+    cr_expect(strstr(line, "Your pawn on h2: where to?  [play]"), "%s", line);
+    session_status(s, own, sizeof own);
+    cr_expect(strstr(own, "White to move - your pawn on h2: where to?"), "%s", own);
+    session_point(s, sq("h3"), 1000);
+    cr_assert(wait_until(s, 1000, black_replied), "%s", log.text);
+    expect_state_line(s, "after the engine's reply");
+    session_free(s, 2000);
+}
+
+// Typed moves, typed squares, pointed squares, a piece that cannot go where
+// it is sent or anywhere, a mode change, a promotion by pointing.
+Test(session, status_after_each_way_of_moving) {
+    SessionOptions o = options();
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    char line[512], own[512];
+    run(s, 1000, (const char *const[]){"play both", "e4", NULL});
+    expect_state_line(s, "typed move");
+    run(s, 1000, (const char *const[]){"e7", "e5", NULL});
+    expect_state_line(s, "typed squares");
+    session_point(s, sq("g1"), 1000);
+    cr_expect_eq(shown(s, line, sizeof line), STATUS_INFO, "%s", line);
+    session_point(s, sq("f3"), 1000);
+    expect_state_line(s, "pointed from and to");
+
+    // A typed square the selected piece cannot reach is the piece's error.
+    run(s, 1000, (const char *const[]){"b8", "b4", NULL});
+    cr_expect_eq(shown(s, line, sizeof line), STATUS_ERROR, "%s", line);
+    cr_expect(strstr(line, "Your knight on b8 cannot reach b4."), "%s", line);
+    cr_expect_not(has(&log, "no pawn"), "%s", log.text);
+    // A piece with no move says so and is not selected.
+    run(s, 1000, (const char *const[]){"c8", NULL});
+    cr_expect(strstr((shown(s, line, sizeof line), line), "Your bishop on c8 has no move."),
+              "%s", line);
+    Square selected;
+    Bitboard quiet, captures;
+    Move premove;
+    session_pointing(s, &selected, &quiet, &captures, &premove);
+    cr_expect_eq(selected, SQ_NONE);
+    session_status(s, own, sizeof own);
+    cr_expect_null(strstr(own, "where to"), "%s", own);
+
+    // A mode change drops the selection and its question.
+    run(s, 1000, (const char *const[]){"g8", NULL});
+    run(s, 1000, (const char *const[]){"analyze 1s", NULL});
+    shown(s, line, sizeof line);
+    cr_expect_null(strstr(line, "where to"), "%s", line);
+    run(s, 1000, (const char *const[]){"stop", "back", NULL});
+    cr_expect_eq(session_mode(s), SESSION_PLAY, "%s", log.text);
+    shown(s, line, sizeof line);
+    cr_expect_null(strstr(line, "where to"), "%s", line);
+
+    // A promotion by pointing asks, then the question goes with the move.
+    run(s, 1000, (const char *const[]){"setboard 4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "play both",
+                                       NULL});
+    session_point(s, sq("a7"), 1000);
+    session_point(s, sq("a8"), 1000);
+    cr_expect(strstr((shown(s, line, sizeof line), line), "Promote to:"), "%s", line);
+    session_status(s, own, sizeof own);
+    cr_expect(strstr(own, "White to move - promote to: q, r, b or n"), "%s", own);
+    run(s, 1000, (const char *const[]){"q", NULL});
+    expect_state_line(s, "promotion chosen");
+    cr_expect_eq(board_piece_on(session_display_board(s), sq("a8")), make_piece(WHITE, QUEEN));
+    session_free(s, 2000);
+}
+
+// A premove played, a premove dropped: the engine's reply retires the
+// premove's message.
+Test(session, status_after_premoves_played_and_dropped) {
+    SessionOptions o = options();
+    o.settings.level = 20; // thinks for seconds: the premove waits
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    run(s, 1000, (const char *const[]){"e4", "g1", "f3", NULL});
+    char line[512];
+    cr_expect(strstr((shown(s, line, sizeof line), line), "Premove g1f3: played when"), "%s",
+              line);
+    cr_assert(wait_until(s, 1000, engine_idle));
+    cr_assert(wait_until(s, 1000, engine_idle)); // the reply to the premove
+    cr_expect_eq(game_ply_count(session_game(s)), 4, "%s", log.text);
+    expect_state_line(s, "premove played");
+    run(s, 1000, (const char *const[]){"a3", "e1e3", NULL});
+    cr_assert(wait_until(s, 1000, engine_idle));
+    cr_expect(has(&log, "Premove e1e3 dropped"), "%s", log.text);
+    // The drop is news about the state now: said, and the line asks nothing.
+    cr_expect(strstr((shown(s, line, sizeof line), line), "Premove e1e3 dropped"), "%s", line);
+    run(s, 1000, (const char *const[]){"eval off", NULL});
+    shown(s, line, sizeof line);
+    cr_expect_null(strstr(line, "dropped"), "a new line retires it: %s", line);
+    session_free(s, 2000);
+}
+
+// A flag falls with no move: the line says the result.
+Test(session, status_after_a_flag_fall) {
+    SessionOptions o = options();
+    o.settings.players[BLACK] = PLAYER_HUMAN;
+    char err[160];
+    cr_assert(timecontrol_parse("0:10+0", &o.settings.tc, err, sizeof err), "%s", err);
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){"e4", "e5", NULL});
+    run(s, 3000, (const char *const[]){"g1", NULL}); // a question left open
+    session_poll(s, 20000); // White's ten seconds are gone
+    cr_assert(game_is_over(session_game(s)), "%s", log.text);
+    char line[512], own[512];
+    shown(s, line, sizeof line);
+    cr_expect(strstr(line, "on time"), "%s", line);
+    cr_expect_null(strstr(line, "where to"), "%s", line);
+    session_status(s, own, sizeof own);
+    cr_expect(strstr(own, game_result_text(session_game(s))), "%s", own);
+    cr_expect_null(strstr(own, "where to"), "%s", own);
+    session_free(s, 21000);
+}
+
+// Issue 22 item 7: the player panel names an external engine from the start,
+// not patzer until its first move names it in the game.
+Test(session, an_external_engine_is_named_from_the_start) {
+    const char *stockfish = access("/usr/games/stockfish", X_OK) == 0 ? "/usr/games/stockfish"
+                            : access("/usr/bin/stockfish", X_OK) == 0 ? "/usr/bin/stockfish"
+                                                                      : NULL;
+    if (!stockfish)
+        cr_skip_test("stockfish not installed");
+    SessionOptions o = options();
+    snprintf(o.engine_cmd, sizeof o.engine_cmd, "%s", stockfish);
+    Log log = {0};
+    Session *s = open_session(&o, &log);
+    char name[64], detail[64];
+    session_player_label(s, BLACK, name, sizeof name, detail, sizeof detail);
+    cr_expect(strstr(name, "Stockfish"), "%s (%s)", name, log.text);
+    cr_expect_str_eq(detail, "UCI engine");
+    session_player_label(s, WHITE, name, sizeof name, detail, sizeof detail);
+    cr_expect_str_eq(name, "You");
+    session_free(s, 2000);
+}

@@ -107,7 +107,7 @@ Test(skill, level_table_is_monotonic) {
         cr_assert_gt(a->noise, b->noise, "noise, level %d", l);
         cr_assert_gt(a->mistake_percent, b->mistake_percent, "mistakes, level %d", l);
     }
-    // UCI_Elo and elo N accept down to ENGINE_ELO_MIN: the weakest level.
+    // elo N (and patzer.conf's elo) accept down to ENGINE_ELO_MIN: the weakest level.
     cr_assert_geq(engine_level_elo(1), ENGINE_ELO_MIN);
     cr_assert_eq(engine_level_for_elo(ENGINE_ELO_MIN), 1);
     for (int l = 1; l < ENGINE_LEVEL_MAX; l++)
@@ -158,7 +158,7 @@ Test(skill, uci_options_choose_the_level) {
     cr_assert_eq(limit->type, OPTION_CHECK);
     cr_assert_str_eq(limit->default_value, "false");
     cr_assert_eq(elo->type, OPTION_SPIN);
-    cr_assert_eq(elo->min, ENGINE_ELO_MIN);
+    cr_assert_eq(elo->min, engine_level_elo(1), "the range is the table's labels");
     cr_assert_eq(elo->max, engine_level_elo(ENGINE_LEVEL_MAX - 1));
     int def = atoi(elo->default_value);
     cr_assert(def >= elo->min && def <= elo->max);
@@ -439,7 +439,7 @@ Test(skill, the_engine_plays_at_its_level) {
     Capture full = engine_search(e, &b, 9);
 
     set_option(e, "UCI_LimitStrength", "true");
-    set_option(e, "UCI_Elo", "600");
+    set_option(e, "UCI_Elo", "650"); // the weakest level's label, UCI_Elo's minimum
     engine_set_seed(e, 7);
     Capture weak = engine_search(e, &b, 0);
     cr_assert(is_legal(&b, weak.best));

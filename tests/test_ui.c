@@ -264,6 +264,26 @@ Test(ui, too_small) {
     assert_shows(text, "(now 40x10)");
 }
 
+// Issue 22 item 7: at 20x5 the phrase with the size does not fit whole: it is
+// said shorter, the size still there; narrower still, the size alone.
+Test(ui, too_small_keeps_the_size_it_needs) {
+    static const struct { int cols, lines; const char *shows[3]; } cases[] = {
+        {20, 5, {"Too small:", "need 60x20", "(now 20x5)"}},
+        {9, 1, {"60x20", NULL, NULL}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        open_screen(cases[i].cols, cases[i].lines, true, false);
+        board_set_start(&board);
+        UiView v;
+        base_view(&v);
+        ui_view_draw(&v);
+        const char *text = dump();
+        for (int k = 0; k < 3 && cases[i].shows[k]; k++)
+            assert_shows(text, cases[i].shows[k]);
+        ui_screen_close();
+    }
+}
+
 Test(ui, smallest_layouts_fit) {
     static const int sizes[][2] = { { 60, 20 }, { 80, 24 }, { 40, 40 }, { 200, 60 } };
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {

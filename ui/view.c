@@ -49,28 +49,54 @@ void ui_view_set_note(const char *text) {
         draw_status();
 }
 
+// Joins phrases into as few lines of at most width columns as they go;
+// the line count, or -1 when a phrase alone is wider than width.
+static int join_phrases(char phrases[][MESSAGE_MAX], int count, int width,
+                        char lines[][3 * MESSAGE_MAX]) {
+    int n = 0;
+    for (int i = 0; i < count; i++) {
+        if ((int)strlen(phrases[i]) > width)
+            return -1;
+        size_t len = n > 0 ? strlen(lines[n - 1]) : 0;
+        if (n > 0 && (int)(len + 1 + strlen(phrases[i])) <= width)
+            snprintf(lines[n - 1] + len, 3 * MESSAGE_MAX - len, " %s", phrases[i]);
+        else
+            snprintf(lines[n++], 3 * MESSAGE_MAX, "%s", phrases[i]);
+    }
+    return n;
+}
+
 // "Terminal too small: enlarge to at least 60x20 (now 40x10)", centred in
 // the whole screen and broken between its three phrases where it must be.
+// A screen too small for those says it shorter ("Too small: need 60x20"),
+// down to the size alone: the size needed is the one thing that must show.
 static void draw_too_small(const UiLayout *l) {
     WINDOW *w = l->full;
     if (!w)
         return;
     werase(w);
     int width = getmaxx(w), height = getmaxy(w);
-    char phrases[3][MESSAGE_MAX];
+    char phrases[3][MESSAGE_MAX], lines[3][3 * MESSAGE_MAX];
     snprintf(phrases[0], sizeof phrases[0], "Terminal too small:");
     snprintf(phrases[1], sizeof phrases[1], "enlarge to at least %dx%d", l->need_cols,
              l->need_lines);
     snprintf(phrases[2], sizeof phrases[2], "(now %dx%d)", l->cols, l->lines);
-    char lines[3][3 * MESSAGE_MAX];
-    int n = 0;
-    for (int i = 0; i < 3; i++) {
-        size_t len = n > 0 ? strlen(lines[n - 1]) : 0;
-        if (n > 0 && (int)(len + 1 + strlen(phrases[i])) <= width)
-            snprintf(lines[n - 1] + len, sizeof lines[0] - len, " %s", phrases[i]);
-        else
-            snprintf(lines[n++], sizeof lines[0], "%s", phrases[i]);
+    int n = join_phrases(phrases, 3, width, lines);
+    if (n < 0 || n > height) {
+        snprintf(phrases[0], sizeof phrases[0], "Too small:");
+        snprintf(phrases[1], sizeof phrases[1], "need %dx%d", l->need_cols, l->need_lines);
+        n = join_phrases(phrases, 3, width, lines);
     }
+    if (n < 0 || n > height) {
+        snprintf(phrases[0], sizeof phrases[0], "need %dx%d", l->need_cols, l->need_lines);
+        n = join_phrases(phrases, 1, width, lines);
+    }
+    if (n < 0 || n > height) {
+        snprintf(phrases[0], sizeof phrases[0], "%dx%d", l->need_cols, l->need_lines);
+        n = join_phrases(phrases, 1, width, lines);
+    }
+    if (n < 0)
+        n = 0; // narrower than "60x20": nothing whole can be said
     int y0 = (height - n) / 2;
     for (int i = 0; i < n; i++) {
         int x = (width - (int)strlen(lines[i])) / 2;

@@ -117,6 +117,7 @@ int session_move_tree(Session *s, const SessionTreeItem **items) {
 }
 
 bool session_goto_tree_item(Session *s, int index, int64_t now) {
+    session_settle(s); // what was said before this click is stamped before it
     (void)now;
     if (s->mode != SESSION_BROWSE && s->mode != SESSION_PLAY) {
         session_say(s, MSG_ERROR,

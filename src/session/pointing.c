@@ -45,6 +45,16 @@ static int moves_between(const Board *b, Square from, Square to, Move *out, int 
     return n;
 }
 
+// Whether the piece on from has a legal move.
+static bool moves_from(const Board *b, Square from) {
+    MoveList list;
+    movegen_legal(b, &list);
+    for (int i = 0; i < list.count; i++)
+        if (move_from(list.moves[i]) == from)
+            return true;
+    return false;
+}
+
 // "e7e8q": the move as coordinates the game's parser takes.
 static void move_text(Move m, PieceType promo, char *buf, size_t bufsz) {
     char from[3], to[3];
@@ -119,7 +129,11 @@ void pointing_square(Session *s, Square sq, int64_t now) {
         session_changed(s);
         return;
     }
-    if (mine && sq != from) {
+    if (mine && sq != from && my_turn && !moves_from(b, sq)) {
+        // Nothing to point at: asking "where to?" would leave the user guessing.
+        s->play.selected = SQ_NONE;
+        session_say(s, MSG_INFO, "Your %s on %s has no move.", piece_names[piece_type(p)], name);
+    } else if (mine && sq != from) {
         s->play.selected = sq;
         session_say(s, MSG_INFO, "Your %s on %s: where to?", piece_names[piece_type(p)], name);
     } else if (from != SQ_NONE) {
@@ -151,10 +165,22 @@ bool pointing_text(Session *s, const char *text, int64_t now) {
     Move legal[4];
     if (!mine && !game_engine_to_move(g) &&
         moves_between(game_board(g), s->play.selected, sq, legal, 4) == 0) {
-        // "e4" with the knight selected is the pawn's move (or an error).
+        // "e4" with the knight selected is the pawn's move; a square that no
+        // move reaches is judged as the selected piece's: it is the knight
+        // that cannot go there, not some pawn.
+        Square from = s->play.selected;
         s->play.selected = SQ_NONE;
         session_changed(s);
-        return false;
+        Move m;
+        char err[200];
+        if (notation_parse_move(game_board(g), word, &m, err, sizeof err) == NOTATION_OK)
+            return false;
+        Piece sel = board_piece_on(game_board(g), from);
+        char from_name[3];
+        square_name(from, from_name);
+        session_say(s, MSG_ERROR, "Your %s on %s cannot reach %s.",
+                    sel == NO_PIECE ? "piece" : piece_names[piece_type(sel)], from_name, word);
+        return true;
     }
     pointing_square(s, sq, now);
     return true;
@@ -228,6 +254,22 @@ bool pointing_promotion(Session *s, const char *text, int64_t now) {
     char buf[8];
     move_text(m, types[hit - choices], buf, sizeof buf);
     pointing_play(s, buf, now);
+    return true;
+}
+
+bool pointing_prompt(const Session *s, char *buf, size_t bufsz) {
+    if (s->play.promotion != MOVE_NONE) {
+        snprintf(buf, bufsz, "promote to: q, r, b or n (Enter: queen, Esc: cancel)");
+        return true;
+    }
+    const Game *g = pointing_game(s);
+    Square from = s->play.selected;
+    Piece p = from == SQ_NONE || game_is_over(g) ? NO_PIECE : board_piece_on(game_board(g), from);
+    if (p == NO_PIECE)
+        return false;
+    char name[3];
+    square_name(from, name);
+    snprintf(buf, bufsz, "your %s on %s: where to?", piece_names[piece_type(p)], name);
     return true;
 }
 

@@ -730,6 +730,8 @@ static bool answer_resume(Session *s, const char *line, int64_t now) {
 }
 
 void session_handle_line(Session *s, const char *line, int64_t now) {
+    session_settle(s); // what was said before this line is stamped before it
+    s->lines++;
     if (s->replace_pending) {
         answer_replace(s, line ? line : "");
         return;
@@ -765,8 +767,10 @@ void session_handle_line(Session *s, const char *line, int64_t now) {
 int session_event_fd(const Session *s) { return eventq_fd(s->think.events); }
 
 void session_poll(Session *s, int64_t now) {
+    session_settle(s); // a line, a click: done before the events that follow
     Event ev;
     while (eventq_pop(s->think.events, &ev)) {
+        session_settle(s);
         if (ev.kind == EV_INDEX_PROGRESS || ev.kind == EV_INDEX_DONE) {
             explore_event(s, &ev); // the explorer's, whatever the mode
             continue;
@@ -780,8 +784,10 @@ void session_poll(Session *s, int64_t now) {
         }
         apply(s, current(s)->poll(s, &ev, now), now);
     }
+    session_settle(s);
     if (!s->asking_resume)
         apply(s, current(s)->poll(s, NULL, now), now);
+    session_settle(s);
 }
 
 // ----------------------------------------------------------------- lifetime
@@ -925,6 +931,7 @@ Session *session_new(const SessionOptions *opts, const SessionHooks *hooks, int6
     modes[SESSION_PLAY]->enter(s, &(ModeArgs){0}, now);
     if (opts->load_path[0])
         load_file(s, opts->load_path, now);
+    session_settle(s); // what the start said stays until the first change
     return s;
 }
 
@@ -1007,6 +1014,7 @@ void pointing_play(Session *s, const char *text, int64_t now) {
 }
 
 void session_point(Session *s, Square sq, int64_t now) {
+    session_settle(s); // what was said before this click is stamped before it
     if (!session_pointing_active(s)) {
         session_say(s, MSG_ERROR, "Pointing at squares plays moves in your game (back to it: back).");
         return;
@@ -1015,6 +1023,7 @@ void session_point(Session *s, Square sq, int64_t now) {
 }
 
 bool session_point_cancel(Session *s) {
+    session_settle(s);
     bool had = s->play.selected != SQ_NONE || s->play.premove != MOVE_NONE ||
                s->play.promotion != MOVE_NONE;
     pointing_reset(s);
@@ -1190,6 +1199,13 @@ void session_status(const Session *s, char *buf, size_t bufsz) {
     }
     char text[512];
     current(s)->status(s, text, sizeof text);
+    // The question the pointing state asks (which square, which piece), from
+    // the state itself: it goes when the state does, whatever was said.
+    char prompt[160];
+    if (session_pointing_active(s) && pointing_prompt(s, prompt, sizeof prompt)) {
+        size_t n = strlen(text);
+        snprintf(text + n, sizeof text - n, " - %s", prompt);
+    }
     const char *opening = session_opening(s);
     switch (s->mode) {
     case SESSION_PLAY:
@@ -1205,16 +1221,78 @@ void session_status(const Session *s, char *buf, size_t bufsz) {
     }
 }
 
+// FNV-1a over the value's bytes: the stamp only has to differ when the
+// state does, not to be a good hash.
+static uint64_t mix(uint64_t h, uint64_t v) {
+    for (int i = 0; i < 8; i++, v >>= 8)
+        h = (h ^ (v & 0xff)) * 0x100000001b3ULL;
+    return h;
+}
+
+uint64_t session_state_stamp(const Session *s) {
+    uint64_t h = 0xcbf29ce484222325ULL;
+    const Game *g = current(s)->game(s);
+    const Board *b = current(s)->board(s);
+    h = mix(h, (uint64_t)s->mode);
+    h = mix(h, s->lines);
+    h = mix(h, b ? b->key : 0);
+    h = mix(h, (uint64_t)session_shown_ply(s));
+    h = mix(h, g ? game_generation(g) : 0);
+    h = mix(h, g ? (uint64_t)game_is_over(g) : 0); // a flag falls without a move
+    h = mix(h, (uint64_t)s->play.selected);
+    h = mix(h, (uint64_t)s->play.promotion);
+    h = mix(h, (uint64_t)s->play.premove);
+    h = mix(h, (uint64_t)s->asking_resume);
+    h = mix(h, s->replace_pending != NULL);
+    return h;
+}
+
+void session_settle(Session *s) {
+    if (!s->said_pending)
+        return;
+    s->said_pending = false;
+    s->said_stamp = session_state_stamp(s);
+}
+
+SessionStatusKind session_status_line(const Session *s, char *buf, size_t bufsz, bool *cut) {
+    *cut = false;
+    int n = msglog_count(&s->messages);
+    const MsgLogEntry *last = n > 0 ? msglog_get(&s->messages, n - 1) : NULL;
+    bool current_message = last && last->text &&
+                           (s->said_pending || s->said_stamp == session_state_stamp(s));
+    if (!current_message) {
+        session_status(s, buf, bufsz);
+        return STATUS_STATE;
+    }
+    // The message's first line (cut between characters), and always the mode.
+    char mode[24];
+    snprintf(mode, sizeof mode, "  [%s]", session_mode_name(s->mode));
+    size_t room = bufsz > strlen(mode) ? bufsz - strlen(mode) : 1;
+    size_t line = strcspn(last->text, "\n");
+    char first[MESSAGE_MAX];
+    snprintf(first, sizeof first, "%.*s", (int)line, last->text);
+    size_t copied = text_copy(buf, room, first);
+    *cut = copied < strlen(last->text);
+    snprintf(buf + copied, bufsz - copied, "%s", mode);
+    return last->error ? STATUS_ERROR : STATUS_INFO;
+}
+
 void session_player_label(const Session *s, Color c, char *name, size_t namesz, char *detail,
                           size_t detailsz) {
     const Game *g = current(s)->game(s);
     const GameSettings *st = game_settings(g);
     bool engine = game_player(g, c) == PLAYER_ENGINE;
+    // The live game's engine is the one that will move, external or not: it
+    // is named from the start, not only once its first move names it in the
+    // game.
+    bool external = engine && g == s->live && s->think.uci && !s->think.fallback;
     if (st->names[c][0])
         snprintf(name, namesz, "%s", st->names[c]);
     else
-        snprintf(name, namesz, "%s", engine ? "patzer" : "You");
-    if (engine)
+        snprintf(name, namesz, "%s", engine ? think_engine_name(&s->think) : "You");
+    if (external)
+        snprintf(detail, detailsz, "UCI engine");
+    else if (engine)
         snprintf(detail, detailsz, "level %d (~%d Elo)", st->level, engine_level_elo(st->level));
     else
         snprintf(detail, detailsz, "human");

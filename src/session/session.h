@@ -235,8 +235,18 @@ void session_graph(const Session *s, const int **scores, int *count);
 bool session_review_progress(const Session *s, int *done, int *total);
 // Completion words: command names and the legal moves in SAN.
 int session_completion_words(Session *s, const char **words, int max);
-// "White to move", "Black to move - check", "1-0 White mates" ...
+// The state's own status line, from the state alone: "White to move",
+// "Black to move - check", "1-0 White mates", with the question the state
+// asks ("White to move - your pawn on h2: where to?", a promotion, a premove
+// waiting, resume or replace) and the mode.
 void session_status(const Session *s, char *buf, size_t bufsz);
+// What a screen's status line shows, the one place it is made: the last
+// status message (its first line, then "  [mode]") while nothing it is about
+// has changed since it was said (the position, the selection, the mode, a
+// new line typed), else session_status. *cut: the message has more than
+// that (the message log has it whole).
+typedef enum { STATUS_STATE, STATUS_INFO, STATUS_ERROR } SessionStatusKind;
+SessionStatusKind session_status_line(const Session *s, char *buf, size_t bufsz, bool *cut);
 // Names and details for the player panes.
 void session_player_label(const Session *s, Color c, char *name, size_t namesz, char *detail,
                           size_t detailsz);

@@ -20,8 +20,10 @@ void session_say(Session *s, MessageKind kind, const char *fmt, ...) {
 void session_say_text(Session *s, MessageKind kind, const char *text) {
     // Status messages are kept: the status line shows only the latest, and
     // only as much of it as fits.
-    if (kind == MSG_INFO || kind == MSG_ERROR)
+    if (kind == MSG_INFO || kind == MSG_ERROR) {
         msglog_add(&s->messages, kind == MSG_ERROR, text);
+        s->said_pending = true; // stamped when the event that said it is done
+    }
     if (s->hooks.message)
         s->hooks.message(kind, text, s->hooks.ctx);
 }

@@ -363,6 +363,12 @@ struct Session {
     GameSettings next_settings;
     bool next_settings_set;
     MsgLog messages;           // the last status messages, for `messages`
+    // The status line shows the last message only while the state it was
+    // said in lasts (session_status_line): a message said during an event is
+    // pending until the event is done, then stamped with the state it left.
+    bool said_pending;
+    uint64_t said_stamp;
+    unsigned long lines;       // lines handled: a new line retires the last message
     Engine *coach;             // searches for `why` (made when first needed)
     Move why_move;             // the move `why` shows, while the position is why_key
     Key why_key;
@@ -398,6 +404,12 @@ __attribute__((format(printf, 3, 4))) void session_say(Session *s, MessageKind k
 // session_say without formatting or a length limit (help, long lists).
 void session_say_text(Session *s, MessageKind kind, const char *text);
 void session_changed(Session *s);
+// An event (a line, an engine event, a click) is done: a message said during
+// it is stamped with the state it left, and lasts as long as that state.
+void session_settle(Session *s);
+// A digest of everything the status line is about: mode, position shown,
+// game generation and end, selection, promotion, premove, questions, lines.
+uint64_t session_state_stamp(const Session *s);
 // Appends g (a live game being finished or replaced; Termination
 // "abandoned" when unfinished) to the archive. When the archive cannot be
 // written, the failure is said and, with keep (g is going away), a copy is
@@ -463,6 +475,9 @@ bool pointing_promotion(Session *s, const char *text, int64_t now);
 void pointing_after_engine(Session *s, int64_t now);
 // Where the selected piece may go (legal moves, only on the user's turn).
 void pointing_targets(const Session *s, Bitboard *quiet, Bitboard *captures);
+// The question pointing asks now, from its state: which square for the
+// selected piece, which piece for a promotion. False when it asks none.
+bool pointing_prompt(const Session *s, char *buf, size_t bufsz);
 // "knight": a piece type's name for messages.
 const char *pointing_piece_name(PieceType t);
 

@@ -40,10 +40,6 @@ typedef struct Tui {
     Session *session;
     bool dirty;
     bool eof;
-    char status[UI_STATUS_MAX];
-    bool status_error;
-    bool status_sticky; // a message stays until the next line is entered
-    bool status_cut;    // the message has more than status holds (F2 shows it whole)
     bool welcome;       // no line entered yet: the status line says how to get help
     UiPager pager;      // help, texts and the message log over the whole screen
     bool pager_list;    // the pager shows the game list or the explorer: a click acts on a row
@@ -145,11 +141,8 @@ static void open_pager(Tui *t, MessageKind kind, const char *text) {
             ;
     }
     t->pager_list = kind == MSG_TEXT && session_is_explorer(t->session, orig);
-    if (!ui_pager_open(&t->pager, title, text, kind == MSG_LOG)) {
-        snprintf(t->status, sizeof t->status, "out of memory opening the pager");
-        t->status_error = t->status_sticky = true;
-        t->status_cut = false;
-    }
+    if (!ui_pager_open(&t->pager, title, text, kind == MSG_LOG))
+        session_message(t->session, MSG_ERROR, "out of memory opening the pager");
     t->dirty = true;
 }
 
@@ -171,16 +164,9 @@ static void on_message(MessageKind kind, const char *text, void *ctx) {
         open_pager(t, kind, text);
         return;
     }
-    // never inside a UTF-8 character
-    t->status_cut = ui_text_copy(t->status, sizeof t->status, text) < strlen(text);
-    char *nl = strchr(t->status, '\n');
-    if (nl) {
-        *nl = '\0';
-        t->status_cut = true;
-    }
+    // The session keeps the message and says how long it holds the status
+    // line (session_status_line).
     t->welcome = false;
-    t->status_error = kind == MSG_ERROR;
-    t->status_sticky = true;
     t->dirty = true;
 }
 
@@ -299,8 +285,6 @@ static void on_line(const char *line, void *ctx) {
         ui_pager_close(&t->pager);
         ui_screen_resize();
     }
-    t->status_sticky = false;
-    t->status[0] = '\0';
     t->welcome = false;
     notes_clear_aside(&t->notes); // the pane shows the position's comments again
     session_handle_line(t->session, line, frontend_now_ms());
@@ -383,15 +367,13 @@ static void draw(Tui *t, int64_t now) {
     pointer_view(&t->pointer, s, &v);
     const char *opening = session_opening(s);
     ui_text_copy(v.opening, sizeof v.opening, opening ? opening : ""); // "Réti"
-    if (t->status_sticky && t->status[0]) {
-        // The message (cut on a character boundary), and always the mode.
-        size_t n = ui_text_copy(v.status, sizeof v.status - 24, t->status);
-        snprintf(v.status + n, sizeof v.status - n, "  [%s]", session_mode_name(session_mode(s)));
-        v.status_is_error = t->status_error;
-        v.status_cut = t->status_cut;
+    bool cut;
+    SessionStatusKind status = session_status_line(s, v.status, sizeof v.status, &cut);
+    if (status != STATUS_STATE) {
+        v.status_is_error = status == STATUS_ERROR;
+        v.status_cut = cut;
         v.status_more = "F2: more"; // the message log ends with the whole message
     } else {
-        session_status(s, v.status, sizeof v.status);
         if (t->welcome) {
             size_t n = strlen(v.status);
             snprintf(v.status + n, sizeof v.status - n, "   %s", WELCOME);
@@ -405,7 +387,7 @@ static void draw(Tui *t, int64_t now) {
     session_graph(s, &v.graph, &v.graph_count);
     notes_view(&t->notes, s, &v);
     int done, total;
-    if (session_review_progress(s, &done, &total) && !(t->status_sticky && t->status_error))
+    if (session_review_progress(s, &done, &total) && status != STATUS_ERROR)
         snprintf(v.status, sizeof v.status, "Reviewing: %d of %d %s...", done, total,
                  text_plural(total, "move", "moves"));
     if (ui_pager_is_open(&t->pager)) {
@@ -429,7 +411,6 @@ static void draw(Tui *t, int64_t now) {
 static void run_pager_command(Tui *t, const char *command) {
     ui_pager_close(&t->pager);
     ui_screen_resize(); // everything under it is drawn again
-    t->status_sticky = false;
     session_handle_line(t->session, command, frontend_now_ms());
 }
 
@@ -602,7 +583,9 @@ int tui_run(const Config *cfg, char *why, size_t whysz) {
     if (look_note[0])
         session_message(t.session, MSG_ERROR, look_note);
     // The first screen says how to get help, until the first line or message.
-    t.welcome = !t.status[0];
+    bool cut;
+    char first[UI_STATUS_MAX];
+    t.welcome = session_status_line(t.session, first, sizeof first, &cut) == STATUS_STATE;
     t.plies = game_ply_count(session_live_game(t.session)); // a resumed game does not ring
     t.dirty = true;
     while (!stop_signal && !t.eof && !session_quit_requested(t.session)) {
@@ -637,8 +620,6 @@ int tui_run(const Config *cfg, char *why, size_t whysz) {
             NotesClick click =
                 key == UI_KEY_PRESS ? notes_click(&t.notes, t.session, frontend_now_ms()) : NOTES_OFF;
             if (click != NOTES_OFF) {
-                if (click == NOTES_MOVED)
-                    t.status_sticky = false; // the status line follows the position again
                 t.dirty = true;
                 continue;
             }
@@ -656,7 +637,6 @@ int tui_run(const Config *cfg, char *why, size_t whysz) {
                                    ? navigation_command(t.session, key) : NULL;
             if (step) {
                 notes_clear_aside(&t.notes);
-                t.status_sticky = false; // the status line follows the position again
                 session_handle_line(t.session, step, frontend_now_ms());
             } else if (key == UI_KEY_RESIZE) {
                 ui_screen_resize();
