@@ -160,7 +160,10 @@ static bool parse_count(const char *text, uint64_t max, uint64_t *out) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 2 || argc > 4) {
+    // An option-looking or all-digit first word is a mistaken call (genpgn
+    // --help, genpgn 10000), not a file to fill with a million lines.
+    bool digits = argc >= 2 && argv[1][0] && strspn(argv[1], "0123456789") == strlen(argv[1]);
+    if (argc < 2 || argc > 4 || argv[1][0] == '-' || digits) {
         fputs("usage: genpgn OUTFILE [GAMES [SEED]]\n", stderr);
         return 2;
     }
