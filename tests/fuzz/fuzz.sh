@@ -94,7 +94,7 @@ declare -A extra=(
     [uci]="src/protocol/uci.c src/util/paths.c src/util/text.c src/util/netfile.c"
     [uci_client]="src/protocol/uci_client_parse.c src/util/text.c"
     [xboard]="src/protocol/xboard.c src/game/game.c src/game/clock.c src/game/outcome.c
-              src/util/paths.c src/util/text.c src/util/netfile.c"
+              src/pgn/model.c src/util/paths.c src/util/text.c src/util/netfile.c"
 )
 
 newest_header=$(cd "$top_srcdir" && ls -t engine/*.h src/*/*.h tests/fuzz/*.h | head -n 1)
