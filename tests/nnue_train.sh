@@ -1,7 +1,8 @@
 #!/bin/bash
 # tests/nnue_train.sh: tools/nnue_train as a program, on a little datagen data: a run
 # writes a net of the NNUE-SPEC layout with its provenance and a checkpoint; --resume
-# after the last epoch changes nothing, a checkpoint of other settings is refused, and bad
+# after the last epoch changes nothing, a checkpoint of other settings is refused, --init
+# starts from a net (its weights unchanged by zero epochs; other sizes refused), and bad
 # options and data that hold no positions end with status 2 and a message saying why.
 # (tests/test_nnue_train checks the model, the file's contents and exact resumption.)
 #
@@ -76,6 +77,42 @@ if [ $status -eq 0 ] && has "$log" "no checkpoint $tmp/other.ckpt yet: starting 
     pass "--resume without a checkpoint starts afresh"
 else
     fail "--resume without a checkpoint starts afresh" "$log"
+fi
+
+# --init: zero epochs from a net write its weights back unchanged, under a description that
+# names the parent; a checkpoint of a run from no parent is refused; a parent of other
+# sizes is refused naming what.
+desc_len=$(u32 "$tmp/net.nnue" 28)
+parent_sum=$(od -An -tx4 -j $(($(stat -c %s "$tmp/net.nnue") - 4)) -N4 "$tmp/net.nnue" | tr -d ' ')
+train --epochs 0 --init "$tmp/net.nnue" --out "$tmp/child.nnue" --checkpoint "$tmp/child.ckpt"
+status=$?
+log=$(cat "$tmp/log")
+child_len=$(u32 "$tmp/child.nnue" 28)
+if [ $status -eq 0 ] && has "$log" "starting from $tmp/net.nnue (checksum $parent_sum), lr 0.0003" &&
+   cmp -s <(tail -c +$((33 + desc_len)) "$tmp/net.nnue" | head -c 394752) \
+          <(tail -c +$((33 + child_len)) "$tmp/child.nnue" | head -c 394752) &&
+   head -c $((32 + child_len)) "$tmp/child.nnue" | grep -q "Fine-tuned from $tmp/net.nnue (checksum $parent_sum: \"patzer NNUE v1"; then
+    pass "--init with 0 epochs writes the parent's weights, naming the parent"
+else
+    fail "--init with 0 epochs writes the parent's weights, naming the parent" "$log"
+fi
+
+train --epochs 3 --resume --init "$tmp/net.nnue"
+status=$?
+log=$(cat "$tmp/log")
+if [ $status -eq 2 ] && has "$log" "the checkpoint's --init net is none, this run's checksum $parent_sum"; then
+    pass "a checkpoint of a run from another parent is refused"
+else
+    fail "a checkpoint of a run from another parent is refused" "$log"
+fi
+
+# hidden 512 (little-endian 00 02 00 00) in place of 256
+{ head -c 12 "$tmp/net.nnue"; printf '\000\002\000\000'; tail -c +17 "$tmp/net.nnue"; } >"$tmp/wide.nnue"
+out=$("$NNUE_TRAIN" "$tmp/data" --init "$tmp/wide.nnue" --out "$tmp/x.nnue" 2>&1)
+if [ $? -eq 2 ] && has "$out" "nnue_train: --init $tmp/wide.nnue: wrong sizes: hidden is 512, expected 256"; then
+    pass "a parent of other sizes is refused"
+else
+    fail "a parent of other sizes is refused" "$out"
 fi
 
 out=$("$NNUE_TRAIN" "$tmp/data" --batch 0 2>&1)

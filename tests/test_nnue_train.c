@@ -3,8 +3,10 @@
 // decoded positions, the training target, the loss falling on a small generated data set,
 // the quantised net file read back by a reader written here to data/NNUE.md (sizes, magic,
 // header, checksum, and the engine's integer evaluation close to the float model's), a
-// resumed checkpoint giving exactly the weights of a run never stopped, and clear errors
-// for bad options and bad data.
+// resumed checkpoint giving exactly the weights of a run never stopped, a net read back for
+// fine-tuning (--init: exact quantisation round trip, the engine's evaluations unchanged by
+// an epoch that cannot move the weights, other sizes refused), and clear errors for bad
+// options and bad data.
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/nnue.h"
 #include "tests/helpers.h"
 #include "tests/nnue_file.h"
 #include "tools/nnue_train.h"
@@ -358,6 +361,128 @@ Test(nnue_train, net_file_reads_back_and_evaluates_like_the_float_model) {
     ntrain_data_free(&d);
 }
 
+// ------------------------------------------------------------------------------ --init
+
+// The engine's evaluation of fen with the net in the file at path (the engine's own reader).
+static int engine_eval(const char *path, const char *fen) {
+    static uint8_t bytes[2 << 20];
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "%s", path);
+    size_t len = fread(bytes, 1, sizeof bytes, f);
+    cr_assert_eq(fclose(f), 0);
+    NnueNet *net = nnue_net_new();
+    cr_assert_not_null(net);
+    char err[256];
+    cr_assert(nnue_net_load(net, bytes, len, err, sizeof err), "%s: %s", path, err);
+    test_board_from_fen(board, fen);
+    int cp = nnue_evaluate(net, board);
+    nnue_net_free(net);
+    return cp;
+}
+
+static void assert_same_net(const NtQuantised *a, const NtQuantised *b) {
+    cr_assert_eq(memcmp(a->ft_w, b->ft_w, sizeof a->ft_w), 0);
+    cr_assert_eq(memcmp(a->ft_b, b->ft_b, sizeof a->ft_b), 0);
+    cr_assert_eq(memcmp(a->out_w, b->out_w, sizeof a->out_w), 0);
+    cr_assert_eq(a->out_b, b->out_b);
+}
+
+Test(nnue_train, quantise_dequantise_quantise_is_exact) {
+    // Every int16 a weight can hold, and output biases up to well past a trained one's.
+    static NtQuantised q, again;
+    static float params[NT_PARAMS];
+    for (int i = 0; i < NT_INPUTS * H; i++)
+        q.ft_w[i] = (int16_t)(INT16_MIN + i % 65536);
+    for (int i = 0; i < H; i++)
+        q.ft_b[i] = (int16_t)(i * 257 - 32768);
+    for (int i = 0; i < 2 * H; i++)
+        q.out_w[i] = (int16_t)(i * 131 - 32768);
+    static const int32_t biases[] = { 0, 1, -1, 16320, -16320, 32314, -32314, 1 << 22, -(1 << 22) };
+    for (size_t k = 0; k < sizeof biases / sizeof *biases; k++) {
+        q.out_b = biases[k];
+        ntrain_dequantise(&q, params);
+        ntrain_quantise(params, &again);
+        assert_same_net(&q, &again);
+    }
+    cr_assert_float_eq(params[NT_FT_W + 1], (INT16_MIN + 1) / 255.0f, 1e-6);
+    cr_assert_float_eq(params[NT_OUT_W + 1], (131 - 32768) / 64.0f, 1e-6);
+}
+
+Test(nnue_train, init_reads_a_net_back_and_fine_tunes_from_it) {
+    NtOptions o;
+    NtData d;
+    load_games(&o, &d, 30);
+    Trainer t;
+    cr_assert(ntrain_init(&t, 5));
+    char err[256], parent_path[128], child_path[128];
+    for (int e = 0; e < 2; e++)
+        cr_assert(ntrain_epoch(&t, &d, &o, NULL, err, sizeof err), "%s", err);
+    static NtQuantised q;
+    ntrain_quantise(t.params, &q);
+    path_in(parent_path, sizeof parent_path, "parent.nnue");
+    cr_assert(ntrain_write_net(parent_path, &q, "the parent", err, sizeof err), "%s", err);
+    ntrain_free(&t);
+
+    // Read back: the same weights, description and checksum (the file's last four bytes).
+    static NtParent parent;
+    cr_assert(ntrain_read_net(parent_path, &parent, err, sizeof err), "%s", err);
+    assert_same_net(&q, &parent.q);
+    cr_assert_str_eq(parent.desc, "the parent");
+    static TestNet ref;
+    char why[128] = "";
+    cr_assert(test_read_net(parent_path, &ref, why, sizeof why), "%s", why);
+    FILE *f = fopen(parent_path, "rb");
+    cr_assert_not_null(f);
+    uint8_t tail[4];
+    cr_assert_eq(fseek(f, -4, SEEK_END), 0);
+    cr_assert_eq(fread(tail, 1, 4, f), 4);
+    cr_assert_eq(fclose(f), 0);
+    cr_assert_eq(parent.checksum, test_le32(tail));
+
+    // Fine-tuning with a step size of ~0 (an epoch that cannot move the weights) writes a
+    // net that the engine evaluates as it does the parent.
+    Trainer child;
+    cr_assert(ntrain_init(&child, 9));
+    ntrain_dequantise(&parent.q, child.params);
+    o.lr = 1e-9;
+    o.epochs = 8; // one epoch of eight: before the grid epochs, all weights move
+    cr_assert(ntrain_epoch(&child, &d, &o, NULL, err, sizeof err), "%s", err);
+    static NtQuantised cq;
+    ntrain_quantise(child.params, &cq);
+    path_in(child_path, sizeof child_path, "child.nnue");
+    cr_assert(ntrain_write_net(child_path, &cq, "the child", err, sizeof err), "%s", err);
+    static const char *const fens[] = {
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+        "8/5pk1/6p1/8/3R4/6P1/5PK1/8 b - - 0 40",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    };
+    for (size_t i = 0; i < sizeof fens / sizeof *fens; i++) {
+        int a = engine_eval(parent_path, fens[i]), b = engine_eval(child_path, fens[i]);
+        cr_assert_leq(abs(a - b), 1, "%s: parent %d cp, child %d cp", fens[i], a, b);
+    }
+    ntrain_free(&child);
+
+    // A net of other sizes is refused, naming the file and what differs.
+    static uint8_t bytes[2 << 20];
+    f = fopen(parent_path, "rb");
+    cr_assert_not_null(f);
+    size_t len = fread(bytes, 1, sizeof bytes, f);
+    cr_assert_eq(fclose(f), 0);
+    bytes[12] = 0, bytes[13] = 2; // hidden 512
+    path_in(child_path, sizeof child_path, "wide.nnue");
+    f = fopen(child_path, "wb");
+    cr_assert_not_null(f);
+    cr_assert_eq(fwrite(bytes, 1, len, f), len);
+    cr_assert_eq(fclose(f), 0);
+    cr_assert_not(ntrain_read_net(child_path, &parent, err, sizeof err));
+    cr_assert(strstr(err, child_path) && strstr(err, "hidden is 512, expected 256"), "%s", err);
+    path_in(child_path, sizeof child_path, "missing.nnue");
+    cr_assert_not(ntrain_read_net(child_path, &parent, err, sizeof err));
+    cr_assert(strstr(err, "No such file"), "%s", err);
+    ntrain_data_free(&d);
+}
+
 // ------------------------------------------------------------------------------ checkpoints
 
 static void run_epochs(Trainer *t, const NtData *d, const NtOptions *o, int n) {
@@ -385,7 +510,7 @@ Test(nnue_train, resuming_a_checkpoint_gives_the_uninterrupted_run) {
     load_games(&o, &d, 30);
     o.epochs = 3;
     NtRunKey key;
-    ntrain_run_key(&o, &d, &key);
+    ntrain_run_key(&o, &d, NULL, &key);
     Trainer whole, part, resumed;
     cr_assert(ntrain_init(&whole, o.seed) && ntrain_init(&part, o.seed));
     run_epochs(&whole, &d, &o, 3);
@@ -474,6 +599,19 @@ Test(nnue_train, options_parse_and_bad_ones_are_named) {
     cr_assert_eq(o.batch, 16384);
     cr_assert_float_eq(o.lr, 0.002, 1e-12);
     cr_assert_float_eq(o.lambda, 0.25, 1e-12);
+    cr_assert_null(o.init);
+
+    // Fine-tuning defaults to its own step size, which --lr still overrides.
+    char *fine[] = { "nnue_train", "data", "--init", "parent.nnue" };
+    cr_assert(ntrain_parse_args(4, fine, &o, err, sizeof err), "%s", err);
+    cr_assert_str_eq(o.init, "parent.nnue");
+    cr_assert_float_eq(o.lr, NT_FINE_TUNE_LR, 1e-12);
+    char *fine_lr[] = { "nnue_train", "--lr", "0.0001", "data", "--init", "parent.nnue" };
+    cr_assert(ntrain_parse_args(6, fine_lr, &o, err, sizeof err), "%s", err);
+    cr_assert_float_eq(o.lr, 0.0001, 1e-12);
+    char *plain[] = { "nnue_train", "data" };
+    cr_assert(ntrain_parse_args(2, plain, &o, err, sizeof err), "%s", err);
+    cr_assert_float_eq(o.lr, NT_LR, 1e-12);
 
     FAILS("no data", "--epochs", "3");
     FAILS("--batch: 'lots' is not a whole number", "d", "--batch", "lots");
@@ -486,6 +624,7 @@ Test(nnue_train, options_parse_and_bad_ones_are_named) {
     FAILS("two data paths", "d", "e");
     FAILS("--held-out 1", "d", "--held-out", "1");
     FAILS("--out: an empty file name", "d", "--out", "");
+    FAILS("--init needs a value", "d", "--init");
 }
 
 static void load_fails(const char *data, const char *want) {

@@ -62,13 +62,37 @@ typedef struct Run {
     char **argv;
     NtQuantised *q;
     NtQuantError qe; // of the net last written
+    NtParent parent; // the --init net (when o.init is set)
 } Run;
+
+// The parent's description up to its first sentence about the data ("... Trained DATE by
+// tools/nnue_train from DIR (...): N positions of ..."), at most max bytes cut between
+// UTF-8 characters: enough to name its lineage without the child's description growing by
+// the whole of every ancestor's.
+static void parent_summary(const char *desc, char *out, size_t max) {
+    size_t n = strlen(desc);
+    const char *stop = strstr(desc, " records (");
+    if (stop)
+        n = (size_t)(stop - desc) + strlen(" records");
+    if (n >= max)
+        n = max - 1;
+    while (n > 0 && ((unsigned char)desc[n] & 0xC0) == 0x80)
+        n--;
+    memcpy(out, desc, n);
+    out[n] = '\0';
+}
 
 // The provenance text the net file carries (data/NNUE.md: "description").
 static void describe(char *buf, size_t bufsz, const Run *r, const Trainer *t) {
     const NtOptions *o = &r->o;
     const NtData *d = &r->d;
     char date[32], per_file[48] = "every record", held[400] = "no games held out";
+    char parent[700] = "", summary[400];
+    if (o->init) {
+        parent_summary(r->parent.desc, summary, sizeof summary);
+        snprintf(parent, sizeof parent, " Fine-tuned from %s (checksum %08x: \"%s\").", o->init,
+                 (unsigned)r->parent.checksum, summary);
+    }
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
     if (o->per_file < INT64_MAX)
@@ -79,13 +103,13 @@ static void describe(char *buf, size_t bufsz, const Run *r, const Trainer *t) {
                  o->last ? "" : ", the best epoch on them so far");
     int n = snprintf(
         buf, bufsz,
-        "patzer NNUE v1, (768->%d)x2->1 SCReLU. Trained %s by tools/nnue_train from %s (%s of "
+        "patzer NNUE v1, (768->%d)x2->1 SCReLU.%s Trained %s by tools/nnue_train from %s (%s of "
         "each file): %lld%s positions of %lld records (%lld games; min ply %d, max score %d). "
         "Epoch %d of %d (the last %d with the output layer on its quantised grid), batch %d, "
         "Adam lr %g cosine to %g, lambda %.2f, seed %" PRIu64 ", %d thread%s. Loss %.6f (last "
         "epoch), %s. Quantised: loss %.6f against %.6f for the float model on %lld %s "
         "positions, eval %.1f cp from the float model's on average. Command:",
-        NT_HIDDEN, date, o->data, per_file, d->train.count + d->held.count, o->all ? "" : " quiet",
+        NT_HIDDEN, parent, date, o->data, per_file, d->train.count + d->held.count, o->all ? "" : " quiet",
         d->records, d->games, o->min_ply, o->max_score, t->epoch, o->epochs, ntrain_grid_epochs(o),
         o->batch, o->lr, o->lr / 100, o->lambda, o->seed, o->threads, o->threads == 1 ? "" : "s",
         t->train_loss, held, r->qe.loss, r->qe.float_loss, r->qe.count,
@@ -121,11 +145,22 @@ static void start(Run *r, Trainer *t) {
     }
     if (r->o.resume)
         fprintf(stderr, "nnue_train: no checkpoint %s yet: starting afresh\n", r->checkpoint);
+    // Fine-tuning: the parent's weights, with Adam's moments at zero as for a new run (its
+    // own moments belonged to other data and are not in the file anyway).
+    if (r->o.init) {
+        ntrain_dequantise(&r->parent.q, t->params);
+        fprintf(stderr, "nnue_train: starting from %s (checksum %08x), lr %g\n", r->o.init,
+                (unsigned)r->parent.checksum, r->o.lr);
+    }
     t->held_loss = ntrain_loss(t->params, &r->d.held, r->o.lambda, r->o.threads);
     if (r->d.held.count)
         fprintf(stderr, "nnue_train: epoch 0: held-out loss %.6f\n", t->held_loss);
-    if (r->o.epochs == 0)
+    if (r->o.epochs == 0) {
+        // The net written is the starting one (a parent re-quantised exactly): its held-out
+        // loss is the one just measured.
+        t->best_held = t->held_loss;
         write_net(r, t);
+    }
 }
 
 // Runs the epochs left; after each, the net when it is the best so far on the held-out
@@ -193,6 +228,10 @@ int main(int argc, char **argv) {
         remove(tmp);
     }
 
+    // A parent that cannot be used is found before the data is read.
+    if (r->o.init && !ntrain_read_net(r->o.init, &r->parent, err, sizeof err))
+        die(err);
+
     double begin = now_seconds();
     if (!ntrain_load(&r->o, &r->d, err, sizeof err))
         die(err);
@@ -202,7 +241,7 @@ int main(int argc, char **argv) {
             r->d.train.count, r->d.held.count, r->d.held_games, r->d.games, r->d.records, r->o.data,
             now_seconds() - begin,
             (double)(r->d.train.cap + r->d.held.cap) * TRAIN_RECORD_SIZE / 1e6);
-    ntrain_run_key(&r->o, &r->d, &r->key);
+    ntrain_run_key(&r->o, &r->d, r->o.init ? &r->parent : NULL, &r->key);
 
     Trainer t;
     start(r, &t);

@@ -51,6 +51,7 @@ typedef struct NtOptions {
     const char *data;       // a datagen file or directory
     const char *out;        // the quantised net
     const char *checkpoint; // NULL: OUT.ckpt
+    const char *init;       // a net file to start from (fine-tuning), or NULL: random weights
     bool resume;            // go on from the checkpoint when there is one
     bool all;               // keep the positions that are not quiet too
     bool last;              // write every epoch's net, not only the best on the held-out games
@@ -63,10 +64,16 @@ typedef struct NtOptions {
     int epochs;
     int batch;
     double lr;       // Adam's first step size; cosine decay to lr / 100 at the end
+                     // (NT_LR, or NT_FINE_TUNE_LR with --init unless --lr is given)
     int grid_epochs; // the last ones fit with the output layer fixed on its quantised grid
     uint64_t seed;
     int threads;
 } NtOptions;
+
+// The default first step sizes: from random weights, and from a trained net (--init), whose
+// weights are already near a minimum that fresh data should move, not knock them out of.
+#define NT_LR 0.001
+#define NT_FINE_TUNE_LR 0.0003
 
 void ntrain_options_default(NtOptions *o);
 // Parses the command line (argv[0] is the program); false with the reason in err.
@@ -159,6 +166,9 @@ typedef struct NtQuantised {
 } NtQuantised;
 
 void ntrain_quantise(const float *params, NtQuantised *q);
+// The float weights a quantised net stands for (ft_w = q / QA, ft_b = q / QA, out_w = q / QB,
+// out_b = q / (QA * QB)): quantising them again gives q exactly.
+void ntrain_dequantise(const NtQuantised *q, float *params);
 // The engine's evaluation of a record in centipawns, side to move's view (before its clamp
 // to +-VALUE_EVAL_MAX).
 int ntrain_quantised_eval(const NtQuantised *q, const uint8_t rec[TRAIN_RECORD_SIZE]);
@@ -182,16 +192,30 @@ size_t ntrain_net_size(size_t desc_len);
 bool ntrain_write_net(const char *path, const NtQuantised *q, const char *desc, char *err,
                       size_t errsz);
 
+// A net file read back (--init): its weights, description and checksum.
+typedef struct NtParent {
+    NtQuantised q;
+    char desc[NT_DESC_MAX + 1];
+    uint32_t checksum; // the file's last four bytes: names the net in a child's provenance
+} NtParent;
+
+// Reads a net file with the engine's strict reader (engine/nnue.c: magic, sizes, length,
+// checksum). False with the file and what is wrong (e.g. "hidden is 512, expected 256") in
+// err.
+bool ntrain_read_net(const char *path, NtParent *p, char *err, size_t errsz);
+
 // What a checkpoint must agree on with the run that resumes it.
 typedef struct NtRunKey {
     uint64_t seed;
+    uint64_t parent; // 1 << 32 | the --init net's checksum, or 0 without --init
     uint64_t fingerprint;
     long long train_count, held_count;
     int epochs, batch, grid_epochs;
     double lr, lambda;
 } NtRunKey;
 
-void ntrain_run_key(const NtOptions *o, const NtData *d, NtRunKey *k);
+// parent: the --init net, or NULL.
+void ntrain_run_key(const NtOptions *o, const NtData *d, const NtParent *parent, NtRunKey *k);
 // Writes the trainer (weights, Adam state, epoch, step, PRNG, losses, best epoch) and the key
 // atomically (path.tmp, then rename).
 bool ntrain_save_checkpoint(const char *path, const Trainer *t, const NtRunKey *k, char *err,

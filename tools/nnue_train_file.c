@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "engine/errmsg.h"
+#include "engine/nnue.h"
 #include "src/util/text.h"
 #include "tools/nnue_train.h"
 
@@ -142,16 +143,60 @@ bool ntrain_write_net(const char *path, const NtQuantised *q, const char *desc, 
     return ok;
 }
 
+// The trainer reads nets with the engine's reader, so what it fine-tunes from is exactly what
+// the engine would play with; the two sides of data/NNUE.md must agree on the sizes.
+_Static_assert((int)NT_INPUTS == (int)NNUE_INPUTS && (int)NT_HIDDEN == (int)NNUE_HIDDEN &&
+                   (int)NT_QA == (int)NNUE_QA && (int)NT_QB == (int)NNUE_QB &&
+                   (int)NT_SCALE == (int)NNUE_SCALE && (int)NT_DESC_MAX == (int)NNUE_DESC_MAX &&
+                   (int)NT_HEADER_SIZE == (int)NNUE_HEADER_SIZE,
+               "the trainer and the engine disagree on the net (data/NNUE.md)");
+
+bool ntrain_read_net(const char *path, NtParent *p, char *err, size_t errsz) {
+    // One byte more than the largest valid file, so that trailing bytes are seen.
+    size_t cap = nnue_file_size(NNUE_DESC_MAX) + 1, len;
+    uint8_t *bytes = malloc(cap);
+    NnueNet *net = nnue_net_new();
+    FILE *f = bytes && net ? fopen(path, "rb") : NULL;
+    if (!f) {
+        bool oom = !bytes || !net;
+        free(bytes);
+        nnue_net_free(net);
+        return oom ? errmsg_set(err, errsz, "out of memory")
+                   : errmsg_set(err, errsz, "--init %s: %s", path, strerror(errno));
+    }
+    len = fread(bytes, 1, cap, f);
+    bool bad = ferror(f) != 0;
+    fclose(f);
+    char why[256];
+    bool ok = !bad && nnue_net_load(net, bytes, len, why, sizeof why);
+    if (!ok) {
+        errmsg_set(err, errsz, "--init %s: %s", path, bad ? "read error" : why);
+    } else {
+        memcpy(p->q.ft_w, net->ft_w, sizeof p->q.ft_w);
+        memcpy(p->q.ft_b, net->ft_b, sizeof p->q.ft_b);
+        memcpy(p->q.out_w, net->out_w, sizeof p->q.out_w);
+        p->q.out_b = net->out_b;
+        text_copy(p->desc, sizeof p->desc, net->desc);
+        p->checksum = (uint32_t)bytes[len - 4] | (uint32_t)bytes[len - 3] << 8 |
+                      (uint32_t)bytes[len - 2] << 16 | (uint32_t)bytes[len - 1] << 24;
+    }
+    free(bytes);
+    nnue_net_free(net);
+    return ok;
+}
+
 // ------------------------------------------------------------------------------ checkpoints
 
 enum {
-    CKPT_VERSION = 1,
-    CKPT_HEAD = 8 + 4 * 4 + 8 * 3 + 4 + 8 * 2 + 8 * 3 + 8 * 2 + 4 + 4 + 8,
+    // 2: the --init net's checksum (a run from one parent must not go on from another's).
+    CKPT_VERSION = 2,
+    CKPT_HEAD = 8 + 4 * 4 + 8 * 3 + 4 + 8 * 2 + 8 * 3 + 8 * 2 + 4 + 4 + 8 + 8,
     CKPT_SIZE = CKPT_HEAD + 3 * NT_PARAMS * 4 + 4,
 };
 
-void ntrain_run_key(const NtOptions *o, const NtData *d, NtRunKey *k) {
+void ntrain_run_key(const NtOptions *o, const NtData *d, const NtParent *parent, NtRunKey *k) {
     *k = (NtRunKey){ .seed = o->seed,
+                     .parent = parent ? 1ULL << 32 | parent->checksum : 0,
                      .fingerprint = d->fingerprint,
                      .train_count = d->train.count,
                      .held_count = d->held.count,
@@ -187,6 +232,7 @@ bool ntrain_save_checkpoint(const char *path, const Trainer *t, const NtRunKey *
     put32(&b, (uint32_t)k->grid_epochs);
     put32(&b, (uint32_t)t->best_epoch);
     put_double(&b, t->best_held);
+    put64(&b, k->parent);
     put_floats(&b, t->params, NT_PARAMS);
     put_floats(&b, t->m, NT_PARAMS);
     put_floats(&b, t->v, NT_PARAMS);
@@ -251,6 +297,7 @@ bool ntrain_load_checkpoint(const char *path, Trainer *t, const NtRunKey *k, cha
     double train_loss = get_double(&b), held_loss = get_double(&b);
     int grid_epochs = (int)get32(&b), best_epoch = (int)get32(&b);
     double best_held = get_double(&b);
+    uint64_t parent = get64(&b);
     // Resuming goes on exactly where the run stopped only with the same data and settings.
     const char *what = NULL;
     char was[96] = "", now[96] = "";
@@ -260,6 +307,12 @@ bool ntrain_load_checkpoint(const char *path, Trainer *t, const NtRunKey *k, cha
         snprintf(was, sizeof was, "%lld + %lld held-out positions", train_count, held_count);
         snprintf(now, sizeof now, "%lld + %lld%s", k->train_count, k->held_count,
                  train_count == k->train_count && held_count == k->held_count ? ", others" : "");
+    } else if (parent != k->parent) {
+        what = "--init net";
+        snprintf(was, sizeof was, parent ? "checksum %08x" : "none",
+                 (unsigned)(parent & 0xFFFFFFFFu));
+        snprintf(now, sizeof now, k->parent ? "checksum %08x" : "none",
+                 (unsigned)(k->parent & 0xFFFFFFFFu));
     } else if (seed != k->seed) {
         what = "--seed";
         snprintf(was, sizeof was, "%llu", (unsigned long long)seed);

@@ -28,7 +28,7 @@ void ntrain_options_default(NtOptions *o) {
         .lambda = 0.5,
         .epochs = 30,
         .batch = 16384,
-        .lr = 0.001,
+        .lr = NT_LR,
         .grid_epochs = 2,
         .seed = 1,
         .threads = cores < 1             ? 1
@@ -38,13 +38,14 @@ void ntrain_options_default(NtOptions *o) {
 }
 
 const char *ntrain_usage(void) {
-    return "usage: nnue_train DATA [--out FILE] [--checkpoint FILE] [--resume] [--epochs N]\n"
-           "           [--batch N] [--lr R] [--lambda L] [--seed N] [--threads N] [--limit N]\n"
-           "           [--per-file N] [--min-ply N] [--max-score CP] [--held-out N] [--all]\n"
-           "           [--grid-epochs N] [--last]\n"
+    return "usage: nnue_train DATA [--out FILE] [--checkpoint FILE] [--resume] [--init NET]\n"
+           "           [--epochs N] [--batch N] [--lr R] [--lambda L] [--seed N] [--threads N]\n"
+           "           [--limit N] [--per-file N] [--min-ply N] [--max-score CP] [--held-out N]\n"
+           "           [--all] [--grid-epochs N] [--last]\n"
            "Trains the patzer NNUE network on patzer datagen data (a .bin file or a directory\n"
            "of them) and writes it quantised (default: data/patzer.nnue) after every epoch,\n"
-           "with a checkpoint (default: OUT.ckpt) that --resume goes on from.\n";
+           "with a checkpoint (default: OUT.ckpt) that --resume goes on from. --init starts\n"
+           "from the weights of a net file (fine-tuning; --lr then defaults to 0.0003).\n";
 }
 
 static bool parse_real(const char *text, double lo, double hi, double *out) {
@@ -80,6 +81,7 @@ typedef struct Arg {
 static const Arg ARGS[] = {
     TEXT_ARG("--out", out),
     TEXT_ARG("--checkpoint", checkpoint),
+    TEXT_ARG("--init", init),
     FLAG_ARG("--resume", resume),
     FLAG_ARG("--all", all),
     FLAG_ARG("--last", last),
@@ -132,6 +134,7 @@ static bool set_arg(const Arg *a, const char *v, NtOptions *o, char *err, size_t
 
 bool ntrain_parse_args(int argc, char **argv, NtOptions *o, char *err, size_t errsz) {
     ntrain_options_default(o);
+    bool lr_given = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (a[0] != '-' || a[1] == '\0') {
@@ -152,11 +155,14 @@ bool ntrain_parse_args(int argc, char **argv, NtOptions *o, char *err, size_t er
         }
         if (i + 1 >= argc)
             return errmsg_set(err, errsz, "%s needs a value", a);
+        lr_given = lr_given || strcmp(a, "--lr") == 0;
         if (!set_arg(arg, argv[++i], o, err, errsz))
             return false;
     }
     if (!o->data)
         return errmsg_set(err, errsz, "no data: name a datagen .bin file or directory");
+    if (o->init && !lr_given)
+        o->lr = NT_FINE_TUNE_LR;
     if (o->held_out == 1)
         return errmsg_set(err, errsz, "--held-out 1 would hold out every game (0: none)");
     return true;

@@ -24,6 +24,20 @@ void ntrain_quantise(const float *params, NtQuantised *q) {
     q->out_b = (int32_t)lround((double)params[NT_OUT_B] * NT_QA * NT_QB);
 }
 
+void ntrain_dequantise(const NtQuantised *q, float *params) {
+    // Each value is the nearest float to q / scale, whose error (2^-24 of it at most) stays
+    // far inside the half step that rounding forgives for any int16, and for an output bias
+    // under 2^23 in size (a trained one is under 1.98 * QA * QB = 32,314), so ntrain_quantise
+    // gives q back.
+    for (int i = 0; i < NT_INPUTS * H; i++)
+        params[NT_FT_W + i] = (float)q->ft_w[i] / NT_QA;
+    for (int i = 0; i < H; i++)
+        params[NT_FT_B + i] = (float)q->ft_b[i] / NT_QA;
+    for (int i = 0; i < 2 * H; i++)
+        params[NT_OUT_W + i] = (float)q->out_w[i] / NT_QB;
+    params[NT_OUT_B] = (float)((double)q->out_b / ((double)NT_QA * NT_QB));
+}
+
 int ntrain_quantised_eval(const NtQuantised *q, const uint8_t rec[TRAIN_RECORD_SIZE]) {
     uint16_t feat[2][NT_MAX_FEATURES];
     Color stm;
