@@ -242,6 +242,32 @@ Test(nnue_train, loading_filters_and_holds_out_games) {
     ntrain_data_free(&d);
 }
 
+Test(nnue_train, held_out_games_are_counted_within_each_file) {
+    // 7 games in the first file (not a multiple of 5): counted over both files, the second
+    // file's held-out games would depend on how much of the first was read.
+    char a[128], b[128];
+    path_in(a, sizeof a, "worker-000.bin");
+    path_in(b, sizeof b, "worker-001.bin");
+    write_games(a, 7, 21);
+    write_games(b, 12, 22);
+    NtOptions o;
+    NtData all, second;
+    char err[512];
+    options_for(&o, dir);
+    cr_assert(ntrain_load(&o, &all, err, sizeof err), "%s", err);
+    options_for(&o, b);
+    cr_assert(ntrain_load(&o, &second, err, sizeof err), "%s", err);
+    cr_assert_eq(all.held_games, 1 + 2); // game 4 of the first file, 4 and 9 of the second
+    cr_assert_eq(second.held_games, 2);
+    cr_assert_gt(second.held.count, 0);
+    cr_assert_lt(second.held.count, all.held.count);
+    const uint8_t *tail = all.held.rec[all.held.count - second.held.count];
+    cr_assert_eq(memcmp(tail, second.held.rec[0], (size_t)second.held.count * TRAIN_RECORD_SIZE),
+                 0, "the second file's held-out positions are the same read alone or after the first");
+    ntrain_data_free(&all);
+    ntrain_data_free(&second);
+}
+
 Test(nnue_train, a_few_epochs_lower_the_loss) {
     NtOptions o;
     NtData d;

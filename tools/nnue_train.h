@@ -59,7 +59,8 @@ typedef struct NtOptions {
     long long per_file;     // records read from the start of each file at most
     int min_ply;
     int max_score; // positions whose search score is beyond this are left out
-    int held_out;  // every held_out-th game is kept for the validation loss (0: none)
+    int held_out;  // every held_out-th game of each file is kept for the validation loss
+                   // (0: none)
     double lambda; // the game result's share of the target (the rest: the search score)
     int epochs;
     int batch;

@@ -69,13 +69,23 @@ bool ntrain_load(const NtOptions *o, NtData *d, char *err, size_t errsz) {
         return false;
     int files = r.path_count;
     TrainPosition p;
-    int st;
+    int st, file = -1;
+    long long file_games = 0; // whole games read so far from the current file
     while ((st = train_reader_next(&r, &p, err, errsz)) == 1) {
+        if (r.path_index != file) {
+            file = r.path_index;
+            file_games = 0;
+        }
         d->records++;
-        // The game this position belongs to is the one being counted (as in tools/tune).
-        bool held = o->held_out && d->games % o->held_out == o->held_out - 1;
+        // The game this position belongs to is the one being counted, within its own file
+        // (tools/tune counts over all files): so a game is held out or fitted whatever the
+        // other files hold, a training on more of a growing run's files (a larger
+        // --per-file, the next generation) holds out the same games as before, and a net
+        // fine-tuned with --init is not measured on games its parent was fitted on.
+        bool held = o->held_out && file_games % o->held_out == o->held_out - 1;
         if (p.flags & TRAIN_FLAG_GAME_END) {
             d->games++;
+            file_games++;
             d->held_games += held;
         }
         // A growing run's files are read up to the same point each time, so that a training
