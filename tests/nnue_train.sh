@@ -88,7 +88,7 @@ train --epochs 0 --init "$tmp/net.nnue" --out "$tmp/child.nnue" --checkpoint "$t
 status=$?
 log=$(cat "$tmp/log")
 child_len=$(u32 "$tmp/child.nnue" 28)
-if [ $status -eq 0 ] && has "$log" "starting from $tmp/net.nnue (checksum $parent_sum), lr 0.0003" &&
+if [ $status -eq 0 ] && has "$log" "starting from $tmp/net.nnue (checksum $parent_sum), lr 0.001" &&
    cmp -s <(tail -c +$((33 + desc_len)) "$tmp/net.nnue" | head -c 394752) \
           <(tail -c +$((33 + child_len)) "$tmp/child.nnue" | head -c 394752) &&
    head -c $((32 + child_len)) "$tmp/child.nnue" | grep -q "Fine-tuned from $tmp/net.nnue (checksum $parent_sum: \"patzer NNUE v1"; then

@@ -627,16 +627,9 @@ Test(nnue_train, options_parse_and_bad_ones_are_named) {
     cr_assert_float_eq(o.lambda, 0.25, 1e-12);
     cr_assert_null(o.init);
 
-    // Fine-tuning defaults to its own step size, which --lr still overrides.
     char *fine[] = { "nnue_train", "data", "--init", "parent.nnue" };
     cr_assert(ntrain_parse_args(4, fine, &o, err, sizeof err), "%s", err);
     cr_assert_str_eq(o.init, "parent.nnue");
-    cr_assert_float_eq(o.lr, NT_FINE_TUNE_LR, 1e-12);
-    char *fine_lr[] = { "nnue_train", "--lr", "0.0001", "data", "--init", "parent.nnue" };
-    cr_assert(ntrain_parse_args(6, fine_lr, &o, err, sizeof err), "%s", err);
-    cr_assert_float_eq(o.lr, 0.0001, 1e-12);
-    char *plain[] = { "nnue_train", "data" };
-    cr_assert(ntrain_parse_args(2, plain, &o, err, sizeof err), "%s", err);
     cr_assert_float_eq(o.lr, NT_LR, 1e-12);
 
     FAILS("no data", "--epochs", "3");

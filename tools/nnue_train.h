@@ -65,16 +65,15 @@ typedef struct NtOptions {
     int epochs;
     int batch;
     double lr;       // Adam's first step size; cosine decay to lr / 100 at the end
-                     // (NT_LR, or NT_FINE_TUNE_LR with --init unless --lr is given)
     int grid_epochs; // the last ones fit with the output layer fixed on its quantised grid
     uint64_t seed;
     int threads;
 } NtOptions;
 
-// The default first step sizes: from random weights, and from a trained net (--init), whose
-// weights are already near a minimum that fresh data should move, not knock them out of.
+// The default first step size, from random weights and from a net (--init) alike: fine-tuning
+// at a third of it fitted fresh data less well and kept no more of the parent's
+// (bench/results/2026-11-26-nnue-gen1.md).
 #define NT_LR 0.001
-#define NT_FINE_TUNE_LR 0.0003
 
 void ntrain_options_default(NtOptions *o);
 // Parses the command line (argv[0] is the program); false with the reason in err.

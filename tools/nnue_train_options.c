@@ -45,7 +45,7 @@ const char *ntrain_usage(void) {
            "Trains the patzer NNUE network on patzer datagen data (a .bin file or a directory\n"
            "of them) and writes it quantised (default: data/patzer.nnue) after every epoch,\n"
            "with a checkpoint (default: OUT.ckpt) that --resume goes on from. --init starts\n"
-           "from the weights of a net file (fine-tuning; --lr then defaults to 0.0003).\n";
+           "from the weights of a net file (fine-tuning) instead of random ones.\n";
 }
 
 static bool parse_real(const char *text, double lo, double hi, double *out) {
@@ -134,7 +134,6 @@ static bool set_arg(const Arg *a, const char *v, NtOptions *o, char *err, size_t
 
 bool ntrain_parse_args(int argc, char **argv, NtOptions *o, char *err, size_t errsz) {
     ntrain_options_default(o);
-    bool lr_given = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (a[0] != '-' || a[1] == '\0') {
@@ -155,14 +154,11 @@ bool ntrain_parse_args(int argc, char **argv, NtOptions *o, char *err, size_t er
         }
         if (i + 1 >= argc)
             return errmsg_set(err, errsz, "%s needs a value", a);
-        lr_given = lr_given || strcmp(a, "--lr") == 0;
         if (!set_arg(arg, argv[++i], o, err, errsz))
             return false;
     }
     if (!o->data)
         return errmsg_set(err, errsz, "no data: name a datagen .bin file or directory");
-    if (o->init && !lr_given)
-        o->lr = NT_FINE_TUNE_LR;
     if (o->held_out == 1)
         return errmsg_set(err, errsz, "--held-out 1 would hold out every game (0: none)");
     return true;
