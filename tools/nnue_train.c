@@ -82,12 +82,30 @@ static void parent_summary(const char *desc, char *out, size_t max) {
     out[n] = '\0';
 }
 
+// The settings of the datagen run in a data directory (its settings.txt: seed, nodes per
+// move, ...), which with the build that ran it make the data again; "" when there is none.
+static void data_settings(const char *data, char *out, size_t outsz) {
+    char path[4200];
+    out[0] = '\0';
+    snprintf(path, sizeof path, "%s/settings.txt", data);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    char line[300];
+    if (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        snprintf(out, outsz, " Datagen settings: %s.", line);
+    }
+    fclose(f);
+}
+
 // The provenance text the net file carries (data/NNUE.md: "description").
 static void describe(char *buf, size_t bufsz, const Run *r, const Trainer *t) {
     const NtOptions *o = &r->o;
     const NtData *d = &r->d;
     char date[32], per_file[48] = "every record", held[400] = "no games held out";
-    char parent[700] = "", summary[400];
+    char parent[700] = "", summary[400], settings[340];
+    data_settings(o->data, settings, sizeof settings);
     if (o->init) {
         parent_summary(r->parent.desc, summary, sizeof summary);
         snprintf(parent, sizeof parent, " Fine-tuned from %s (checksum %08x: \"%s\").", o->init,
@@ -104,13 +122,13 @@ static void describe(char *buf, size_t bufsz, const Run *r, const Trainer *t) {
     int n = snprintf(
         buf, bufsz,
         "patzer NNUE v1, (768->%d)x2->1 SCReLU.%s Trained %s by tools/nnue_train from %s (%s of "
-        "each file): %lld%s positions of %lld records (%lld games; min ply %d, max score %d). "
+        "each file): %lld%s positions of %lld records (%lld games; min ply %d, max score %d).%s "
         "Epoch %d of %d (the last %d with the output layer on its quantised grid), batch %d, "
         "Adam lr %g cosine to %g, lambda %.2f, seed %" PRIu64 ", %d thread%s. Loss %.6f (last "
         "epoch), %s. Quantised: loss %.6f against %.6f for the float model on %lld %s "
         "positions, eval %.1f cp from the float model's on average. Command:",
         NT_HIDDEN, parent, date, o->data, per_file, d->train.count + d->held.count, o->all ? "" : " quiet",
-        d->records, d->games, o->min_ply, o->max_score, t->epoch, o->epochs, ntrain_grid_epochs(o),
+        d->records, d->games, o->min_ply, o->max_score, settings, t->epoch, o->epochs, ntrain_grid_epochs(o),
         o->batch, o->lr, o->lr / 100, o->lambda, o->seed, o->threads, o->threads == 1 ? "" : "s",
         t->train_loss, held, r->qe.loss, r->qe.float_loss, r->qe.count,
         d->held.count ? "held-out" : "training", r->qe.mean);
