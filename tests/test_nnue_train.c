@@ -262,8 +262,8 @@ Test(nnue_train, held_out_games_are_counted_within_each_file) {
     cr_assert_gt(second.held.count, 0);
     cr_assert_lt(second.held.count, all.held.count);
     const uint8_t *tail = all.held.rec[all.held.count - second.held.count];
-    cr_assert_eq(memcmp(tail, second.held.rec[0], (size_t)second.held.count * TRAIN_RECORD_SIZE),
-                 0, "the second file's held-out positions are the same read alone or after the first");
+    cr_assert_eq(memcmp(tail, second.held.rec[0], (size_t)second.held.count * TRAIN_RECORD_SIZE), 0,
+                 "the second file's held-out positions are the same read alone or after the first");
     ntrain_data_free(&all);
     ntrain_data_free(&second);
 }

@@ -127,11 +127,11 @@ static void describe(char *buf, size_t bufsz, const Run *r, const Trainer *t) {
         "Adam lr %g cosine to %g, lambda %.2f, seed %" PRIu64 ", %d thread%s. Loss %.6f (last "
         "epoch), %s. Quantised: loss %.6f against %.6f for the float model on %lld %s "
         "positions, eval %.1f cp from the float model's on average. Command:",
-        NT_HIDDEN, parent, date, o->data, per_file, d->train.count + d->held.count, o->all ? "" : " quiet",
-        d->records, d->games, o->min_ply, o->max_score, settings, t->epoch, o->epochs, ntrain_grid_epochs(o),
-        o->batch, o->lr, o->lr / 100, o->lambda, o->seed, o->threads, o->threads == 1 ? "" : "s",
-        t->train_loss, held, r->qe.loss, r->qe.float_loss, r->qe.count,
-        d->held.count ? "held-out" : "training", r->qe.mean);
+        NT_HIDDEN, parent, date, o->data, per_file, d->train.count + d->held.count,
+        o->all ? "" : " quiet", d->records, d->games, o->min_ply, o->max_score, settings, t->epoch,
+        o->epochs, ntrain_grid_epochs(o), o->batch, o->lr, o->lr / 100, o->lambda, o->seed,
+        o->threads, o->threads == 1 ? "" : "s", t->train_loss, held, r->qe.loss, r->qe.float_loss,
+        r->qe.count, d->held.count ? "held-out" : "training", r->qe.mean);
     for (int i = 0; i < r->argc && n > 0 && (size_t)n < bufsz; i++)
         n += snprintf(buf + n, bufsz - (size_t)n, " %s", r->argv[i]);
 }
