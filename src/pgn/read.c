@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "engine/movegen.h"
+#include "src/pgn/lex.h"
 #include "src/pgn/tree.h"
 
 enum { READ_CHUNK = 64 * 1024, LINE_MAX_BYTES = 64 * 1024 * 1024 };
@@ -238,52 +239,6 @@ static bool next_text_line(PgnReader *r) {
     return false;
 }
 
-static inline bool is_space(char c) {
-    return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
-}
-
-static inline bool is_name_char(char c) {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-// What a symbol token (a move, a move number, a result) is made of:
-// letters, digits and _+#=:-/, by table as the lexer looks at every byte.
-static const bool symbol_chars[256] = {
-    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
-    ['8'] = 1, ['9'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1,
-    ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1,
-    ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1,
-    ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1,
-    ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1,
-    ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1,
-    ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['_'] = 1, ['+'] = 1,
-    ['#'] = 1, ['='] = 1, [':'] = 1, ['-'] = 1, ['/'] = 1,
-};
-
-static inline bool is_symbol_char(char c) {
-    return symbol_chars[(unsigned char)c];
-}
-
-// A line of the form [Name "..."] (a tag pair starting in column 1).
-static bool looks_like_tag_line(const char *s, size_t n) {
-    size_t i = 0;
-    if (n < 5 || s[i++] != '[')
-        return false;
-    while (i < n && is_space(s[i]))
-        i++;
-    size_t name = i;
-    while (i < n && is_name_char(s[i]))
-        i++;
-    if (i == name)
-        return false;
-    while (i < n && is_space(s[i]))
-        i++;
-    if (i >= n || s[i] != '"')
-        return false;
-    while (n > i && is_space(s[n - 1]))
-        n--;
-    return s[n - 1] == ']';
-}
 
 static int fail_at(PgnReader *r, int line, int col, SkipMode skip, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
@@ -399,51 +354,6 @@ static int start_game_position(PgnReader *r) {
     return 0;
 }
 
-// Takes a [%clk h:mm:ss(.f)] command out of s (in place); its value in *ms.
-static void extract_clock(char *s, long long *ms) {
-    char *c = strstr(s, "[%clk");
-    if (!c)
-        return;
-    const char *p = c + 5;
-    long long f[3] = { 0, 0, 0 };
-    while (*p == ' ')
-        p++;
-    for (int k = 0; k < 3; k++) {
-        if (*p < '0' || *p > '9')
-            return;
-        while (*p >= '0' && *p <= '9' && f[k] < 100000000)
-            f[k] = f[k] * 10 + (*p++ - '0');
-        if (k < 2 && *p++ != ':')
-            return;
-    }
-    long long frac = 0;
-    if (*p == '.') {
-        p++;
-        int digits = 0;
-        while (*p >= '0' && *p <= '9') {
-            if (digits < 3) {
-                frac = frac * 10 + (*p - '0');
-                digits++;
-            }
-            p++;
-        }
-        for (; digits < 3; digits++)
-            frac *= 10;
-    }
-    while (*p == ' ')
-        p++;
-    if (*p != ']' || f[1] > 59 || f[2] > 59)
-        return;
-    *ms = (f[0] * 3600 + f[1] * 60 + f[2]) * 1000 + frac;
-    // Remove it and the blanks on one side, so "a [%clk ..] b" becomes "a b".
-    char *end = (char *)p + 1;
-    while (*end == ' ')
-        end++;
-    if (*end == '\0')
-        while (c > s && c[-1] == ' ')
-            c--;
-    memmove(c, end, strlen(end) + 1);
-}
 
 // A finished comment (in r->scratch) goes to the move before it, or waits
 // for the next move.
@@ -458,7 +368,7 @@ static int attach_comment(PgnReader *r) {
         PgnNode *n = l->last;
         bool had_text = r->slen > 0;
         if (n->clock_ms < 0)
-            extract_clock(r->scratch, &n->clock_ms);
+            pgn_lex_take_clock(r->scratch, &n->clock_ms);
         r->slen = strlen(r->scratch);
         if (had_text && r->slen == 0 && n->clock_ms >= 0)
             return 0; // the comment only carried the clock
@@ -495,7 +405,7 @@ static int read_brace_comment(PgnReader *r) {
         if (!next_text_line(r))
             return fail_at(r, open_line, open_col, SKIP_NONE,
                            "unclosed comment: '{' has no matching '}'");
-        if (looks_like_tag_line(r->line, r->len))
+        if (pgn_lex_tag_line(r->line, r->len))
             return fail_at(r, open_line, open_col, SKIP_NONE,
                            "unclosed comment: '{' has no matching '}' before the next game's tags");
     }
@@ -587,10 +497,6 @@ static const char *reason_of(const char *msg) {
     return p ? p + 3 : msg;
 }
 
-// "--" (ChessBase, Scid, pgn-extract) or "Z0": a null move.
-static bool is_null_move(const char *s, size_t n) {
-    return n == 2 && ((s[0] == '-' && s[1] == '-') || (s[0] == 'Z' && s[1] == '0'));
-}
 
 // Plays the move text s (n bytes, suffix annotations already split off): a
 // move or a null move.
@@ -602,7 +508,7 @@ static int play_move(PgnReader *r, const char *s, size_t n, int col) {
     Move m = MOVE_NONE;
     char why[256];
     NotationStatus st = notation_parse_move_n(&l->board, s, n, &m, why, sizeof why);
-    if (st == NOTATION_UNPARSEABLE && is_null_move(s, n)) {
+    if (st == NOTATION_UNPARSEABLE && pgn_lex_null_move(s, n)) {
         // Passing the turn in check would leave a king en prise.
         if (board_in_check(&l->board))
             return fail_at(r, r->line_no, col, SKIP_MOVES,
@@ -676,14 +582,6 @@ static int add_nag(PgnReader *r, int nag, int col) {
     return 0;
 }
 
-// "!", "?", "!!", "??", "!?", "?!" as NAGs 1-6; 0 for anything else.
-static int suffix_nag(const char *s, size_t n) {
-    static const char *const marks[] = { "!", "?", "!!", "??", "!?", "?!" };
-    for (int i = 0; i < 6; i++)
-        if (strlen(marks[i]) == n && !memcmp(marks[i], s, n))
-            return i + 1;
-    return 0;
-}
 
 static int open_variation(PgnReader *r) {
     int rc = start_game_position(r);
@@ -827,7 +725,7 @@ static int read_symbol(PgnReader *r) {
     if (rc)
         return rc;
     if (a > i) {
-        int nag = suffix_nag(s + i, a - i);
+        int nag = pgn_lex_suffix_nag(s + i, a - i);
         if (!nag)
             return fail_at(r, r->line_no, (int)(r->pos + i) + 1, SKIP_MOVES,
                            "bad annotation '%.*s'", (int)(a - i), s + i);
@@ -906,7 +804,7 @@ static int read_game(PgnReader *r) {
                     k++;
                 if (k == r->pos && r->depth == 0)
                     return finish_game(r, NULL); // next game; no result given
-                if (k == r->pos && looks_like_tag_line(r->line, r->len))
+                if (k == r->pos && pgn_lex_tag_line(r->line, r->len))
                     return unclosed_variation(r, SKIP_NONE);
                 rc = fail_here(r, "%s", "unexpected '['");
             }
@@ -950,7 +848,7 @@ static int read_game(PgnReader *r) {
             size_t i = r->pos;
             while (i < r->len && (r->line[i] == '!' || r->line[i] == '?'))
                 i++;
-            int nag = suffix_nag(r->line + r->pos, i - r->pos);
+            int nag = pgn_lex_suffix_nag(r->line + r->pos, i - r->pos);
             if (!nag)
                 rc = fail_at(r, r->line_no, (int)r->pos + 1, SKIP_MOVES, "bad annotation '%.*s'",
                              (int)(i - r->pos), r->line + r->pos);

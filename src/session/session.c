@@ -23,8 +23,8 @@ static const ModeOps *const modes[] = {
     [SESSION_REVIEW] = &mode_review_ops,   [SESSION_TRAIN] = &mode_train_ops,
 };
 
-
 static const ModeOps *current(const Session *s) { return modes[s->mode]; }
+const ModeOps *session_ops(const Session *s) { return current(s); }
 
 // ----------------------------------------------------------------- switching
 
@@ -342,180 +342,6 @@ static void show_game(Session *s, int number, int64_t now) {
 
 // ----------------------------------------------------------------- commands
 
-// ----------------------------------------------------------------- save
-// A file of games is a database: save writes a game back in its own place,
-// adds it to another file, or creates one; replacing a file's games takes
-// the word `replace` (and, on a screen, a yes).
-
-// "FILE replace": the file, and whether its games are to be replaced.
-static bool split_replace(const char *text, char *path, size_t pathsz) {
-    static const char word[] = " replace";
-    size_t n = strlen(text), w = sizeof word - 1;
-    bool replace = n > w && strcmp(text + n - w, word) == 0;
-    if (replace)
-        n -= w;
-    while (n > 0 && text[n - 1] == ' ')
-        n--;
-    snprintf(path, pathsz, "%.*s", (int)n, text);
-    return replace;
-}
-
-// The mode and the other games of the file held in memory learn where
-// things are now.
-static void tell_saved(Session *s, const PgnGame *g, const PgnFileChange *change) {
-    if (current(s)->saved)
-        current(s)->saved(s, g);
-    for (int i = 0; i < s->edited_count; i++)
-        pgn_db_follow(s->edited[i], change);
-}
-
-static void write_back(Session *s, PgnGame *g) {
-    const PgnSource *src = pgn_source(g);
-    int number = src->number;
-    char path[PATH_MAX_LEN], err[PATH_MAX_LEN + 256];
-    PgnFileChange change;
-    snprintf(path, sizeof path, "%s", src->path);
-    if (!pgn_modified(g)) {
-        session_say(s, MSG_INFO, "Game %d of %s has no changes to save.", number, path);
-    } else if (pgn_db_write_back(g, &change, err, sizeof err)) {
-        tell_saved(s, g, &change);
-        session_say(s, MSG_INFO, "Saved game %d back to %s; its other games are as they were.",
-                    number, path);
-    } else {
-        session_say(s, MSG_ERROR, "Not saved: %s", err);
-    }
-}
-
-static void replace_file(Session *s, PgnGame *g, const char *path) {
-    char err[PATH_MAX_LEN + 256];
-    PgnFileChange change;
-    if (pgn_db_replace_file(g, path, &change, err, sizeof err)) {
-        tell_saved(s, g, &change);
-        session_say(s, MSG_INFO, "Replaced %s with this game.", path);
-    } else {
-        session_say(s, MSG_ERROR, "Not saved: %s", err);
-    }
-}
-
-static void add_to_file(Session *s, PgnGame *g, const char *path) {
-    char err[PATH_MAX_LEN + 256];
-    PgnFileChange change;
-    bool exists = access(path, F_OK) == 0;
-    int number = 1;
-    if (!(exists ? pgn_db_append(g, path, &number, &change, err, sizeof err)
-                 : pgn_db_replace_file(g, path, &change, err, sizeof err))) {
-        session_say(s, MSG_ERROR, "Not saved: %s", err);
-        return;
-    }
-    tell_saved(s, g, &change);
-    if (exists)
-        session_say(s, MSG_INFO, "Added as game %d of %s.", number, path);
-    else
-        session_say(s, MSG_INFO, "Saved to %s.", path);
-}
-
-static void save(Session *s, const char *text, int64_t now) {
-    char path[PATH_MAX_LEN];
-    bool replace = split_replace(text, path, sizeof path);
-    PgnGame *g = current(s)->to_pgn(s, now);
-    if (!g) {
-        session_say(s, MSG_ERROR, "Nothing to save here (or out of memory).");
-        return;
-    }
-    const PgnSource *src = pgn_source(g);
-    if (!path[0] && !src->path[0]) {
-        session_say(s, MSG_ERROR,
-                    "This game is in no file yet: save FILE writes it to a new file or adds it "
-                    "to an existing one.");
-    } else if (!path[0] || (!replace && src->path[0] && pgn_db_same_file(path, src->path))) {
-        write_back(s, g);
-    } else if (!replace) {
-        add_to_file(s, g, path);
-    } else {
-        char err[PATH_MAX_LEN + 256];
-        int count = pgn_db_count(path, err, sizeof err);
-        if (count > 0 && s->opts.confirm_replace) {
-            pgn_game_free(s->replace_pending);
-            s->replace_pending = g; // the answer decides
-            snprintf(s->replace_path, sizeof s->replace_path, "%s", path);
-            session_say(s, MSG_INFO, "%s holds %d game%s: replace %s with this game? (y/n)", path,
-                        count, count == 1 ? "" : "s", count == 1 ? "it" : "them all");
-            return;
-        }
-        replace_file(s, g, path);
-    }
-    pgn_game_free(g);
-}
-
-// The answer to "replace the file's games?": only yes replaces them.
-static void answer_replace(Session *s, const char *line) {
-    while (isspace((unsigned char)*line))
-        line++;
-    PgnGame *g = s->replace_pending;
-    s->replace_pending = NULL;
-    if (!strcasecmp(line, "y") || !strcasecmp(line, "yes"))
-        replace_file(s, g, s->replace_path);
-    else
-        session_say(s, MSG_INFO, "Not saved; %s is as it was.", s->replace_path);
-    pgn_game_free(g);
-}
-
-// ----------------------------------------------------------------- edited games
-
-void session_keep_edited(Session *s, PgnGame *g) {
-    if (s->edited_count == EDITED_MAX) {
-        const PgnSource *old = pgn_source(s->edited[0]);
-        session_say(s, MSG_ERROR, "Too many games with changes not saved: those to game %d of %s "
-                    "are dropped.", old->number, old->path);
-        pgn_game_free(s->edited[0]);
-        memmove(s->edited, s->edited + 1, (size_t)(EDITED_MAX - 1) * sizeof s->edited[0]);
-        s->edited_count--;
-    }
-    s->edited[s->edited_count++] = g;
-}
-
-PgnGame *session_take_edited(Session *s, const char *path, int number) {
-    for (int i = 0; i < s->edited_count; i++) {
-        const PgnSource *src = pgn_source(s->edited[i]);
-        if (src->number == number && pgn_db_same_file(src->path, path)) {
-            PgnGame *g = s->edited[i];
-            memmove(s->edited + i, s->edited + i + 1,
-                    (size_t)(s->edited_count - i - 1) * sizeof s->edited[0]);
-            s->edited_count--;
-            return g;
-        }
-    }
-    return NULL;
-}
-
-// The first game of a file with changes not saved (the one shown first),
-// into g (a copy the caller frees); false when there is none.
-static bool unsaved_game(Session *s, int64_t now, char *buf, size_t bufsz) {
-    PgnGame *shown = current(s)->to_pgn(s, now);
-    const PgnGame *g = shown && pgn_modified(shown) && pgn_source(shown)->path[0] ? shown : NULL;
-    for (int i = 0; !g && i < s->edited_count; i++)
-        if (pgn_modified(s->edited[i]) && pgn_source(s->edited[i])->path[0])
-            g = s->edited[i];
-    if (g)
-        snprintf(buf, bufsz, "game %d of %.3000s", pgn_source(g)->number, pgn_source(g)->path);
-    pgn_game_free(shown);
-    return g != NULL;
-}
-
-// quit once more after a warning drops the changes not saved to a file's games.
-static void quit(Session *s, int64_t now) {
-    char which[3100];
-    if (!s->quit_warned && unsaved_game(s, now, which, sizeof which)) {
-        s->quit_warned = true;
-        session_say(s, MSG_ERROR,
-                    "Changes to %s are not saved: save writes them back (game N opens it); "
-                    "quit again leaves without them.",
-                    which);
-        return;
-    }
-    s->quit = true;
-}
-
 // "analyze", "analyze 5s", "analyze 500ms", "analyze depth 20".
 static bool analysis_limits(const char *text, SearchLimits *limits, char *err, size_t errsz) {
     search_limits_init(limits);
@@ -580,7 +406,7 @@ static bool core_command(Session *s, const Command *cmd, int64_t now) {
     char fen[FEN_MAX];
     switch (cmd->kind) {
     case CMD_EMPTY: break;
-    case CMD_QUIT: quit(s, now); break;
+    case CMD_QUIT: save_quit(s, now); break;
     case CMD_HELP: help(s, cmd->text); break;
     case CMD_MESSAGES: show_messages(s); break;
     case CMD_ENGINE: think_engine_command(&s->think, cmd->text); break;
@@ -606,7 +432,7 @@ static bool core_command(Session *s, const Command *cmd, int64_t now) {
             return false; // the editor loads it to edit further
         start_from_fen(s, cmd->text, "Bad FEN", now);
         break;
-    case CMD_SAVE: save(s, cmd->text, now); break;
+    case CMD_SAVE: save_command(s, cmd->text, now); break;
     case CMD_LOAD: load_file(s, cmd->text, now); break;
     case CMD_GAMES:
         if (!s->list_path[0])
@@ -672,21 +498,6 @@ static void refuse(Session *s, const Command *cmd) {
                     command_name(cmd->kind), current(s)->name, hints[s->mode]);
 }
 
-// "1 move", "2 moves": a game's length in full moves, as said to the player.
-static const char *moves_text(const Game *g, char *buf, size_t bufsz) {
-    int n = (game_ply_count(g) + 1) / 2;
-    snprintf(buf, bufsz, "%d move%s", n, n == 1 ? "" : "s");
-    return buf;
-}
-
-// The one wording of the question about an unfinished game (the message
-// and the status line while it waits).
-static void resume_question(const Game *g, char *buf, size_t bufsz) {
-    char moves[32];
-    snprintf(buf, bufsz, "An unfinished game (%s) was saved. Resume it? (y/n)",
-             moves_text(g, moves, sizeof moves));
-}
-
 // The answer to "resume the unfinished game?". Anything but yes starts a
 // new game; the unfinished one is archived, never dropped.
 static bool answer_resume(Session *s, const char *line, int64_t now) {
@@ -712,7 +523,7 @@ static bool answer_resume(Session *s, const char *line, int64_t now) {
         session_changed(s);
         char moves[32];
         session_say(s, MSG_INFO, "Resumed the unfinished game (%s).",
-                    moves_text(s->live, moves, sizeof moves));
+                    session_moves_text(s->live, moves, sizeof moves));
         return true;
     }
     bool archived = session_archive_live(s, pending, true, now);
@@ -733,7 +544,7 @@ void session_handle_line(Session *s, const char *line, int64_t now) {
     session_settle(s); // what was said before this line is stamped before it
     s->lines++;
     if (s->replace_pending) {
-        answer_replace(s, line ? line : "");
+        save_answer_replace(s, line ? line : "");
         return;
     }
     if (s->asking_resume && answer_resume(s, line, now)) {
@@ -849,7 +660,7 @@ static void find_unfinished(Session *s, int64_t now) {
         game_free(s->live);
         s->live = g;
         session_say(s, MSG_INFO, "Resumed the unfinished game (%s).",
-                    moves_text(g, moves, sizeof moves));
+                    session_moves_text(g, moves, sizeof moves));
     } else if (s->opts.fresh) {
         bool archived = session_archive_live(s, g, true, now);
         game_free(g);
@@ -860,7 +671,7 @@ static void find_unfinished(Session *s, int64_t now) {
         s->pending = g;
         s->asking_resume = true;
         char question[160];
-        resume_question(g, question, sizeof question);
+        session_resume_question(g, question, sizeof question);
         session_say(s, MSG_INFO, "%s", question);
     }
 }
@@ -1182,118 +993,4 @@ const char *session_opening(const Session *s) {
 void session_graph(const Session *s, const int **scores, int *count) {
     *scores = s->graph_count > 1 ? s->graph : NULL;
     *count = s->graph_count > 1 ? s->graph_count : 0;
-}
-
-bool session_review_progress(const Session *s, int *done, int *total) {
-    return s->mode == SESSION_REVIEW && review_mode_progress(s, done, total);
-}
-
-void session_status(const Session *s, char *buf, size_t bufsz) {
-    if (s->asking_resume) {
-        resume_question(s->pending, buf, bufsz);
-        return;
-    }
-    if (s->replace_pending) {
-        snprintf(buf, bufsz, "Replace the games of %s with this game? (y/n)", s->replace_path);
-        return;
-    }
-    char text[512];
-    current(s)->status(s, text, sizeof text);
-    // The question the pointing state asks (which square, which piece), from
-    // the state itself: it goes when the state does, whatever was said.
-    char prompt[160];
-    if (session_pointing_active(s) && pointing_prompt(s, prompt, sizeof prompt)) {
-        size_t n = strlen(text);
-        snprintf(text + n, sizeof text - n, " - %s", prompt);
-    }
-    const char *opening = session_opening(s);
-    switch (s->mode) {
-    case SESSION_PLAY:
-        snprintf(buf, bufsz, "%s%s%s  [play]", text, opening ? "   " : "", opening ? opening : "");
-        break;
-    case SESSION_BROWSE:
-        if (s->browse_number > 0)
-            snprintf(buf, bufsz, "%s  [browse: game %d]", text, s->browse_number);
-        else
-            snprintf(buf, bufsz, "%s  [browse: reviewed game]", text);
-        break;
-    default: snprintf(buf, bufsz, "%s", text); break;
-    }
-}
-
-// FNV-1a over the value's bytes: the stamp only has to differ when the
-// state does, not to be a good hash.
-static uint64_t mix(uint64_t h, uint64_t v) {
-    for (int i = 0; i < 8; i++, v >>= 8)
-        h = (h ^ (v & 0xff)) * 0x100000001b3ULL;
-    return h;
-}
-
-uint64_t session_state_stamp(const Session *s) {
-    uint64_t h = 0xcbf29ce484222325ULL;
-    const Game *g = current(s)->game(s);
-    const Board *b = current(s)->board(s);
-    h = mix(h, (uint64_t)s->mode);
-    h = mix(h, s->lines);
-    h = mix(h, b ? b->key : 0);
-    h = mix(h, (uint64_t)session_shown_ply(s));
-    h = mix(h, g ? game_generation(g) : 0);
-    h = mix(h, g ? (uint64_t)game_is_over(g) : 0); // a flag falls without a move
-    h = mix(h, (uint64_t)s->play.selected);
-    h = mix(h, (uint64_t)s->play.promotion);
-    h = mix(h, (uint64_t)s->play.premove);
-    h = mix(h, (uint64_t)s->asking_resume);
-    h = mix(h, s->replace_pending != NULL);
-    return h;
-}
-
-void session_settle(Session *s) {
-    if (!s->said_pending)
-        return;
-    s->said_pending = false;
-    s->said_stamp = session_state_stamp(s);
-}
-
-SessionStatusKind session_status_line(const Session *s, char *buf, size_t bufsz, bool *cut) {
-    *cut = false;
-    int n = msglog_count(&s->messages);
-    const MsgLogEntry *last = n > 0 ? msglog_get(&s->messages, n - 1) : NULL;
-    bool current_message = last && last->text &&
-                           (s->said_pending || s->said_stamp == session_state_stamp(s));
-    if (!current_message) {
-        session_status(s, buf, bufsz);
-        return STATUS_STATE;
-    }
-    // The message's first line (cut between characters), and always the mode.
-    char mode[24];
-    snprintf(mode, sizeof mode, "  [%s]", session_mode_name(s->mode));
-    size_t room = bufsz > strlen(mode) ? bufsz - strlen(mode) : 1;
-    size_t line = strcspn(last->text, "\n");
-    char first[MESSAGE_MAX];
-    snprintf(first, sizeof first, "%.*s", (int)line, last->text);
-    size_t copied = text_copy(buf, room, first);
-    *cut = copied < strlen(last->text);
-    snprintf(buf + copied, bufsz - copied, "%s", mode);
-    return last->error ? STATUS_ERROR : STATUS_INFO;
-}
-
-void session_player_label(const Session *s, Color c, char *name, size_t namesz, char *detail,
-                          size_t detailsz) {
-    const Game *g = current(s)->game(s);
-    const GameSettings *st = game_settings(g);
-    bool engine = game_player(g, c) == PLAYER_ENGINE;
-    // The live game's engine is the one that will move, external or not: it
-    // is named from the start, not only once its first move names it in the
-    // game.
-    bool external = engine && g == s->live && s->think.uci && !s->think.fallback;
-    if (st->names[c][0])
-        snprintf(name, namesz, "%s", st->names[c]);
-    else
-        snprintf(name, namesz, "%s", engine ? think_engine_name(&s->think) : "You");
-    if (external)
-        snprintf(detail, detailsz, "UCI engine");
-    else if (engine)
-        snprintf(detail, detailsz, "level %d (~%d Elo)", st->level, engine_level_elo(st->level));
-    else
-        snprintf(detail, detailsz, "human");
 }

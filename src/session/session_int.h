@@ -489,6 +489,17 @@ void browse_move_list_start(const Session *s, int *fullmove, Color *side);
 // Mode browse: goes to node n of the game's tree (the line through it on
 // the board). False when n is not in the tree.
 bool browse_goto_node(Session *s, const PgnNode *n);
+// "12 moves" (full moves, the plural right), and the one wording of the
+// question about an unfinished game g (status.c).
+const char *session_moves_text(const Game *g, char *buf, size_t bufsz);
+void session_resume_question(const Game *g, char *buf, size_t bufsz);
+// The mode the session is in (the core's table), for services beside it.
+const ModeOps *session_ops(const Session *s);
+// save (save.c): `save [FILE [replace]]`; the answer to its question; quit,
+// which warns once about games of files with changes not saved.
+void save_command(Session *s, const char *text, int64_t now);
+void save_answer_replace(Session *s, const char *line);
+void save_quit(Session *s, int64_t now);
 // A game of a file that browse leaves with changes not saved: kept (taken
 // over); and taken back when game `number` of path is opened again (NULL:
 // none kept).

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// save: where the game shown goes in the files of games (src/pgn/database.h),
+// the games of files edited and not saved yet, and quit's warning about them.
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "src/pgn/database.h"
+#include "src/session/session_int.h"
+
+// A file of games is a database: save writes a game back in its own place,
+// adds it to another file, or creates one; replacing a file's games takes
+// the word `replace` (and, on a screen, a yes).
+
+// "FILE replace": the file, and whether its games are to be replaced.
+static bool split_replace(const char *text, char *path, size_t pathsz) {
+    static const char word[] = " replace";
+    size_t n = strlen(text), w = sizeof word - 1;
+    bool replace = n > w && strcmp(text + n - w, word) == 0;
+    if (replace)
+        n -= w;
+    while (n > 0 && text[n - 1] == ' ')
+        n--;
+    snprintf(path, pathsz, "%.*s", (int)n, text);
+    return replace;
+}
+
+// The mode and the other games of the file held in memory learn where
+// things are now.
+static void tell_saved(Session *s, const PgnGame *g, const PgnFileChange *change) {
+    if (session_ops(s)->saved)
+        session_ops(s)->saved(s, g);
+    for (int i = 0; i < s->edited_count; i++)
+        pgn_db_follow(s->edited[i], change);
+}
+
+static void write_back(Session *s, PgnGame *g) {
+    const PgnSource *src = pgn_source(g);
+    int number = src->number;
+    char path[PATH_MAX_LEN], err[PATH_MAX_LEN + 256];
+    PgnFileChange change;
+    snprintf(path, sizeof path, "%s", src->path);
+    if (!pgn_modified(g)) {
+        session_say(s, MSG_INFO, "Game %d of %s has no changes to save.", number, path);
+    } else if (pgn_db_write_back(g, &change, err, sizeof err)) {
+        tell_saved(s, g, &change);
+        session_say(s, MSG_INFO, "Saved game %d back to %s; its other games are as they were.",
+                    number, path);
+    } else {
+        session_say(s, MSG_ERROR, "Not saved: %s", err);
+    }
+}
+
+static void replace_file(Session *s, PgnGame *g, const char *path) {
+    char err[PATH_MAX_LEN + 256];
+    PgnFileChange change;
+    if (pgn_db_replace_file(g, path, &change, err, sizeof err)) {
+        tell_saved(s, g, &change);
+        session_say(s, MSG_INFO, "Replaced %s with this game.", path);
+    } else {
+        session_say(s, MSG_ERROR, "Not saved: %s", err);
+    }
+}
+
+static void add_to_file(Session *s, PgnGame *g, const char *path) {
+    char err[PATH_MAX_LEN + 256];
+    PgnFileChange change;
+    bool exists = access(path, F_OK) == 0;
+    int number = 1;
+    if (!(exists ? pgn_db_append(g, path, &number, &change, err, sizeof err)
+                 : pgn_db_replace_file(g, path, &change, err, sizeof err))) {
+        session_say(s, MSG_ERROR, "Not saved: %s", err);
+        return;
+    }
+    tell_saved(s, g, &change);
+    if (exists)
+        session_say(s, MSG_INFO, "Added as game %d of %s.", number, path);
+    else
+        session_say(s, MSG_INFO, "Saved to %s.", path);
+}
+
+void save_command(Session *s, const char *text, int64_t now) {
+    char path[PATH_MAX_LEN];
+    bool replace = split_replace(text, path, sizeof path);
+    PgnGame *g = session_ops(s)->to_pgn(s, now);
+    if (!g) {
+        session_say(s, MSG_ERROR, "Nothing to save here (or out of memory).");
+        return;
+    }
+    const PgnSource *src = pgn_source(g);
+    if (!path[0] && !src->path[0]) {
+        session_say(s, MSG_ERROR,
+                    "This game is in no file yet: save FILE writes it to a new file or adds it "
+                    "to an existing one.");
+    } else if (!path[0] || (!replace && src->path[0] && pgn_db_same_file(path, src->path))) {
+        write_back(s, g);
+    } else if (!replace) {
+        add_to_file(s, g, path);
+    } else {
+        char err[PATH_MAX_LEN + 256];
+        int count = pgn_db_count(path, err, sizeof err);
+        if (count > 0 && s->opts.confirm_replace) {
+            pgn_game_free(s->replace_pending);
+            s->replace_pending = g; // the answer decides
+            snprintf(s->replace_path, sizeof s->replace_path, "%s", path);
+            session_say(s, MSG_INFO, "%s holds %d game%s: replace %s with this game? (y/n)", path,
+                        count, count == 1 ? "" : "s", count == 1 ? "it" : "them all");
+            return;
+        }
+        replace_file(s, g, path);
+    }
+    pgn_game_free(g);
+}
+
+// The answer to "replace the file's games?": only yes replaces them.
+void save_answer_replace(Session *s, const char *line) {
+    while (isspace((unsigned char)*line))
+        line++;
+    PgnGame *g = s->replace_pending;
+    s->replace_pending = NULL;
+    if (!strcasecmp(line, "y") || !strcasecmp(line, "yes"))
+        replace_file(s, g, s->replace_path);
+    else
+        session_say(s, MSG_INFO, "Not saved; %s is as it was.", s->replace_path);
+    pgn_game_free(g);
+}
+
+// ----------------------------------------------------------------- edited games
+
+void session_keep_edited(Session *s, PgnGame *g) {
+    if (s->edited_count == EDITED_MAX) {
+        const PgnSource *old = pgn_source(s->edited[0]);
+        session_say(s, MSG_ERROR,
+                    "Too many games with changes not saved: those to game %d of %s "
+                    "are dropped.",
+                    old->number, old->path);
+        pgn_game_free(s->edited[0]);
+        memmove(s->edited, s->edited + 1, (size_t)(EDITED_MAX - 1) * sizeof s->edited[0]);
+        s->edited_count--;
+    }
+    s->edited[s->edited_count++] = g;
+}
+
+PgnGame *session_take_edited(Session *s, const char *path, int number) {
+    for (int i = 0; i < s->edited_count; i++) {
+        const PgnSource *src = pgn_source(s->edited[i]);
+        if (src->number == number && pgn_db_same_file(src->path, path)) {
+            PgnGame *g = s->edited[i];
+            memmove(s->edited + i, s->edited + i + 1,
+                    (size_t)(s->edited_count - i - 1) * sizeof s->edited[0]);
+            s->edited_count--;
+            return g;
+        }
+    }
+    return NULL;
+}
+
+// The first game of a file with changes not saved (the one shown first),
+// into g (a copy the caller frees); false when there is none.
+static bool unsaved_game(Session *s, int64_t now, char *buf, size_t bufsz) {
+    PgnGame *shown = session_ops(s)->to_pgn(s, now);
+    const PgnGame *g = shown && pgn_modified(shown) && pgn_source(shown)->path[0] ? shown : NULL;
+    for (int i = 0; !g && i < s->edited_count; i++)
+        if (pgn_modified(s->edited[i]) && pgn_source(s->edited[i])->path[0])
+            g = s->edited[i];
+    if (g)
+        snprintf(buf, bufsz, "game %d of %.3000s", pgn_source(g)->number, pgn_source(g)->path);
+    pgn_game_free(shown);
+    return g != NULL;
+}
+
+// quit once more after a warning drops the changes not saved to a file's games.
+void save_quit(Session *s, int64_t now) {
+    char which[3100];
+    if (!s->quit_warned && unsaved_game(s, now, which, sizeof which)) {
+        s->quit_warned = true;
+        session_say(s, MSG_ERROR,
+                    "Changes to %s are not saved: save writes them back (game N opens it); "
+                    "quit again leaves without them.",
+                    which);
+        return;
+    }
+    s->quit = true;
+}
