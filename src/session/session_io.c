@@ -217,23 +217,9 @@ static PgnGame *read_first(const char *path, char *err, size_t errsz) {
 }
 
 // Takes the engine's evaluations off the comments of p's main line into
-// scores and depths (n entries). False when out of memory.
+// scores and depths (n entries; NULL: not kept). False when out of memory.
 static bool take_evals(PgnGame *p, int n, int *scores, int *depths) {
     for (int i = 0; i < n; i++) {
-        const PgnNode *node = pgn_mainline_node(p, i);
-        char *rest;
-        if (!split_eval(node->comment, &rest, &scores[i], &depths[i]))
-            return false;
-        bool ok = depths[i] == 0 || pgn_node_set_comment(p, node, rest);
-        free(rest);
-        if (!ok)
-            return false;
-    }
-    return true;
-}
-
-bool session_strip_evals(PgnGame *p) {
-    for (int i = 0; i < pgn_mainline_length(p); i++) {
         const PgnNode *node = pgn_mainline_node(p, i);
         char *rest;
         int score, depth;
@@ -243,8 +229,16 @@ bool session_strip_evals(PgnGame *p) {
         free(rest);
         if (!ok)
             return false;
+        if (scores)
+            scores[i] = score;
+        if (depths)
+            depths[i] = depth;
     }
     return true;
+}
+
+bool session_strip_evals(PgnGame *p) {
+    return take_evals(p, pgn_mainline_length(p), NULL, NULL);
 }
 
 bool session_load(Game *g, const char *path, int64_t now, bool *in_archive, char *err,
