@@ -230,7 +230,10 @@ bool think_info(Think *t, const SearchInfo *info) {
         l->score_white = score_white;
         l->mate_white = mate_white;
         pv_to_san(&t->root, info, l->pv_san, sizeof l->pv_san);
-        if (info->multipv > th->line_count || info->multipv == 1)
+        // Lines only grow within a request: a new depth's first line does not
+        // hide the others of the depth before (an analysis stopped between
+        // them keeps them all, each with its depth).
+        if (info->multipv > th->line_count)
             th->line_count = info->multipv;
     }
     if (info->multipv == 1) {
