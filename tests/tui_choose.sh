@@ -91,8 +91,13 @@ run_case() {
     click_text '3 of 3 games in'
     click_text 'game N \(or a click'
     click_text 'q or Esc: close'
-    sleep 1
+    # Input is read in order: once a key typed after the clicks is drawn in
+    # the command bar, the clicks have been handled.
+    keys z
+    check "$name: a key after the clicks reaches the command bar" wait_for 5 '^> ?z'
     check "$name: a click off the games keeps the list" has "$(screen)" '3 of 3 games in'
+    keys BSpace
+    check "$name: and is taken back" wait_gone 5 '^> ?z'
     keys q
     check "$name: q closes it" wait_for 5 '\[browse: game 3\]'
     check "$name: closed" wait_gone 5 '3 of 3 games in'
