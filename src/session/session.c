@@ -529,6 +529,7 @@ static bool answer_resume(Session *s, const char *line, int64_t now) {
     bool archived = session_archive_live(s, pending, true, now);
     game_free(pending);
     session_live_changed(s, now); // the autosave now holds the new game
+    session_changed(s);
     if (!s->opts.archive_path[0])
         session_say(s, MSG_INFO, "New game; the unfinished one is not kept (no archive).");
     else if (archived)
