@@ -9,7 +9,7 @@
 
 #include "src/session/session_int.h"
 
-static const Transition stay = {.kind = TR_STAY};
+static const Transition stay = { .kind = TR_STAY };
 
 static bool analyse_enter(Session *s, const ModeArgs *args, int64_t now) {
     Game *g = game_clone(args->source);
@@ -54,7 +54,7 @@ static Transition finish(Session *s, const char *why) {
         session_say(s, MSG_ANALYSIS, "%s", text);
     }
     session_say(s, MSG_INFO, "%s", why);
-    return (Transition){.kind = TR_BACK};
+    return (Transition){ .kind = TR_BACK };
 }
 
 static bool step(Session *s, const Command *cmd, int64_t now) {
@@ -156,8 +156,12 @@ static Transition analyse_poll(Session *s, const Event *ev, int64_t now) {
     return stay;
 }
 
-static const Game *analyse_game(const Session *s) { return s->analyse.game; }
-static const Board *analyse_board(const Session *s) { return game_board(s->analyse.game); }
+static const Game *analyse_game(const Session *s) {
+    return s->analyse.game;
+}
+static const Board *analyse_board(const Session *s) {
+    return game_board(s->analyse.game);
+}
 
 static void analyse_status(const Session *s, char *buf, size_t bufsz) {
     char text[160];
@@ -167,6 +171,11 @@ static void analyse_status(const Session *s, char *buf, size_t bufsz) {
 
 static PgnGame *analyse_to_pgn(Session *s, int64_t now) {
     return session_to_pgn(s->analyse.game, s->openings, now);
+}
+
+// An analysis with a limit ends by itself: the screen waits for it.
+static bool analyse_busy(const Session *s) {
+    return s->analyse.limited;
 }
 
 const ModeOps mode_analyse_ops = {
@@ -179,4 +188,6 @@ const ModeOps mode_analyse_ops = {
     .board = analyse_board,
     .status = analyse_status,
     .to_pgn = analyse_to_pgn,
+    .refusal_hint = " (stop ends the analysis, back returns to your game)",
+    .busy = analyse_busy,
 };

@@ -9,11 +9,11 @@
 #include "src/session/session_int.h"
 #include "src/util/text.h"
 
-static const Transition stay = {.kind = TR_STAY};
+static const Transition stay = { .kind = TR_STAY };
 
 enum {
     LEAD_COMMENT_SHORT = 60, // bytes of a game's first comment that the status line shows
-    NAME_SHOWN = 40,       // bytes of a player's name in a heading
+    NAME_SHOWN = 40,         // bytes of a player's name in a heading
 };
 
 // The settings the board's game is shown with: the position at the segment
@@ -127,9 +127,9 @@ static bool browse_enter(Session *s, const ModeArgs *args, int64_t now) {
     char err[512];
     PgnGame *kept = args->game ? NULL : session_take_edited(s, args->path, args->number);
     PgnGame *doc = args->game ? args->game
-                   : kept     ? kept
-                              : pgn_db_read_game(args->path, args->number, &args->place, err,
-                                                 sizeof err);
+                   : kept
+                       ? kept
+                       : pgn_db_read_game(args->path, args->number, &args->place, err, sizeof err);
     PgnCursor *r = doc ? pgn_cursor_new(doc) : NULL;
     if (!r) {
         if (doc) {
@@ -163,8 +163,7 @@ static bool browse_enter(Session *s, const ModeArgs *args, int64_t now) {
                 "back returns to your game.",
                 args->number, white ? white : "?", black ? black : "?", pgn_result(g), moves,
                 moves == 1 ? "" : "s", kept ? ", with your changes not saved yet" : "",
-                short_comment ? " {" : "", short_comment ? comment : "",
-                short_comment ? "}" : "");
+                short_comment ? " {" : "", short_comment ? comment : "", short_comment ? "}" : "");
     long_lead_comment(s, g, args->number);
     return true;
 }
@@ -259,12 +258,16 @@ static Transition browse_poll(Session *s, const Event *ev, int64_t now) {
     return stay;
 }
 
-static const Game *browse_game(const Session *s) { return s->browse.game; }
-static const Board *browse_board(const Session *s) { return game_board(s->browse.game); }
+static const Game *browse_game(const Session *s) {
+    return s->browse.game;
+}
+static const Board *browse_board(const Session *s) {
+    return game_board(s->browse.game);
+}
 
 // NAGs as the glyphs people read ($1 "!" ... $6 "?!"), others as $n.
 static void nag_text(const PgnNode *n, char *buf, size_t bufsz) {
-    static const char *const glyphs[] = {"", "!", "?", "!!", "??", "!?", "?!"};
+    static const char *const glyphs[] = { "", "!", "?", "!!", "??", "!?", "?!" };
     size_t len = 0;
     buf[0] = '\0';
     for (int i = 0; i < n->nag_count && len < bufsz; i++) {
@@ -288,8 +291,8 @@ static void browse_status(const Session *s, char *buf, size_t bufsz) {
         pgn_cursor_move_number(r, cursor - 1, &number, &side);
         char nags[32];
         nag_text(n, nags, sizeof nags);
-        len = (size_t)snprintf(buf, bufsz, "%d.%s %s%s", number, side == BLACK ? ".." : "",
-                               n->san, nags);
+        len = (size_t)snprintf(buf, bufsz, "%d.%s %s%s", number, side == BLACK ? ".." : "", n->san,
+                               nags);
         if (n->comment && len < bufsz)
             len += (size_t)snprintf(buf + len, bufsz - len, "  {%s}", n->comment);
     }
@@ -313,30 +316,9 @@ static void browse_saved(Session *s, const PgnGame *written) {
     pgn_mark_saved(g);
 }
 
-const ModeOps mode_browse_ops = {
-    .name = "browse",
-    .enter = browse_enter,
-    .leave = browse_leave,
-    .handle = browse_handle,
-    .poll = browse_poll,
-    .game = browse_game,
-    .board = browse_board,
-    .status = browse_status,
-    .to_pgn = browse_to_pgn,
-    .saved = browse_saved,
-};
-
-void browse_refresh(Session *s) { show_position(s, true); }
-
-bool browse_goto_node(Session *s, const PgnNode *n) {
-    if (!pgn_cursor_goto_node(s->browse.cursor, n))
-        return false;
-    return show_position(s, true);
-}
-
 // The move list of the line shown, and the variations of each of its moves.
-void browse_move_list(Session *s, const char *const **sans, int *count, int *current,
-                      const unsigned char **variations) {
+static void browse_move_list(Session *s, const char *const **sans, int *count, int *current,
+                             const unsigned char **variations) {
     BrowseState *b = &s->browse;
     int n = pgn_cursor_length(b->cursor);
     for (int i = 0; i < n && i < GAME_MAX_PLIES; i++) {
@@ -353,6 +335,40 @@ void browse_move_list(Session *s, const char *const **sans, int *count, int *cur
     *variations = b->line_variations;
 }
 
-void browse_move_list_start(const Session *s, int *fullmove, Color *side) {
+static void browse_move_list_start(const Session *s, int *fullmove, Color *side) {
     pgn_cursor_move_number(s->browse.cursor, 0, fullmove, side); // the line, not the board's game
 }
+
+static PgnCursor *browse_cursor(const Session *s) {
+    return s->browse.cursor;
+}
+static void browse_refresh(Session *s) {
+    show_position(s, true);
+}
+
+// Which game is shown: the file's game number, or one in memory.
+static void browse_status_tag(const Session *s, char *buf, size_t bufsz) {
+    if (s->browse_number > 0)
+        snprintf(buf, bufsz, "  [browse: game %d]", s->browse_number);
+    else
+        snprintf(buf, bufsz, "  [browse: reviewed game]");
+}
+
+const ModeOps mode_browse_ops = {
+    .name = "browse",
+    .enter = browse_enter,
+    .leave = browse_leave,
+    .handle = browse_handle,
+    .poll = browse_poll,
+    .game = browse_game,
+    .board = browse_board,
+    .status = browse_status,
+    .to_pgn = browse_to_pgn,
+    .saved = browse_saved,
+    .refusal_hint = " (back returns to your game)",
+    .move_list = browse_move_list,
+    .move_list_start = browse_move_list_start,
+    .status_tag = browse_status_tag,
+    .cursor = browse_cursor,
+    .refresh = browse_refresh,
+};

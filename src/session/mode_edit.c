@@ -6,7 +6,7 @@
 
 #include "src/session/session_int.h"
 
-static const Transition stay = {.kind = TR_STAY};
+static const Transition stay = { .kind = TR_STAY };
 static const char letters[] = "PpNnBbRrQqKk";
 
 static void put(Board *b, Square sq, Piece p) {
@@ -42,12 +42,15 @@ static void load_board(EditState *e, const Board *b) {
 static bool edit_enter(Session *s, const ModeArgs *args, int64_t now) {
     (void)now;
     load_board(&s->edit, game_board(args->source));
-    session_say(s, MSG_INFO, "Editing: put Qd4 / put pe5, remove e4, clear, side white|black, "
-                             "castling KQkq|-, ep e3|-, then done (or cancel).");
+    session_say(s, MSG_INFO,
+                "Editing: put Qd4 / put pe5, remove e4, clear, side white|black, "
+                "castling KQkq|-, ep e3|-, then done (or cancel).");
     return true;
 }
 
-static void edit_leave(Session *s, int64_t now) { (void)s, (void)now; }
+static void edit_leave(Session *s, int64_t now) {
+    (void)s, (void)now;
+}
 
 // The placement from the squares; the rest from the editor's fields.
 static void edit_fen(const EditState *e, char *buf, size_t bufsz) {
@@ -84,8 +87,10 @@ static bool put_piece(Session *s, const char *t) {
         sq_text++;
     Square sq = square_from_name(sq_text);
     if (!l || sq == SQ_NONE || sq_text[2]) {
-        session_say(s, MSG_ERROR, "put needs a piece letter (KQRBNP white, kqrbnp black) and a "
-                                  "square, like Qd4 or pe5; not '%s'", t);
+        session_say(s, MSG_ERROR,
+                    "put needs a piece letter (KQRBNP white, kqrbnp black) and a "
+                    "square, like Qd4 or pe5; not '%s'",
+                    t);
         return false;
     }
     put(&s->edit.board, sq, (Piece)(l - letters));
@@ -192,8 +197,12 @@ static Transition edit_poll(Session *s, const Event *ev, int64_t now) {
     return stay;
 }
 
-static const Game *edit_game(const Session *s) { return s->live; }
-static const Board *edit_board(const Session *s) { return &s->edit.board; }
+static const Game *edit_game(const Session *s) {
+    return s->live;
+}
+static const Board *edit_board(const Session *s) {
+    return &s->edit.board;
+}
 
 static void edit_status(const Session *s, char *buf, size_t bufsz) {
     snprintf(buf, bufsz, "%s to move (editor)", s->edit.board.side == WHITE ? "White" : "Black");
@@ -214,4 +223,7 @@ const ModeOps mode_edit_ops = {
     .board = edit_board,
     .status = edit_status,
     .to_pgn = edit_to_pgn,
+    .refusal_hint = ": done uses the position, cancel leaves the editor",
+    .hides_moves = true,
+    .hides_opening = true,
 };

@@ -8,11 +8,11 @@
 
 enum { HINT_MOVETIME_MS = 1000 };
 
-static const Transition stay = {.kind = TR_STAY};
+static const Transition stay = { .kind = TR_STAY };
 
 static void update_flip(Session *s) {
-    s->flipped = game_player(s->live, BLACK) == PLAYER_HUMAN &&
-                 game_player(s->live, WHITE) == PLAYER_ENGINE;
+    s->flipped =
+        game_player(s->live, BLACK) == PLAYER_HUMAN && game_player(s->live, WHITE) == PLAYER_ENGINE;
 }
 
 static void clear_hint(Session *s) {
@@ -22,7 +22,9 @@ static void clear_hint(Session *s) {
 
 // ----------------------------------------------------------------- looking back
 
-bool play_viewing(const Session *s) { return s->play.view_ply >= 0; }
+bool play_viewing(const Session *s) {
+    return s->play.view_ply >= 0;
+}
 
 static int shown_ply(const Session *s) {
     return play_viewing(s) ? s->play.view_ply : game_ply_count(s->live);
@@ -59,8 +61,7 @@ bool play_view(Session *s, int ply) {
     s->play.view_ply = ply;
     pointing_reset(s);
     move_text(s, ply, seen, sizeof seen);
-    session_say(s, MSG_INFO, "Viewing %s; your game is at %s (last or End returns).", seen,
-                now_at);
+    session_say(s, MSG_INFO, "Viewing %s; your game is at %s (last or End returns).", seen, now_at);
     session_changed(s);
     return true;
 }
@@ -112,7 +113,8 @@ static bool play_enter(Session *s, const ModeArgs *args, int64_t now) {
 
 static void play_leave(Session *s, int64_t now) {
     think_cancel(&s->think);
-    s->play.clock_was_running = game_clock(s->live)->running || (s->play.held && s->play.held_clock);
+    s->play.clock_was_running =
+        game_clock(s->live)->running || (s->play.held && s->play.held_clock);
     s->play.held = s->play.held_clock = false;
     game_pause(s->live, now);
     clear_hint(s);
@@ -123,7 +125,7 @@ static void after_move(Session *s, int64_t now) {
     clear_hint(s);
     if (play_viewing(s) && s->play.view_ply > game_ply_count(s->live))
         s->play.view_ply = -1; // the moves looked at were taken back
-    s->play.selected = SQ_NONE;
+    s->pointing.selected = SQ_NONE;
     s->play.last_move_ms = now;
     session_live_changed(s, now);
     session_changed(s);
@@ -141,9 +143,10 @@ static void take_back(Session *s, bool redo, int64_t now) {
     // A finished game stays finished (FIDE: the result stands; lichess does
     // the same): its moves are studied in a copy, or a new game starts.
     if (game_is_over(s->live)) {
-        session_say(s, MSG_ERROR, "The game is over (%s %s): %s cannot change it; analyze "
-                    "studies its positions, new starts a game.", game_result_text(s->live),
-                    game_end_text(s->live), redo ? "redo" : "undo");
+        session_say(s, MSG_ERROR,
+                    "The game is over (%s %s): %s cannot change it; analyze "
+                    "studies its positions, new starts a game.",
+                    game_result_text(s->live), game_end_text(s->live), redo ? "redo" : "undo");
         return;
     }
     think_cancel(&s->think);
@@ -238,8 +241,10 @@ static void set_level(Session *s, int level) {
 
 static void play_sides(Session *s, const Command *cmd) {
     bool w = cmd->human[WHITE], b = cmd->human[BLACK];
-    const char *sides = w && b ? "both sides" : w ? "White" : b ? "Black"
-                                                : "neither side: patzer plays itself";
+    const char *sides = w && b ? "both sides"
+                        : w    ? "White"
+                        : b    ? "Black"
+                               : "neither side: patzer plays itself";
     GameSettings *next = next_settings(s);
     if (next) {
         next->players[WHITE] = w ? PLAYER_HUMAN : PLAYER_ENGINE;
@@ -474,7 +479,9 @@ bool session_hold(Session *s, bool hold, int64_t now) {
     return true;
 }
 
-static const Game *play_game(const Session *s) { return s->live; }
+static const Game *play_game(const Session *s) {
+    return s->live;
+}
 static const Board *play_board(const Session *s) {
     return play_viewing(s) ? &s->play.view_board : game_board(s->live);
 }
@@ -495,9 +502,9 @@ static void play_status(const Session *s, char *buf, size_t bufsz) {
                  game_turn(g) == WHITE ? "White" : "Black", think_engine_name(&s->think),
                  board_in_check(game_board(g)) ? " - check" : "");
         // A queued move stays said while it waits (the board marks it too).
-        if (s->play.premove != MOVE_NONE) {
+        if (s->pointing.premove != MOVE_NONE) {
             size_t n = strlen(buf);
-            snprintf(buf + n, bufsz - n, " - premove %s (Esc clears)", s->play.premove_text);
+            snprintf(buf + n, bufsz - n, " - premove %s (Esc clears)", s->pointing.premove_text);
         }
         return;
     }
@@ -522,6 +529,42 @@ static void play_saved(Session *s, const PgnGame *written) {
     s->play.saved_to = *pgn_source(written);
 }
 
+static bool engines_only(const Game *g) {
+    return game_player(g, WHITE) == PLAYER_ENGINE && game_player(g, BLACK) == PLAYER_ENGINE;
+}
+
+// The engine thinks on its move against you (not when it plays itself).
+static bool play_busy(const Session *s) {
+    return game_engine_to_move(s->live) && !engines_only(s->live);
+}
+
+// patzer against itself waits pace_ms between its moves.
+static int play_wakeup_ms(const Session *s, int64_t now) {
+    if (s->think.busy || !game_engine_to_move(s->live) || !engines_only(s->live))
+        return -1;
+    int64_t due = s->play.last_move_ms + s->pace_ms - now;
+    return due < 0 ? 0 : (int)due;
+}
+
+static Move play_hint(const Session *s) {
+    return s->play.hint;
+}
+
+// The engine's thinking is hidden in a game against it unless `eval on`.
+static bool play_eval_shown(const Session *s) {
+    if (s->play.show_eval)
+        return true;
+    bool w = game_player(s->live, WHITE) == PLAYER_ENGINE,
+         b = game_player(s->live, BLACK) == PLAYER_ENGINE;
+    return w == b; // you against yourself, or patzer against itself
+}
+
+// The opening of the position, and the mode.
+static void play_status_tag(const Session *s, char *buf, size_t bufsz) {
+    const char *opening = session_opening(s);
+    snprintf(buf, bufsz, "%s%s  [play]", opening ? "   " : "", opening ? opening : "");
+}
+
 const ModeOps mode_play_ops = {
     .name = "play",
     .enter = play_enter,
@@ -534,4 +577,13 @@ const ModeOps mode_play_ops = {
     .to_pgn = play_to_pgn,
     .saved = play_saved,
     .shown_ply = shown_ply,
+    .refusal_hint = "",
+    .points = true,
+    .busy = play_busy,
+    .wakeup_ms = play_wakeup_ms,
+    .hint = play_hint,
+    .eval_shown = play_eval_shown,
+    .status_tag = play_status_tag,
+    .shows_live = true,
+    .view_ply = play_view,
 };

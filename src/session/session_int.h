@@ -172,6 +172,39 @@ typedef struct ModeOps {
     // How many of the game's moves are on the board (NULL: all of them):
     // play looks back through the live game while it goes on.
     int (*shown_ply)(const Session *s);
+
+    // What the core asks of every mode instead of testing which one it is.
+    // A refusal in this mode ends with this ("(back returns to your game)").
+    const char *refusal_hint;
+    bool points;        // pointing at squares plays moves (play, train)
+    bool hides_moves;   // its board is no game's position: no moves, no tree (edit)
+    bool hides_opening; // no opening named (a puzzle's would give it away)
+    // Optional queries; NULL gives the answer in brackets.
+    bool (*busy)(const Session *s);                  // works on its own [false]
+    int (*wakeup_ms)(const Session *s, int64_t now); // when to poll again [-1: on events]
+    Move (*hint)(const Session *s);                  // a move to mark [MOVE_NONE]
+    bool (*eval_shown)(const Session *s);            // the engine's lines shown [true]
+    // The move list when it is not the shown game's moves (browse: the line
+    // through its tree, each move's variation count) and its first move.
+    void (*move_list)(Session *s, const char *const **sans, int *count, int *current,
+                      const unsigned char **variations);
+    void (*move_list_start)(const Session *s, int *fullmove, Color *side);
+    // What ends the status line after the state and any question ("   C00
+    // French Defense  [play]"); NULL: nothing.
+    void (*status_tag)(const Session *s, char *buf, size_t bufsz);
+    // How far work of the mode's own has come (the review), for a progress bar.
+    bool (*progress)(const Session *s, int *done, int *total);
+    // The shown game is the live one (play): annotations go to it, and moves
+    // pointed at are played in it.
+    bool shows_live;
+    // A document browsed through its tree (browse): the cursor, and how the
+    // board follows after the cursor moved or the document was annotated.
+    // NULL: the mode shows a game's main line.
+    PgnCursor *(*cursor)(const Session *s);
+    void (*refresh)(Session *s);
+    // Shows the position after the shown game's first ply moves (a click on
+    // a move in the list); NULL: such clicks do nothing in this mode.
+    bool (*view_ply)(Session *s, int ply);
 } ModeOps;
 
 extern const ModeOps mode_play_ops, mode_browse_ops, mode_edit_ops, mode_analyse_ops,
@@ -179,13 +212,18 @@ extern const ModeOps mode_play_ops, mode_browse_ops, mode_edit_ops, mode_analyse
 
 // ------------------------------------------------------------ mode states
 
-typedef struct PlayState {
-    Move hint;              // shown on the board once the hint names the move
-    Move hint_found;        // the engine's hint; the first `hint` names only its piece
+// Pointing at squares (pointing.c), a service of the modes that point
+// (play, train): what is selected, queued or waiting for a piece.
+typedef struct PointingState {
     Square selected;        // the piece picked by pointing (SQ_NONE: none)
     Move premove;           // from/to queued while the engine thinks (MOVE_NONE: none)
     char premove_text[MOVE_TEXT_MAX]; // how the premove is named: "Nf3", "g1f3"
     Move promotion;         // from/to waiting for the promotion piece (MOVE_NONE: none)
+} PointingState;
+
+typedef struct PlayState {
+    Move hint;              // shown on the board once the hint names the move
+    Move hint_found;        // the engine's hint; the first `hint` names only its piece
     bool show_eval;         // `eval on`: the engine's thinking shows in a game against it
     int64_t last_move_ms;   // when the last move was made (pacing engine-vs-engine)
     bool clock_was_running; // when play was left: restart it on return
@@ -377,6 +415,7 @@ struct Session {
     // analysis mode (session_thinking).
     SessionThinking analysis_final;
     Key analysis_final_key;
+    PointingState pointing;
 
     // Each mode's own state.
     PlayState play;
@@ -454,8 +493,8 @@ bool play_viewing(const Session *s);
 
 // Pointing at squares in modes play and train (pointing.c): a typed square,
 // a click or the cursor selects a piece, a second square plays it or queues
-// it as a premove while the engine thinks. The selection lives in PlayState
-// whichever of the two modes points.
+// it as a premove while the engine thinks. The selection lives in the
+// session's PointingState whichever of the two modes points.
 // The game pointed at (the current mode's) and how its moves are played (the
 // core hands them to the current mode as typed moves).
 const Game *pointing_game(const Session *s);
@@ -481,14 +520,6 @@ bool pointing_prompt(const Session *s, char *buf, size_t bufsz);
 // "knight": a piece type's name for messages.
 const char *pointing_piece_name(PieceType t);
 
-// Mode browse's move list: the line shown and each move's variation count.
-void browse_move_list(Session *s, const char *const **sans, int *count, int *current,
-                      const unsigned char **variations);
-// The number and side of that list's first move.
-void browse_move_list_start(const Session *s, int *fullmove, Color *side);
-// Mode browse: goes to node n of the game's tree (the line through it on
-// the board). False when n is not in the tree.
-bool browse_goto_node(Session *s, const PgnNode *n);
 // "12 moves" (full moves, the plural right), and the one wording of the
 // question about an unfinished game g (status.c).
 const char *session_moves_text(const Game *g, char *buf, size_t bufsz);
@@ -505,8 +536,6 @@ void save_quit(Session *s, int64_t now);
 // none kept).
 void session_keep_edited(Session *s, PgnGame *g);
 PgnGame *session_take_edited(Session *s, const char *path, int number);
-// Mode browse: the board's game again from the tree (after an annotation).
-void browse_refresh(Session *s);
 
 // Annotations (annotate.c): comment and nag on the current move of the
 // game shown; a move's typed NAG (cmd->nag) set once the move is played.
@@ -531,7 +560,5 @@ bool explore_busy(const Session *s);
 bool explore_stop(Session *s);
 void explore_free(Session *s);
 
-// Mode review's progress: true while it runs.
-bool review_mode_progress(const Session *s, int *done, int *total);
 
 #endif
