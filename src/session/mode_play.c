@@ -6,6 +6,25 @@
 
 #include "src/session/session_int.h"
 
+typedef struct PlayState {
+    Move hint;              // shown on the board once the hint names the move
+    Move hint_found;        // the engine's hint; the first `hint` names only its piece
+    bool show_eval;         // `eval on`: the engine's thinking shows in a game against it
+    int64_t last_move_ms;   // when the last move was made (pacing engine-vs-engine)
+    bool clock_was_running; // when play was left: restart it on return
+    bool held;              // session_hold: the game waits while the board is covered
+    bool held_clock;        // a clock ran (or was started by a move) while held
+    PgnSource saved_to;     // where `save` last put the game (path empty: nowhere yet)
+    // Looking back: the position after the live game's first view_ply moves
+    // is shown (-1: the live position), while the clocks and the engine go on.
+    int view_ply;
+    Board view_board;
+} PlayState;
+
+static PlayState *state(const Session *s) {
+    return s->mode_state[SESSION_PLAY];
+}
+
 enum { HINT_MOVETIME_MS = 1000 };
 
 static const Transition stay = { .kind = TR_STAY };
@@ -16,18 +35,18 @@ static void update_flip(Session *s) {
 }
 
 static void clear_hint(Session *s) {
-    s->play.hint = MOVE_NONE;
-    s->play.hint_found = MOVE_NONE;
+    state(s)->hint = MOVE_NONE;
+    state(s)->hint_found = MOVE_NONE;
 }
 
 // ----------------------------------------------------------------- looking back
 
 bool play_viewing(const Session *s) {
-    return s->play.view_ply >= 0;
+    return state(s)->view_ply >= 0;
 }
 
 static int shown_ply(const Session *s) {
-    return play_viewing(s) ? s->play.view_ply : game_ply_count(s->live);
+    return play_viewing(s) ? state(s)->view_ply : game_ply_count(s->live);
 }
 
 // "12... Nf6" for the move at the end of the first ply moves ("the start").
@@ -48,7 +67,7 @@ bool play_view(Session *s, int ply) {
     move_text(s, plies, now_at, sizeof now_at);
     if (ply == plies) {
         bool was = play_viewing(s);
-        s->play.view_ply = -1;
+        state(s)->view_ply = -1;
         session_changed(s);
         if (was)
             session_say(s, MSG_INFO, "Back to your game at %s.", now_at);
@@ -57,8 +76,8 @@ bool play_view(Session *s, int ply) {
     Board b = *game_start_board(s->live);
     for (int i = 0; i < ply; i++)
         board_play(&b, game_move(s->live, i)->move);
-    s->play.view_board = b;
-    s->play.view_ply = ply;
+    state(s)->view_board = b;
+    state(s)->view_ply = ply;
     pointing_reset(s);
     move_text(s, ply, seen, sizeof seen);
     session_say(s, MSG_INFO, "Viewing %s; your game is at %s (last or End returns).", seen, now_at);
@@ -101,21 +120,21 @@ static void step(Session *s, const Command *cmd) {
 static bool play_enter(Session *s, const ModeArgs *args, int64_t now) {
     (void)args;
     pointing_reset(s);
-    s->play.view_ply = -1;
-    if (s->play.clock_was_running && !game_is_over(s->live))
+    state(s)->view_ply = -1;
+    if (state(s)->clock_was_running && !game_is_over(s->live))
         game_start_clock(s->live, now);
-    s->play.clock_was_running = false;
+    state(s)->clock_was_running = false;
     clear_hint(s);
-    s->play.last_move_ms = now;
+    state(s)->last_move_ms = now;
     update_flip(s);
     return true;
 }
 
 static void play_leave(Session *s, int64_t now) {
     think_cancel(&s->think);
-    s->play.clock_was_running =
-        game_clock(s->live)->running || (s->play.held && s->play.held_clock);
-    s->play.held = s->play.held_clock = false;
+    state(s)->clock_was_running =
+        game_clock(s->live)->running || (state(s)->held && state(s)->held_clock);
+    state(s)->held = state(s)->held_clock = false;
     game_pause(s->live, now);
     clear_hint(s);
     pointing_reset(s);
@@ -123,10 +142,10 @@ static void play_leave(Session *s, int64_t now) {
 
 static void after_move(Session *s, int64_t now) {
     clear_hint(s);
-    if (play_viewing(s) && s->play.view_ply > game_ply_count(s->live))
-        s->play.view_ply = -1; // the moves looked at were taken back
+    if (play_viewing(s) && state(s)->view_ply > game_ply_count(s->live))
+        state(s)->view_ply = -1; // the moves looked at were taken back
     s->pointing.selected = SQ_NONE;
-    s->play.last_move_ms = now;
+    state(s)->last_move_ms = now;
     session_live_changed(s, now);
     session_changed(s);
     if (game_is_over(s->live))
@@ -160,7 +179,7 @@ static void take_back(Session *s, bool redo, int64_t now) {
     }
     clear_hint(s);
     pointing_reset(s);
-    s->play.view_ply = -1;
+    state(s)->view_ply = -1;
     memset(&s->think.thinking, 0, sizeof s->think.thinking);
     session_live_changed(s, now);
     session_changed(s);
@@ -178,10 +197,10 @@ static void hint(Session *s) {
         session_say(s, MSG_ERROR, "A hint is for your own move.");
         return;
     }
-    if (s->play.hint_found != MOVE_NONE) { // the second hint: the move itself
+    if (state(s)->hint_found != MOVE_NONE) { // the second hint: the move itself
         char san[MOVE_TEXT_MAX];
-        notation_to_san(game_board(s->live), s->play.hint_found, san);
-        s->play.hint = s->play.hint_found;
+        notation_to_san(game_board(s->live), state(s)->hint_found, san);
+        state(s)->hint = state(s)->hint_found;
         session_say(s, MSG_INFO, "Hint: %s", san);
         session_changed(s);
         return;
@@ -209,7 +228,7 @@ static void go_now(Session *s) {
     game_set_players(s->live, turn == WHITE ? PLAYER_ENGINE : PLAYER_HUMAN,
                      turn == BLACK ? PLAYER_ENGINE : PLAYER_HUMAN);
     update_flip(s);
-    s->play.last_move_ms = 0; // no pause before this move
+    state(s)->last_move_ms = 0; // no pause before this move
     session_changed(s);
     session_say(s, MSG_INFO, "patzer plays %s.", turn == WHITE ? "White" : "Black");
 }
@@ -255,7 +274,7 @@ static void play_sides(Session *s, const Command *cmd) {
     think_cancel(&s->think);
     game_set_players(s->live, w ? PLAYER_HUMAN : PLAYER_ENGINE, b ? PLAYER_HUMAN : PLAYER_ENGINE);
     update_flip(s);
-    s->play.last_move_ms = 0;
+    state(s)->last_move_ms = 0;
     session_changed(s);
     session_say(s, MSG_INFO, "You play %s.", sides);
 }
@@ -263,7 +282,7 @@ static void play_sides(Session *s, const Command *cmd) {
 void play_text_move(Session *s, const char *text, int64_t now) {
     if (play_viewing(s)) { // the move would not be played where the user looks
         char seen[64], now_at[64];
-        move_text(s, s->play.view_ply, seen, sizeof seen);
+        move_text(s, state(s)->view_ply, seen, sizeof seen);
         move_text(s, game_ply_count(s->live), now_at, sizeof now_at);
         session_say(s, MSG_ERROR,
                     "You are looking at %s; moves are played in your game, at %s: last (or "
@@ -331,15 +350,15 @@ static void set_time(Session *s, const TimeControl *tc, int64_t now) {
 
 static void set_eval(Session *s, const char *arg) {
     if (!arg[0])
-        s->play.show_eval = !s->play.show_eval;
+        state(s)->show_eval = !state(s)->show_eval;
     else if (strcmp(arg, "on") == 0 || strcmp(arg, "off") == 0)
-        s->play.show_eval = strcmp(arg, "on") == 0;
+        state(s)->show_eval = strcmp(arg, "on") == 0;
     else {
         session_say(s, MSG_ERROR, "eval takes on or off, not '%s'.", arg);
         return;
     }
     session_say(s, MSG_INFO, "The engine's evaluation is %s in your game.",
-                s->play.show_eval ? "shown" : "hidden");
+                state(s)->show_eval ? "shown" : "hidden");
     session_changed(s);
 }
 
@@ -395,7 +414,7 @@ static void on_bestmove(Session *s, const Event *ev, int64_t now) {
         Piece p = board_piece_on(game_board(s->live), move_from(ev->best));
         char from[3];
         square_name(move_from(ev->best), from);
-        s->play.hint_found = ev->best;
+        state(s)->hint_found = ev->best;
         session_say(s, MSG_INFO, "Hint: move your %s on %s (hint again for the move)",
                     pointing_piece_name(piece_type(p)), from);
         session_changed(s);
@@ -419,7 +438,7 @@ static void on_bestmove(Session *s, const Event *ev, int64_t now) {
 static bool paced(const Session *s, int64_t now) {
     bool both = game_player(s->live, WHITE) == PLAYER_ENGINE &&
                 game_player(s->live, BLACK) == PLAYER_ENGINE;
-    return both && s->play.last_move_ms && now - s->play.last_move_ms < s->pace_ms;
+    return both && state(s)->last_move_ms && now - state(s)->last_move_ms < s->pace_ms;
 }
 
 static Transition play_poll(Session *s, const Event *ev, int64_t now) {
@@ -430,11 +449,11 @@ static Transition play_poll(Session *s, const Event *ev, int64_t now) {
             on_bestmove(s, ev, now);
         return stay;
     }
-    if (s->play.held) {
+    if (state(s)->held) {
         // A reply found before the hold was played and started a clock:
         // it waits too (from the next poll, a few milliseconds later).
         if (game_clock(s->live)->running) {
-            s->play.held_clock = true;
+            state(s)->held_clock = true;
             game_pause(s->live, now);
         }
         return stay;
@@ -463,18 +482,19 @@ static Transition play_poll(Session *s, const Event *ev, int64_t now) {
 
 bool session_hold(Session *s, bool hold, int64_t now) {
     if (!hold) {
-        if (s->play.held && s->play.held_clock && s->mode == SESSION_PLAY && !game_is_over(s->live))
+        if (state(s)->held && state(s)->held_clock && s->mode == SESSION_PLAY &&
+            !game_is_over(s->live))
             game_start_clock(s->live, now);
-        s->play.held = s->play.held_clock = false;
+        state(s)->held = state(s)->held_clock = false;
         return false;
     }
     const Game *g = s->live;
     bool yours = game_player(g, WHITE) == PLAYER_HUMAN || game_player(g, BLACK) == PLAYER_HUMAN;
-    if (s->mode != SESSION_PLAY || s->play.held || !yours || game_is_over(g) ||
+    if (s->mode != SESSION_PLAY || state(s)->held || !yours || game_is_over(g) ||
         game_clock(g)->tc.untimed)
-        return s->play.held;
-    s->play.held = true;
-    s->play.held_clock = game_clock(g)->running;
+        return state(s)->held;
+    state(s)->held = true;
+    state(s)->held_clock = game_clock(g)->running;
     game_pause(s->live, now);
     return true;
 }
@@ -483,18 +503,18 @@ static const Game *play_game(const Session *s) {
     return s->live;
 }
 static const Board *play_board(const Session *s) {
-    return play_viewing(s) ? &s->play.view_board : game_board(s->live);
+    return play_viewing(s) ? &state(s)->view_board : game_board(s->live);
 }
 
 static void play_status(const Session *s, char *buf, size_t bufsz) {
     const Game *g = s->live;
     if (play_viewing(s)) {
-        char seen[64], now_at[64], state[160];
-        move_text(s, s->play.view_ply, seen, sizeof seen);
+        char seen[64], now_at[64], where[160];
+        move_text(s, state(s)->view_ply, seen, sizeof seen);
         move_text(s, game_ply_count(g), now_at, sizeof now_at);
-        session_game_status(g, state, sizeof state);
+        session_game_status(g, where, sizeof where);
         snprintf(buf, bufsz, "Viewing %s - your game is at %s, %s; End returns", seen, now_at,
-                 state);
+                 where);
         return;
     }
     if (!game_is_over(g) && game_player(g, game_turn(g)) == PLAYER_ENGINE) {
@@ -520,13 +540,13 @@ static void play_status(const Session *s, char *buf, size_t bufsz) {
 
 static PgnGame *play_to_pgn(Session *s, int64_t now) {
     PgnGame *g = session_to_pgn(s->live, s->openings, now);
-    if (g && s->play.saved_to.path[0])
-        pgn_set_source(g, &s->play.saved_to); // a second save writes it there again
+    if (g && state(s)->saved_to.path[0])
+        pgn_set_source(g, &state(s)->saved_to); // a second save writes it there again
     return g;
 }
 
 static void play_saved(Session *s, const PgnGame *written) {
-    s->play.saved_to = *pgn_source(written);
+    state(s)->saved_to = *pgn_source(written);
 }
 
 static bool engines_only(const Game *g) {
@@ -542,17 +562,17 @@ static bool play_busy(const Session *s) {
 static int play_wakeup_ms(const Session *s, int64_t now) {
     if (s->think.busy || !game_engine_to_move(s->live) || !engines_only(s->live))
         return -1;
-    int64_t due = s->play.last_move_ms + s->pace_ms - now;
+    int64_t due = state(s)->last_move_ms + s->pace_ms - now;
     return due < 0 ? 0 : (int)due;
 }
 
 static Move play_hint(const Session *s) {
-    return s->play.hint;
+    return state(s)->hint;
 }
 
 // The engine's thinking is hidden in a game against it unless `eval on`.
 static bool play_eval_shown(const Session *s) {
-    if (s->play.show_eval)
+    if (state(s)->show_eval)
         return true;
     bool w = game_player(s->live, WHITE) == PLAYER_ENGINE,
          b = game_player(s->live, BLACK) == PLAYER_ENGINE;
@@ -567,6 +587,7 @@ static void play_status_tag(const Session *s, char *buf, size_t bufsz) {
 
 const ModeOps mode_play_ops = {
     .name = "play",
+    .state_size = sizeof(PlayState),
     .enter = play_enter,
     .leave = play_leave,
     .handle = play_handle,

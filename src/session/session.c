@@ -26,6 +26,28 @@ static const ModeOps *const modes[] = {
 static const ModeOps *current(const Session *s) {
     return modes[s->mode];
 }
+
+// A mode's state as when the session started (a new live game for play).
+static void reset_state(Session *s, SessionMode m) {
+    if (modes[m]->state_size)
+        memset(s->mode_state[m], 0, modes[m]->state_size);
+}
+
+static bool alloc_states(Session *s) {
+    for (int m = 0; m < SESSION_MODE_COUNT; m++)
+        if (modes[m]->state_size && !(s->mode_state[m] = calloc(1, modes[m]->state_size)))
+            return false;
+    return true;
+}
+
+static void free_states(Session *s) {
+    for (int m = 0; m < SESSION_MODE_COUNT; m++) {
+        if (s->mode_state[m] && modes[m]->destroy)
+            modes[m]->destroy(s);
+        free(s->mode_state[m]);
+        s->mode_state[m] = NULL;
+    }
+}
 const ModeOps *session_ops(const Session *s) {
     return current(s);
 }
@@ -117,7 +139,7 @@ static bool replace_live(Session *s, Game *g, int64_t now) {
     memset(&s->think.thinking, 0, sizeof s->think.thinking);
     s->think.engine_score = 0;
     think_new_game(&s->think);
-    memset(&s->play, 0, sizeof s->play);
+    reset_state(s, SESSION_PLAY);
     pointing_reset(s);
     s->mode = SESSION_PLAY;
     s->back_mode = SESSION_PLAY;
@@ -516,7 +538,7 @@ static bool answer_resume(Session *s, const char *line, int64_t now) {
         Game *fresh = s->live;
         s->live = pending;
         game_free(fresh);
-        memset(&s->play, 0, sizeof s->play);
+        reset_state(s, SESSION_PLAY);
         pointing_reset(s);
         if (s->mode == SESSION_PLAY) // else (--pgn) entered when the user returns to it
             modes[SESSION_PLAY]->enter(s, &(ModeArgs){ 0 }, now);
@@ -715,6 +737,7 @@ Session *session_new(const SessionOptions *opts, const SessionHooks *hooks, int6
     s->pace_ms = opts->pace_ms >= 0 ? opts->pace_ms : PACE_DEFAULT_MS;
     if (hooks)
         s->hooks = *hooks;
+    bool states = alloc_states(s);
     s->think.events = eventq_new();
     s->think.engine = engine_new();
     s->think.session = s;
@@ -726,12 +749,14 @@ Session *session_new(const SessionOptions *opts, const SessionHooks *hooks, int6
         s->live = NULL; // err says why
     else
         s->live = game_new(&s->opts.settings, err, errsz);
-    if (!s->think.events || !s->think.engine || !s->live) {
-        if (!(s->think.events && s->think.engine)) // else err says why the game could not start
+    if (!states || !s->think.events || !s->think.engine || !s->live) {
+        if (!(states && s->think.events &&
+              s->think.engine)) // else err says why the game could not start
             snprintf(err, errsz, "out of memory starting the engine");
         eventq_free(s->think.events);
         engine_free(s->think.engine);
         game_free(s->live);
+        free_states(s);
         free(s);
         return NULL;
     }
@@ -770,7 +795,7 @@ void session_free(Session *s, int64_t now) {
     think_free(&s->think);
     engine_free(s->coach);
     game_free(s->live);
-    game_free(s->analyse.game);
+    free_states(s);
     eventq_free(s->think.events);
     annotate_free(s);
     msglog_free(&s->messages);

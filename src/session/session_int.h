@@ -13,20 +13,21 @@
 #include "engine/movegen.h"
 #include "src/coach/puzzlebook.h"
 #include "src/explore/explorer.h"
-#include "src/protocol/uci_client.h"
 #include "src/game/openings.h"
 #include "src/game/review.h"
+#include "src/pgn/cursor.h"
+#include "src/pgn/database.h"
 #include "src/pgn/gamelist.h"
+#include "src/protocol/uci_client.h"
 #include "src/session/command.h"
 #include "src/session/eventq.h"
 #include "src/session/msglog.h"
-#include "src/pgn/cursor.h"
-#include "src/pgn/database.h"
 #include "src/session/session.h"
 #include "src/session/session_io.h"
 #include "src/util/netfile.h"
 
 enum { MESSAGE_MAX = 4096, PACE_DEFAULT_MS = 1000, EDITED_MAX = 16 };
+enum { SESSION_MODE_COUNT = SESSION_TRAIN + 1 };
 
 // ------------------------------------------------------------ engine link
 // The session's engine, shared by play (moves, hints) and analysis: one
@@ -36,28 +37,28 @@ typedef enum { REQ_NONE, REQ_MOVE, REQ_HINT, REQ_ANALYSIS } RequestKind;
 
 typedef struct Think {
     Engine *engine;
-    NetFile net;          // the net of the engine's EvalFile while UseNNUE is on
+    NetFile net; // the net of the engine's EvalFile while UseNNUE is on
     EventQueue *events;
-    unsigned request;     // id of the current request (read by the search thread)
+    unsigned request; // id of the current request (read by the search thread)
     RequestKind kind;
-    unsigned gen;         // generation of the game the request was made for
+    unsigned gen; // generation of the game the request was made for
     bool busy;
-    int engine_score;     // the engine's last exact score, from its own side
-    int lines;            // MultiPV of the current request
-    int done_depth;       // the last depth whose lines were all reported
-    Board root;           // the position searched, to turn PVs into SAN
+    int engine_score; // the engine's last exact score, from its own side
+    int lines;        // MultiPV of the current request
+    int done_depth;   // the last depth whose lines were all reported
+    Board root;       // the position searched, to turn PVs into SAN
     SessionThinking thinking;
     // An external UCI engine (`engine CMD`) in place of the built-in one for
     // moves, hints and analysis; NULL: the built-in engine.
-    Session *session;     // for messages about it
+    Session *session; // for messages about it
     UciClient *uci;
     char uci_command[COMMAND_TEXT_MAX];
     // Its command's words, each ended by a NUL, to start another instance
     // of it (the review's).
     char uci_args[COMMAND_TEXT_MAX];
     int uci_argc;
-    bool elo_said;        // its strength limit was explained once
-    bool fallback;        // the built-in engine answers the current request instead
+    bool elo_said; // its strength limit was explained once
+    bool fallback; // the built-in engine answers the current request instead
     // The current request, to hand it to the built-in engine when the
     // external one fails.
     Board start;
@@ -117,8 +118,8 @@ void think_set_contempt(Think *t, int percent);
 // The contempt in centipawns the game uses for its draw offers and claims in
 // position b: the built-in engine's Contempt setting (a user may change it).
 int think_contempt_cp(const Think *t, const Board *b);
-void think_start(Think *t, const Game *g, RequestKind kind, const SearchLimits *limits,
-                 int level, int lines);
+void think_start(Think *t, const Game *g, RequestKind kind, const SearchLimits *limits, int level,
+                 int lines);
 // Takes one info of the current request; true when it completed a depth
 // (every line of it is in), so the lines can be reported.
 bool think_info(Think *t, const SearchInfo *info);
@@ -142,17 +143,21 @@ typedef struct Transition {
 
 // What a mode is entered with (the fields its enter reads).
 typedef struct ModeArgs {
-    const Game *source;     // analyse, edit: the game shown before
+    const Game *source;         // analyse, edit: the game shown before
     const SearchLimits *limits; // analyse: NULL for no end
-    const char *path;       // browse: the file and the game's number, and the ply
-    int number;             // of its main line to show (-1: the end)
+    const char *path;           // browse: the file and the game's number, and the ply
+    int number;                 // of its main line to show (-1: the end)
     int ply;
-    PgnPlace place;         // browse: where game `number` starts, when known
-    PgnGame *game;          // browse (taken over), review (copied): a game in memory
+    PgnPlace place; // browse: where game `number` starts, when known
+    PgnGame *game;  // browse (taken over), review (copied): a game in memory
 } ModeArgs;
 
 typedef struct ModeOps {
     const char *name;
+    // The mode's private state: the core allocates this many bytes, zeroed,
+    // when the session starts; destroy frees what the state owns.
+    size_t state_size;
+    void (*destroy)(Session *s);
     // False (after saying why) when the mode cannot start; nothing changed then.
     bool (*enter)(Session *s, const ModeArgs *args, int64_t now);
     void (*leave)(Session *s, int64_t now);
@@ -211,69 +216,38 @@ extern const ModeOps mode_play_ops, mode_browse_ops, mode_edit_ops, mode_analyse
     mode_review_ops, mode_train_ops;
 
 // ------------------------------------------------------------ mode states
+// Each mode's state is its own file's (the core allocates ModeOps.state_size
+// bytes for it, zeroed, and frees it): nothing outside mode_*.c sees inside.
+// Review and train still keep theirs here.
 
 // Pointing at squares (pointing.c), a service of the modes that point
 // (play, train): what is selected, queued or waiting for a piece.
 typedef struct PointingState {
-    Square selected;        // the piece picked by pointing (SQ_NONE: none)
-    Move premove;           // from/to queued while the engine thinks (MOVE_NONE: none)
+    Square selected;                  // the piece picked by pointing (SQ_NONE: none)
+    Move premove;                     // from/to queued while the engine thinks (MOVE_NONE: none)
     char premove_text[MOVE_TEXT_MAX]; // how the premove is named: "Nf3", "g1f3"
-    Move promotion;         // from/to waiting for the promotion piece (MOVE_NONE: none)
+    Move promotion;                   // from/to waiting for the promotion piece (MOVE_NONE: none)
 } PointingState;
-
-typedef struct PlayState {
-    Move hint;              // shown on the board once the hint names the move
-    Move hint_found;        // the engine's hint; the first `hint` names only its piece
-    bool show_eval;         // `eval on`: the engine's thinking shows in a game against it
-    int64_t last_move_ms;   // when the last move was made (pacing engine-vs-engine)
-    bool clock_was_running; // when play was left: restart it on return
-    bool held;              // session_hold: the game waits while the board is covered
-    bool held_clock;        // a clock ran (or was started by a move) while held
-    PgnSource saved_to;     // where `save` last put the game (path empty: nowhere yet)
-    // Looking back: the position after the live game's first view_ply moves
-    // is shown (-1: the live position), while the clocks and the engine go on.
-    int view_ply;
-    Board view_board;
-} PlayState;
-
-typedef struct BrowseState {
-    PgnGame *doc;      // the game shown (a file's, or a reviewed one): the document
-    PgnCursor *cursor; // the line through it and how far the board is
-    Game *game; // the line up to the cursor, the rest as the redo tail
-    const char *line_sans[GAME_MAX_PLIES];
-    unsigned char line_variations[GAME_MAX_PLIES];
-} BrowseState;
-
-typedef struct EditState {
-    Board board; // only squares, side to move
-    char castling[5], ep[3];
-} EditState;
-
-typedef struct AnalyseState {
-    Game *game;         // a copy of the position shown, both sides human
-    SearchLimits limits;
-    bool limited;       // ends by itself (time or depth)
-} AnalyseState;
 
 typedef struct ReviewState {
     pthread_t thread;
     bool running;
-    int book_plies;     // the game's first moves that are theory (never marked)
+    int book_plies; // the game's first moves that are theory (never marked)
     atomic_bool cancel;
-    unsigned id;        // events of older reviews are dropped
+    unsigned id; // events of older reviews are dropped
     Engine *engine;
-    PgnGame *game;      // the copy being reviewed, annotated when done
+    PgnGame *game; // the copy being reviewed, annotated when done
     ReviewPly *plies;
-    atomic_int done;    // plies reviewed so far
-    int result;         // plies reviewed, -1 on failure
+    atomic_int done; // plies reviewed so far
+    int result;      // plies reviewed, -1 on failure
     int total;
     EventQueue *events;
-    Game *shown;        // the game as it stands when the review started
+    Game *shown; // the game as it stands when the review started
     // The external engine reviewing (NULL: the built-in engine); when it
     // fails, the thread reviews again with the built-in one and sets
     // fell_back after writing why into fallback.
     ReviewUci *uci;
-    bool external;      // the session had an external engine when it started
+    bool external; // the session had an external engine when it started
     char reviewer[UCI_NAME_MAX];
     char fallback[UCI_ERROR_MAX];
     atomic_bool fell_back;
@@ -286,27 +260,27 @@ typedef struct TrainState {
     pthread_t thread;
     bool running;
     atomic_bool cancel;
-    unsigned id;          // events of older searches are dropped
+    unsigned id; // events of older searches are dropped
     Engine *engine;
     EventQueue *events;
-    char path[4096];      // the file searched
-    bool archive;         // the player's archive: only the player's moves count
+    char path[4096];                     // the file searched
+    bool archive;                        // the player's archive: only the player's moves count
     char names[COLOR_NB][GAME_NAME_MAX]; // the player's names (games without patzer's tags)
-    Puzzle *found;        // written by the thread, read after it is joined
+    Puzzle *found;                       // written by the thread, read after it is joined
     int found_count, found_cap;
-    uint64_t *keys;       // the games it searched
+    uint64_t *keys; // the games it searched
     int key_count, key_cap;
     atomic_int games_done, puzzles_found;
     char scan_error[512];
     // The book and this session's queue of puzzles.
     PuzzleBook *book;
     char book_path[4096];
-    char prefix[4100];    // "FILE#": train FILE serves that file's puzzles (empty: all)
-    int *queue;           // book indexes; a failed puzzle is queued again
+    char prefix[4100]; // "FILE#": train FILE serves that file's puzzles (empty: all)
+    int *queue;        // book indexes; a failed puzzle is queued again
     int queue_len, queue_cap, pos;
-    int index;            // the puzzle shown (-1: none)
-    Game *game;           // its position and the moves played on it, both sides human
-    int step;             // solution plies played
+    int index;  // the puzzle shown (-1: none)
+    Game *game; // its position and the moves played on it, both sides human
+    int step;   // solution plies played
     bool over, failed, hinted;
     int solved_count, failed_count;
 } TrainState;
@@ -322,7 +296,7 @@ typedef struct ExploreSource {
 
 typedef struct ExploreJob {
     char path[PATH_MAX_LEN], index_path[PATH_MAX_LEN];
-    bool ok;              // written by the thread, read after it is joined
+    bool ok; // written by the thread, read after it is joined
     char err[512];
     IndexProgress done;
     int64_t ms;
@@ -331,13 +305,13 @@ typedef struct ExploreJob {
 typedef struct ExploreState {
     ExploreSource sources[EXPLORE_SOURCES_MAX]; // remembered across sessions
     int count;
-    bool loaded;          // the list of earlier sessions was read
+    bool loaded; // the list of earlier sessions was read
     ExploreSource archive;
-    Book *book;           // the session's book, for its moves and weights
+    Book *book; // the session's book, for its moves and weights
     bool book_tried;
-    Explorer shown;       // the last table, for clicks on its rows
+    Explorer shown; // the last table, for clicks on its rows
     char *text;
-    bool pending;         // show the explorer when indexing ends
+    bool pending; // show the explorer when indexing ends
     // The indexing thread.
     pthread_t thread;
     bool running;
@@ -361,29 +335,29 @@ struct Session {
     bool flipped;
     int graph[GAME_MAX_PLIES]; // evaluation after each ply of the last review
     int graph_count;
-    bool graph_of_live;        // the graph is of the live game (else of a file's game)
-    char list_path[4096];      // the file whose games `games` and `game N` show
-    char list_text[8192];      // what was said of the last game list (its heading)
-    GameList *list;            // the games of list_path (owned), read once per change
-    Game *live;                // the game being played: mode play shows it
+    bool graph_of_live;   // the graph is of the live game (else of a file's game)
+    char list_path[4096]; // the file whose games `games` and `game N` show
+    char list_text[8192]; // what was said of the last game list (its heading)
+    GameList *list;       // the games of list_path (owned), read once per change
+    Game *live;           // the game being played: mode play shows it
 
     // The core's own.
     SessionMode mode, back_mode;
     bool quit;
-    int browse_number;         // the file's game browse shows (0: a game in memory)
-    int browse_ply;            // the ply it showed when left for an analysis or the editor
-    bool asking_resume;        // the next line answers "resume the unfinished game?"
-    bool quit_warned;          // quit was refused once for changes not saved
+    int browse_number;  // the file's game browse shows (0: a game in memory)
+    int browse_ply;     // the ply it showed when left for an analysis or the editor
+    bool asking_resume; // the next line answers "resume the unfinished game?"
+    bool quit_warned;   // quit was refused once for changes not saved
     // Games of files changed in browse and left without saving: kept until
     // saved or the session ends, and shown again when reopened.
     PgnGame *edited[EDITED_MAX];
     int edited_count;
-    PgnGame *replace_pending;  // the game `save FILE replace` waits to write (its question)
+    PgnGame *replace_pending; // the game `save FILE replace` waits to write (its question)
     char replace_path[PATH_MAX_LEN];
-    Game *pending;             // the unfinished game that question is about
-    bool live_dirty;           // the live game changed since the start (autosave it)
-    bool live_archived;        // the live game is in the archive already
-    PgnSource live_spot;       // where in the archive (its review replaces it there)
+    Game *pending;       // the unfinished game that question is about
+    bool live_dirty;     // the live game changed since the start (autosave it)
+    bool live_archived;  // the live game is in the archive already
+    PgnSource live_spot; // where in the archive (its review replaces it there)
     // The writes that keep the games (session_base.c): each one's failure as
     // last said (empty while it works), said once per cause and once more
     // when it works again; the failures said, counted for the line mode.
@@ -400,15 +374,15 @@ struct Session {
     // (the finished game keeps those it was played with).
     GameSettings next_settings;
     bool next_settings_set;
-    MsgLog messages;           // the last status messages, for `messages`
+    MsgLog messages; // the last status messages, for `messages`
     // The status line shows the last message only while the state it was
     // said in lasts (session_status_line): a message said during an event is
     // pending until the event is done, then stamped with the state it left.
     bool said_pending;
     uint64_t said_stamp;
-    unsigned long lines;       // lines handled: a new line retires the last message
-    Engine *coach;             // searches for `why` (made when first needed)
-    Move why_move;             // the move `why` shows, while the position is why_key
+    unsigned long lines; // lines handled: a new line retires the last message
+    Engine *coach;       // searches for `why` (made when first needed)
+    Move why_move;       // the move `why` shows, while the position is why_key
     Key why_key;
     // The last lines of the last analysis that ended, shown again whenever
     // its position is on the board: what the user asked for outlives the
@@ -417,11 +391,8 @@ struct Session {
     Key analysis_final_key;
     PointingState pointing;
 
-    // Each mode's own state.
-    PlayState play;
-    BrowseState browse;
-    EditState edit;
-    AnalyseState analyse;
+    // Each mode's own state, private to its file (ModeOps.state_size).
+    void *mode_state[SESSION_MODE_COUNT];
     ReviewState review;
     TrainState train;
     ExploreState explore;
@@ -430,7 +401,7 @@ struct Session {
     SessionTreeItem *tree;      // the move tree (annotate.c), tree_cap items
     const PgnNode **tree_nodes; // for a browsed game, the node of each item
     int tree_cap;
-    char *comment_text;         // a comment joined with a line's closing comment
+    char *comment_text; // a comment joined with a line's closing comment
     const char *sans[GAME_MAX_PLIES];
     MoveList completion_moves;
     char completion_san[MAX_MOVES][MOVE_TEXT_MAX];
@@ -559,6 +530,5 @@ bool explore_busy(const Session *s);
 // stop while indexing cancels it (true); false when no indexing runs.
 bool explore_stop(Session *s);
 void explore_free(Session *s);
-
 
 #endif
