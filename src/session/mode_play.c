@@ -41,7 +41,7 @@ static void clear_hint(Session *s) {
 
 // ----------------------------------------------------------------- looking back
 
-bool play_viewing(const Session *s) {
+static bool play_viewing(const Session *s) {
     return state(s)->view_ply >= 0;
 }
 
@@ -56,7 +56,9 @@ static void move_text(const Session *s, int ply, char *buf, size_t bufsz) {
         snprintf(buf, bufsz, "the start position");
 }
 
-bool play_view(Session *s, int ply) {
+// Shows the position after the live game's first ply moves (its length:
+// the live position again); false after saying why.
+static bool play_view(Session *s, int ply) {
     int plies = game_ply_count(s->live);
     if (ply < 0 || ply > plies) {
         session_say(s, MSG_ERROR, "Your game has %d move%s.", (plies + 1) / 2,
@@ -279,7 +281,9 @@ static void play_sides(Session *s, const Command *cmd) {
     session_say(s, MSG_INFO, "You play %s.", sides);
 }
 
-void play_text_move(Session *s, const char *text, int64_t now) {
+// Plays the move typed (an error message when it is not legal); pointing
+// plays through it too (ModeOps.play_move).
+static void play_text_move(Session *s, const char *text, int64_t now) {
     if (play_viewing(s)) { // the move would not be played where the user looks
         char seen[64], now_at[64];
         move_text(s, state(s)->view_ply, seen, sizeof seen);
@@ -607,4 +611,6 @@ const ModeOps mode_play_ops = {
     .status_tag = play_status_tag,
     .shows_live = true,
     .view_ply = play_view,
+    .play_move = play_text_move,
+    .looking_back = play_viewing,
 };

@@ -585,4 +585,5 @@ const ModeOps mode_train_ops = {
     .points = true,
     .hides_opening = true,
     .busy = train_busy,
+    .play_move = try_move,
 };

@@ -29,6 +29,14 @@ static bool user_side(const Game *g, Color *side) {
     return game_player(g, *side) == PLAYER_HUMAN;
 }
 
+const Game *pointing_game(const Session *s) {
+    return session_ops(s)->game(s);
+}
+
+void pointing_play(Session *s, const char *text, int64_t now) {
+    session_ops(s)->play_move(s, text, now);
+}
+
 void pointing_reset(Session *s) {
     s->pointing.selected = SQ_NONE;
     s->pointing.premove = MOVE_NONE;
@@ -98,8 +106,9 @@ static void play_from_to(Session *s, Move m, int64_t now) {
 }
 
 void pointing_square(Session *s, Square sq, int64_t now) {
-    if (session_ops(s)->shows_live && play_viewing(s)) {
-        play_text_move(s, "", now); // says where the moves are played and how to return
+    const ModeOps *ops = session_ops(s);
+    if (ops->looking_back && ops->looking_back(s)) {
+        ops->play_move(s, "", now); // says where the moves are played and how to return
         return;
     }
     const Game *g = pointing_game(s);

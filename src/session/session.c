@@ -17,39 +17,27 @@
 #include "src/util/paths.h"
 #include "src/util/text.h"
 
-static const ModeOps *const modes[] = {
-    [SESSION_PLAY] = &mode_play_ops,     [SESSION_BROWSE] = &mode_browse_ops,
-    [SESSION_EDIT] = &mode_edit_ops,     [SESSION_ANALYSE] = &mode_analyse_ops,
-    [SESSION_REVIEW] = &mode_review_ops, [SESSION_TRAIN] = &mode_train_ops,
-};
-
-static const ModeOps *current(const Session *s) {
-    return modes[s->mode];
-}
-
 // A mode's state as when the session started (a new live game for play).
 static void reset_state(Session *s, SessionMode m) {
-    if (modes[m]->state_size)
-        memset(s->mode_state[m], 0, modes[m]->state_size);
+    if (session_mode_ops(m)->state_size)
+        memset(s->mode_state[m], 0, session_mode_ops(m)->state_size);
 }
 
 static bool alloc_states(Session *s) {
     for (int m = 0; m < SESSION_MODE_COUNT; m++)
-        if (modes[m]->state_size && !(s->mode_state[m] = calloc(1, modes[m]->state_size)))
+        if (session_mode_ops(m)->state_size &&
+            !(s->mode_state[m] = calloc(1, session_mode_ops(m)->state_size)))
             return false;
     return true;
 }
 
 static void free_states(Session *s) {
     for (int m = 0; m < SESSION_MODE_COUNT; m++) {
-        if (s->mode_state[m] && modes[m]->destroy)
-            modes[m]->destroy(s);
+        if (s->mode_state[m] && session_mode_ops(m)->destroy)
+            session_mode_ops(m)->destroy(s);
         free(s->mode_state[m]);
         s->mode_state[m] = NULL;
     }
-}
-const ModeOps *session_ops(const Session *s) {
-    return current(s);
 }
 
 // ----------------------------------------------------------------- switching
@@ -58,16 +46,16 @@ const ModeOps *session_ops(const Session *s) {
 // so it can hand over what it shows), then leaves the old one.
 static bool switch_mode(Session *s, SessionMode to, const ModeArgs *args, int64_t now) {
     SessionMode from = s->mode;
-    if (!modes[to]->enter(s, args, now))
+    if (!session_mode_ops(to)->enter(s, args, now))
         return false;
     if (from == SESSION_BROWSE && to != SESSION_BROWSE) { // where to come back to
         const char *const *sans;
         int count;
         const unsigned char *vars;
-        modes[from]->move_list(s, &sans, &count, &s->browse_ply, &vars);
+        session_mode_ops(from)->move_list(s, &sans, &count, &s->browse_ply, &vars);
     }
     if (from != to) {
-        modes[from]->leave(s, now);
+        session_mode_ops(from)->leave(s, now);
         if (to == SESSION_PLAY || to == SESSION_BROWSE)
             s->back_mode = SESSION_PLAY;
         else if (from == SESSION_PLAY || from == SESSION_BROWSE)
@@ -107,7 +95,7 @@ static void to_play(Session *s, bool announce, int64_t now) {
     if (!announce)
         return;
     char status[256];
-    current(s)->status(s, status, sizeof status);
+    session_ops(s)->status(s, status, sizeof status);
     session_say(s, MSG_INFO, "Back to your game: %s", status);
 }
 
@@ -126,7 +114,7 @@ static void go_back(Session *s, int64_t now) {
 // old game could not be archived (it waits for a later try).
 static bool replace_live(Session *s, Game *g, int64_t now) {
     if (s->mode != SESSION_PLAY)
-        modes[s->mode]->leave(s, now);
+        session_mode_ops(s->mode)->leave(s, now);
     else
         think_cancel(&s->think);
     bool archived = s->live_archived || session_archive_live(s, s->live, true, now);
@@ -144,7 +132,7 @@ static bool replace_live(Session *s, Game *g, int64_t now) {
     s->mode = SESSION_PLAY;
     s->back_mode = SESSION_PLAY;
     ModeArgs none = { 0 };
-    modes[SESSION_PLAY]->enter(s, &none, now);
+    session_mode_ops(SESSION_PLAY)->enter(s, &none, now);
     session_live_changed(s, now);
     session_changed(s);
     return archived;
@@ -199,7 +187,7 @@ static void new_options(const Command *cmd, GameSettings *settings) {
 // analysis), with the moves that led to it, comments and NAGs kept: its PGN
 // is the whole game, not a bare position. `play SIDE` or `new ... here`.
 static void play_on(Session *s, const Command *cmd, int64_t now) {
-    const Game *shown = current(s)->game(s);
+    const Game *shown = session_ops(s)->game(s);
     if (!shown || s->mode == SESSION_PLAY) {
         session_say(s, MSG_ERROR, "new here plays on from a game of a file or an analysis.");
         return;
@@ -395,14 +383,14 @@ static void analyze(Session *s, const char *text, int64_t now) {
         session_say(s, MSG_ERROR, "%s", err);
         return;
     }
-    ModeArgs args = { .source = current(s)->game(s), .limits = text[0] ? &limits : NULL };
+    ModeArgs args = { .source = session_ops(s)->game(s), .limits = text[0] ? &limits : NULL };
     switch_mode(s, SESSION_ANALYSE, &args, now);
 }
 
 static void enter_with_source(Session *s, SessionMode to, int64_t now) {
-    ModeArgs args = { .source = current(s)->game(s) };
+    ModeArgs args = { .source = session_ops(s)->game(s) };
     if (to == SESSION_REVIEW) {
-        args.game = current(s)->to_pgn(s, now);
+        args.game = session_ops(s)->to_pgn(s, now);
         s->graph_of_live = s->mode == SESSION_PLAY;
     }
     switch_mode(s, to, &args, now);
@@ -446,7 +434,7 @@ static bool core_command(Session *s, const Command *cmd, int64_t now) {
     case CMD_FEN:
         if (s->mode == SESSION_EDIT)
             return false; // the editor's own fields make its FEN
-        board_to_fen(current(s)->board(s), fen, sizeof fen);
+        board_to_fen(session_ops(s)->board(s), fen, sizeof fen);
         session_say(s, MSG_INFO, "%s", fen);
         break;
     case CMD_NEW: new_game(s, cmd, now); break;
@@ -508,15 +496,15 @@ static bool core_command(Session *s, const Command *cmd, int64_t now) {
 }
 
 static void refuse(Session *s, const Command *cmd) {
-    const char *hint = current(s)->refusal_hint ? current(s)->refusal_hint : "";
+    const char *hint = session_ops(s)->refusal_hint ? session_ops(s)->refusal_hint : "";
     const char *near = cmd->kind == CMD_MOVE ? command_suggest(cmd->text, 1u << s->mode) : NULL;
     if (near)
         session_say(s, MSG_ERROR, "'%s' is not a command here; did you mean %s?", cmd->text, near);
     else if (cmd->kind == CMD_MOVE)
-        session_say(s, MSG_ERROR, "No moves in the %s mode%s.", current(s)->name, hint);
+        session_say(s, MSG_ERROR, "No moves in the %s mode%s.", session_ops(s)->name, hint);
     else
         session_say(s, MSG_ERROR, "'%s' does not work in the %s mode%s.", command_name(cmd->kind),
-                    current(s)->name, hint);
+                    session_ops(s)->name, hint);
 }
 
 // The answer to "resume the unfinished game?". Anything but yes starts a
@@ -541,7 +529,7 @@ static bool answer_resume(Session *s, const char *line, int64_t now) {
         reset_state(s, SESSION_PLAY);
         pointing_reset(s);
         if (s->mode == SESSION_PLAY) // else (--pgn) entered when the user returns to it
-            modes[SESSION_PLAY]->enter(s, &(ModeArgs){ 0 }, now);
+            session_mode_ops(SESSION_PLAY)->enter(s, &(ModeArgs){ 0 }, now);
         session_changed(s);
         char moves[32];
         session_say(s, MSG_INFO, "Resumed the unfinished game (%s).",
@@ -592,7 +580,7 @@ void session_handle_line(Session *s, const char *line, int64_t now) {
     if (!(command_modes(cmd.kind) & (1u << s->mode)))
         refuse(s, &cmd);
     else if (!core_command(s, &cmd, now))
-        apply(s, current(s)->handle(s, &cmd, now), now);
+        apply(s, session_ops(s)->handle(s, &cmd, now), now);
     if (cmd.kind == CMD_MOVE) // before the engine's reply: "e4!?" marks e4
         annotate_after_move(s, &mark, cmd.nag, now);
     session_poll(s, now);
@@ -620,11 +608,11 @@ void session_poll(Session *s, int64_t now) {
             think_failed(&s->think);
             continue;
         }
-        apply(s, current(s)->poll(s, &ev, now), now);
+        apply(s, session_ops(s)->poll(s, &ev, now), now);
     }
     session_settle(s);
     if (!s->asking_resume)
-        apply(s, current(s)->poll(s, NULL, now), now);
+        apply(s, session_ops(s)->poll(s, NULL, now), now);
     session_settle(s);
 }
 
@@ -770,7 +758,7 @@ Session *session_new(const SessionOptions *opts, const SessionHooks *hooks, int6
         think_engine_command(&s->think, opts->engine_cmd);
     find_unfinished(s, now);
     s->mode = s->back_mode = SESSION_PLAY;
-    modes[SESSION_PLAY]->enter(s, &(ModeArgs){ 0 }, now);
+    session_mode_ops(SESSION_PLAY)->enter(s, &(ModeArgs){ 0 }, now);
     if (opts->load_path[0])
         load_file(s, opts->load_path, now);
     session_settle(s); // what the start said stays until the first change
@@ -780,7 +768,7 @@ Session *session_new(const SessionOptions *opts, const SessionHooks *hooks, int6
 void session_free(Session *s, int64_t now) {
     if (!s)
         return;
-    modes[s->mode]->leave(s, now); // stops a search or a review
+    session_mode_ops(s->mode)->leave(s, now); // stops a search or a review
     think_cancel(&s->think);
     explore_free(s); // joins the indexing thread before its queue goes
     gamelist_free(s->list);
@@ -816,21 +804,8 @@ bool session_asking(const Session *s) {
 SessionMode session_mode(const Session *s) {
     return s->mode;
 }
-const Game *session_game(const Session *s) {
-    return current(s)->game(s);
-}
-int session_shown_ply(const Session *s) {
-    const Game *g = current(s)->game(s);
-    return current(s)->shown_ply ? current(s)->shown_ply(s) : g ? game_ply_count(g) : 0;
-}
 const Game *session_live_game(const Session *s) {
     return s->live;
-}
-const Board *session_display_board(const Session *s) {
-    return current(s)->board(s);
-}
-bool session_editing(const Session *s) {
-    return current(s)->hides_moves;
 }
 // The engine's thinking as it goes; when the engine is not thinking, the
 // final lines of the last analysis while its position is on the board
@@ -846,7 +821,7 @@ bool session_flipped(const Session *s) {
     return s->flipped;
 }
 Move session_hint(const Session *s) {
-    Move hint = current(s)->hint ? current(s)->hint(s) : MOVE_NONE;
+    Move hint = session_ops(s)->hint ? session_ops(s)->hint(s) : MOVE_NONE;
     if (hint != MOVE_NONE)
         return hint;
     // The move `why` showed, while its position is on the board.
@@ -856,24 +831,6 @@ Move session_hint(const Session *s) {
     // An analysis marks its best move (line 1's first), running or final.
     const SessionThinking *th = session_thinking(s);
     return th->shown && th->analysing ? th->best : MOVE_NONE;
-}
-
-bool session_pointing_active(const Session *s) {
-    return current(s)->points;
-}
-
-const Game *pointing_game(const Session *s) {
-    return current(s)->game(s);
-}
-
-void pointing_play(Session *s, const char *text, int64_t now) {
-    if (current(s)->shows_live) {
-        play_text_move(s, text, now);
-        return;
-    }
-    Command cmd = { .kind = CMD_MOVE };
-    snprintf(cmd.text, sizeof cmd.text, "%s", text);
-    apply(s, current(s)->handle(s, &cmd, now), now);
 }
 
 void session_point(Session *s, Square sq, int64_t now) {
@@ -934,13 +891,9 @@ Square session_promotion_square(const Session *s) {
 
 bool session_eval_shown(const Session *s) {
     // The final lines of an analysis were asked for: shown in any game.
-    if (session_thinking(s)->final || !current(s)->eval_shown)
+    if (session_thinking(s)->final || !session_ops(s)->eval_shown)
         return true;
-    return current(s)->eval_shown(s);
-}
-
-const char *session_mode_name(SessionMode m) {
-    return m <= SESSION_TRAIN ? modes[m]->name : "?";
+    return session_ops(s)->eval_shown(s);
 }
 
 bool session_busy(const Session *s) {
@@ -948,51 +901,51 @@ bool session_busy(const Session *s) {
         return false;
     if (explore_busy(s))
         return true;
-    return current(s)->busy && current(s)->busy(s);
+    return session_ops(s)->busy && session_ops(s)->busy(s);
 }
 
 int session_wakeup_ms(const Session *s, int64_t now) {
-    return current(s)->wakeup_ms ? current(s)->wakeup_ms(s, now) : -1;
+    return session_ops(s)->wakeup_ms ? session_ops(s)->wakeup_ms(s, now) : -1;
 }
 
 const unsigned char *session_move_variations(Session *s) {
-    if (!current(s)->move_list)
+    if (!session_ops(s)->move_list)
         return NULL;
     const char *const *sans;
     int count, cur;
     const unsigned char *vars;
-    current(s)->move_list(s, &sans, &count, &cur, &vars);
+    session_ops(s)->move_list(s, &sans, &count, &cur, &vars);
     return vars;
 }
 
 void session_move_list_start(const Session *s, int *fullmove, Color *side) {
-    if (current(s)->move_list_start) {
-        current(s)->move_list_start(s, fullmove, side);
+    if (session_ops(s)->move_list_start) {
+        session_ops(s)->move_list_start(s, fullmove, side);
         return;
     }
-    const Game *g = current(s)->game(s);
+    const Game *g = session_ops(s)->game(s);
     *fullmove = game_start_fullmove(g);
     *side = game_start_side(g);
 }
 
 void session_move_list(Session *s, const char *const **sans, int *count, int *current_ply) {
-    if (current(s)->move_list) {
+    if (session_ops(s)->move_list) {
         const unsigned char *vars;
-        current(s)->move_list(s, sans, count, current_ply, &vars);
+        session_ops(s)->move_list(s, sans, count, current_ply, &vars);
         return;
     }
-    const Game *g = current(s)->game(s);
-    int n = current(s)->hides_moves ? 0 : game_ply_count(g);
+    const Game *g = session_ops(s)->game(s);
+    int n = session_ops(s)->hides_moves ? 0 : game_ply_count(g);
     for (int i = 0; i < n; i++)
         s->sans[i] = game_move(g, i)->san;
     *sans = s->sans;
     *count = n;
-    *current_ply = current(s)->hides_moves ? 0 : session_shown_ply(s);
+    *current_ply = session_ops(s)->hides_moves ? 0 : session_shown_ply(s);
 }
 
 int session_completion_words(Session *s, const char **words, int max) {
     int n = command_names(words, max, 1u << s->mode);
-    const Game *g = current(s)->game(s);
+    const Game *g = session_ops(s)->game(s);
     if (!(command_modes(CMD_MOVE) & (1u << s->mode)) || game_is_over(g) || game_engine_to_move(g))
         return n;
     const Board *now = game_board(g);
@@ -1002,20 +955,6 @@ int session_completion_words(Session *s, const char **words, int max) {
         words[n++] = s->completion_san[i];
     }
     return n;
-}
-
-// The game behind the position a mode shows (NULL for the editor's board), whose
-// keys name the opening of a position out of the book.
-static const Game *shown_game(const Session *s) {
-    return current(s)->hides_opening ? NULL : current(s)->game(s);
-}
-
-const char *session_opening(const Session *s) {
-    const Game *g = shown_game(s);
-    if (!s->openings || !g)
-        return NULL;
-    return openings_lookup(s->openings, game_board(g), game_keys(g), game_ply_count(g), NULL, 0,
-                           NULL, 0);
 }
 
 void session_graph(const Session *s, const int **scores, int *count) {

@@ -24,107 +24,11 @@
 #include "src/session/msglog.h"
 #include "src/session/session.h"
 #include "src/session/session_io.h"
+#include "src/session/think.h"
 #include "src/util/netfile.h"
 
 enum { MESSAGE_MAX = 4096, PACE_DEFAULT_MS = 1000, EDITED_MAX = 16 };
 enum { SESSION_MODE_COUNT = SESSION_TRAIN + 1 };
-
-// ------------------------------------------------------------ engine link
-// The session's engine, shared by play (moves, hints) and analysis: one
-// request at a time, replies to older requests dropped as stale.
-
-typedef enum { REQ_NONE, REQ_MOVE, REQ_HINT, REQ_ANALYSIS } RequestKind;
-
-typedef struct Think {
-    Engine *engine;
-    NetFile net; // the net of the engine's EvalFile while UseNNUE is on
-    EventQueue *events;
-    unsigned request; // id of the current request (read by the search thread)
-    RequestKind kind;
-    unsigned gen; // generation of the game the request was made for
-    bool busy;
-    int engine_score; // the engine's last exact score, from its own side
-    int lines;        // MultiPV of the current request
-    int done_depth;   // the last depth whose lines were all reported
-    Board root;       // the position searched, to turn PVs into SAN
-    SessionThinking thinking;
-    // An external UCI engine (`engine CMD`) in place of the built-in one for
-    // moves, hints and analysis; NULL: the built-in engine.
-    Session *session; // for messages about it
-    UciClient *uci;
-    char uci_command[COMMAND_TEXT_MAX];
-    // Its command's words, each ended by a NUL, to start another instance
-    // of it (the review's).
-    char uci_args[COMMAND_TEXT_MAX];
-    int uci_argc;
-    bool elo_said; // its strength limit was explained once
-    bool fallback; // the built-in engine answers the current request instead
-    // The current request, to hand it to the built-in engine when the
-    // external one fails.
-    Board start;
-    Move moves[GAME_MAX_PLIES];
-    Key keys[GAME_MAX_PLIES];
-    int plies;
-    SearchLimits limits;
-    int level;
-} Think;
-
-void think_cancel(Think *t);
-// Asks the search to end now; its best move arrives as usual.
-void think_stop(Think *t);
-// A new game: the engine forgets what it learnt.
-void think_new_game(Think *t);
-// EV_ENGINE_FAILED of the current request: says what the external engine
-// did and has the built-in engine answer the request instead (for good when
-// the external engine is gone).
-void think_failed(Think *t);
-// Uses the external engine started by the words of argv (false, with the
-// reason said, when it does not start: the engine in use stays), or the
-// built-in one (argv NULL).
-bool think_use_engine(Think *t, char *const argv[]);
-// `engine ...`: the engine in use, its options, setting them, changing engine.
-void think_engine_command(Think *t, const char *arg);
-void think_free(Think *t);
-// Ends the external engine (if any) without touching the request in flight:
-// the built-in engine is the one in use from then on.
-void think_drop_uci(Think *t);
-// The name of the engine in use, for messages: "patzer" or the external one's.
-const char *think_engine_name(const Think *t);
-// ------------------------------------------------------------ review engine
-// The external engine as the review's evaluator (review_uci.c): a second
-// instance of the session's, so that the review thread has one of its own.
-
-typedef struct ReviewUci ReviewUci;
-// Starts another instance of t's external engine with the options set on
-// t's (strength and analysis ones aside: the review wants full strength);
-// NULL with the reason in err.
-ReviewUci *review_uci_start(const Think *t, char *err, size_t errsz);
-void review_uci_free(ReviewUci *u);
-// The evaluator for review_game_with (u outlives the review).
-ReviewEvaluator review_uci_evaluator(ReviewUci *u);
-// Ends the search in flight early (from any thread).
-void review_uci_stop(ReviewUci *u);
-// The engine's name ("Stockfish 15.1").
-const char *review_uci_name(const ReviewUci *u);
-// Why its last search failed (empty when it did not).
-void review_uci_error(ReviewUci *u, char *buf, size_t bufsz);
-
-// Sets the engine's search threads; 0 means one per core.
-void think_set_threads(Think *t, int threads);
-// The game's own contempt, phase-dependent (50/25/0 cp at 100%), whatever the
-// UCI default is: set on the built-in engine when the session starts.
-enum { THINK_CONTEMPT_PERCENT = 100 };
-void think_set_contempt(Think *t, int percent);
-// The contempt in centipawns the game uses for its draw offers and claims in
-// position b: the built-in engine's Contempt setting (a user may change it).
-int think_contempt_cp(const Think *t, const Board *b);
-void think_start(Think *t, const Game *g, RequestKind kind, const SearchLimits *limits, int level,
-                 int lines);
-// Takes one info of the current request; true when it completed a depth
-// (every line of it is in), so the lines can be reported.
-bool think_info(Think *t, const SearchInfo *info);
-// The analysis lines as text, one per line: "depth 14 score +0.31 nodes 2.1M  1. e4 e5".
-void think_format(const Think *t, const char *prefix, char *buf, size_t bufsz);
 
 // ------------------------------------------------------------ transitions
 
@@ -210,6 +114,11 @@ typedef struct ModeOps {
     // Shows the position after the shown game's first ply moves (a click on
     // a move in the list); NULL: such clicks do nothing in this mode.
     bool (*view_ply)(Session *s, int ply);
+    // Plays a move pointed at (its text, from/to or SAN; "" only says where
+    // moves go while looking back), in the modes that point.
+    void (*play_move)(Session *s, const char *text, int64_t now);
+    // Looking back at an earlier position of the shown game (play).
+    bool (*looking_back)(const Session *s);
 } ModeOps;
 
 extern const ModeOps mode_play_ops, mode_browse_ops, mode_edit_ops, mode_analyse_ops,
@@ -453,17 +362,9 @@ void session_move_error(Session *s, const char *text, GameStatus st, const char 
 Game *session_game_from_line(const Session *s, const GameSettings *settings, const Move *moves,
                              int n, int cursor, char *err, size_t errsz);
 
-// Mode play's moves: plays the move typed (an error message when it is not
-// legal). Pointing (pointing.c) plays through it too.
-void play_text_move(Session *s, const char *text, int64_t now);
-// Mode play: shows the position after the live game's first ply moves (its
-// length: the live position again); false after saying why.
-bool play_view(Session *s, int ply);
-// Whether mode play looks back (a move then says how to return).
-bool play_viewing(const Session *s);
-
 // Pointing at squares in modes play and train (pointing.c): a typed square,
-// a click or the cursor selects a piece, a second square plays it or queues
+// a click or the cursor selects a piece, a second square plays it (through
+// the mode's play_move) or queues
 // it as a premove while the engine thinks. The selection lives in the
 // session's PointingState whichever of the two modes points.
 // The game pointed at (the current mode's) and how its moves are played (the
@@ -495,8 +396,9 @@ const char *pointing_piece_name(PieceType t);
 // question about an unfinished game g (status.c).
 const char *session_moves_text(const Game *g, char *buf, size_t bufsz);
 void session_resume_question(const Game *g, char *buf, size_t bufsz);
-// The mode the session is in (the core's table), for services beside it.
+// The mode the session is in, and any mode's operations (modes.c).
 const ModeOps *session_ops(const Session *s);
+const ModeOps *session_mode_ops(SessionMode m);
 // save (save.c): `save [FILE [replace]]`; the answer to its question; quit,
 // which warns once about games of files with changes not saved.
 void save_command(Session *s, const char *text, int64_t now);
