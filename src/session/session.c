@@ -725,7 +725,7 @@ Session *session_new(const SessionOptions *opts, const SessionHooks *hooks, int6
     s->pace_ms = opts->pace_ms >= 0 ? opts->pace_ms : PACE_DEFAULT_MS;
     if (hooks)
         s->hooks = *hooks;
-    bool states = alloc_states(s);
+    bool states = alloc_states(s) && explore_init(s);
     s->think.events = eventq_new();
     s->think.engine = engine_new();
     s->think.session = s;
@@ -745,6 +745,7 @@ Session *session_new(const SessionOptions *opts, const SessionHooks *hooks, int6
         engine_free(s->think.engine);
         game_free(s->live);
         free_states(s);
+        explore_free(s);
         free(s);
         return NULL;
     }

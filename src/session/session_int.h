@@ -194,44 +194,8 @@ typedef struct TrainState {
     int solved_count, failed_count;
 } TrainState;
 
-// The opening explorer (explore.c): the files given to `index`, the
-// player's archive, and the thread that builds their indexes.
-enum { EXPLORE_SOURCES_MAX = 16 };
-typedef struct ExploreSource {
-    char path[PATH_MAX_LEN];
-    char index_path[PATH_MAX_LEN];
-    ExploreIndex *index; // open while up to date
-} ExploreSource;
-
-typedef struct ExploreJob {
-    char path[PATH_MAX_LEN], index_path[PATH_MAX_LEN];
-    bool ok; // written by the thread, read after it is joined
-    char err[512];
-    IndexProgress done;
-    int64_t ms;
-} ExploreJob;
-
-typedef struct ExploreState {
-    ExploreSource sources[EXPLORE_SOURCES_MAX]; // remembered across sessions
-    int count;
-    bool loaded; // the list of earlier sessions was read
-    ExploreSource archive;
-    Book *book; // the session's book, for its moves and weights
-    bool book_tried;
-    Explorer shown; // the last table, for clicks on its rows
-    char *text;
-    bool pending; // show the explorer when indexing ends
-    // The indexing thread.
-    pthread_t thread;
-    bool running;
-    atomic_bool cancel;
-    EventQueue *events;
-    ExploreJob jobs[EXPLORE_SOURCES_MAX + 1];
-    int job_count;
-    atomic_int job_now;
-    atomic_llong bytes, total_bytes, games, positions, job_start_ms;
-    int64_t last_push_ms; // the thread's own
-} ExploreState;
+// The opening explorer's state, private to explore.c.
+typedef struct ExploreState ExploreState;
 
 struct Session {
     // Services every mode may use.
@@ -304,7 +268,7 @@ struct Session {
     void *mode_state[SESSION_MODE_COUNT];
     ReviewState review;
     TrainState train;
-    ExploreState explore;
+    ExploreState *explore;
 
     // Scratch for queries.
     SessionTreeItem *tree;      // the move tree (annotate.c), tree_cap items
@@ -425,6 +389,9 @@ void annotate_free(Session *s);
 
 // The opening explorer (explore.c): `explore`, `index FILE...`, the events
 // of the indexing thread, whether it runs, and the end of the session.
+// Its state, made when the session starts (false: out of memory); explore_free
+// ends the indexing and frees it.
+bool explore_init(Session *s);
 void explore_command(Session *s);
 void index_command(Session *s, const char *text);
 void explore_event(Session *s, const Event *ev);
