@@ -12,6 +12,8 @@ static const ModeOps *const modes[] = {
     [SESSION_EDIT] = &mode_edit_ops,     [SESSION_ANALYSE] = &mode_analyse_ops,
     [SESSION_REVIEW] = &mode_review_ops, [SESSION_TRAIN] = &mode_train_ops,
 };
+_Static_assert(sizeof modes / sizeof modes[0] == SESSION_MODE_COUNT,
+               "every mode of session_mode.h has its ModeOps here");
 
 const ModeOps *session_mode_ops(SessionMode m) {
     return modes[m];
@@ -43,7 +45,7 @@ bool session_pointing_active(const Session *s) {
 }
 
 const char *session_mode_name(SessionMode m) {
-    return m <= SESSION_TRAIN ? modes[m]->name : "?";
+    return (int)m >= 0 && m < SESSION_MODE_COUNT ? modes[m]->name : "?";
 }
 
 // The game behind the position a mode shows (NULL for the editor's board), whose

@@ -28,7 +28,6 @@
 #include "src/util/netfile.h"
 
 enum { MESSAGE_MAX = 4096, PACE_DEFAULT_MS = 1000, EDITED_MAX = 16 };
-enum { SESSION_MODE_COUNT = SESSION_TRAIN + 1 };
 
 // ------------------------------------------------------------ transitions
 
