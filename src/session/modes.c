@@ -45,7 +45,7 @@ bool session_pointing_active(const Session *s) {
 }
 
 const char *session_mode_name(SessionMode m) {
-    return (int)m >= 0 && m < SESSION_MODE_COUNT ? modes[m]->name : "?";
+    return (int)m >= 0 && (int)m < (int)SESSION_MODE_COUNT ? modes[m]->name : "?";
 }
 
 // The game behind the position a mode shows (NULL for the editor's board), whose
