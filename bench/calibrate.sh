@@ -9,7 +9,7 @@
 # Re-run it whenever the search or the evaluation changes: the labels are
 # only as true as their last measurement.
 #
-# Settings (environment): GAMES per match (40), TC (3+0.03), CONCURRENCY (2),
+# Settings (environment): GAMES per match (80), TC (3+0.03), CONCURRENCY (2),
 # SF_MATCHES ("level:stockfish-elo ..."), LEVEL_MATCHES ("low:high ...",
 # each low level measured against an already estimated higher one), OUT (the
 # directory for the logs and games; a new temporary one by default).
@@ -18,7 +18,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 PATZER=${PATZER:-$here/src/patzer}
 MATCH=${MATCH:-$here/../shared/tools/match.py}
 STOCKFISH=${STOCKFISH:-/usr/games/stockfish}
-GAMES=${GAMES:-40}
+GAMES=${GAMES:-80}
 TC=${TC:-3+0.03}
 CONCURRENCY=${CONCURRENCY:-2}
 RESULTS=${RESULTS:-}
@@ -34,6 +34,15 @@ for tool in "$PATZER" "$STOCKFISH"; do
     [ -x "$tool" ] || { echo "calibrate: $tool is not an executable" >&2; exit 2; }
 done
 [ -f "$MATCH" ] || { echo "calibrate: $MATCH not found" >&2; exit 2; }
+
+# The 95% error bar in Elo of a W-D-L result.
+err_of() { # w d l
+    python3 -c "import math,sys
+w,d,l=map(int,sys.argv[1:]); n=w+d+l; s=(w+d/2)/n
+se=math.sqrt((w*(1-s)**2+d*(0.5-s)**2+l*s*s)/n/n)
+e=lambda x: -400*math.log10(1/min(max(x,0.01),0.99)-1)
+print(round((e(s+1.96*se)-e(s-1.96*se))/2))" "$1" "$2" "$3"
+}
 
 elo_of() { # score in percent -> Elo difference, clamped to +-800
     python3 -c "import math,sys; s=float(sys.argv[1])/100; s=min(max(s,0.01),0.99); print(round(-400*math.log10(1/s-1)))" "$1"
@@ -72,7 +81,7 @@ run() { # name, match.py arguments... -> "W-D-L score"
     echo "$wdl $score"
 }
 
-declare -A level_elo
+declare -A level_elo level_err
 rows=()
 echo "matches ($GAMES games each at $TC, logs and games in $out):"
 for pair in $sf_matches; do
@@ -84,8 +93,9 @@ for pair in $sf_matches; do
     [ -n "${score:-}" ] || exit 1
     diff=$(elo_of "$score")
     level_elo[$level]=$((sf + diff))
-    echo "  level $level vs Stockfish $sf: $wdl ($score%) -> $((sf + diff))"
-    rows+=("| $level | vs Stockfish \`UCI_Elo\` $sf | $wdl | $score% | $((sf + diff)) |")
+    level_err[$level]=$(err_of ${wdl//-/ })
+    echo "  level $level vs Stockfish $sf: $wdl ($score%) -> $((sf + diff)) +- ${level_err[$level]}"
+    rows+=("| $level | vs Stockfish \`UCI_Elo\` $sf | $wdl | $score% | $((sf + diff)) ± ${level_err[$level]} |")
 done
 for pair in $level_matches; do
     low=${pair%%:*} high=${pair##*:}
@@ -100,41 +110,60 @@ for pair in $level_matches; do
     [ -n "${score:-}" ] || exit 1
     diff=$(elo_of "$score")
     level_elo[$low]=$((level_elo[$high] + diff))
-    echo "  level $low vs level $high: $wdl ($score%) -> ${level_elo[$low]}"
-    rows+=("| $low | vs level $high | $wdl | $score% | ${level_elo[$low]} |")
+    # A chained level carries the error of the level it was measured against.
+    level_err[$low]=$(python3 -c "import math; print(round(math.hypot($(err_of ${wdl//-/ }), ${level_err[$high]})))")
+    echo "  level $low vs level $high: $wdl ($score%) -> ${level_elo[$low]} +- ${level_err[$low]}"
+    rows+=("| $low | vs level $high | $wdl | $score% | ${level_elo[$low]} ± ${level_err[$low]} |")
 done
 
-# Every level from the measured ones: linear between measured neighbours,
-# the ends extended flat by the nearest step, then made strictly increasing.
+# Every level from the measured ones. The levels' node budgets grow by the
+# same factor per level, so their strength grows by about the same Elo per
+# level: a straight line, weighted by each measurement's error bar, through
+# the levels below 20 smooths out the noise of a few dozen games; the full
+# engine (20) keeps its own measurement. Each level's distance from the line
+# is printed with chi-squared: a level off the line beyond its error bar says
+# the line, or that level's settings, need a look.
 measured=""
-for level in "${!level_elo[@]}"; do measured+="$level:${level_elo[$level]} "; done
-labels=$(python3 - "$measured" <<'EOF'
+for level in "${!level_elo[@]}"; do measured+="$level:${level_elo[$level]}:${level_err[$level]} "; done
+labels=$(python3 - "$measured" 2>"$out/fit.txt" <<'EOF'
 import sys
-pts = sorted((int(a), int(b)) for a, b in (p.split(":") for p in sys.argv[1].split()))
-def at(level):
-    for (l0, e0), (l1, e1) in zip(pts, pts[1:]):
-        if l0 <= level <= l1:
-            return e0 + (e1 - e0) * (level - l0) / (l1 - l0)
-    (l0, e0), (l1, e1) = (pts[0], pts[1]) if level < pts[0][0] else (pts[-2], pts[-1])
-    return e0 + (e1 - e0) * (level - l0) / (l1 - l0)
-out, last = [], None
-for level in range(1, 21):
-    e = int(round(at(level) / 10.0) * 10)
-    if last is not None and e <= last:
-        e = last + 10
-    out.append(e)
-    last = e
+pts = sorted(tuple(int(v) for v in p.split(":")) for p in sys.argv[1].split())
+line = [(l, e, max(err, 1) / 1.96) for l, e, err in pts if l < 20]
+w = [1 / s ** 2 for _, _, s in line]
+sw = sum(w)
+sx = sum(wi * l for wi, (l, _, _) in zip(w, line))
+sy = sum(wi * e for wi, (_, e, _) in zip(w, line))
+sxx = sum(wi * l * l for wi, (l, _, _) in zip(w, line))
+sxy = sum(wi * l * e for wi, (l, e, _) in zip(w, line))
+slope = (sw * sxy - sx * sy) / (sw * sxx - sx * sx)
+base = (sy - slope * sx) / sw
+chi2 = sum(((e - base - slope * l) / s) ** 2 for l, e, s in line)
+for l, e, s in line:
+    print("  level %d: measured %d, line %d (%+d, sigma %d)"
+          % (l, e, base + slope * l, e - base - slope * l, s), file=sys.stderr)
+print("  line: %.0f + %.1f per level, chi2 %.1f for %d degrees of freedom"
+      % (base, slope, chi2, len(line) - 2), file=sys.stderr)
+out = [int(round((base + slope * l) / 10.0) * 10) for l in range(1, 20)]
+full = [e for l, e, _ in pts if l == 20]
+out.append(int(round(full[0] / 10.0) * 10) if full else out[-1] + int(round(slope)))
+for i in range(1, len(out)):  # strictly increasing, whatever the data
+    out[i] = max(out[i], out[i - 1] + 10)
 print(" ".join(map(str, out)))
 EOF
 )
+cat "$out/fit.txt"
 echo "labels for levels 1..20: $labels"
 echo "engine/skill.c: static const int skill_level_elos[SKILL_LEVEL_MAX] = { $(sed 's/ /, /g' <<<"$labels") };"
 
 if [ -n "$RESULTS" ]; then
     {
-        echo "| level | match | W-D-L | score | Elo |"
+        echo "| level | match | W-D-L | score | Elo (95%) |"
         echo "|---:|---|---|---:|---:|"
         printf '%s\n' "${rows[@]}"
+        echo
+        echo "The line through the levels below 20 (their distance from it, in Elo):"
+        echo
+        sed 's/^  /    /' "$out/fit.txt"
         echo
         echo "Labels for levels 1..20: $labels"
     } >"$RESULTS.tmp" && mv "$RESULTS.tmp" "$RESULTS"
