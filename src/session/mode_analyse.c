@@ -193,7 +193,6 @@ static void analyse_destroy(Session *s) {
 }
 
 const ModeOps mode_analyse_ops = {
-    .name = "analyse",
     .state_size = sizeof(AnalyseState),
     .destroy = analyse_destroy,
     .enter = analyse_enter,

@@ -367,7 +367,6 @@ static void browse_status_tag(const Session *s, char *buf, size_t bufsz) {
 }
 
 const ModeOps mode_browse_ops = {
-    .name = "browse",
     .state_size = sizeof(BrowseState),
     .enter = browse_enter,
     .leave = browse_leave,

@@ -223,7 +223,6 @@ static PgnGame *edit_to_pgn(Session *s, int64_t now) {
 }
 
 const ModeOps mode_edit_ops = {
-    .name = "edit",
     .state_size = sizeof(EditState),
     .enter = edit_enter,
     .leave = edit_leave,

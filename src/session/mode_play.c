@@ -590,7 +590,6 @@ static void play_status_tag(const Session *s, char *buf, size_t bufsz) {
 }
 
 const ModeOps mode_play_ops = {
-    .name = "play",
     .state_size = sizeof(PlayState),
     .enter = play_enter,
     .leave = play_leave,

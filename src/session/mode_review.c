@@ -325,7 +325,6 @@ static bool review_progress(const Session *s, int *done, int *total) {
 }
 
 const ModeOps mode_review_ops = {
-    .name = "review",
     .enter = review_enter,
     .leave = review_leave,
     .handle = review_handle,

@@ -572,7 +572,6 @@ static bool train_busy(const Session *s) {
 }
 
 const ModeOps mode_train_ops = {
-    .name = "train",
     .enter = train_enter,
     .leave = train_leave,
     .handle = train_handle,

@@ -45,7 +45,12 @@ bool session_pointing_active(const Session *s) {
 }
 
 const char *session_mode_name(SessionMode m) {
-    return (int)m >= 0 && (int)m < (int)SESSION_MODE_COUNT ? modes[m]->name : "?";
+    static const char *const names[] = {
+#define SESSION_MODE_NAME(NAME, name) [SESSION_##NAME] = name,
+        SESSION_MODES(SESSION_MODE_NAME)
+#undef SESSION_MODE_NAME
+    };
+    return (int)m >= 0 && (int)m < (int)SESSION_MODE_COUNT ? names[m] : "?";
 }
 
 // The game behind the position a mode shows (NULL for the editor's board), whose

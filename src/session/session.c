@@ -501,10 +501,10 @@ static void refuse(Session *s, const Command *cmd) {
     if (near)
         session_say(s, MSG_ERROR, "'%s' is not a command here; did you mean %s?", cmd->text, near);
     else if (cmd->kind == CMD_MOVE)
-        session_say(s, MSG_ERROR, "No moves in the %s mode%s.", session_ops(s)->name, hint);
+        session_say(s, MSG_ERROR, "No moves in the %s mode%s.", session_mode_name(s->mode), hint);
     else
         session_say(s, MSG_ERROR, "'%s' does not work in the %s mode%s.", command_name(cmd->kind),
-                    session_ops(s)->name, hint);
+                    session_mode_name(s->mode), hint);
 }
 
 // The answer to "resume the unfinished game?". Anything but yes starts a

@@ -56,7 +56,7 @@ typedef struct ModeArgs {
 } ModeArgs;
 
 typedef struct ModeOps {
-    const char *name;
+    // (Its name is session_mode_name's, from SESSION_MODES.)
     // The mode's private state: the core allocates this many bytes, zeroed,
     // when the session starts; destroy frees what the state owns.
     size_t state_size;
