@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/book.h"
 #include "engine/chess960.h"
 #include "engine/fen.h"
 #include "engine/movegen.h"
@@ -276,6 +277,26 @@ Test(chess960, keys_name_the_rook_files, .init = setup) {
     test_board_from_fen(&a, BOARD_START_FEN);
     test_board_from_fen(&b, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1");
     cr_expect_eq(a.key, b.key);
+}
+
+// The explorer and the book key positions the Polyglot way, which knows only
+// corner rooks: a Chess960 rook elsewhere must still make another key, and
+// castling is encoded as the king taking that rook.
+Test(chess960, polyglot_keys_and_moves, .init = setup) {
+    Board inner, outer, standard;
+    test_board_from_fen(&inner, "4k3/8/8/8/8/8/8/4K1RR w G - 0 1");
+    test_board_from_fen(&outer, "4k3/8/8/8/8/8/8/4K1RR w H - 0 1");
+    cr_expect_neq(book_key(&inner), book_key(&outer));
+    test_board_from_fen(&standard, "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+    Board shredder;
+    test_board_from_fen(&shredder, "4k3/8/8/8/8/8/8/R3K2R w HA - 0 1");
+    cr_expect_eq(book_key(&standard), book_key(&shredder));
+    // e1 takes g1: Polyglot's to-square is the rook's, 6 (g1).
+    Move castle = test_uci_move(&inner, "e1g1");
+    cr_expect_eq(move_kind(castle), MOVE_CASTLING);
+    cr_expect_eq(book_encode_move(&inner, castle), (uint16_t)(SQ_G1 | SQ_E1 << 6));
+    Move std_castle = test_uci_move(&standard, "e1g1");
+    cr_expect_eq(book_encode_move(&standard, std_castle), (uint16_t)(SQ_H1 | SQ_E1 << 6));
 }
 
 // Random games from random start positions: every move made keeps the board

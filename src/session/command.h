@@ -10,7 +10,7 @@
 typedef enum {
     CMD_EMPTY,    // blank line
     CMD_MOVE,     // text: the move as typed
-    CMD_NEW,      // new [white|black] [level N] [elo N] [time TC]
+    CMD_NEW,      // new [white|black] [level N] [elo N] [time TC] [960 [N]]
     CMD_PLAY,     // play white|black|both|none: which sides the human plays
     CMD_UNDO,
     CMD_REDO,
@@ -101,6 +101,8 @@ typedef struct Command {
     // CMD_NEW options; each only when its has_ flag is set.
     bool has_side, has_level, has_elo, has_time;
     bool here;      // new ... here: from the position shown, with its moves
+    bool chess960;  // new ... 960 [N]: a Chess960 game
+    int chess960_number; // its start position 0..959, -1: drawn at random
     Color side;     // the side the human plays in the new game
     int level, elo;
     TimeControl tc; // also CMD_TIME

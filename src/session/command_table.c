@@ -10,12 +10,15 @@ const CommandSpec command_specs[] = {
     { .kind = CMD_NEW,
       .name = "new",
       .arg = ARG_NEW,
-      .usage = "new [white|black] [level N] [elo N] [time TC] [here]",
+      .usage = "new [white|black] [level N] [elo N] [time TC] [960 [N]] [here]",
       .summary = "start a new game",
       .help = "Starts a new game. You play White unless you say black (or b); the options, in "
               "any order, set the engine's level or Elo and the time control, e.g. new black "
-              "level 5 time 10+5. With here, in a game of a file or an analysis, the new game "
-              "plays on from the position shown, with the moves that led to it." },
+              "level 5 time 10+5. 960 plays Chess960 (Fischer random) from a start position "
+              "drawn at random, 960 N from start position N (0 to 959, 518 is the classical "
+              "one); castle with O-O or O-O-O, or move the king onto its rook. With here, in a "
+              "game of a file or an analysis, the new game plays on from the position shown, "
+              "with the moves that led to it." },
     { .kind = CMD_PLAY,
       .modes = CMODE_PLAY | CMODE_BROWSE | CMODE_ANALYSE,
       .name = "play",

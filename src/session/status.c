@@ -9,6 +9,12 @@
 #include "src/session/session_int.h"
 #include "src/util/text.h"
 
+// The scores of the graph beside the board (none for fewer than two).
+void session_graph(const Session *s, const int **scores, int *count) {
+    *scores = s->graph_count > 1 ? s->graph : NULL;
+    *count = s->graph_count > 1 ? s->graph_count : 0;
+}
+
 // "1 move", "2 moves": a game's length in full moves, as said to the player.
 const char *session_moves_text(const Game *g, char *buf, size_t bufsz) {
     int n = (game_ply_count(g) + 1) / 2;
