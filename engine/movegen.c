@@ -82,16 +82,22 @@ static ALWAYS_INLINE bool ep_is_legal(const Board *b, const Situation *s, Square
 // no attacked square. The danger map sees the rook still on its square, so a
 // rook that stood between the king's destination and an enemy rook or queen
 // on the rank is looked at again (never for a rook in the corner).
-static ALWAYS_INLINE bool can_castle(const Board *b, const Situation *s, int i) {
-    if (!(b->castling & (1 << i)) || b->checkers || (b->castle_path[i] & s->occ) ||
-        (b->castle_kpath[i] & s->danger))
-        return false;
-    if (!(b->castle_xray & (1 << i)))
-        return true;
+// Whether castling by right i would uncover the king's destination to an
+// enemy rook or queen on the rank; out of line, so that the generators keep
+// only the common tests.
+static __attribute__((noinline)) bool castle_uncovers(const Board *b, const Situation *s, int i) {
     Square kto = castle_king_to(i);
     Bitboard occ = (s->occ ^ bb_square(s->ksq) ^ bb_square(b->castle_rook[i])) | bb_square(kto) |
                    bb_square(castle_rook_to(i));
-    return !(attacks_rook(kto, occ) & s->enemy & (b->pieces[ROOK] | b->pieces[QUEEN]));
+    return (attacks_rook(kto, occ) & s->enemy & (b->pieces[ROOK] | b->pieces[QUEEN])) != 0;
+}
+
+// The caller has checked that the king is not in check.
+static ALWAYS_INLINE bool can_castle(const Board *b, const Situation *s, int i) {
+    if (!(b->castling & (1 << i)) || (b->castle_path[i] & s->occ) ||
+        (b->castle_kpath[i] & s->danger))
+        return false;
+    return !(b->castle_xray & (1 << i)) || !castle_uncovers(b, s, i);
 }
 
 static ALWAYS_INLINE Move *add_targets(Move *out, Square from, Bitboard targets) {
@@ -250,7 +256,7 @@ int movegen_count(const Board *b) {
     Color us = s.us;
     Bitboard mask = ~s.own & s.checkmask;
 
-    if (!b->checkers)
+    if (!b->checkers && (b->castling & (us == WHITE ? CASTLE_WK | CASTLE_WQ : CASTLE_BK | CASTLE_BQ)))
         n += can_castle(b, &s, castle_index(us, true)) + can_castle(b, &s, castle_index(us, false));
 
     Bitboard pawns = board_pieces(b, us, PAWN);
@@ -339,7 +345,7 @@ bool movegen_is_legal(const Board *b, Move m) {
             return false;
         Situation s;
         situation(b, &s);
-        return can_castle(b, &s, castle_index_of(m));
+        return !b->checkers && can_castle(b, &s, castle_index_of(m));
     }
     Bitboard own = b->colors[us];
     if (from == to || bb_has(own, to))
