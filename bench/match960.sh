@@ -64,7 +64,7 @@ echo "games:    $((2 * rounds)) at $TC, $rounds start positions (seed $SEED), co
     -openings file="$book" format=epd order=sequential \
     -rounds "$rounds" -games 2 -repeat -concurrency "$CONCURRENCY" \
     -pgnout file="$pgn" >"$log" 2>&1 || true
-grep -E '^(Results of|Elo:|LOS:|Games:|Points:|Ptnml|WL/DD)' "$log" | tail -8
+grep -E '^(Results of|Elo:|LOS:|Games:|Ptnml)' "$log" | tail -5
 
 # Endings from the PGN: who lost each game, and how.
 awk '
