@@ -15,6 +15,29 @@ void board_init_tables(void) {
     zobrist_init();
 }
 
+void board_setup_castling(Board *b) {
+    memset(b->castle_clear, 0, sizeof b->castle_clear);
+    b->castle_xray = 0;
+    for (int i = 0; i < 4; i++) {
+        b->castle_path[i] = b->castle_kpath[i] = 0;
+        if (!(b->castling & (1 << i)))
+            continue;
+        Color c = i & 2 ? BLACK : WHITE;
+        Square k = board_king(b, c), r = b->castle_rook[i];
+        Square kto = castle_king_to(i), rto = castle_rook_to(i);
+        Bitboard kpath = k == kto ? 0 : attacks_between(k, kto) | bb_square(kto);
+        Bitboard rpath = r == rto ? 0 : attacks_between(r, rto) | bb_square(rto);
+        b->castle_kpath[i] = kpath;
+        b->castle_path[i] = (kpath | rpath) & ~bb_square(k) & ~bb_square(r);
+        // A rook off the corner may stand between the king's destination and
+        // an enemy rook or queen on the rank, and uncover it by castling.
+        if (square_file(r) != 0 && square_file(r) != 7)
+            b->castle_xray |= (uint8_t)(1 << i);
+        b->castle_clear[r] |= (uint8_t)(1 << i);
+        b->castle_clear[k] |= (uint8_t)(c == WHITE ? CASTLE_WK | CASTLE_WQ : CASTLE_BK | CASTLE_BQ);
+    }
+}
+
 Bitboard board_attackers_to(const Board *b, Square s, Bitboard occ) {
     return (attacks_pawn(WHITE, s) & b->pieces[PAWN] & b->colors[BLACK]) |
            (attacks_pawn(BLACK, s) & b->pieces[PAWN] & b->colors[WHITE]) |
@@ -46,7 +69,7 @@ Key board_compute_key(const Board *b) {
     for (Square s = 0; s < SQ_NB; s++)
         if (b->squares[s] != NO_PIECE)
             k ^= zobrist_piece[b->squares[s]][s];
-    k ^= zobrist_castling[b->castling];
+    k ^= zobrist_castling_key(b->castle_rook, b->castling);
     if (b->ep != SQ_NONE)
         k ^= zobrist_ep_file[square_file(b->ep)];
     if (b->side == BLACK)
@@ -105,7 +128,6 @@ bool board_insufficient_material(const Board *b) {
     return !(bishops & BB_LIGHT_SQUARES) || !(bishops & BB_DARK_SQUARES);
 }
 
-
 void square_name(Square s, char out[3]) {
     if (s < 0 || s >= SQ_NB) {
         out[0] = '-';
@@ -139,33 +161,38 @@ bool board_check(const Board *b, char *err, size_t errsz) {
         if (p == NO_PIECE) {
             if (bb_has(seen, s))
                 return errmsg_set(err, errsz, "mailbox empty but bitboard set on square %d", s);
-        } else if (p > NO_PIECE || !bb_has(b->pieces[piece_type(p)] & b->colors[piece_color(p)], s)) {
+        } else if (p > NO_PIECE ||
+                   !bb_has(b->pieces[piece_type(p)] & b->colors[piece_color(p)], s)) {
             return errmsg_set(err, errsz, "mailbox and bitboards disagree on square %d", s);
         }
     }
     for (Color c = WHITE; c <= BLACK; c++)
         if (bb_count(board_pieces(b, c, KING)) != 1)
-            return errmsg_set(err, errsz, "side %d has %d kings", c, bb_count(board_pieces(b, c, KING)));
+            return errmsg_set(err, errsz, "side %d has %d kings", c,
+                              bb_count(board_pieces(b, c, KING)));
     if (b->pieces[PAWN] & (BB_RANK_1 | BB_RANK_8))
         return errmsg_set(err, errsz, "pawn on the first or last rank");
     if (b->key != board_compute_key(b))
         return errmsg_set(err, errsz, "incremental key differs from the computed key");
     if (b->pawn_key != board_compute_pawn_key(b))
         return errmsg_set(err, errsz, "incremental pawn key differs from the computed one");
-    Bitboard checkers = board_attackers_to(b, board_king(b, b->side), board_occupied(b)) &
-                        b->colors[!b->side];
+    Bitboard checkers =
+        board_attackers_to(b, board_king(b, b->side), board_occupied(b)) & b->colors[!b->side];
     if (checkers != b->checkers)
         return errmsg_set(err, errsz, "checkers field is stale");
     if (board_attackers_to(b, board_king(b, !b->side), board_occupied(b)) & b->colors[b->side])
         return errmsg_set(err, errsz, "the side not to move is in check");
-    static const struct { int right; Square king, rook; Color c; } rights[4] = {
-        {CASTLE_WK, SQ_E1, SQ_H1, WHITE}, {CASTLE_WQ, SQ_E1, SQ_A1, WHITE},
-        {CASTLE_BK, SQ_E8, SQ_H8, BLACK}, {CASTLE_BQ, SQ_E8, SQ_A8, BLACK}};
-    for (int i = 0; i < 4; i++)
-        if ((b->castling & rights[i].right) &&
-            (b->squares[rights[i].king] != make_piece(rights[i].c, KING) ||
-             b->squares[rights[i].rook] != make_piece(rights[i].c, ROOK)))
+    for (int i = 0; i < 4; i++) {
+        if (!(b->castling & (1 << i)))
+            continue;
+        Color c = i & 2 ? BLACK : WHITE;
+        Square k = board_king(b, c), r = b->castle_rook[i];
+        bool kingside = !(i & 1);
+        if (r >= SQ_NB || b->squares[r] != make_piece(c, ROOK) || relative_rank(c, k) != 0 ||
+            square_rank(r) != square_rank(k) || (square_file(r) > square_file(k)) != kingside ||
+            !(b->castle_clear[k] & (1 << i)) || !(b->castle_clear[r] & (1 << i)))
             return errmsg_set(err, errsz, "castling right without king and rook in place");
+    }
     if (b->ep != SQ_NONE && square_rank(b->ep) != (b->side == WHITE ? 5 : 2))
         return errmsg_set(err, errsz, "en-passant square on the wrong rank");
     return true;

@@ -23,7 +23,7 @@ typedef struct Undo {
     Move last_move;   // the board's last_move before this ply
     uint8_t captured; // Piece, NO_PIECE when nothing was taken
     uint8_t castling;
-    uint8_t ep;       // Square or SQ_NONE
+    uint8_t ep; // Square or SQ_NONE
     uint16_t halfmove;
 } Undo;
 
@@ -31,26 +31,55 @@ typedef struct Undo {
 typedef struct Board {
     Bitboard pieces[PIECE_TYPE_NB]; // by type, both colours
     Bitboard colors[COLOR_NB];
-    uint8_t squares[SQ_NB];         // Piece or NO_PIECE
+    uint8_t squares[SQ_NB]; // Piece or NO_PIECE
     Color side;
-    uint8_t castling;               // CASTLE_* bits
+    uint8_t castling; // CASTLE_* bits
     // En-passant target square, set only when a legal en-passant capture
     // exists, so that equal positions have equal keys.
     uint8_t ep;
-    uint16_t halfmove;              // plies since the last capture or pawn move
+    uint16_t halfmove; // plies since the last capture or pawn move
     uint16_t fullmove;
     Key key;
-    Key pawn_key;                   // pawns and kings only, for the pawn hash
-    Bitboard checkers;              // pieces giving check to the side to move
+    Key pawn_key;      // pawns and kings only, for the pawn hash
+    Bitboard checkers; // pieces giving check to the side to move
     // Not part of the position (equal positions may differ here): the move
     // that led to it, MOVE_NONE after a set-up, for display and for the
     // book's en-passant rule.
     Move last_move;
+    // Castling as Chess960 defines it, standard chess being one of its 960
+    // starts. Set up with the rights (board_setup_castling) and constant for
+    // the game, so make/unmake only read them. Right i is bit i of castling
+    // (CASTLE_WK = bit 0 ... CASTLE_BQ = bit 3).
+    bool chess960;               // a Chess960 game: castling written as king takes rook
+    uint8_t castle_rook[4];      // the rook's home square for right i
+    uint8_t castle_xray;         // rights whose rook may shield the king's destination
+    uint8_t castle_clear[SQ_NB]; // rights lost when a move leaves or reaches the square
+    Bitboard castle_path[4];     // must be empty, the king and that rook excepted
+    Bitboard castle_kpath[4];    // the king crosses or lands on: must not be attacked
 } Board;
 
 // Fills the static tables (attacks, Zobrist). Idempotent and thread-safe;
 // every other board_ function assumes it has run.
 void board_init_tables(void);
+
+// Fills the castle_ fields from b->castling, b->castle_rook and the kings'
+// squares: call after setting the rights (the FEN reader does).
+void board_setup_castling(Board *b);
+// The index (0-3) of the castling right of colour c on one side.
+static inline int castle_index(Color c, bool kingside) {
+    return c * 2 + !kingside;
+}
+// Where the king and the rook of right i end: g1/f1, c1/d1 and the same on rank 8.
+static inline Square castle_king_to(int i) {
+    return (i & 1 ? SQ_C1 : SQ_G1) ^ (i & 2 ? 56 : 0);
+}
+static inline Square castle_rook_to(int i) {
+    return (i & 1 ? SQ_D1 : SQ_F1) ^ (i & 2 ? 56 : 0);
+}
+// The right a castling move (king from its square to g or c) uses.
+static inline int castle_index_of(Move m) {
+    return castle_index(square_rank(move_to(m)) ? BLACK : WHITE, square_file(move_to(m)) == 6);
+}
 
 // Makes a legal move (see movegen_is_legal), filling *u for the unmake.
 void board_make_move(Board *b, Move m, Undo *u);
@@ -65,17 +94,25 @@ static inline void board_play(Board *b, Move m) {
     board_make_move(b, m, &u);
 }
 
-static inline Piece board_piece_on(const Board *b, Square s) { return (Piece)b->squares[s]; }
-static inline Bitboard board_occupied(const Board *b) { return b->colors[WHITE] | b->colors[BLACK]; }
+static inline Piece board_piece_on(const Board *b, Square s) {
+    return (Piece)b->squares[s];
+}
+static inline Bitboard board_occupied(const Board *b) {
+    return b->colors[WHITE] | b->colors[BLACK];
+}
 static inline Bitboard board_pieces(const Board *b, Color c, PieceType t) {
     return b->pieces[t] & b->colors[c];
 }
 static inline Square board_king(const Board *b, Color c) {
     return bb_lsb(b->pieces[KING] & b->colors[c]);
 }
-static inline bool board_in_check(const Board *b) { return b->checkers != 0; }
+static inline bool board_in_check(const Board *b) {
+    return b->checkers != 0;
+}
 // The move that led to the current position, MOVE_NONE after a set-up.
-static inline Move board_last_move(const Board *b) { return b->last_move; }
+static inline Move board_last_move(const Board *b) {
+    return b->last_move;
+}
 
 // Pieces of both colours that attack s, given the occupancy occ.
 Bitboard board_attackers_to(const Board *b, Square s, Bitboard occ);
@@ -108,7 +145,9 @@ bool board_insufficient_material(const Board *b);
 // Full consistency check of every redundant field (mailbox against bitboards,
 // kings, keys, checkers, counters). Returns false and writes the reason.
 bool board_check(const Board *b, char *err, size_t errsz);
-static inline bool board_is_consistent(const Board *b) { return board_check(b, NULL, 0); }
+static inline bool board_is_consistent(const Board *b) {
+    return board_check(b, NULL, 0);
+}
 
 // Square names: "e4". square_from_name returns SQ_NONE on bad input.
 void square_name(Square s, char out[3]);

@@ -12,6 +12,7 @@
 #include "engine/errmsg.h"
 #include "engine/movegen.h"
 #include "engine/polyglot_keys.h"
+#include "engine/zobrist.h"
 
 enum { ENTRY_SIZE = 16, WEIGHT_MAX = 65535 };
 
@@ -159,9 +160,16 @@ Key book_key(const Board *b) {
         key ^= polyglot_random64[POLYGLOT_PIECE + 64 * kind + s];
     }
     static const int rights[4] = { CASTLE_WK, CASTLE_WQ, CASTLE_BK, CASTLE_BQ };
-    for (int i = 0; i < 4; i++)
-        if (b->castling & rights[i])
-            key ^= polyglot_random64[POLYGLOT_CASTLE + i];
+    for (int i = 0; i < 4; i++) {
+        if (!(b->castling & rights[i]))
+            continue;
+        key ^= polyglot_random64[POLYGLOT_CASTLE + i];
+        // Polyglot knows only corner rooks: a Chess960 right with another
+        // rook gets patzer's own key too, so that the explorer keeps such
+        // positions apart from the standard ones.
+        if (square_file(b->castle_rook[i]) != (i & 1 ? 0 : 7))
+            key ^= zobrist_castling[i][square_file(b->castle_rook[i])];
+    }
     int ep_file = polyglot_ep_file(b);
     if (ep_file >= 0)
         key ^= polyglot_random64[POLYGLOT_EP + ep_file];
@@ -176,15 +184,15 @@ static Move decode_move(const Board *b, const MoveList *legal, unsigned raw) {
     unsigned promo = (raw >> 12) & 7;
     if (promo > 4)
         return MOVE_NONE;
-    Square king = board_king(b, b->side);
-    Square home = b->side == WHITE ? SQ_E1 : SQ_E8;
-    // Castling is written as the king taking its own rook; patzer moves the king two squares.
-    if (from == king && king == home && promo == 0 &&
-        board_piece_on(b, to) == make_piece(b->side, ROOK)) {
-        if (to == home + 3)
-            to = home + 2;
-        else if (to == home - 4)
-            to = home - 2;
+    // Castling is written as the king taking its own rook; patzer's move
+    // names the king's destination (in Chess960 maybe a square it could step to).
+    if (from == board_king(b, b->side) && promo == 0) {
+        for (int i = castle_index(b->side, true); i <= castle_index(b->side, false); i++) {
+            if ((b->castling & (1 << i)) && b->castle_rook[i] == to) {
+                Move m = move_make_kind(from, castle_king_to(i), MOVE_CASTLING);
+                return movelist_contains(legal, m) ? m : MOVE_NONE;
+            }
+        }
     }
     for (int i = 0; i < legal->count; i++) {
         Move m = legal->moves[i];
@@ -283,11 +291,10 @@ Move book_pick(const Book *book, const Board *b, uint64_t *rng) {
 }
 
 uint16_t book_encode_move(const Board *b, Move m) {
-    (void)b; // the encoding needs only the move: patzer marks castling in the move itself
     Square from = move_from(m), to = move_to(m);
     unsigned promo = 0;
     if (move_kind(m) == MOVE_CASTLING)
-        to = to > from ? from + 3 : from - 4; // king takes its own rook
+        to = b->castle_rook[castle_index_of(m)]; // king takes its own rook
     else if (move_is_promotion(m))
         promo = (unsigned)(move_promotion(m) - KNIGHT) + 1;
     return (uint16_t)(to | (from << 6) | (promo << 12));

@@ -47,7 +47,8 @@ typedef struct BookWriterEntry {
     uint32_t weight;
 } BookWriterEntry;
 unsigned char *book_encode(BookWriterEntry *entries, size_t n, size_t *len);
-// patzer move -> Polyglot move encoding (castling as king takes rook).
+// patzer move -> Polyglot move encoding (castling as king takes rook; b is
+// the position before the move, whose rooks Chess960 castling needs).
 uint16_t book_encode_move(const Board *b, Move m);
 
 #endif

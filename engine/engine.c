@@ -38,6 +38,7 @@ struct Engine {
     char book_path[BOOK_PATH_MAX];
     char eval_file[BOOK_PATH_MAX]; // the EvalFile option
     bool use_nnue;                 // the UseNNUE option
+    bool chess960;                 // the UCI_Chess960 option
     bool own_book;
     bool ponder_option;
     bool analyse_mode;
@@ -79,8 +80,11 @@ static EngineOption options[] = {
     // with engine_set_net (the engine does no I/O).
     {"EvalFile", OPTION_STRING, "", 0, 0},
     {"UseNNUE", OPTION_CHECK, "false", 0, 0},
+    // Chess960: every position set is marked as one (castling written as
+    // king takes rook), and the book, which knows standard chess only, is off.
+    {"UCI_Chess960", OPTION_CHECK, "false", 0, 0},
 };
-enum { OPTION_UCI_ELO = 11, OPTION_EVAL_FILE = 12, OPTION_USE_NNUE = 13 };
+enum { OPTION_UCI_ELO = 11, OPTION_EVAL_FILE = 12, OPTION_USE_NNUE = 13, OPTION_CHESS960 = 14 };
 
 static pthread_once_t options_once = PTHREAD_ONCE_INIT;
 
@@ -163,6 +167,7 @@ void engine_free(Engine *e) {
 
 void engine_set_position(Engine *e, const Board *b, const Key *keys, int nkeys) {
     e->board = *b;
+    e->board.chess960 |= e->chess960;
     // Only positions since the last irreversible move can repeat.
     int n = nkeys < b->halfmove ? nkeys : b->halfmove;
     n = n < LINE_MAX ? n : LINE_MAX;
@@ -204,8 +209,10 @@ static void *search_thread(void *arg) {
     Engine *e = arg;
     Move best = MOVE_NONE, ponder = MOVE_NONE;
 
+    // The book holds standard chess: a Chess960 game never asks it (even from
+    // the classical start, where the book's other lines would be wrong).
     if (e->own_book && !e->limits.infinite && !e->analyse_mode && !e->limits.searchmoves_count &&
-        !e->limits.ponder && current_book(e))
+        !e->limits.ponder && !e->board.chess960 && current_book(e))
         best = book_pick(e->book, &e->board, &e->rng);
 
     if (best == MOVE_NONE) {
@@ -417,6 +424,8 @@ bool engine_set_option(Engine *e, const char *name, const char *value, char *err
                  strcmp(value, "<empty>") == 0 ? "" : value);
     } else if (opt == &options[OPTION_USE_NNUE]) {
         e->use_nnue = flag;
+    } else if (opt == &options[OPTION_CHESS960]) {
+        e->chess960 = flag;
     }
     return true;
 }
@@ -430,7 +439,7 @@ bool engine_get_option(const Engine *e, const char *name, char *buf, size_t bufs
                 {"Move Overhead", e->overhead_ms}, {"Ponder", e->ponder_option},
                 {"OwnBook", e->own_book},      {"UCI_AnalyseMode", e->analyse_mode},
                 {"UCI_LimitStrength", e->limit_strength}, {"UCI_Elo", e->elo},
-                {"UseNNUE", e->use_nnue}};
+                {"UseNNUE", e->use_nnue},      {"UCI_Chess960", e->chess960}};
     for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
         if (strcasecmp(ints[i].name, name) == 0) {
             const EngineOption *opt = NULL;

@@ -15,7 +15,7 @@
 enum { FEN_FIELDS = 6, FIELD_MAX = 96 };
 
 static const char piece_chars[] = "PpNnBbRrQqKk";
-static const char *const color_names[COLOR_NB] = {"white", "black"};
+static const char *const color_names[COLOR_NB] = { "white", "black" };
 
 static Piece piece_from_char(char c) {
     const char *p = strchr(piece_chars, c);
@@ -64,7 +64,8 @@ static bool parse_placement(Board *b, const char *field, char *err, size_t errsz
         after_digit = digit;
         if (c == '/') {
             if (file != 8)
-                return errmsg_set(err, errsz, "board: rank %d has %d squares, expected 8", rank + 1, file);
+                return errmsg_set(err, errsz, "board: rank %d has %d squares, expected 8", rank + 1,
+                                  file);
             if (rank == 0)
                 return errmsg_set(err, errsz, "board: more than 8 ranks");
             rank--;
@@ -119,7 +120,8 @@ static bool validate_material(const Board *b, char *err, size_t errsz) {
         if (pawns > 8)
             return errmsg_set(err, errsz, "board: %d %s pawns", pawns, color_names[c]);
         if (bb_count(b->colors[c]) > 16)
-            return errmsg_set(err, errsz, "board: %d %s pieces", bb_count(b->colors[c]), color_names[c]);
+            return errmsg_set(err, errsz, "board: %d %s pieces", bb_count(b->colors[c]),
+                              color_names[c]);
     }
     if (b->pieces[PAWN] & BB_RANK_8)
         return errmsg_set(err, errsz, "pawn on rank 8");
@@ -128,35 +130,56 @@ static bool validate_material(const Board *b, char *err, size_t errsz) {
     return true;
 }
 
+// The castling field: "-", X-FEN (KQkq for the outermost rook on that side
+// of the king, a file letter for another one) or Shredder-FEN (file letters
+// only, "HAha"). Sets the rights, their rooks, and b->chess960 when the
+// field or the squares are not standard chess's.
 static bool parse_castling(Board *b, const char *field, char *err, size_t errsz) {
     b->castling = 0;
+    b->chess960 = false;
     if (strcmp(field, "-") == 0)
         return true;
-    static const struct {
-        char ch;
-        int right;
-        Color c;
-        Square king, rook;
-    } spec[4] = {{'K', CASTLE_WK, WHITE, SQ_E1, SQ_H1}, {'Q', CASTLE_WQ, WHITE, SQ_E1, SQ_A1},
-                 {'k', CASTLE_BK, BLACK, SQ_E8, SQ_H8}, {'q', CASTLE_BQ, BLACK, SQ_E8, SQ_A8}};
     for (const char *p = field; *p; p++) {
-        int i = 0;
-        while (i < 4 && spec[i].ch != *p)
-            i++;
-        if (i == 4)
-            return errmsg_set(err, errsz, "castling: unexpected character '%c'", *p);
-        if (b->castling & spec[i].right)
-            return errmsg_set(err, errsz, "castling: '%c' given twice", *p);
-        char sq[3];
-        if (b->squares[spec[i].king] != make_piece(spec[i].c, KING)) {
-            square_name(spec[i].king, sq);
-            return errmsg_set(err, errsz, "castling '%c' but no %s king on %s", *p, color_names[spec[i].c], sq);
+        char ch = *p, lower = (char)tolower((unsigned char)ch);
+        bool letter = lower == 'k' || lower == 'q';
+        if (!letter && (lower < 'a' || lower > 'h'))
+            return errmsg_set(err, errsz, "castling: unexpected character '%c'", ch);
+        Color c = isupper((unsigned char)ch) ? WHITE : BLACK;
+        int back = c == WHITE ? 0 : 7;
+        char ksq[3];
+        Bitboard kings = board_pieces(b, c, KING) & bb_rank(back);
+        if (!kings)
+            return errmsg_set(err, errsz, "castling: '%c' but the %s king is not on rank %d", ch,
+                              color_names[c], back + 1);
+        Square k = bb_lsb(kings);
+        square_name(k, ksq);
+        Bitboard rooks = board_pieces(b, c, ROOK) & bb_rank(back);
+        Bitboard right_of = rooks & ~((bb_square(k) << 1) - 1),
+                 left_of = rooks & (bb_square(k) - 1);
+        Square r;
+        if (letter) {
+            Bitboard side = lower == 'k' ? right_of : left_of;
+            if (!side)
+                return errmsg_set(err, errsz,
+                                  "castling: '%c' but no %s rook on the %s of the king on %s", ch,
+                                  color_names[c], lower == 'k' ? "kingside" : "queenside", ksq);
+            r = lower == 'k' ? bb_msb(side) : bb_lsb(side);
+        } else {
+            r = make_square(lower - 'a', back);
+            char rsq[3];
+            square_name(r, rsq);
+            if (b->squares[r] != make_piece(c, ROOK))
+                return errmsg_set(err, errsz, "castling: '%c' but no %s rook on %s", ch,
+                                  color_names[c], rsq);
         }
-        if (b->squares[spec[i].rook] != make_piece(spec[i].c, ROOK)) {
-            square_name(spec[i].rook, sq);
-            return errmsg_set(err, errsz, "castling '%c' but no %s rook on %s", *p, color_names[spec[i].c], sq);
-        }
-        b->castling |= (uint8_t)spec[i].right;
+        int i = castle_index(c, square_file(r) > square_file(k));
+        if (b->castling & (1 << i))
+            return errmsg_set(err, errsz, "castling: '%c' given twice", ch);
+        b->castling |= (uint8_t)(1 << i);
+        b->castle_rook[i] = (uint8_t)r;
+        // Standard chess is the king on e1 with rooks in the corners, written KQkq.
+        if (!letter || square_file(k) != 4 || (square_file(r) != 0 && square_file(r) != 7))
+            b->chess960 = true;
     }
     return true;
 }
@@ -191,9 +214,9 @@ static bool parse_ep(Board *b, const char *field, char *err, size_t errsz) {
 // the count of fields it breaks would be all the user learns. False with err
 // set at the first such character.
 static bool fen_is_ascii(const char *fen, char *err, size_t errsz) {
-    static const char *const field_names[FEN_FIELDS] = {
-        "placement", "side to move", "castling", "en passant", "halfmove clock",
-        "fullmove number"};
+    static const char *const field_names[FEN_FIELDS] = { "placement",      "side to move",
+                                                         "castling",       "en passant",
+                                                         "halfmove clock", "fullmove number" };
     int field = 0;
     bool in_field = false;
     for (const unsigned char *p = (const unsigned char *)fen; *p; p++) {
@@ -214,10 +237,14 @@ static bool fen_is_ascii(const char *fen, char *err, size_t errsz) {
         int at = in_field ? field : field + 1; // a character outside a field starts one
         const char *name = at >= 1 && at <= FEN_FIELDS ? field_names[at - 1] : "extra";
         if (i < len || len == 1) // not UTF-8: the byte itself
-            return errmsg_set(err, errsz, "%s field (field %d): cannot read byte 0x%02X (a FEN "
-                              "is plain ASCII)", name, at, *p);
-        return errmsg_set(err, errsz, "%s field (field %d): cannot read '%.*s' (U+%04lX; a FEN "
-                          "is plain ASCII)", name, at, len, (const char *)p, cp);
+            return errmsg_set(err, errsz,
+                              "%s field (field %d): cannot read byte 0x%02X (a FEN "
+                              "is plain ASCII)",
+                              name, at, *p);
+        return errmsg_set(err, errsz,
+                          "%s field (field %d): cannot read '%.*s' (U+%04lX; a FEN "
+                          "is plain ASCII)",
+                          name, at, len, (const char *)p, cp);
     }
     return true;
 }
@@ -265,6 +292,7 @@ bool board_set_fen(Board *out, const char *fen, char *err, size_t errsz) {
 
     if (!parse_castling(b, fields[2], err, errsz) || !parse_ep(b, fields[3], err, errsz))
         return false;
+    board_setup_castling(b);
 
     long halfmove = 0, fullmove = 1;
     if (n == FEN_FIELDS) {
@@ -281,7 +309,8 @@ bool board_set_fen(Board *out, const char *fen, char *err, size_t errsz) {
         return errmsg_set(err, errsz, "side not to move is in check");
     b->checkers = board_attackers_to(b, board_king(b, us), occ) & b->colors[them];
     if (bb_count(b->checkers) > 2)
-        return errmsg_set(err, errsz, "side to move is in check by %d pieces", bb_count(b->checkers));
+        return errmsg_set(err, errsz, "side to move is in check by %d pieces",
+                          bb_count(b->checkers));
     if (b->ep != SQ_NONE && b->checkers) {
         // After a double push the only possible checks come from the pushed
         // pawn itself or a line it uncovered.
@@ -343,8 +372,9 @@ static void infer_castling(const Board *b, char *out, size_t outsz) {
 bool board_set_placement(Board *b, const char *placement, char *castling, size_t castlingsz,
                          char *err, size_t errsz) {
     if (!fen_is_placement_only(placement))
-        return errmsg_set(err, errsz, "not a placement-only FEN (one field of ranks separated "
-                                      "by '/')");
+        return errmsg_set(err, errsz,
+                          "not a placement-only FEN (one field of ranks separated "
+                          "by '/')");
     // Parsed first without rights, so the pieces can be looked at; then
     // again with the rights they allow (still every check of the strict parser).
     char fen[FIELD_MAX + 32], rights[8];
@@ -372,7 +402,27 @@ void board_set_start(Board *b) {
     (void)ok;
 }
 
-void board_to_fen(const Board *b, char *buf, size_t bufsz) {
+// The castling field: each right as KQkq when its rook is the outermost on
+// that side of the king (X-FEN; always so in standard chess), else as the
+// rook's file; or always as the file (Shredder-FEN).
+static size_t castling_field(const Board *b, bool shredder, char *out) {
+    size_t n = 0;
+    if (!b->castling)
+        out[n++] = '-';
+    for (int i = 0; i < 4; i++) {
+        if (!(b->castling & (1 << i)))
+            continue;
+        Color c = i & 2 ? BLACK : WHITE;
+        Square r = b->castle_rook[i];
+        Bitboard rooks = board_pieces(b, c, ROOK) & bb_rank(square_rank(r));
+        Bitboard beyond = i & 1 ? rooks & (bb_square(r) - 1) : rooks & ~((bb_square(r) << 1) - 1);
+        char ch = shredder || beyond ? (char)('a' + square_file(r)) : "kq"[i & 1];
+        out[n++] = c == WHITE ? (char)toupper((unsigned char)ch) : ch;
+    }
+    return n;
+}
+
+static void write_fen(const Board *b, bool shredder, char *buf, size_t bufsz) {
     char tmp[FEN_MAX];
     size_t n = 0;
     for (int rank = 7; rank >= 0; rank--) {
@@ -396,14 +446,18 @@ void board_to_fen(const Board *b, char *buf, size_t bufsz) {
     tmp[n++] = ' ';
     tmp[n++] = b->side == WHITE ? 'w' : 'b';
     tmp[n++] = ' ';
-    if (!b->castling)
-        tmp[n++] = '-';
-    static const char rights[] = "KQkq";
-    for (int i = 0; i < 4; i++)
-        if (b->castling & (1 << i))
-            tmp[n++] = rights[i];
+    n += castling_field(b, shredder, tmp + n);
     char ep[3];
     square_name(b->ep == SQ_NONE ? -1 : b->ep, ep);
-    snprintf(tmp + n, sizeof tmp - n, " %s %u %u", ep, (unsigned)b->halfmove, (unsigned)b->fullmove);
+    snprintf(tmp + n, sizeof tmp - n, " %s %u %u", ep, (unsigned)b->halfmove,
+             (unsigned)b->fullmove);
     snprintf(buf, bufsz, "%s", tmp);
+}
+
+void board_to_fen(const Board *b, char *buf, size_t bufsz) {
+    write_fen(b, false, buf, bufsz);
+}
+
+void board_to_shredder_fen(const Board *b, char *buf, size_t bufsz) {
+    write_fen(b, true, buf, bufsz);
 }

@@ -15,7 +15,10 @@ enum { FEN_MAX = 96 };
 void board_set_start(Board *b);
 
 // Parses a FEN with strict validation (the grammar and what is accepted
-// leniently are in man/patzer.6, FEN). Four fields (EPD style) are accepted,
+// leniently are in man/patzer.6, FEN). The castling field may be X-FEN or
+// Shredder-FEN; b->chess960 is set when it names file letters or rooks and
+// kings off the standard squares (callers that know the game is Chess960 set
+// it themselves). Four fields (EPD style) are accepted,
 // the counters then default to "0 1". On error returns false, leaves b
 // unchanged and writes a message naming the field and the reason into err.
 bool board_set_fen(Board *b, const char *fen, char *err, size_t errsz);
@@ -32,7 +35,11 @@ bool fen_is_placement_only(const char *text);
 bool board_set_placement(Board *b, const char *placement, char *castling, size_t castlingsz,
                          char *err, size_t errsz);
 
-// Writes the position as FEN into buf (at least FEN_MAX bytes).
+// Writes the position as FEN into buf (at least FEN_MAX bytes). Castling
+// rights are X-FEN: KQkq, which is all standard chess needs, and a rook's
+// file letter for a Chess960 rook that is not the outermost on its side.
 void board_to_fen(const Board *b, char *buf, size_t bufsz);
+// The same with the rights as Shredder-FEN: always the rook's file ("HAha").
+void board_to_shredder_fen(const Board *b, char *buf, size_t bufsz);
 
 #endif

@@ -7,13 +7,6 @@
 #include "engine/board.h"
 #include "engine/zobrist.h"
 
-// Castling rights a move loses when it touches the square: moving the king or
-// a rook, or capturing a rook on its corner, clears the matching right.
-static const uint8_t castle_clear[SQ_NB] = {
-    [SQ_A1] = CASTLE_WQ, [SQ_E1] = CASTLE_WK | CASTLE_WQ, [SQ_H1] = CASTLE_WK,
-    [SQ_A8] = CASTLE_BQ, [SQ_E8] = CASTLE_BK | CASTLE_BQ, [SQ_H8] = CASTLE_BK,
-};
-
 static inline void put_piece(Board *b, Piece p, Square s) {
     Bitboard bb = bb_square(s);
     b->pieces[piece_type(p)] |= bb;
@@ -36,11 +29,15 @@ static inline void move_piece(Board *b, Piece p, Square from, Square to) {
     b->squares[to] = (uint8_t)p;
 }
 
-// The rook's squares for a castling move, from the king's destination.
-static inline void castling_rook(Square king_to, Square *rook_from, Square *rook_to) {
-    bool kingside = king_to > (king_to & 56) + 4;
-    *rook_from = kingside ? king_to + 1 : king_to - 2;
-    *rook_to = kingside ? king_to - 1 : king_to + 1;
+// Castling lifts the king and the rook before putting them down: in Chess960
+// either may land where the other stood, or stay where it is.
+static inline void castle_pieces(Board *b, Color us, Square kfrom, Square kto, Square rfrom,
+                                 Square rto) {
+    Piece king = make_piece(us, KING), rook = make_piece(us, ROOK);
+    remove_piece(b, king, kfrom);
+    remove_piece(b, rook, rfrom);
+    put_piece(b, king, kto);
+    put_piece(b, rook, rto);
 }
 
 // After a double push, the en-passant square counts only if the opponent can
@@ -93,13 +90,12 @@ void board_make_move(Board *b, Move m, Undo *u) {
         b->fullmove++;
 
     if (kind == MOVE_CASTLING) {
-        Square rfrom, rto;
-        castling_rook(to, &rfrom, &rto);
+        int i = castle_index_of(m);
+        Square rfrom = b->castle_rook[i], rto = castle_rook_to(i);
         Piece rook = make_piece(us, ROOK);
-        move_piece(b, piece, from, to);
-        move_piece(b, rook, rfrom, rto);
-        key ^= zobrist_piece[piece][from] ^ zobrist_piece[piece][to] ^
-               zobrist_piece[rook][rfrom] ^ zobrist_piece[rook][rto];
+        castle_pieces(b, us, from, to, rfrom, rto);
+        key ^= zobrist_piece[piece][from] ^ zobrist_piece[piece][to] ^ zobrist_piece[rook][rfrom] ^
+               zobrist_piece[rook][rto];
         b->pawn_key ^= zobrist_piece[piece][from] ^ zobrist_piece[piece][to];
         captured = NO_PIECE;
     } else {
@@ -146,9 +142,9 @@ void board_make_move(Board *b, Move m, Undo *u) {
         }
     }
 
-    uint8_t rights = b->castling & ~(castle_clear[from] | castle_clear[to]);
+    uint8_t rights = b->castling & ~(b->castle_clear[from] | b->castle_clear[to]);
     if (rights != b->castling) {
-        key ^= zobrist_castling[b->castling] ^ zobrist_castling[rights];
+        key ^= zobrist_castling_key(b->castle_rook, b->castling ^ rights);
         b->castling = rights;
     }
 
@@ -167,10 +163,8 @@ void board_unmake_move(Board *b, const Undo *u) {
     int kind = move_kind(m);
 
     if (kind == MOVE_CASTLING) {
-        Square rfrom, rto;
-        castling_rook(to, &rfrom, &rto);
-        move_piece(b, make_piece(us, KING), to, from);
-        move_piece(b, make_piece(us, ROOK), rto, rfrom);
+        int i = castle_index_of(m);
+        castle_pieces(b, us, to, from, castle_rook_to(i), b->castle_rook[i]);
     } else {
         Piece piece = (Piece)b->squares[to];
         if (kind == MOVE_PROMOTION) {
@@ -261,4 +255,3 @@ bool board_gives_check(const Board *b, Move m) {
                        own;
     return sliders != 0;
 }
-

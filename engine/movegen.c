@@ -69,25 +69,35 @@ static ALWAYS_INLINE bool ep_is_legal(const Board *b, const Situation *s, Square
     Square to = b->ep;
     Square victim = to + (s->us == WHITE ? -8 : 8);
     Bitboard occ = (s->occ ^ bb_square(from) ^ bb_square(victim)) | bb_square(to);
-    Bitboard attackers =
-        (attacks_bishop(s->ksq, occ) & (b->pieces[BISHOP] | b->pieces[QUEEN])) |
-        (attacks_rook(s->ksq, occ) & (b->pieces[ROOK] | b->pieces[QUEEN])) |
-        (attacks_knight(s->ksq) & b->pieces[KNIGHT]) |
-        (attacks_pawn(s->us, s->ksq) & b->pieces[PAWN] & ~bb_square(victim));
+    Bitboard attackers = (attacks_bishop(s->ksq, occ) & (b->pieces[BISHOP] | b->pieces[QUEEN])) |
+                         (attacks_rook(s->ksq, occ) & (b->pieces[ROOK] | b->pieces[QUEEN])) |
+                         (attacks_knight(s->ksq) & b->pieces[KNIGHT]) |
+                         (attacks_pawn(s->us, s->ksq) & b->pieces[PAWN] & ~bb_square(victim));
     return !(attackers & s->enemy);
 }
 
-static ALWAYS_INLINE bool can_castle(const Board *b, const Situation *s, bool kingside) {
-    int right = s->us == WHITE ? (kingside ? CASTLE_WK : CASTLE_WQ)
-                               : (kingside ? CASTLE_BK : CASTLE_BQ);
-    if (!(b->castling & right) || b->checkers)
+// Castling by right i (castle_index), by the Chess960 rule, which standard
+// chess obeys too: the squares the king and the rook cross or land on are
+// empty but for those two, the king is not in check and crosses or lands on
+// no attacked square. The danger map sees the rook still on its square, so a
+// rook that stood between the king's destination and an enemy rook or queen
+// on the rank is looked at again (never for a rook in the corner).
+// Whether castling by right i would uncover the king's destination to an
+// enemy rook or queen on the rank; out of line, so that the generators keep
+// only the common tests.
+static __attribute__((noinline)) bool castle_uncovers(const Board *b, const Situation *s, int i) {
+    Square kto = castle_king_to(i);
+    Bitboard occ = (s->occ ^ bb_square(s->ksq) ^ bb_square(b->castle_rook[i])) | bb_square(kto) |
+                   bb_square(castle_rook_to(i));
+    return (attacks_rook(kto, occ) & s->enemy & (b->pieces[ROOK] | b->pieces[QUEEN])) != 0;
+}
+
+// The caller has checked that the king is not in check.
+static ALWAYS_INLINE bool can_castle(const Board *b, const Situation *s, int i) {
+    if (!(b->castling & (1 << i)) || (b->castle_path[i] & s->occ) ||
+        (b->castle_kpath[i] & s->danger))
         return false;
-    Square k = s->ksq;
-    Bitboard path = kingside ? bb_square(k + 1) | bb_square(k + 2)
-                             : bb_square(k - 1) | bb_square(k - 2) | bb_square(k - 3);
-    Bitboard king_path = kingside ? bb_square(k + 1) | bb_square(k + 2)
-                                  : bb_square(k - 1) | bb_square(k - 2);
-    return !(path & s->occ) && !(king_path & s->danger);
+    return !(b->castle_xray & (1 << i)) || !castle_uncovers(b, s, i);
 }
 
 static ALWAYS_INLINE Move *add_targets(Move *out, Square from, Bitboard targets) {
@@ -109,7 +119,7 @@ static ALWAYS_INLINE Move *add_promotions(Move *out, Square from, Square to, int
 // Adds the pawn moves whose destinations are in `to_set`, each coming from
 // destination minus `delta`.
 static ALWAYS_INLINE Move *add_pawn_set(Move *out, Bitboard to_set, int delta, Bitboard promo_rank,
-                                         int kind) {
+                                        int kind) {
     Bitboard promos = to_set & promo_rank;
     Bitboard plain = to_set & ~promo_rank;
     while (promos) {
@@ -131,15 +141,17 @@ static ALWAYS_INLINE Move *gen_pawns(const Board *b, const Situation *s, Move *o
     Bitboard promo_rank = us == WHITE ? BB_RANK_8 : BB_RANK_1;
     Bitboard rank3 = us == WHITE ? BB_RANK_3 : BB_RANK_6;
     int up = us == WHITE ? 8 : -8;
-    int up_left = us == WHITE ? 7 : -9;   // towards the a-file
-    int up_right = us == WHITE ? 9 : -7;  // towards the h-file
+    int up_left = us == WHITE ? 7 : -9;  // towards the a-file
+    int up_right = us == WHITE ? 9 : -7; // towards the h-file
 
     Bitboard push1 = bb_forward(us, free_pawns) & empty;
     Bitboard push2 = bb_forward(us, push1 & rank3) & empty;
-    Bitboard capl = (us == WHITE ? (free_pawns & ~BB_FILE_A) << 7 : (free_pawns & ~BB_FILE_A) >> 9) &
-                    s->enemy & s->checkmask;
-    Bitboard capr = (us == WHITE ? (free_pawns & ~BB_FILE_H) << 9 : (free_pawns & ~BB_FILE_H) >> 7) &
-                    s->enemy & s->checkmask;
+    Bitboard capl =
+        (us == WHITE ? (free_pawns & ~BB_FILE_A) << 7 : (free_pawns & ~BB_FILE_A) >> 9) & s->enemy &
+        s->checkmask;
+    Bitboard capr =
+        (us == WHITE ? (free_pawns & ~BB_FILE_H) << 9 : (free_pawns & ~BB_FILE_H) >> 7) & s->enemy &
+        s->checkmask;
     push1 &= s->checkmask;
     push2 &= s->checkmask;
 
@@ -200,10 +212,11 @@ static ALWAYS_INLINE void generate(const Board *b, MoveList *list, int kind) {
     out = add_targets(out, s.ksq, attacks_king(s.ksq) & ~s.danger & target_mask);
     if (!bb_several(b->checkers)) {
         if ((kind & GEN_QUIET) && !b->checkers) {
-            if (can_castle(b, &s, true))
-                *out++ = move_make_kind(s.ksq, s.ksq + 2, MOVE_CASTLING);
-            if (can_castle(b, &s, false))
-                *out++ = move_make_kind(s.ksq, s.ksq - 2, MOVE_CASTLING);
+            int i = castle_index(s.us, true);
+            if (can_castle(b, &s, i))
+                *out++ = move_make_kind(s.ksq, castle_king_to(i), MOVE_CASTLING);
+            if (can_castle(b, &s, i + 1))
+                *out++ = move_make_kind(s.ksq, castle_king_to(i + 1), MOVE_CASTLING);
         }
         out = gen_pawns(b, &s, out, kind);
         Bitboard mask = target_mask & s.checkmask;
@@ -224,9 +237,15 @@ static ALWAYS_INLINE void generate(const Board *b, MoveList *list, int kind) {
     list->count = (int)(out - list->moves);
 }
 
-void movegen_legal(const Board *b, MoveList *list) { generate(b, list, GEN_ALL); }
-void movegen_noisy(const Board *b, MoveList *list) { generate(b, list, GEN_NOISY); }
-void movegen_quiet(const Board *b, MoveList *list) { generate(b, list, GEN_QUIET); }
+void movegen_legal(const Board *b, MoveList *list) {
+    generate(b, list, GEN_ALL);
+}
+void movegen_noisy(const Board *b, MoveList *list) {
+    generate(b, list, GEN_NOISY);
+}
+void movegen_quiet(const Board *b, MoveList *list) {
+    generate(b, list, GEN_QUIET);
+}
 
 int movegen_count(const Board *b) {
     Situation s;
@@ -237,8 +256,8 @@ int movegen_count(const Board *b) {
     Color us = s.us;
     Bitboard mask = ~s.own & s.checkmask;
 
-    if (!b->checkers)
-        n += can_castle(b, &s, true) + can_castle(b, &s, false);
+    if (!b->checkers && (b->castling & (us == WHITE ? CASTLE_WK | CASTLE_WQ : CASTLE_BK | CASTLE_BQ)))
+        n += can_castle(b, &s, castle_index(us, true)) + can_castle(b, &s, castle_index(us, false));
 
     Bitboard pawns = board_pieces(b, us, PAWN);
     Bitboard free_pawns = pawns & ~s.pinned;
@@ -248,12 +267,15 @@ int movegen_count(const Board *b) {
     Bitboard push1 = bb_forward(us, free_pawns) & empty;
     Bitboard push2 = bb_forward(us, push1 & rank3) & empty & s.checkmask;
     push1 &= s.checkmask;
-    Bitboard capl = (us == WHITE ? (free_pawns & ~BB_FILE_A) << 7 : (free_pawns & ~BB_FILE_A) >> 9) &
-                    s.enemy & s.checkmask;
-    Bitboard capr = (us == WHITE ? (free_pawns & ~BB_FILE_H) << 9 : (free_pawns & ~BB_FILE_H) >> 7) &
-                    s.enemy & s.checkmask;
+    Bitboard capl =
+        (us == WHITE ? (free_pawns & ~BB_FILE_A) << 7 : (free_pawns & ~BB_FILE_A) >> 9) & s.enemy &
+        s.checkmask;
+    Bitboard capr =
+        (us == WHITE ? (free_pawns & ~BB_FILE_H) << 9 : (free_pawns & ~BB_FILE_H) >> 7) & s.enemy &
+        s.checkmask;
     n += bb_count(push1) + bb_count(push2) + bb_count(capl) + bb_count(capr);
-    n += 3 * (bb_count(push1 & promo_rank) + bb_count(capl & promo_rank) + bb_count(capr & promo_rank));
+    n += 3 *
+         (bb_count(push1 & promo_rank) + bb_count(capl & promo_rank) + bb_count(capr & promo_rank));
 
     Bitboard pinned_pawns = pawns & s.pinned;
     while (pinned_pawns) {
@@ -303,7 +325,7 @@ bool movelist_contains(const MoveList *list, Move m) {
 // rules the generator applies.
 bool movegen_is_legal(const Board *b, Move m) {
     Square from = move_from(m), to = move_to(m);
-    if (m == MOVE_NONE || m == MOVE_NULL || from == to)
+    if (m == MOVE_NONE || m == MOVE_NULL)
         return false;
     // Only promotions carry a promotion piece: any other bits there make a
     // value the generator never produces.
@@ -313,22 +335,24 @@ bool movegen_is_legal(const Board *b, Move m) {
     Piece piece = (Piece)b->squares[from];
     if (piece == NO_PIECE || piece_color(piece) != us)
         return false;
-    Bitboard own = b->colors[us];
-    if (bb_has(own, to))
-        return false;
-    Bitboard occ = board_occupied(b);
     PieceType pt = piece_type(piece);
     int kind = move_kind(m);
-    Bitboard promo_rank = us == WHITE ? BB_RANK_8 : BB_RANK_1;
-
+    // Before the tests below: a Chess960 king may castle onto its own
+    // square or its rook's.
     if (kind == MOVE_CASTLING) {
-        if (pt != KING || (square_rank(from) != (us == WHITE ? 0 : 7)) || square_file(from) != 4 ||
-            (to != from + 2 && to != from - 2))
+        if (pt != KING || relative_rank(us, to) != 0 || relative_rank(us, from) != 0 ||
+            (square_file(to) != 6 && square_file(to) != 2))
             return false;
         Situation s;
         situation(b, &s);
-        return can_castle(b, &s, to == from + 2);
+        return !b->checkers && can_castle(b, &s, castle_index_of(m));
     }
+    Bitboard own = b->colors[us];
+    if (from == to || bb_has(own, to))
+        return false;
+    Bitboard occ = board_occupied(b);
+    Bitboard promo_rank = us == WHITE ? BB_RANK_8 : BB_RANK_1;
+
     if (kind == MOVE_EN_PASSANT) {
         if (pt != PAWN || to != b->ep || !bb_has(attacks_pawn(us, from), to))
             return false;
@@ -363,5 +387,9 @@ bool movegen_is_legal(const Board *b, Move m) {
     return true;
 }
 
-bool movegen_is_checkmate(const Board *b) { return b->checkers && movegen_count(b) == 0; }
-bool movegen_is_stalemate(const Board *b) { return !b->checkers && movegen_count(b) == 0; }
+bool movegen_is_checkmate(const Board *b) {
+    return b->checkers && movegen_count(b) == 0;
+}
+bool movegen_is_stalemate(const Board *b) {
+    return !b->checkers && movegen_count(b) == 0;
+}

@@ -19,9 +19,13 @@ enum { REFRESH_AFTER_PLIES = 8 };
 
 // ------------------------------------------------------------------ allocation
 
-NnueNet *nnue_net_new(void) { return aligned_alloc(64, sizeof(NnueNet)); }
+NnueNet *nnue_net_new(void) {
+    return aligned_alloc(64, sizeof(NnueNet));
+}
 
-void nnue_net_free(NnueNet *net) { free(net); }
+void nnue_net_free(NnueNet *net) {
+    free(net);
+}
 
 NnueStack *nnue_stack_new(void) {
     NnueStack *st = aligned_alloc(64, sizeof(NnueStack));
@@ -30,7 +34,9 @@ NnueStack *nnue_stack_new(void) {
     return st;
 }
 
-void nnue_stack_free(NnueStack *st) { free(st); }
+void nnue_stack_free(NnueStack *st) {
+    free(st);
+}
 
 // ------------------------------------------------------------------ file
 
@@ -38,7 +44,9 @@ static uint32_t le32(const uint8_t *p) {
     return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static int16_t le16(const uint8_t *p) { return (int16_t)(uint16_t)(p[0] | p[1] << 8); }
+static int16_t le16(const uint8_t *p) {
+    return (int16_t)(uint16_t)(p[0] | p[1] << 8);
+}
 
 size_t nnue_file_size(size_t desc_len) {
     return NNUE_HEADER_SIZE + desc_len +
@@ -54,12 +62,12 @@ uint32_t nnue_fnv1a(const uint8_t *bytes, size_t n) {
 
 bool nnue_net_load(NnueNet *net, const uint8_t *bytes, size_t len, char *err, size_t errsz) {
     if (len < NNUE_HEADER_SIZE)
-        return errmsg_set(err, errsz, "truncated: %zu bytes, shorter than the %d-byte header",
-                          len, NNUE_HEADER_SIZE);
+        return errmsg_set(err, errsz, "truncated: %zu bytes, shorter than the %d-byte header", len,
+                          NNUE_HEADER_SIZE);
     if (memcmp(bytes, NNUE_MAGIC, 8) != 0)
         return errmsg_set(err, errsz, "bad magic: not a patzer NNUE v1 file (%s)", NNUE_MAGIC);
-    static const uint32_t want[5] = {NNUE_INPUTS, NNUE_HIDDEN, NNUE_QA, NNUE_QB, NNUE_SCALE};
-    static const char *const names[5] = {"inputs", "hidden", "QA", "QB", "SCALE"};
+    static const uint32_t want[5] = { NNUE_INPUTS, NNUE_HIDDEN, NNUE_QA, NNUE_QB, NNUE_SCALE };
+    static const char *const names[5] = { "inputs", "hidden", "QA", "QB", "SCALE" };
     for (int i = 0; i < 5; i++) {
         uint32_t v = le32(bytes + 8 + 4 * i);
         if (v != want[i])
@@ -103,8 +111,8 @@ static const int16_t *ft_row(const NnueNet *net, int feature) {
 }
 
 // out = in + the add rows - the sub rows, over one perspective's NNUE_HIDDEN values.
-static void add_sub_scalar(int16_t *out, const int16_t *in, const int16_t *const *add,
-                           int nadd, const int16_t *const *sub, int nsub) {
+static void add_sub_scalar(int16_t *out, const int16_t *in, const int16_t *const *add, int nadd,
+                           const int16_t *const *sub, int nsub) {
     for (int i = 0; i < NNUE_HIDDEN; i++) {
         int v = in[i];
         for (int k = 0; k < nadd; k++)
@@ -282,12 +290,13 @@ void nnue_delta(const Board *b, Move m, NnueDelta *d) {
     delta_sub(d, piece, from);
     switch (move_kind(m)) {
     case MOVE_CASTLING: {
-        // The move names the king's destination; the rook jumps over it (as in makemove.c).
-        bool kingside = square_file(to) > 4;
+        // The move names the king's destination; the rook comes from its
+        // home square (Chess960: anywhere on the rank) as in makemove.c.
+        int i = castle_index_of(m);
         Piece rook = make_piece(us, ROOK);
         delta_add(d, piece, to);
-        delta_sub(d, rook, kingside ? to + 1 : to - 2);
-        delta_add(d, rook, kingside ? to - 1 : to + 1);
+        delta_sub(d, rook, b->castle_rook[i]);
+        delta_add(d, rook, castle_rook_to(i));
         break;
     }
     case MOVE_EN_PASSANT:

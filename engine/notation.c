@@ -38,6 +38,12 @@ void notation_to_uci(Move m, char *buf) {
     }
 }
 
+void notation_to_uci_in(const Board *b, Move m, char *buf) {
+    notation_to_uci(m, buf);
+    if (b->chess960 && move_kind(m) == MOVE_CASTLING && m != MOVE_NULL)
+        square_name(b->castle_rook[castle_index_of(m)], buf + 2);
+}
+
 // Whether the legal move m gives check and whether it mates, found on a copy.
 static void check_state(const Board *b, Move m, bool *check, bool *mate) {
     Board after = *b;
@@ -55,7 +61,7 @@ static void san_with_list(const Board *b, const MoveList *list, Move m, char *bu
     PieceType pt = piece_type(board_piece_on(b, from));
 
     if (move_kind(m) == MOVE_CASTLING) {
-        strcpy(s, to > from ? "O-O" : "O-O-O");
+        strcpy(s, square_file(to) == 6 ? "O-O" : "O-O-O");
         n = (int)strlen(s);
     } else {
         bool capture = board_is_capture(b, m);
@@ -283,7 +289,9 @@ static int collect(const Board *b, const Pattern *p, Move *out, int max) {
             tries[n++] = move_make(from, p->to);
             if (pt == PAWN && p->to == b->ep)
                 tries[n++] = move_make_kind(from, p->to, MOVE_EN_PASSANT);
-            if (pt == KING && p->from_file >= 0 && p->from_rank >= 0)
+            // A Chess960 king may both step and castle to g1: the step wins.
+            if (pt == KING && p->from_file >= 0 && p->from_rank >= 0 &&
+                !movegen_is_legal(b, tries[0]))
                 tries[n++] = move_make_kind(from, p->to, MOVE_CASTLING);
         }
         for (int i = 0; i < n && count < max; i++)
@@ -317,28 +325,39 @@ static NotationStatus explain_castling(const Board *b, bool kingside, const char
                                        size_t errsz) {
     Color us = b->side;
     const char *side_name = kingside ? "kingside" : "queenside";
-    int right =
-        kingside ? (us == WHITE ? CASTLE_WK : CASTLE_BK) : (us == WHITE ? CASTLE_WQ : CASTLE_BQ);
-    if (!(b->castling & right))
+    int i = castle_index(us, kingside);
+    if (!(b->castling & (1 << i)))
         return fail(NOTATION_ILLEGAL, err, errsz, "illegal move '%s': %s may not castle %s", text,
                     us == WHITE ? "White" : "Black", side_name);
     if (board_in_check(b))
         return fail(NOTATION_ILLEGAL, err, errsz, "illegal move '%s': cannot castle out of check",
                     text);
-    Square king = board_king(b, us);
-    Square rook = make_square(kingside ? 7 : 0, square_rank(king));
-    if (attacks_between_table[king][rook] & board_occupied(b))
+    if (b->castle_path[i] & board_occupied(b))
         return fail(NOTATION_ILLEGAL, err, errsz,
                     "illegal move '%s': the squares between king and rook are not empty", text);
-    int step = kingside ? 1 : -1;
     Color them = (Color)!us;
-    if (board_square_attacked(b, king + step, them) ||
-        board_square_attacked(b, king + 2 * step, them))
-        return fail(NOTATION_ILLEGAL, err, errsz,
-                    "illegal move '%s': the king would pass through or land on an attacked square",
-                    text);
+    Bitboard crossed = b->castle_kpath[i];
+    while (crossed)
+        if (board_square_attacked(b, bb_pop(&crossed), them))
+            return fail(NOTATION_ILLEGAL, err, errsz,
+                        "illegal move '%s': the king would pass through or land on an attacked "
+                        "square",
+                        text);
     return fail(NOTATION_ILLEGAL, err, errsz, "illegal move '%s': cannot castle %s here", text,
                 side_name);
+}
+
+// The castling right whose rook stands on `to` when `from` is our king:
+// castling written as king takes rook (UCI in Chess960, xboard, clicks).
+// -1 when the move is not that.
+static int king_takes_rook(const Board *b, Square from, Square to) {
+    Color us = b->side;
+    if (from != board_king(b, us) || board_piece_on(b, to) != make_piece(us, ROOK))
+        return -1;
+    for (int i = castle_index(us, true); i <= castle_index(us, false); i++)
+        if ((b->castling & (1 << i)) && b->castle_rook[i] == to)
+            return i;
+    return -1;
 }
 
 // Says why no legal move matches p.
@@ -370,9 +389,9 @@ static NotationStatus explain_illegal(const Board *b, const MoveList *legal, con
         sources = bb_square(from);
         // A king moving two squares along its first rank means castling.
         if (pt == KING && square_rank(from) == square_rank(p->to) &&
-            (p->to == from + 2 || p->to == from - 2) && square_file(from) == 4 &&
-            relative_rank(us, from) == 0)
-            return explain_castling(b, p->to > from, text, err, errsz);
+            (p->to == from + 2 || p->to == from - 2) && relative_rank(us, from) == 0 &&
+            (square_file(p->to) == 6 || square_file(p->to) == 2))
+            return explain_castling(b, square_file(p->to) == 6, text, err, errsz);
     } else {
         sources = board_pieces(b, us, (PieceType)pt);
         if (p->from_file >= 0)
@@ -564,7 +583,8 @@ parse_lenient(const Board *b, const char *text, size_t tlen, Move *out, char *er
     int castle = castling_kind(s, slen);
     if (castle) {
         Square king = board_king(b, b->side);
-        Move m = move_make_kind(king, castle == 1 ? king + 2 : king - 2, MOVE_CASTLING);
+        Move m =
+            move_make_kind(king, castle_king_to(castle_index(b->side, castle == 1)), MOVE_CASTLING);
         if (movegen_is_legal(b, m)) {
             *out = m;
             return NOTATION_OK;
@@ -602,6 +622,17 @@ parse_lenient(const Board *b, const char *text, size_t tlen, Move *out, char *er
         bool full = plain.from_file >= 0 && plain.from_rank >= 0;
         plain.piece = full ? -1 : PAWN;
         plain_ok = full || plain.from_rank < 0; // "1e4" names no piece
+        int right = full && pat.promo == NO_PIECE_TYPE
+                        ? king_takes_rook(b, make_square(plain.from_file, plain.from_rank), pat.to)
+                        : -1;
+        if (right >= 0) {
+            Move m = move_make_kind(board_king(b, b->side), castle_king_to(right), MOVE_CASTLING);
+            if (movegen_is_legal(b, m)) {
+                *out = m;
+                return NOTATION_OK;
+            }
+            return explain_castling(b, !(right & 1), shown_text(shown, text, tlen), err, errsz);
+        }
     }
     bool lettered_ok =
         n > 0 && piece_from_letter(s[0]) >= 0 && parse_disambiguation(s + 1, n - 1, &lettered);
@@ -640,8 +671,7 @@ parse_lenient(const Board *b, const char *text, size_t tlen, Move *out, char *er
 }
 
 NotationStatus notation_parse_move_n(const Board *b, const char *text, size_t tlen, Move *out,
-                                     char *err,
-                                     size_t errsz) {
+                                     char *err, size_t errsz) {
     while (tlen > 0 && is_blank(*text)) {
         text++;
         tlen--;
@@ -659,7 +689,7 @@ NotationStatus notation_parse_move_n(const Board *b, const char *text, size_t tl
 }
 
 NotationStatus notation_parse_move(const Board *b, const char *text, Move *out, char *err,
-                                  size_t errsz) {
+                                   size_t errsz) {
     if (!text)
         return fail(NOTATION_UNPARSEABLE, err, errsz, "no move given");
     return notation_parse_move_n(b, text, strlen(text), out, err, errsz);
@@ -688,6 +718,14 @@ NotationStatus notation_parse_uci(const Board *b, const char *text, Move *out) {
             continue;
         bool promotes = move_is_promotion(m);
         if (promotes ? move_promotion(m) == (PieceType)promo : promo == NO_PIECE_TYPE) {
+            *out = m;
+            return NOTATION_OK;
+        }
+    }
+    int right = promo == NO_PIECE_TYPE ? king_takes_rook(b, from, to) : -1;
+    if (right >= 0) {
+        Move m = move_make_kind(from, castle_king_to(right), MOVE_CASTLING);
+        if (movelist_contains(&legal, m)) {
             *out = m;
             return NOTATION_OK;
         }

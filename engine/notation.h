@@ -21,6 +21,9 @@ typedef enum {
 // Coordinate notation: "e2e4", "e7e8q", "e1g1" for castling, "0000" for
 // MOVE_NULL and MOVE_NONE. buf holds at least MOVE_TEXT_MAX bytes.
 void notation_to_uci(Move m, char *buf);
+// The same as the protocols write a move of b's game: in Chess960 castling is
+// the king taking its own rook ("e1h1", "b1a1"), the UCI_Chess960 convention.
+void notation_to_uci_in(const Board *b, Move m, char *buf);
 
 // SAN of a legal move in b ("Nbd7", "exd6", "e8=Q+", "O-O-O#"). b is used as
 // scratch to test for check and mate and is restored before returning.
@@ -37,14 +40,16 @@ int notation_line(const Board *b, const Move *moves, int n, char *out, size_t ou
 // 160 bytes are useful); for NOTATION_AMBIGUOUS the message lists the
 // candidates in SAN. b is not changed.
 NotationStatus notation_parse_move(const Board *b, const char *text, Move *out, char *err,
-                                  size_t errsz);
+                                   size_t errsz);
 // The same for the text s[0..n), which needs no terminating NUL (the PGN
 // reader parses the moves where they stand in its buffer).
-NotationStatus notation_parse_move_n(const Board *b, const char *s, size_t n, Move *out,
-                                     char *err, size_t errsz);
+NotationStatus notation_parse_move_n(const Board *b, const char *s, size_t n, Move *out, char *err,
+                                     size_t errsz);
 
-// Parses coordinate notation only ("e2e4", "e7e8q"; also the king-takes-rook
-// form is not accepted). Used by the protocols.
+// Parses coordinate notation only ("e2e4", "e7e8q"). Castling is read as the
+// king's move to its destination ("e1g1") or as the king taking its own rook
+// ("e1h1", Chess960's form); a king step that is also a castling destination
+// is the step. Used by the protocols.
 NotationStatus notation_parse_uci(const Board *b, const char *text, Move *out);
 
 #endif

@@ -60,7 +60,8 @@ static inline int relative_rank(Color c, Square s) { return c == WHITE ? s >> 3 
 
 // A move in 16 bits:
 //   bits  0-5   origin square
-//   bits  6-11  destination square (castling: the king's destination, e1g1)
+//   bits  6-11  destination square (castling: the king's destination, e1g1,
+//               which in Chess960 may be its own square or the rook's)
 //   bits 12-13  promotion piece: 0 knight, 1 bishop, 2 rook, 3 queen
 //   bits 14-15  kind: 0 normal, 1 promotion, 2 en passant, 3 castling
 // MOVE_NONE (a1a1) and MOVE_NULL (b1b1) can never be real moves.

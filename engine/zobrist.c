@@ -5,7 +5,7 @@
 #include <pthread.h>
 
 Key zobrist_piece[PIECE_NB][SQ_NB];
-Key zobrist_castling[16];
+Key zobrist_castling[4][8];
 Key zobrist_ep_file[8];
 Key zobrist_side;
 
@@ -22,19 +22,19 @@ static void fill(void) {
         for (int s = 0; s < SQ_NB; s++)
             zobrist_piece[p][s] = splitmix64(&state);
     // Each castling right gets a key; a set of rights is the XOR of its members,
-    // so that losing one right is a single XOR of the difference.
-    Key right[4];
+    // so that losing one right is a single XOR of the difference. The keys of
+    // the standard rook files come first in the stream, so that standard
+    // chess keeps its keys (and the bench its node counts).
     for (int i = 0; i < 4; i++)
-        right[i] = splitmix64(&state);
-    for (int mask = 0; mask < 16; mask++) {
-        zobrist_castling[mask] = 0;
-        for (int i = 0; i < 4; i++)
-            if (mask & (1 << i))
-                zobrist_castling[mask] ^= right[i];
-    }
+        zobrist_castling[i][i & 1 ? 0 : 7] = splitmix64(&state);
     for (int f = 0; f < 8; f++)
         zobrist_ep_file[f] = splitmix64(&state);
     zobrist_side = splitmix64(&state);
+    // Chess960 rook files, drawn after every standard key.
+    for (int i = 0; i < 4; i++)
+        for (int f = 0; f < 8; f++)
+            if (f != (i & 1 ? 0 : 7))
+                zobrist_castling[i][f] = splitmix64(&state);
 }
 
 void zobrist_init(void) {

@@ -44,8 +44,8 @@ typedef struct Subcommand {
 static const Subcommand subcommands[] = {
     { "uci", run_uci, "", "talk UCI to a chess GUI on stdin/stdout" },
     { "xboard", run_xboard, "", "talk xboard (CECP) to a chess GUI" },
-    { "perft", run_perft, "DEPTH [FEN]", "count the leaf nodes of the move tree" },
-    { "divide", run_divide, "DEPTH [FEN]", "the same, per root move" },
+    { "perft", run_perft, "[--960] DEPTH [FEN]", "count the leaf nodes of the move tree" },
+    { "divide", run_divide, "[--960] DEPTH [FEN]", "the same, per root move" },
     { "bench", cli_bench, "[DEPTH]", "search the bench positions, print nodes/speed" },
     { "epd", cli_epd, "FILE [--movetime MS]", "solve the positions of an EPD test suite" },
     { "annotate", cli_annotate, "FILE [--movetime MS] [--depth N]",
@@ -93,7 +93,9 @@ static void usage(FILE *out) {
           "  -h, --help           this help\n"
           "  -V, --version        the version\n"
           "\n"
-          "The FEN of perft/divide may be one quoted argument or the remaining arguments.\n"
+          "The FEN of perft/divide may be one quoted argument or the remaining arguments;\n"
+          "its castling field may be X-FEN or Shredder-FEN (HAha). --960 marks a Chess960\n"
+          "game (divide writes castling as king takes rook; file letters imply it).\n"
           "With no arguments and input from a pipe, a first line 'uci' or 'xboard' starts\n"
           "that protocol; anything else is read as the game's line mode.\n"
           "patzer pgn prints N<TAB>RESULT<TAB>PLIES<TAB>FINAL-FEN per valid game; an invalid\n"

@@ -148,6 +148,25 @@ else
     fail "divide 1, castling: e1g1 / e1c1 missing"
 fi
 
+# Chess960: Shredder-FEN and X-FEN, --960, castling as king takes rook.
+CHESS960_1='bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9'
+expect_output "perft 3, Chess960 Shredder-FEN" 12189 perft 3 "$CHESS960_1"
+expect_output "perft 3, Chess960 X-FEN" 12189 perft 3 \
+    "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9"
+expect_output "perft --960 3" 12189 perft --960 3 "$CHESS960_1"
+check_divide "divide 1, Chess960 castling" "" 24 divide 1 "rk6/8/8/8/8/8/8/RK2R3 w AEa - 0 1"
+if grep -q '^b1e1 1$' "$tmp/out" && grep -q '^b1a1 1$' "$tmp/out" && grep -q '^b1c1 1$' "$tmp/out"; then
+    pass "divide 1, Chess960: castling b1e1 and b1a1 as king takes rook, the step b1c1"
+else
+    fail "divide 1, Chess960: b1e1 / b1a1 / b1c1 missing"
+fi
+check_divide "divide --960 1, standard squares" "" 26 divide --960 1 "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+if grep -q '^e1h1 1$' "$tmp/out" && grep -q '^e1a1 1$' "$tmp/out"; then
+    pass "divide --960: castling e1h1 and e1a1"
+else
+    fail "divide --960: e1h1 / e1a1 missing"
+fi
+
 # ------------------------------------------------------------------ errors
 
 expect_error "perft x: bad depth" "" perft x
@@ -161,7 +180,7 @@ expect_error "divide, two white kings" "2 white kings" divide 2 "4k3/8/8/8/8/8/8
 expect_error "perft, FEN field count" "expected 6 fields, got 3" perft 2 "8/8/8 w -"
 expect_error "perft, impossible en passant" "en passant square e3 impossible" perft 1 \
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1"
-expect_error "perft, castling without rook" "castling 'K' but no white rook on h1" perft 1 \
+expect_error "perft, castling without rook" "castling: 'K' but no white rook on the kingside of the king on e1" perft 1 \
     4k3/8/8/8/8/8/8/4K3 w K - 0 1
 
 finish

@@ -97,4 +97,36 @@ else
     fail "bad opening book line" "$out"
 fi
 
+# --960: games from Chess960 starts; their castling rights read back by perft.
+if "$PATZER" datagen --960 --out "$tmp/c960" --positions 200 --jobs 1 --nodes 300 >/dev/null 2>&1 &&
+    "$PATZER" datagen --to-epd "$tmp/c960.epd" --all --out "$tmp/c960" >/dev/null 2>&1; then
+    pass "--960 runs"
+else
+    fail "--960 runs"
+fi
+if grep -q "book chess960" "$tmp/c960/settings.txt"; then pass "--960 is in the settings"; else
+    fail "--960 is in the settings"; fi
+# Not every start is off the standard squares, but some of 200 positions are.
+first=$(head -1 "$tmp/c960.epd" | cut -d' ' -f1)
+# Their rights are X-FEN (the engine's one FEN writer): KQkq names the outermost
+# rook on each side of the king, wherever it stands, and reads back to it.
+if [ -n "$first" ] && [[ $first != rnbqkbnr/* ]] &&
+    [ "$(cut -d' ' -f3 "$tmp/c960.epd" | grep -c '[KQkq]')" -gt 0 ]; then
+    pass "--960: Chess960 positions with their castling rights"
+else
+    fail "--960: Chess960 positions with their castling rights"
+fi
+bad=0
+while read -r placement side castle ep _; do
+    "$PATZER" perft 1 "$placement $side $castle $ep 0 1" >/dev/null 2>&1 || bad=$((bad + 1))
+done < <(head -50 "$tmp/c960.epd")
+if [ "$bad" -eq 0 ]; then pass "--960: the positions read back"; else
+    fail "--960: $bad positions do not read back"; fi
+out=$("$PATZER" datagen --960 --book "$tmp/book.epd" --out "$tmp/d" 2>&1)
+if [ $? -eq 2 ] && [[ $out == *"--960 and --book exclude each other"* ]]; then
+    pass "--960 with --book is refused"
+else
+    fail "--960 with --book is refused" "$out"
+fi
+
 finish

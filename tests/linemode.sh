@@ -247,4 +247,27 @@ check "why names a threat of mate" has "$out" "3. Bc4 threatens mate in 1: 4. Qx
 check "why names what a mistake allows" has "$out" "3... Nf6 allows mate in 1: 4. Qxf7#."
 check "and the better move with its line" grep -qE '^[A-Za-z0-9+#=-]+ was better \(.* for Black instead of mated in 1\): 3\.\.\. ' <<<"$out"
 
+# Chess960: new 960 N, castling typed both ways (O-O, and the king taking its
+# rook), the PGN saved with its Variant and FEN tags, checked and loaded again.
+out=$(printf '%s\n' 'new 960 3 time none' 'play both' 'O-O' Nb6 a3 Ne6 h3 f8e8 fen \
+      "save $tmp/960.pgn" 'new 960 1000' 'new 960' quit quit | timeout 30 "$PATZER" --new 2>&1)
+final='bqkr2rb/pppppppp/1n2n3/8/8/P6P/1PPPPPP1/BQNNRRKB w - - 1 4'
+check "960: new 960 3 says its number" has "$out" "New game: Chess960 #3."
+check "960: the status line shows it" has "$out" "Chess960 #3  [play]"
+check "960: the start position" has "$out" "1  B Q N N R K R B"
+check "960: O-O typed castles" has "$out" "Last move: 1. O-O"
+check "960: the king onto its rook castles" has "$out" "Last move: 3... O-O-O"
+check "960: the position after both castlings" has "$out" "$final"
+check "960: a number out of range is refused" \
+    has "$out" "new 960: the start position is a number from 0 to 959"
+check "960: new 960 draws a start position" grep -qE '^New game: Chess960 #[0-9]+\.' <<<"$out"
+check "960: the PGN has its Variant tag" grep -q '^\[Variant "Chess960"\]' "$tmp/960.pgn"
+check "960: and its start position" \
+    grep -q '^\[FEN "bqnnrkrb/pppppppp/8/8/8/8/PPPPPPPP/BQNNRKRB w KQkq - 0 1"\]' "$tmp/960.pgn"
+check "960: castling written O-O and O-O-O" grep -q '1\. O-O Nb6 2\. a3 Ne6 3\. h3 O-O-O' "$tmp/960.pgn"
+out=$("$PATZER" pgn "$tmp/960.pgn" 2>&1)
+check "960: patzer pgn replays it" has "$out" "$final"
+out=$(printf '%s\n' "load $tmp/960.pgn" last fen quit quit | timeout 30 "$PATZER" --new 2>&1)
+check "960: loaded again, the same final position" has "$out" "$final"
+
 finish

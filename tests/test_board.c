@@ -315,12 +315,25 @@ static const BadFen bad_fens[] = {
     { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
       "side to move 'x' must be 'w' or 'b'" },
     { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR white KQkq - 0 1", "side to move 'white'" },
-    { "4k3/8/8/8/8/8/8/4K3 w K - 0 1", "castling 'K' but no white rook on h1" },
-    { "4k3/8/8/8/8/8/8/4K3 w Q - 0 1", "castling 'Q' but no white rook on a1" },
-    { "4k3/8/8/8/8/8/8/4K3 w k - 0 1", "castling 'k' but no black rook on h8" },
-    { "4k3/8/8/8/8/8/8/4K3 w q - 0 1", "castling 'q' but no black rook on a8" },
-    { "4k3/8/8/8/8/8/8/3K3R w K - 0 1", "castling 'K' but no white king on e1" },
-    { "r6k/8/8/8/8/8/8/4K3 w q - 0 1", "castling 'q' but no black king on e8" },
+    { "4k3/8/8/8/8/8/8/4K3 w K - 0 1",
+      "castling: 'K' but no white rook on the kingside of the king on e1" },
+    { "4k3/8/8/8/8/8/8/4K3 w Q - 0 1",
+      "castling: 'Q' but no white rook on the queenside of the king on e1" },
+    { "4k3/8/8/8/8/8/8/4K3 w k - 0 1",
+      "castling: 'k' but no black rook on the kingside of the king on e8" },
+    { "4k3/8/8/8/8/8/8/4K3 w q - 0 1",
+      "castling: 'q' but no black rook on the queenside of the king on e8" },
+    { "4k3/8/8/8/8/8/8/R6K w K - 0 1",
+      "castling: 'K' but no white rook on the kingside of the king on h1" },
+    { "4k3/8/8/8/8/8/3K4/7R w K - 0 1", "castling: 'K' but the white king is not on rank 1" },
+    { "r7/7k/8/8/8/8/8/4K3 w q - 0 1", "castling: 'q' but the black king is not on rank 8" },
+    // Shredder-FEN and X-FEN file letters name the rook's file.
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w GAha - 0 1",
+      "castling: 'G' but no white rook on g1" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAhb - 0 1",
+      "castling: 'b' but no black rook on b8" },
+    { "4k3/8/8/8/8/8/8/4K2R w HK - 0 1", "castling: 'K' given twice" },
+    { "4k3/8/8/8/8/8/8/R3K2R w AQ - 0 1", "castling: 'Q' given twice" },
     { "r3k2r/8/8/8/8/8/8/R3K2R w KX - 0 1", "castling: unexpected character 'X'" },
     { "r3k2r/8/8/8/8/8/8/R3K2R w KQkqK - 0 1", "castling: 'K' given twice" },
     { "r3k2r/8/8/8/8/8/8/R3K2R w -K - 0 1", "castling: unexpected character '-'" },
@@ -370,11 +383,11 @@ static const BadFen bad_fens[] = {
       "fullmove number '0x10' is not a number" },
     { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 99999999999999999999999 1",
       "halfmove clock 99999999999999999999999 out of range" },
-    // Castling: "-" alone, or letters from KQkq.
+    // Castling: "-" alone, or letters from KQkq and the files.
     { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w K- - 0 1",
       "castling: unexpected character '-'" },
-    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1",
-      "castling: unexpected character 'H'" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQiq - 0 1",
+      "castling: unexpected character 'i'" },
     { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w -- - 0 1",
       "castling: unexpected character '-'" },
     // Nothing after the sixth field (an EPD operation makes a seventh).
@@ -981,12 +994,13 @@ Test(fen, placement_only_errors, .init = setup) {
                                       err, sizeof err));
     cr_assert(strstr(err, "placement-only"), "%s", err);
     // White to move while the black king is in check: refused, not guessed.
-    cr_assert_not(board_set_placement(&b, "4k3/4R3/8/8/8/8/8/4K3", rights, sizeof rights, err,
-                                      sizeof err));
+    cr_assert_not(
+        board_set_placement(&b, "4k3/4R3/8/8/8/8/8/4K3", rights, sizeof rights, err, sizeof err));
     cr_assert_str_eq(err, "side not to move is in check");
     cr_assert(memcmp(&b, &before, sizeof b) == 0, "a refused placement changed the board");
     // The strict parser stays strict.
-    cr_assert_not(board_set_fen(&b, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", err, sizeof err));
+    cr_assert_not(
+        board_set_fen(&b, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", err, sizeof err));
     cr_assert_not(fen_is_placement_only("hello"));
     cr_assert_not(fen_is_placement_only(BOARD_START_FEN));
     cr_assert_not(fen_is_placement_only(""));
@@ -1000,8 +1014,9 @@ Test(fen, a_character_beyond_ascii_is_named_with_its_field, .init = setup) {
     char err[256];
     cr_assert_not(board_set_fen(&b, "\xc3\xa9", err, sizeof err));
     cr_expect(strstr(err, "placement field (field 1): cannot read '\xc3\xa9' (U+00E9"), "%s", err);
-    cr_assert_not(board_set_fen(
-        &b, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq \xe2\x80\x93 0 1", err, sizeof err));
+    cr_assert_not(
+        board_set_fen(&b, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq \xe2\x80\x93 0 1",
+                      err, sizeof err));
     cr_expect(strstr(err, "en passant field (field 4): cannot read '\xe2\x80\x93' (U+2013"), "%s",
               err);
     cr_assert_not(board_set_fen(&b, "8/8/8/8/8/8/8/8 w - - 0 1\xff", err, sizeof err));

@@ -136,6 +136,17 @@ Test(command, case_insensitive_and_spacing) {
     cr_expect_eq(cmd.number, 7);
     cmd = parse_ok("NEW BLACK LEVEL 5");
     cr_expect(cmd.has_side && cmd.side == BLACK && cmd.has_level && cmd.level == 5);
+    // Chess960: a numbered start, a random one, after a time control.
+    cmd = parse_ok("new 960 518");
+    cr_expect(cmd.chess960 && cmd.chess960_number == 518);
+    cmd = parse_ok("new black 960");
+    cr_expect(cmd.chess960 && cmd.chess960_number == -1 && cmd.side == BLACK);
+    cmd = parse_ok("new time 5+3 960 0 level 3");
+    cr_expect(cmd.chess960 && cmd.chess960_number == 0 && cmd.has_time && cmd.level == 3);
+    cmd = parse_ok("new");
+    cr_expect_not(cmd.chess960);
+    cr_expect(strstr(parse_err("new 960 960"), "a number from 0 to 959"));
+    cr_expect(strstr(parse_err("new 960 1 960"), "960 is given twice"));
 }
 
 Test(command, blank_lines_are_empty) {
@@ -392,8 +403,8 @@ Test(command, new_errors) {
         const char *line, *msg;
     } cases[] = {
         { "new purple",
-          "new: unknown option 'purple' (expected white, black, level N, elo N, time TC or "
-          "here)" },
+          "new: unknown option 'purple' (expected white, black, level N, elo N, time TC, "
+          "960 [N] or here)" },
         { "new white black", "new: the side is given twice" },
         { "new b w", "new: the side is given twice" },
         { "new level", "level needs a number from 1 to 20" },
@@ -406,7 +417,9 @@ Test(command, new_errors) {
         { "new time black", "time needs a time control, such as 5+3, 40/90+30 or none" },
         { "new time 5+3 tc 3+2", "new: time is given twice" },
         { "new undo", "new: unknown option 'undo' (expected white, black, level N, elo N, "
-                      "time TC or here)" },
+                      "time TC, 960 [N] or here)" },
+        { "new 960 1000", "new 960: the start position is a number from 0 to 959 (518 is the "
+                          "classical one), not '1000'" },
     };
     for (int i = 0; i < ARRAY_LEN(cases); i++)
         cr_expect_str_eq(parse_err(cases[i].line), cases[i].msg, "'%s'", cases[i].line);
@@ -573,8 +586,8 @@ Test(command, names_and_help) {
     for (const char *s = list; *s; s++)
         lines += *s == '\n';
     cr_expect_geq(lines, n, "%d lines in the list", lines);
-    cr_expect(strstr(list, "new [white|black] [level N] [elo N] [time TC] [here]  start a new "
-                           "game\n"),
+    cr_expect(strstr(list, "new [white|black] [level N] [elo N] [time TC] [960 [N]] [here]  start "
+                           "a new game\n"),
               "%s", list);
     cr_expect(strstr(list, "(also: u, takeback)"), "undo's aliases missing: %s", list);
     cr_expect(strstr(list, "(also: q, exit)"), "quit's aliases missing: %s", list);

@@ -3,10 +3,13 @@
 // change nothing, every game ending, undo/redo with exact clocks, and limits.
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/movegen.h"
 #include "src/game/game.h"
+#include "src/pgn/read.h"
+#include "src/pgn/write.h"
 
 static Game *game;
 
@@ -838,4 +841,96 @@ Test(game, comments_and_nags) {
     char err[160];
     cr_assert(game_set_fen(g, "4k3/8/8/8/8/8/8/4K3 w - - 0 1", 0, err, sizeof err));
     cr_expect_eq(game_ply_count(g), 0); // (leak checks run under valgrind.sh)
+}
+
+// ------------------------------------------------------------------ Chess960
+
+// A Chess960 game from a numbered start, castling both ways (the king and
+// rook swap squares, and a king takes its rook), written as PGN with its
+// Variant, SetUp and FEN tags and read back to the same final position.
+Test(game, chess960_round_trip) {
+    GameSettings s;
+    game_settings_default(&s);
+    s.players[WHITE] = s.players[BLACK] = PLAYER_HUMAN;
+    s.tc = tc_of("none");
+    s.chess960 = true;
+    s.chess960_number = 3; // BQNNRKRB
+    char err[256] = "";
+    game = game_new(&s, err, sizeof err);
+    cr_assert_not_null(game, "%s", err);
+    cr_assert_str_eq(game_variant(game), "Chess960 #3");
+    assert_fen(game, "bqnnrkrb/pppppppp/8/8/8/8/PPPPPPPP/BQNNRKRB w KQkq - 0 1");
+    cr_assert(game_board(game)->chess960);
+    const char *moves[] = { "O-O", "Nb6", "a3", "Ne6", "h3", "f8e8" };
+    for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++)
+        play(game, moves[i], 0);
+    const char *final = "bqkr2rb/pppppppp/1n2n3/8/8/P6P/1PPPPPP1/BQNNRRKB w - - 1 4";
+    assert_fen(game, final); // as Stockfish 15.1 has it after f1g1 c8b6 a2a3 d8e6 h2h3 f8e8
+    PgnGame *doc = game_document(game);
+    cr_assert_not_null(doc);
+    size_t len = 0;
+    char *text = pgn_write_string(doc, &len);
+    pgn_game_free(doc);
+    cr_assert_not_null(text);
+    cr_assert(strstr(text, "[Variant \"Chess960\"]"), "%s", text);
+    cr_assert(strstr(text, "[SetUp \"1\"]"), "%s", text);
+    cr_assert(strstr(text, "[FEN \"bqnnrkrb/pppppppp/8/8/8/8/PPPPPPPP/BQNNRKRB w KQkq - 0 1\"]"),
+              "%s", text);
+    cr_assert(strstr(text, "1. O-O Nb6 2. a3 Ne6 3. h3 O-O-O"), "%s", text);
+    // Read back, also under the older tag name.
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            char *tag = strstr(text, "Chess960\"]");
+            cr_assert_not_null(tag);
+            char *renamed = malloc(len + 8);
+            cr_assert_not_null(renamed);
+            snprintf(renamed, len + 8, "%.*sFischerandom%s", (int)(tag - text), text, tag + 8);
+            free(text);
+            text = renamed;
+        }
+        PgnReader *r = pgn_reader_from_string(text, "chess960");
+        cr_assert_not_null(r);
+        PgnGame *back = pgn_game_new();
+        PgnError perr;
+        cr_assert_eq(pgn_reader_next(r, back, &perr), 1, "%s", perr.message);
+        pgn_reader_close(r);
+        GameSettings t;
+        game_settings_default(&t);
+        Game *again = game_new(&t, err, sizeof err);
+        cr_assert_not_null(again);
+        cr_assert(game_take_document(again, back, 0, err, sizeof err), "%s", err);
+        assert_fen(again, final);
+        cr_assert_str_eq(game_variant(again), "Chess960 #3");
+        game_free(again);
+    }
+    free(text);
+}
+
+// The classical start as Chess960 #518: the same FEN, but a Chess960 game
+// (the tag says so, and the book stays out of it); a random start is one of 960.
+Test(game, chess960_classical_and_random) {
+    GameSettings s;
+    game_settings_default(&s);
+    s.chess960 = true;
+    s.chess960_number = 518;
+    char err[256] = "";
+    game = game_new(&s, err, sizeof err);
+    cr_assert_not_null(game, "%s", err);
+    assert_fen(game, BOARD_START_FEN);
+    cr_assert_str_eq(game_variant(game), "Chess960 #518");
+    cr_assert(game_board(game)->chess960);
+    game_free(game);
+    s.chess960_number = -1;
+    game = game_new(&s, err, sizeof err);
+    cr_assert_not_null(game, "%s", err);
+    int n = game_settings(game)->chess960_number;
+    cr_assert(n >= 0 && n < 960, "drew #%d", n);
+    char name[32];
+    snprintf(name, sizeof name, "Chess960 #%d", n);
+    cr_assert_str_eq(game_variant(game), name);
+    // Standard chess has no variant.
+    game_free(game);
+    game_settings_default(&s);
+    game = game_new(&s, err, sizeof err);
+    cr_assert_null(game_variant(game));
 }

@@ -41,16 +41,21 @@ static void make_net(const RandomNetShape *shape, uint64_t seed) {
     unlink(path);
 }
 
-static void typical_net(void) { make_net(&RNET_TYPICAL, 12345); }
-static void extreme_net(void) { make_net(&RNET_EXTREME, 777); }
-static void free_net(void) { nnue_net_free(net); }
+static void typical_net(void) {
+    make_net(&RNET_TYPICAL, 12345);
+}
+static void extreme_net(void) {
+    make_net(&RNET_EXTREME, 777);
+}
+static void free_net(void) {
+    nnue_net_free(net);
+}
 
 // ------------------------------------------------------------------ the loader
 
 static void expect_rejected(const uint8_t *b, size_t len, const char *word) {
     char err[256] = "";
-    cr_expect_not(nnue_net_load(net, b, len, err, sizeof err), "accepted a file with bad %s",
-                  word);
+    cr_expect_not(nnue_net_load(net, b, len, err, sizeof err), "accepted a file with bad %s", word);
     cr_expect(strstr(err, word) != NULL, "the message '%s' does not say '%s'", err, word);
 }
 
@@ -105,6 +110,9 @@ static const char *const walk_fens[] = {
     "r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R w KQkq - 0 1",
     "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
     "4k3/1P6/8/2pP4/8/8/6p1/4K3 w - c6 0 1",
+    // Chess960: the king stays or lands on its rook's square, rooks inside.
+    "rk2r3/pppppppp/8/8/8/8/PPPPPPPP/RK2R3 w AEae - 0 1",
+    "1r4kr/1p1pp1p1/8/8/8/8/1P1PP1P1/1R4KR w HBhb - 0 1",
 };
 
 enum { WALK_MAX = 48, GAMES_PER_FEN = 12, STEPS = 220 };
@@ -148,13 +156,14 @@ static void mirror(const Board *b, Board *out) {
     fen[n++] = b->side == WHITE ? 'b' : 'w';
     fen[n++] = ' ';
     int before = n;
+    // Shredder-FEN letters (the rook's file), which Chess960 rooks need.
     static const struct {
-        int right;
-        char c;
-    } rights[4] = {{CASTLE_BK, 'K'}, {CASTLE_BQ, 'Q'}, {CASTLE_WK, 'k'}, {CASTLE_WQ, 'q'}};
+        int index;
+        char a;
+    } rights[4] = { { 2, 'A' }, { 3, 'A' }, { 0, 'a' }, { 1, 'a' } };
     for (int i = 0; i < 4; i++)
-        if (b->castling & rights[i].right)
-            fen[n++] = rights[i].c;
+        if (b->castling & (1 << rights[i].index))
+            fen[n++] = (char)(rights[i].a + square_file(b->castle_rook[rights[i].index]));
     if (n == before)
         fen[n++] = '-';
     fen[n++] = ' ';
@@ -301,8 +310,7 @@ static void expect_coverage(const Stats *s) {
                  s->ref_checks);
 }
 
-Test(nnue_walk, incremental_equals_refresh_and_reference, .init = typical_net,
-     .fini = free_net) {
+Test(nnue_walk, incremental_equals_refresh_and_reference, .init = typical_net, .fini = free_net) {
     Stats s;
     run_walks(&s);
     expect_coverage(&s);
@@ -342,7 +350,7 @@ static void search_with_net(int threads, const char *fen) {
     SearchLimits limits;
     search_limits_init(&limits);
     limits.depth = 7;
-    SearchParams params = {.multipv = 1, .contempt_percent = 100, .net = net};
+    SearchParams params = { .multipv = 1, .contempt_percent = 100, .net = net };
     SearchResult r;
     search_run(s, &b, NULL, 0, &limits, &params, NULL, NULL, &r);
     cr_expect(movegen_is_legal(&b, r.best), "%d threads, %s: no legal move", threads, fen);

@@ -480,7 +480,14 @@ Test(notation, parse_uci_strict) {
     cr_assert_eq(notation_parse_uci(b, "e7e8q", &m), NOTATION_ILLEGAL); // blocked by the king
     cr_assert_eq(notation_parse_uci(b, "e1g1", &m), NOTATION_OK);
     cr_assert_eq(move_kind(m), MOVE_CASTLING);
-    cr_assert_eq(notation_parse_uci(b, "e1h1", &m), NOTATION_ILLEGAL);
+    // King takes rook, as UCI writes castling in Chess960 and xboard sends it.
+    Move king_takes_rook = MOVE_NONE;
+    cr_assert_eq(notation_parse_uci(b, "e1h1", &king_takes_rook), NOTATION_OK);
+    cr_assert_eq(king_takes_rook, m);
+    cr_assert_eq(notation_parse_uci(b, "e1a1", &m), NOTATION_OK);
+    cr_assert_eq(m, move_make_kind(SQ_E1, SQ_C1, MOVE_CASTLING));
+    b = load("4k3/4P3/8/8/8/8/8/R3K2R w Q - 0 1");
+    cr_assert_eq(notation_parse_uci(b, "e1h1", &m), NOTATION_ILLEGAL); // no right
 }
 
 Test(notation, parse_uci_promotion) {

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "tests/helpers.h"
+#include "engine/chess960.h"
 #include "engine/movegen.h"
 #include "src/train/datagen.h"
 
@@ -73,7 +74,11 @@ TestSuite(train, .init = setup, .fini = teardown);
 Test(train, record_round_trip_over_random_games) {
     int ep_seen = 0, castling_seen = 0;
     for (int game = 0; game < 200; game++) {
-        board_set_start(board);
+        // Every other game from a Chess960 start: castling rooks anywhere on the rank.
+        if (game % 2)
+            chess960_setup(board, (int)(next() % CHESS960_COUNT));
+        else
+            board_set_start(board);
         for (int ply = 0; ply < 200; ply++) {
             round_trip(ply);
             ep_seen += board->ep != SQ_NONE;
@@ -139,8 +144,13 @@ Test(train, malformed_records_are_rejected) {
     memcpy(bad, rec, sizeof bad);
     bad[8] = (uint8_t)((bad[8] & 0xF0) | 12); // the first piece, the a1 rook, keeps castling: fine
     cr_assert(train_decode(bad, &q, err, sizeof err), "%s", err);
-    bad[9] = (uint8_t)((bad[9] & 0xF0) | 12); // a knight on c1 as a castling rook
+    bad[9] = (uint8_t)((bad[9] & 0xF0) | 12); // a knight on c1 as a second queenside rook
     cr_assert_not(train_decode(bad, &q, err, sizeof err));
+    cr_assert(strstr(err, "two castling rooks"), "%s", err);
+    memcpy(bad, rec, sizeof bad);
+    bad[12] = (uint8_t)((bad[12] & 0xF0) | 12); // a pawn on a2 as a castling rook
+    cr_assert_not(train_decode(bad, &q, err, sizeof err));
+    cr_assert(strstr(err, "first and last ranks"), "%s", err);
 }
 
 // A game of n positions with distinct scores, for the file tests.

@@ -169,6 +169,31 @@ if [ "$STATUS" -eq 0 ]; then pass "quit while searching: exit 0"; else
 # --- plain pipes ------------------------------------------------------------
 
 SEEN=""
+# --- Chess960 -----------------------------------------------------------------
+
+# UCI_Chess960: castling read and written as king takes rook; the book is off.
+C960_FEN='rk6/pppppppp/8/8/8/8/PPPPPPPP/RK2R3 w AEa - 0 1'
+out=$(printf 'uci\nsetoption name UCI_Chess960 value true\nsetoption name OwnBook value true
+position fen %s\ngo depth 2 searchmoves b1a1\nisready
+position fen %s moves b1e1\nd\nposition fen %s\nperft 1
+position startpos\ngo depth 1 searchmoves e2e4\nisready
+position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\ngo depth 1 searchmoves e1g1\nisready\nquit\n' \
+    "$C960_FEN" "$C960_FEN" "$C960_FEN" | timeout 60 "$PATZER" uci 2>&1)
+if [[ $out == *"option name UCI_Chess960 type check default false"* ]]; then
+    pass "uci: UCI_Chess960 option"; else fail "uci: UCI_Chess960 option"; fi
+if [[ $out == *"bestmove b1a1"* ]]; then pass "960: castling written as king takes rook"; else
+    fail "960: castling written as king takes rook: $(grep bestmove <<<"$out" | head -1)"; fi
+if [[ $out == *"Fen: rk6/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b q - 1 1"* ]]; then
+    pass "960: king takes rook read as castling"; else fail "960: b1e1 not read as castling"; fi
+if [[ $out == *$'b1e1: 1\n'* && $out == *$'b1a1: 1\n'* && $out == *$'b1c1: 1\n'* ]]; then
+    pass "960: perft divide writes castling as king takes rook"; else
+    fail "960: perft divide castling moves"; fi
+if [[ $out == *"bestmove e1h1"* ]]; then pass "960: standard squares castle as e1h1"; else
+    fail "960: standard squares castle as e1h1"; fi
+# Searched, not taken from the book: a book move comes with no info line.
+if [[ $(grep -c '^info depth' <<<"$out") -ge 3 ]]; then pass "960: the book is off"; else
+    fail "960: the book is off"; fi
+
 out=$(printf 'uci\nisready\n' | timeout 10 "$PATZER" uci)
 status=$?
 if [ "$status" -eq 0 ] && [[ $out == *readyok* ]]; then pass "EOF: exit status 0"; else

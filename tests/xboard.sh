@@ -206,6 +206,31 @@ no_line "exit: analysis stopped, no move made" '^(move |[0-9]+ -?[0-9]+ [0-9]+ [
 send bk
 check_reply "bk: a book line and a blank line" '^$' 5
 
+# --- fischerandom -----------------------------------------------------------
+
+if [[ $features == *'variants="normal,fischerandom"'* ]]; then
+    pass "variants: fischerandom offered"; else fail "variants: fischerandom offered"; fi
+SEEN=""
+send new
+send variant fischerandom
+send sd 2
+send setboard r1k1r3/pppppppp/8/8/8/8/PPPPPPPP/R1K1R3 w KQkq - 0 1
+send usermove O-O-O
+check_reply "fischerandom: O-O-O accepted, the engine replies" \
+    '^move ([a-h][1-8][a-h][1-8]|O-O|O-O-O)$' 20
+send force
+SEEN=""
+send usermove O-O-O
+check_reply "fischerandom: a second castling is refused" '^Illegal move: O-O-O$' 5
+SEEN=""
+send setboard r1k1r3/pppppppp/8/8/8/8/PPPPPPPP/R1K1R3 b KQkq - 0 1
+send usermove c8e8
+sync 8
+no_line "fischerandom: king takes rook accepted" '^Illegal move'
+send variant crazyhouse
+check_reply "variant: others still refused" '^Error \(unsupported variant\): crazyhouse$' 5
+send new
+
 stop_engine
 if [ "$STATUS" -eq 0 ]; then pass "quit: exit status 0"; else fail "quit: exit status $STATUS"; fi
 

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-// `patzer perft DEPTH [FEN]` and `patzer divide DEPTH [FEN]`.
+// `patzer perft [--960] DEPTH [FEN]` and `patzer divide [--960] DEPTH [FEN]`.
 int cli_perft(int argc, char **argv, bool divide);
 
 // `patzer bench [DEPTH]`.

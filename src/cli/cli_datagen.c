@@ -41,14 +41,16 @@ typedef struct Args {
 
 static void usage(FILE *out) {
     fputs("usage: patzer datagen [--out DIR] [--positions N] [--jobs N] [--nodes N] [--seed N]\n"
-          "                      [--random-plies N] [--book EPD] [--hash MB] [--progress SEC]\n"
+          "                      [--random-plies N] [--book EPD | --960] [--hash MB]\n"
+          "                      [--progress SEC]\n"
           "       patzer datagen --stats [--out DIR]\n"
           "       patzer datagen --to-epd FILE [--all] [--out DIR]\n"
           "Self-play training data in DIR (default " DEFAULT_DIR "), one file per worker;\n"
           "a stopped run continues where it stopped. Defaults: 1000000 positions, a job\n"
           "per core, 5000 nodes per move, seed 1, 8 random plies, 8 MB hash, progress\n"
           "every 30 s. --to-epd writes the quiet positions (all with --all) as EPD with\n"
-          "ce (side to move), pm and the result in c9.\n",
+          "ce (side to move), pm and the result in c9. --960 starts every game from a\n"
+          "Chess960 position drawn at random (then the random plies).\n",
           out);
 }
 
@@ -82,6 +84,9 @@ static bool parse_args(int argc, char **argv, Args *a) {
             takes_value = false;
         } else if (strcmp(o, "--all") == 0) {
             a->all = true;
+            takes_value = false;
+        } else if (strcmp(o, "--960") == 0) {
+            a->opt.chess960 = true;
             takes_value = false;
         } else if (!v) {
             ok = false;
@@ -293,7 +298,8 @@ static void settings_text(const Args *a, char *buf, size_t bufsz) {
              "seed %" PRIu64 " nodes %" PRIu64 " hash %d jobs %d random-plies %d book %s "
              "opening-max %d win %d/%d draw %d/%d/%d format 1\n",
              o->seed, o->nodes, o->hash_mb, a->jobs, o->random_plies,
-             a->book_path ? a->book_path : "-", o->opening_max_cp, o->win_cp, o->win_plies,
+             o->chess960 ? "chess960" : a->book_path ? a->book_path : "-", o->opening_max_cp,
+             o->win_cp, o->win_plies,
              o->draw_cp, o->draw_plies, o->draw_min_ply);
 }
 
@@ -554,7 +560,12 @@ static int stats(const Args *a) {
 int cli_datagen(int argc, char **argv) {
     Args a = { 0 };
     int status = 2;
-    if (parse_args(argc, argv, &a) && (!a.book_path || load_book(&a))) {
+    bool ok = parse_args(argc, argv, &a);
+    if (ok && a.book_path && a.opt.chess960) {
+        fprintf(stderr, "patzer datagen: --960 and --book exclude each other\n");
+        ok = false;
+    }
+    if (ok && (!a.book_path || load_book(&a))) {
         switch (a.mode) {
         case MODE_RUN: status = run(&a); break;
         case MODE_STATS: status = stats(&a); break;

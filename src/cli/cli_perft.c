@@ -38,8 +38,17 @@ static bool parse_depth(const char *text, int *depth) {
 int cli_perft(int argc, char **argv, bool divide) {
     const char *name = divide ? "divide" : "perft";
     int depth;
+    // --960: a Chess960 game (divide writes castling as king takes rook);
+    // a FEN whose castling field names files or 960 squares says so itself.
+    bool chess960 = false;
+    if (argc >= 1 && strcmp(argv[0], "--960") == 0) {
+        chess960 = true;
+        argc--;
+        argv++;
+    }
     if (argc < 1) {
-        fprintf(stderr, "patzer %s: missing DEPTH\nusage: patzer %s DEPTH [FEN]\n", name, name);
+        fprintf(stderr, "patzer %s: missing DEPTH\nusage: patzer %s [--960] DEPTH [FEN]\n", name,
+                name);
         return 2;
     }
     if (!parse_depth(argv[0], &depth)) {
@@ -62,6 +71,7 @@ int cli_perft(int argc, char **argv, bool divide) {
         fprintf(stderr, "patzer %s: bad FEN: %s\n", name, err);
         return 2;
     }
+    board.chess960 |= chess960;
 
     if (!divide) {
         printf("%" PRIu64 "\n", perft(&board, depth));
@@ -71,7 +81,7 @@ int cli_perft(int argc, char **argv, bool divide) {
     perft_divide(&board, depth, &result);
     for (int i = 0; i < result.count; i++) {
         char move[MOVE_TEXT_MAX];
-        notation_to_uci(result.moves[i], move);
+        notation_to_uci_in(&board, result.moves[i], move);
         printf("%s %" PRIu64 "\n", move, result.counts[i]);
     }
     printf("\nNodes: %" PRIu64 "\n", result.total);

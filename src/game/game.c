@@ -7,7 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 
+#include "engine/chess960.h"
 #include "engine/errmsg.h"
 #include "engine/movegen.h"
 
@@ -46,6 +49,7 @@ struct Game {
     GameEnd end;
     Color end_side; // who mated, resigned or lost on time
     char end_text[END_TEXT_MAX];
+    char variant[24]; // "Chess960 #518", empty for standard chess
     unsigned generation;
 };
 
@@ -64,6 +68,7 @@ void game_settings_default(GameSettings *s) {
     s->players[WHITE] = PLAYER_HUMAN;
     s->players[BLACK] = PLAYER_ENGINE;
     s->level = DEFAULT_LEVEL;
+    s->chess960_number = -1;
     s->tc.untimed = false;
     s->tc.count = 1;
     s->tc.periods[0] = (TimePeriod){
@@ -76,8 +81,8 @@ void game_settings_default(GameSettings *s) {
 // Tags of patzer's own that let a saved game be resumed as it was.
 #define TAG_WHITE_PLAYER "PatzerWhite"
 #define TAG_BLACK_PLAYER "PatzerBlack"
-#define TAG_LEVEL "PatzerLevel"
-#define TAG_TIME "PatzerTime"
+#define TAG_LEVEL        "PatzerLevel"
+#define TAG_TIME         "PatzerTime"
 // How the game ended, exactly ("resignation white": the ending and the side
 // that mated, resigned, claimed or lost on time), which the standard
 // Termination tag ("normal", "time forfeit") cannot say.
@@ -152,6 +157,10 @@ static bool write_tags(const Game *g, PgnGame *doc) {
     ok = ok && pgn_set_tag(doc, TAG_LEVEL, buf);
     timecontrol_format(&g->settings.tc, buf, sizeof buf);
     ok = ok && pgn_set_tag(doc, TAG_TIME, buf);
+    if (g->settings.chess960)
+        ok = ok && pgn_set_tag(doc, "Variant", "Chess960");
+    else
+        pgn_remove_tag(doc, "Variant");
     if (g->result != RESULT_NONE) {
         snprintf(buf, sizeof buf, "%s %s", end_words[g->end],
                  g->end_side == WHITE ? "white" : "black");
@@ -284,9 +293,46 @@ static PgnGame *new_document(const char *fen, char *err, size_t errsz) {
     return doc;
 }
 
+// A start position number drawn from the clock (a game's start needs no
+// better randomness, and the engine keeps no global generator).
+static int draw_chess960(void) {
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    uint64_t z = (uint64_t)ts.tv_sec * 1000000007u + (uint64_t)ts.tv_nsec;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return (int)((z ^ (z >> 31)) % CHESS960_COUNT);
+}
+
+// Whether a PGN Variant tag names Chess960 (lichess writes "Chess960",
+// older tools "Fischerandom" or "Chess 960").
+static bool variant_is_chess960(const char *v) {
+    static const char *const names[] = { "chess960", "chess 960", "fischerandom", "fischer random",
+                                         "960" };
+    for (size_t i = 0; v && i < sizeof names / sizeof names[0]; i++)
+        if (strcasecmp(v, names[i]) == 0)
+            return true;
+    return false;
+}
+
+static void name_variant(Game *g) {
+    const GameSettings *s = &g->settings;
+    if (s->chess960 && s->chess960_number >= 0)
+        snprintf(g->variant, sizeof g->variant, "Chess960 #%d", s->chess960_number);
+    else
+        snprintf(g->variant, sizeof g->variant, "%s", s->chess960 ? "Chess960" : "");
+}
+
 // Sets up g from s with doc as its record (taken; NULL: a new one); on a bad
 // FEN or no memory leaves g untouched (and the caller keeps doc).
-static bool setup(Game *g, const GameSettings *s, PgnGame *doc, char *err, size_t errsz) {
+static bool setup(Game *g, const GameSettings *given, PgnGame *doc, char *err, size_t errsz) {
+    GameSettings settings = *given;
+    const GameSettings *s = &settings;
+    if (settings.chess960 && !settings.start_fen[0] && !doc) {
+        if (settings.chess960_number < 0 || settings.chess960_number >= CHESS960_COUNT)
+            settings.chess960_number = draw_chess960();
+        chess960_fen(settings.chess960_number, settings.start_fen, sizeof settings.start_fen);
+    }
     // The start board is built aside so that a bad FEN changes nothing.
     Board start;
     if (s->start_fen[0]) {
@@ -294,6 +340,10 @@ static bool setup(Game *g, const GameSettings *s, PgnGame *doc, char *err, size_
             return false;
     } else {
         board_set_start(&start);
+    }
+    if (start.chess960 || settings.chess960) {
+        start.chess960 = settings.chess960 = true;
+        settings.chess960_number = chess960_number(&start);
     }
     PgnGame *record = doc ? doc : new_document(s->start_fen, err, errsz);
     if (!record)
@@ -304,6 +354,7 @@ static bool setup(Game *g, const GameSettings *s, PgnGame *doc, char *err, size_
     g->doc = record;
     g->settings = *s;
     g->settings.level = clamp_level(s->level);
+    name_variant(g);
     g->start = start;
     g->board = start;
     clock_init(&g->clock, &g->settings.tc);
@@ -386,6 +437,10 @@ PgnGame *game_document(const Game *g) {
 
 const GameSettings *game_settings(const Game *g) {
     return &g->settings;
+}
+
+const char *game_variant(const Game *g) {
+    return g->variant[0] ? g->variant : NULL;
 }
 
 // ------------------------------------------------------------------ state
@@ -495,8 +550,7 @@ static GameStatus apply_move(Game *g, Move m, int score, int depth, int64_t now,
     gm->move = m;
     notation_to_san(&g->board, m, gm->san);
     // The document's main line: a new move drops the redo tail there too.
-    if (!pgn_mainline_truncate(g->doc, g->ply) ||
-        !pgn_append_move(g->doc, m, gm->san, -1, NULL)) {
+    if (!pgn_mainline_truncate(g->doc, g->ply) || !pgn_append_move(g->doc, m, gm->san, -1, NULL)) {
         errmsg_set(err, errsz, "out of memory recording the move");
         return GAME_ERR_GAME_OVER;
     }
@@ -517,6 +571,8 @@ bool game_take_document(Game *g, PgnGame *doc, int64_t now, char *err, size_t er
     GameSettings s = g->settings;
     const char *fen = pgn_start_fen(doc);
     snprintf(s.start_fen, sizeof s.start_fen, "%s", strcmp(fen, BOARD_START_FEN) ? fen : "");
+    // Chess960 by its Variant tag, or by its start position (setup sees that).
+    s.chess960 = variant_is_chess960(pgn_tag(doc, "Variant"));
     // The main line is checked first, so that a failure changes nothing.
     int n = pgn_mainline_length(doc);
     if (n > GAME_MAX_PLIES) {
@@ -562,7 +618,8 @@ GameStatus game_play_text(Game *g, const char *text, int64_t now, char *err, siz
         return GAME_ERR_GAME_OVER;
     }
     if (g->settings.players[g->board.side] != PLAYER_HUMAN) {
-        errmsg_set(err, errsz, "it is not your turn: the engine plays %s", color_names[g->board.side]);
+        errmsg_set(err, errsz, "it is not your turn: the engine plays %s",
+                   color_names[g->board.side]);
         return GAME_ERR_NOT_YOUR_TURN;
     }
     char why[MESSAGE_MAX] = "";
@@ -661,11 +718,11 @@ static void explain_no_claim(const Board *b, const Key *keys, int n, const char 
     int times = board_repetitions(b, keys, n) + 1;
     int moves = b->halfmove / 2;
     errmsg_set(err, errsz,
-            "no draw to claim: %s%s%sthe position %s occurred %d time%s and %d move%s passed "
-            "without a capture or pawn move",
-            after_san ? "after " : "", after_san ? after_san : "", after_san ? " " : "",
-            after_san ? "will have" : "has", times, times == 1 ? "" : "s", moves,
-            moves == 1 ? " has" : "s have");
+               "no draw to claim: %s%s%sthe position %s occurred %d time%s and %d move%s passed "
+               "without a capture or pawn move",
+               after_san ? "after " : "", after_san ? after_san : "", after_san ? " " : "",
+               after_san ? "will have" : "has", times, times == 1 ? "" : "s", moves,
+               moves == 1 ? " has" : "s have");
 }
 
 GameStatus game_claim_draw(Game *g, Move move, int64_t now, char *err, size_t errsz) {
@@ -870,6 +927,10 @@ bool game_set_fen(Game *g, const char *fen, int64_t now, char *err, size_t errsz
     g->start = b;
     g->board = b;
     memcpy(g->settings.start_fen, start_fen, sizeof g->settings.start_fen);
+    g->settings.chess960 = b.chess960;
+    g->settings.chess960_number = b.chess960 ? chess960_number(&b) : -1;
+    name_variant(g);
+    sync_tags(g);
     g->ply = g->top = 0;
     clear_result(g);
     g->generation++;

@@ -31,6 +31,11 @@ typedef struct GameSettings {
     TimeControl tc;
     char names[COLOR_NB][GAME_NAME_MAX]; // empty: "You" / "patzer (level N)"
     bool gui_referees_time; // a GUI keeps the time (xboard): a fallen flag ends nothing
+    // Chess960: without a start_fen, start position chess960_number (0..959;
+    // -1: one drawn when the game is made, stored back here). A start_fen
+    // of Chess960 (file letters, rooks and king off their squares) sets it.
+    bool chess960;
+    int chess960_number;
 } GameSettings;
 
 // One ply of the record as the controller keeps it, with the clocks as they
@@ -60,6 +65,9 @@ Game *game_clone(const Game *g);
 // Starts over from new settings (same error rules); on error the game is unchanged.
 bool game_reset(Game *g, const GameSettings *s, char *err, size_t errsz);
 const GameSettings *game_settings(const Game *g);
+// "Chess960 #518" for a Chess960 game ("Chess960" when its start is not one
+// of the 960), NULL for standard chess.
+const char *game_variant(const Game *g);
 
 // ----------------------------------------------------------------- state
 const Board *game_board(const Game *g);      // current position

@@ -17,9 +17,9 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/perft.h"
+#include "src/protocol/protocol.h"
 #include "src/util/netfile.h"
 #include "src/util/paths.h"
-#include "src/protocol/protocol.h"
 #include "src/util/text.h"
 
 enum {
@@ -101,7 +101,8 @@ static void on_info(const SearchInfo *info, void *ctx) {
         fputs(" pv", u->out);
         for (int i = 0; i < info->pv_length; i++) {
             char move[MOVE_TEXT_MAX];
-            notation_to_uci(info->pv[i], move);
+            // Any board of the game serves: castling squares do not change.
+            notation_to_uci_in(engine_position(u->engine), info->pv[i], move);
             fprintf(u->out, " %s", move);
         }
     }
@@ -113,9 +114,10 @@ static void on_info(const SearchInfo *info, void *ctx) {
 static void on_bestmove(Move best, Move ponder, void *ctx) {
     Uci *u = ctx;
     char b[MOVE_TEXT_MAX], p[MOVE_TEXT_MAX];
-    notation_to_uci(best, b); // MOVE_NONE prints as 0000, as UCI wants
+    const Board *root = engine_position(u->engine); // stable until the next go
+    notation_to_uci_in(root, best, b);              // MOVE_NONE prints as 0000, as UCI wants
     if (best != MOVE_NONE && ponder != MOVE_NONE) {
-        notation_to_uci(ponder, p);
+        notation_to_uci_in(root, ponder, p);
         say(u, "bestmove %s ponder %s", b, p);
     } else {
         say(u, "bestmove %s", b);
@@ -226,6 +228,10 @@ static void cmd_position(Uci *u, char *rest) {
             w);
         return;
     }
+    char chess960[8] = "";
+    if (engine_get_option(u->engine, "UCI_Chess960", chess960, sizeof chess960) &&
+        strcmp(chess960, "true") == 0)
+        start.chess960 = true;
     line_init(&u->scratch, &start);
     int ply = 0;
     while (w && (w = text_next_word(&rest)) != NULL) {
@@ -363,7 +369,7 @@ static void cmd_perft(Uci *u, char *rest) {
     int64_t ms = search_now_ms() - start;
     for (int i = 0; i < d->count; i++) {
         char move[MOVE_TEXT_MAX];
-        notation_to_uci(d->moves[i], move);
+        notation_to_uci_in(&b, d->moves[i], move);
         say(u, "%s: %" PRIu64, move, d->counts[i]);
     }
     say(u, "\nNodes searched: %" PRIu64 " (%" PRId64 " ms)", d->total, ms);

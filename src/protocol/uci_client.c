@@ -46,6 +46,7 @@ struct UciClient {
     pthread_mutex_t lock;
     pthread_cond_t cond;
     bool searching;      // go sent, bestmove not read yet
+    bool chess960;       // UCI_Chess960 set true (by a Chess960 game's first search)
     bool ready;          // readyok read since the last isready
     bool dead;           // the engine's output ended
     Board root;          // the position searched
@@ -491,13 +492,22 @@ bool uci_client_go(UciClient *c, const Board *start, const Move *moves, int n,
     char *text = malloc(cap);
     if (!text)
         return false;
-    char fen[FEN_MAX];
-    board_to_fen(start, fen, sizeof fen);
+    // A Chess960 game: the option first, Shredder-FEN (whose file letters
+    // every 960 engine reads) and castling as king takes rook.
+    char fen[FEN_MAX], option[64] = "";
+    if (start->chess960 != c->chess960)
+        snprintf(option, sizeof option, "setoption name UCI_Chess960 value %s",
+                 start->chess960 ? "true" : "false");
+    c->chess960 = start->chess960;
+    if (start->chess960)
+        board_to_shredder_fen(start, fen, sizeof fen);
+    else
+        board_to_fen(start, fen, sizeof fen);
     len = (size_t)snprintf(text, cap, "position fen %s%s", fen, n ? " moves" : "");
     Board root = *start;
     for (int i = 0; i < n; i++) {
         char m[MOVE_TEXT_MAX];
-        notation_to_uci(moves[i], m);
+        notation_to_uci_in(start, moves[i], m);
         len += (size_t)snprintf(text + len, cap - len, " %s", m);
         board_play(&root, moves[i]);
     }
@@ -512,7 +522,8 @@ bool uci_client_go(UciClient *c, const Board *start, const Move *moves, int n,
         c->error[0] = '\0';
     }
     pthread_mutex_unlock(&c->lock);
-    bool ok = !dead && send_line(c, text) && send_line(c, go);
+    bool ok = !dead && (!option[0] || send_line(c, option)) && send_line(c, text) &&
+              send_line(c, go);
     free(text);
     if (!ok) {
         pthread_mutex_lock(&c->lock);

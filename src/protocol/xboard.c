@@ -48,7 +48,8 @@ typedef struct Xboard {
     bool have_score;
     int last_score; // the engine's last reported score, its own view
     int last_depth;
-    Move hint; // a move to suggest to the user
+    Move hint;     // a move to suggest to the user
+    bool chess960; // variant fischerandom: castling written O-O / O-O-O
     int pongs[PONG_QUEUE];
     int pong_count;
 
@@ -139,6 +140,16 @@ static bool force_mode(const Xboard *x) {
            game_player(x->game, BLACK) == PLAYER_HUMAN;
 }
 
+// A move as xboard reads it: coordinates, and in fischerandom castling as
+// O-O / O-O-O (the king's two-square step of standard chess would be
+// ambiguous there).
+static void move_text(const Xboard *x, Move m, char *text) {
+    if (x->chess960 && move_kind(m) == MOVE_CASTLING)
+        strcpy(text, square_file(move_to(m)) == 6 ? "O-O" : "O-O-O");
+    else
+        notation_to_uci(m, text);
+}
+
 // Parses a user move (coordinates or SAN) in the current position.
 static NotationStatus parse_move(Xboard *x, const char *text, Move *m) {
     char err[160];
@@ -192,7 +203,7 @@ static void on_info(const SearchInfo *info, void *ctx) {
                 info->nodes);
         for (int i = 0; i < info->pv_length; i++) {
             char move[MOVE_TEXT_MAX];
-            notation_to_uci(info->pv[i], move);
+            move_text(x, info->pv[i], move);
             fprintf(x->out, " %s", move);
         }
         if (fputc('\n', x->out) == EOF || fflush(x->out) == EOF)
@@ -210,7 +221,7 @@ static void on_bestmove(Move best, Move ponder, void *ctx) {
         if (best != MOVE_NONE &&
             game_play_move(x->game, best, score, depth, search_now_ms()) == GAME_OK) {
             char text[MOVE_TEXT_MAX];
-            notation_to_uci(best, text);
+            move_text(x, best, text);
             emit(x, "move %s", text);
             x->hint = ponder;
         }
@@ -313,10 +324,19 @@ static void cmd_protover(Xboard *x, const char *cmd, char *rest) {
     (void)cmd, (void)rest;
     say(x,
         "feature ping=1 setboard=1 playother=1 san=0 usermove=1 time=1 draw=1 sigint=0 "
-        "sigterm=0 reuse=1 analyze=1 colors=0 memory=1 smp=1 variants=\"normal\" "
+        "sigterm=0 reuse=1 analyze=1 colors=0 memory=1 smp=1 variants=\"normal,fischerandom\" "
         "myname=\"patzer %s\"",
         PACKAGE_VERSION);
     say(x, "feature done=1");
+}
+
+// fischerandom or normal: the engine marks its positions as Chess960 (and
+// leaves the book alone) and moves are written for it.
+static void set_variant(Xboard *x, bool chess960) {
+    char err[160];
+    if (!engine_set_option(x->engine, "UCI_Chess960", chess960 ? "true" : "false", err, sizeof err))
+        say(x, "Error (%s): variant", err);
+    x->chess960 = chess960;
 }
 
 static void cmd_new(Xboard *x, const char *cmd, char *rest) {
@@ -330,7 +350,8 @@ static void cmd_new(Xboard *x, const char *cmd, char *rest) {
     char err[160];
     if (!game_reset(x->game, &st, err, sizeof err))
         say(x, "Error (%s): new", err);
-    x->sd = 0; // `new` removes the depth limit, the spec says
+    x->sd = 0;             // `new` removes the depth limit, the spec says
+    set_variant(x, false); // and a variant, which comes after it
     x->hint = MOVE_NONE;
     x->have_score = false;
     x->have_time = false;
@@ -473,7 +494,7 @@ static void cmd_hint(Xboard *x, const char *cmd, char *rest) {
     // The board is stable under the lock: only the move callback changes it.
     if (x->hint != MOVE_NONE && movegen_is_legal(game_board(x->game), x->hint)) {
         char text[MOVE_TEXT_MAX];
-        notation_to_uci(x->hint, text);
+        move_text(x, x->hint, text);
         emit(x, "Hint: %s", text);
     }
     pthread_mutex_unlock(&x->lock);
@@ -549,7 +570,12 @@ static void cmd_ignore(Xboard *x, const char *cmd, char *rest) {
 static void cmd_variant(Xboard *x, const char *cmd, char *rest) {
     (void)cmd;
     char *v = text_next_word(&rest);
-    if (!v || strcmp(v, "normal") != 0)
+    settle(x);
+    if (v && strcmp(v, "normal") == 0)
+        set_variant(x, false);
+    else if (v && strcmp(v, "fischerandom") == 0)
+        set_variant(x, true);
+    else
         say(x, "Error (unsupported variant): %.*s", ECHO_MAX, v ? v : "");
 }
 

@@ -143,6 +143,30 @@ static const CommandSpec *new_option(Word w) {
     return NULL;
 }
 
+// "960 [N]" of new: a Chess960 game, from start position N (0-959, 518 the
+// classical one) or one drawn at random.
+static bool parse_960(const char **p, Command *cmd, char *err, size_t errsz) {
+    if (cmd->chess960)
+        return errmsg_set(err, errsz, "new: 960 is given twice");
+    cmd->chess960 = true;
+    cmd->chess960_number = -1;
+    const char *q = *p;
+    Word w;
+    if (!next_word(&q, &w) || strspn(w.s, "0123456789") < w.len)
+        return true; // no number: a random start position
+    *p = q;
+    int n = 0;
+    for (size_t i = 0; i < w.len && n < 1000; i++)
+        n = n * 10 + (w.s[i] - '0');
+    if (w.len > 3 || n > 959)
+        return errmsg_set(err, errsz,
+                          "new 960: the start position is a number from 0 to 959 (518 is the "
+                          "classical one), not '%.*s'",
+                          echo_len(w), w.s);
+    cmd->chess960_number = n;
+    return true;
+}
+
 static bool parse_new(const char *p, Command *cmd, char *err, size_t errsz) {
     cmd->side = WHITE;
     Word w;
@@ -159,11 +183,16 @@ static bool parse_new(const char *p, Command *cmd, char *err, size_t errsz) {
             cmd->here = true;
             continue;
         }
+        if (word_is(w, "960")) {
+            if (!parse_960(&p, cmd, err, errsz))
+                return false;
+            continue;
+        }
         const CommandSpec *opt = new_option(w);
         if (!opt)
             return errmsg_set(err, errsz,
                               "new: unknown option '%.*s' (expected white, black, level N, elo N, "
-                              "time TC or here)",
+                              "time TC, 960 [N] or here)",
                               echo_len(w), w.s);
         bool *has = opt->kind == CMD_LEVEL ? &cmd->has_level
                     : opt->kind == CMD_ELO ? &cmd->has_elo
@@ -181,7 +210,7 @@ static bool parse_new(const char *p, Command *cmd, char *err, size_t errsz) {
         // to the next option word or the end of the line.
         Word tc = { p, 0 }, t;
         const char *q = p;
-        while (next_word(&q, &t) && !side_word(t, &c) && !new_option(t)) {
+        while (next_word(&q, &t) && !side_word(t, &c) && !new_option(t) && !word_is(t, "960")) {
             if (tc.len == 0)
                 tc.s = t.s;
             tc.len = (size_t)(t.s + t.len - tc.s);

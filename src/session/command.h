@@ -39,8 +39,10 @@ typedef struct Command {
     bool human[COLOR_NB];
     // CMD_NEW options; each only when its has_ flag is set.
     bool has_side, has_level, has_elo, has_time;
-    bool here;  // new ... here: from the position shown, with its moves
-    Color side; // the side the human plays in the new game
+    bool here;           // new ... here: from the position shown, with its moves
+    bool chess960;       // new ... 960 [N]: a Chess960 game
+    int chess960_number; // its start position 0..959, -1: drawn at random
+    Color side;          // the side the human plays in the new game
     int level, elo;
     TimeControl tc; // also CMD_TIME
 } Command;

@@ -61,6 +61,8 @@ static const Game *shown_game(const Session *s) {
 
 const char *session_opening(const Session *s) {
     const Game *g = shown_game(s);
+    if (g && game_variant(g)) // Chess960 has no opening names: its start position instead
+        return game_variant(g);
     if (!s->openings || !g)
         return NULL;
     return openings_lookup(s->openings, game_board(g), game_keys(g), game_ply_count(g), NULL, 0,

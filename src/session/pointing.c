@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "engine/movegen.h"
+#include "engine/notation.h"
 #include "src/session/session_int.h"
 
 static const char *const piece_names[PIECE_TYPE_NB] = {
@@ -105,6 +106,17 @@ static void play_from_to(Session *s, Move m, int64_t now) {
     pointing_play(s, text, now);
 }
 
+// Whether the king on from may castle with its rook on to: Chess960's way to
+// point at castling (the king's destination square works too, as a move).
+static bool castles_onto_rook(const Board *b, Square from, Square to) {
+    char text[8];
+    Move m;
+    square_name(from, text);
+    square_name(to, text + 2);
+    return board_piece_on(b, from) == make_piece(b->side, KING) &&
+           notation_parse_uci(b, text, &m) == NOTATION_OK && move_kind(m) == MOVE_CASTLING;
+}
+
 void pointing_square(Session *s, Square sq, int64_t now) {
     const ModeOps *ops = session_ops(s);
     if (ops->looking_back && ops->looking_back(s)) {
@@ -126,6 +138,14 @@ void pointing_square(Session *s, Square sq, int64_t now) {
     s->pointing.promotion = MOVE_NONE;
     char name[3];
     square_name(sq, name);
+    if (from != SQ_NONE && mine && my_turn && castles_onto_rook(b, from, sq)) {
+        s->pointing.selected = SQ_NONE;
+        char text[8];
+        move_text(move_make(from, sq), 0, text, sizeof text); // king takes rook: castling
+        pointing_play(s, text, now);
+        session_changed(s);
+        return;
+    }
     if (from != SQ_NONE && sq != from && !mine) {
         s->pointing.selected = SQ_NONE;
         Move legal[4];
@@ -324,6 +344,11 @@ void pointing_targets(const Session *s, Bitboard *quiet, Bitboard *captures) {
         Move m = list.moves[i];
         if (move_from(m) != from)
             continue;
+        if (move_kind(m) == MOVE_CASTLING) {
+            // The king's destination and its rook: either square castles.
+            *quiet |= 1ULL << move_to(m) | 1ULL << b->castle_rook[castle_index_of(m)];
+            continue;
+        }
         bool capture = board_piece_on(b, move_to(m)) != NO_PIECE || move_kind(m) == MOVE_EN_PASSANT;
         *(capture ? captures : quiet) |= 1ULL << move_to(m);
     }

@@ -144,6 +144,7 @@ static bool replace_live(Session *s, Game *g, int64_t now) {
 static GameSettings live_settings(const Session *s) {
     GameSettings settings = s->next_settings_set ? s->next_settings : *game_settings(s->live);
     settings.start_fen[0] = '\0';
+    settings.chess960 = false; // standard chess unless `new 960` says otherwise
     for (Color c = WHITE; c <= BLACK; c++)
         memcpy(settings.names[c], s->opts.settings.names[c], sizeof settings.names[c]);
     return settings;
@@ -181,6 +182,8 @@ static void new_options(const Command *cmd, GameSettings *settings) {
         settings->level = engine_level_for_elo(cmd->elo);
     if (cmd->has_time)
         settings->tc = cmd->tc;
+    settings->chess960 = cmd->chess960;
+    settings->chess960_number = cmd->chess960_number;
 }
 
 // A new game of the user's from the position shown (a game of a file, an
@@ -250,7 +253,8 @@ static void new_game(Session *s, const Command *cmd, int64_t now) {
     bool unfinished =
         game_ply_count(s->live) > 0 && !game_is_over(s->live) && s->opts.archive_path[0];
     bool archived = replace_live(s, g, now);
-    session_say(s, MSG_INFO, "New game.%s",
+    const char *variant = game_variant(g);
+    session_say(s, MSG_INFO, "New game%s%s.%s", variant ? ": " : "", variant ? variant : "",
                 !unfinished ? ""
                 : archived  ? " The unfinished one is in the archive."
                             : " The unfinished one waits for the archive (tried after each move).");

@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "engine/chess960.h"
 #include "engine/eval.h"
 #include "engine/fen.h"
 #include "engine/line.h"
@@ -145,7 +146,9 @@ static bool play_opening(Datagen *d) {
     const DatagenOptions *o = d->opt;
     Board start;
     board_set_start(&start);
-    if (o->book_count > 0) {
+    if (o->chess960) {
+        chess960_setup(&start, (int)(rng_next(&d->rng) % CHESS960_COUNT));
+    } else if (o->book_count > 0) {
         const char *fen = o->book[rng_next(&d->rng) % (uint64_t)o->book_count];
         if (!board_set_fen(&start, fen, NULL, 0))
             return false;

@@ -24,6 +24,7 @@ typedef struct DatagenOptions {
     int draw_min_ply;        // ... from this ply of the game on
     const char *const *book; // opening FENs to start from (NULL: the start position)
     int book_count;
+    bool chess960; // start from Chess960 positions drawn at random (instead of a book)
 } DatagenOptions;
 
 // The defaults: 5,000 nodes, 8 random plies, openings within 300 cp, a win at

@@ -21,20 +21,29 @@ void train_position_from_board(TrainPosition *p, const Board *b) {
     memcpy(p->squares, b->squares, SQ_NB);
     p->side = b->side;
     p->castling = b->castling;
+    memcpy(p->castle_rook, b->castle_rook, sizeof p->castle_rook);
     p->ep = b->ep;
     p->halfmove = b->halfmove > 255 ? 255 : (uint8_t)b->halfmove;
 }
 
 void train_position_fen(const TrainPosition *p, char *buf, size_t bufsz) {
     // The engine's one FEN writer, on a board holding just what it prints:
-    // the pieces, the side to move, the rights, the en-passant square and the
-    // counters (the full-move number from the ply).
+    // the pieces, the side to move, the rights with their rooks (a Chess960
+    // one is written as its file), the en-passant square and the counters
+    // (the full-move number from the ply).
     Board b;
     memset(&b, 0, sizeof b);
-    for (Square s = 0; s < SQ_NB; s++)
-        b.squares[s] = p->squares[s] < PIECE_NB ? p->squares[s] : NO_PIECE;
+    for (Square s = 0; s < SQ_NB; s++) {
+        Piece pc = p->squares[s] < PIECE_NB ? (Piece)p->squares[s] : NO_PIECE;
+        b.squares[s] = (uint8_t)pc;
+        if (pc != NO_PIECE) {
+            b.pieces[piece_type(pc)] |= bb_square(s);
+            b.colors[piece_color(pc)] |= bb_square(s);
+        }
+    }
     b.side = p->side;
     b.castling = p->castling;
+    memcpy(b.castle_rook, p->castle_rook, sizeof b.castle_rook);
     b.ep = p->ep < SQ_NB ? p->ep : SQ_NONE;
     b.halfmove = p->halfmove;
     b.fullmove = (uint16_t)(p->ply / 2 + 1);
@@ -65,15 +74,33 @@ static Square ep_pawn_square(Color side, Square ep) {
     return side == WHITE ? ep - 8 : ep + 8;
 }
 
-// The castling right a rook on s stands for, 0 if none.
-static int castling_right_of(Square s) {
-    switch (s) {
-    case SQ_H1: return CASTLE_WK;
-    case SQ_A1: return CASTLE_WQ;
-    case SQ_H8: return CASTLE_BK;
-    case SQ_A8: return CASTLE_BQ;
-    default: return 0;
+// Whether the rook on s carries one of p's castling rights.
+static bool castling_rook_at(const TrainPosition *p, Square s) {
+    for (int i = 0; i < 4; i++)
+        if ((p->castling & (1 << i)) && p->castle_rook[i] == s)
+            return true;
+    return false;
+}
+
+// The rights of the castling rooks of a decoded record: each names the side
+// of its king (on the same rank) it stands on.
+static bool castling_from_rooks(TrainPosition *p, Bitboard rooks, char *err, size_t errsz) {
+    while (rooks) {
+        Square s = bb_pop(&rooks);
+        Color c = square_rank(s) == 0 ? WHITE : BLACK;
+        Square king = SQ_NONE;
+        for (int f = 0; f < 8; f++)
+            if (p->squares[make_square(f, square_rank(s))] == make_piece(c, KING))
+                king = make_square(f, square_rank(s));
+        if (king == SQ_NONE)
+            return errmsg_set(err, errsz, "castling rook without its king on the rank");
+        int i = castle_index(c, square_file(s) > square_file(king));
+        if (p->castling & (1 << i))
+            return errmsg_set(err, errsz, "two castling rooks on one side of the king");
+        p->castling |= (uint8_t)(1 << i);
+        p->castle_rook[i] = (uint8_t)s;
     }
+    return true;
 }
 
 void train_encode(const TrainPosition *p, uint8_t rec[TRAIN_RECORD_SIZE]) {
@@ -86,7 +113,7 @@ void train_encode(const TrainPosition *p, uint8_t rec[TRAIN_RECORD_SIZE]) {
         if (piece >= PIECE_NB)
             continue;
         int code = piece;
-        if (piece_type((Piece)piece) == ROOK && (p->castling & castling_right_of(s)))
+        if (piece_type((Piece)piece) == ROOK && castling_rook_at(p, s))
             code = CODE_CASTLING_ROOK;
         else if (s == ep_pawn)
             code = CODE_EP_PAWN;
@@ -113,18 +140,18 @@ bool train_decode(const uint8_t rec[TRAIN_RECORD_SIZE], TrainPosition *p, char *
     memset(p->squares, NO_PIECE, sizeof p->squares);
     p->side = (Color)(rec[31] & 1);
     p->castling = 0;
+    memset(p->castle_rook, 0, sizeof p->castle_rook);
     p->ep = SQ_NONE;
+    Bitboard castling_rooks = 0;
     for (int i = 0; occ; i++) {
         Square s = bb_pop(&occ);
         int code = (rec[8 + i / 2] >> (4 * (i & 1))) & 15;
         if (code >= CODES_VALID)
             return errmsg_set(err, errsz, "invalid piece code %d", code);
         if (code == CODE_CASTLING_ROOK) {
-            int right = castling_right_of(s);
-            if (!right)
-                return errmsg_set(err, errsz,
-                                  "castling rook on a square that has no castling right");
-            p->castling |= (uint8_t)right;
+            if (square_rank(s) != 0 && square_rank(s) != 7)
+                return errmsg_set(err, errsz, "castling rook off the first and last ranks");
+            castling_rooks |= bb_square(s);
             code = make_piece(square_rank(s) == 0 ? WHITE : BLACK, ROOK);
         } else if (code == CODE_EP_PAWN) {
             Color them = !p->side;
@@ -135,6 +162,8 @@ bool train_decode(const uint8_t rec[TRAIN_RECORD_SIZE], TrainPosition *p, char *
         }
         p->squares[s] = (uint8_t)code;
     }
+    if (!castling_from_rooks(p, castling_rooks, err, errsz))
+        return false;
     p->score = (int16_t)get16(rec + 24);
     p->move = (Move)get16(rec + 26);
     p->ply = (uint16_t)get16(rec + 28);

@@ -7,7 +7,8 @@
 //   bytes  8-23  one 4-bit code per occupied square in rising square order, the
 //                first in the low nibble of byte 8: 0-11 the Piece values of
 //                engine/types.h; 12 a rook that still has its castling right
-//                (White on rank 1, Black on rank 8); 13 a pawn that has just
+//                (White on rank 1, Black on rank 8; in Chess960 anywhere on
+//                it, the side of its king it stands on naming the right); 13 a pawn that has just
 //                made a double step and can be taken en passant (the side not
 //                to move); 14 and 15 are invalid
 //   bytes 24-25  search score, int16, centipawns from WHITE's point of view
@@ -44,6 +45,7 @@ typedef struct TrainPosition {
     uint8_t squares[SQ_NB]; // Piece or NO_PIECE
     Color side;
     uint8_t castling; // CASTLE_* bits
+    uint8_t castle_rook[4]; // the rook square of each right (Board.castle_rook)
     uint8_t ep;       // en-passant target square or SQ_NONE
     uint8_t halfmove;
     uint16_t ply;
