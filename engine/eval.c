@@ -705,13 +705,16 @@ static int evaluate(const Board *b, PawnCache *pc, Score *terms) {
                                                : bb_square(SQ_B8) | bb_square(SQ_G8);
             Bitboard home_bishops = c == WHITE ? bb_square(SQ_C1) | bb_square(SQ_F1)
                                                : bb_square(SQ_C8) | bb_square(SQ_F8);
-            Square queen_home = c == WHITE ? SQ_D1 : SQ_D8;
+            Bitboard queen_home = bb_square(c == WHITE ? SQ_D1 : SQ_D8);
+            if (b->chess960) { // the pieces start anywhere on the back rank
+                home_knights = home_bishops = queen_home = bb_rank(c == WHITE ? 0 : 7);
+            }
             int undeveloped = bb_count(board_pieces(b, c, KNIGHT) & home_knights) +
                               bb_count(bishops & home_bishops);
             Score *dev = &ei.term[TERM_DEVELOPMENT][c];
             add_n(dev, &UNDEVELOPED_MINOR, undeveloped);
             Bitboard queens = board_pieces(b, c, QUEEN);
-            if (undeveloped >= EARLY_QUEEN_MIN_UNDEVELOPED && queens && !bb_has(queens, queen_home))
+            if (undeveloped >= EARLY_QUEEN_MIN_UNDEVELOPED && queens && !(queens & queen_home))
                 add_n(dev, &EARLY_QUEEN, undeveloped);
         }
     }

@@ -423,3 +423,23 @@ Test(eval, minors_on_the_last_rank) {
         cr_expect_eq(eval_fen(fens[i]), eval_fen(mirrored), "%s / %s", fens[i], mirrored);
     }
 }
+
+// Development in Chess960: minor pieces start anywhere on the back rank, so
+// those still on it are the undeveloped ones (not those on b1, c1, f1, g1).
+Test(eval, chess960_development_counts_the_back_rank) {
+    Board b;
+    char err[128];
+    // Start #0 (BBQNNRKR), White's knights out to c3 and f3, Black's at home.
+    cr_assert(board_set_fen(&b, "bbqnnrkr/pppppppp/8/8/8/2N2N2/PPPPPPPP/BBQ2RKR w HFhf - 0 1",
+                            err, sizeof err),
+              "%s", err);
+    cr_assert(b.chess960);
+    EvalTerm terms[EVAL_TERMS_MAX];
+    int n = eval_explain(&b, terms, EVAL_TERMS_MAX);
+    int development = 0;
+    for (int i = 0; i < n; i++)
+        if (!strcmp(terms[i].name, "development"))
+            development = terms[i].mg;
+    cr_assert_gt(development, 0, "White, two minors out, is ahead in development (%d)",
+                 development);
+}
