@@ -235,6 +235,8 @@ check "the end of the game offers the report" has "$out" "White mates - review: 
 check "the report is printed" has "$out" "Game report"
 check "with each side's accuracy" grep -qE '^Black: accuracy [0-9]+% over 3 moves' <<<"$out"
 check "the graph of winning chances" has "$out" "  50% +-------"
+out1=$(printf '%s\n' 'play both' e4 e5 review quit | timeout 120 "$PATZER" --new 2>&1)
+check "one move is one move, not 1 moves" grep -qE '^White: accuracy [0-9]+% over 1 move;' <<<"$out1"
 check "the blunder is a deciding moment" grep -qE '^[1-3]\. 3\.\.\. Nf6\?\? .*Better was ' <<<"$out"
 check "the archive has the game once" test "$(grep -c 'Wayward Queen Attack' "$archive")" -eq 1
 check "and it is the annotated one" grep -q 'Nf6 \$4' "$archive"

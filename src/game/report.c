@@ -108,9 +108,10 @@ static void put_side(StrBuf *t, const GameReport *r, Color c) {
     }
     const int *m = r->marks[c];
     strbuf_printf(t,
-                  "%s: accuracy %.0f%% over %d moves; %d inaccurac%s (?!), %d mistake%s (?), %d "
+                  "%s: accuracy %.0f%% over %d move%s; %d inaccurac%s (?!), %d mistake%s (?), %d "
                   "blunder%s (?\?)\n",
-                  name, r->accuracy[c], r->moves[c], m[0], m[0] == 1 ? "y" : "ies", m[1],
+                  name, r->accuracy[c], r->moves[c], r->moves[c] == 1 ? "" : "s", m[0],
+                  m[0] == 1 ? "y" : "ies", m[1],
                   m[1] == 1 ? "" : "s", m[2], m[2] == 1 ? "" : "s");
 }
 
