@@ -252,6 +252,8 @@ int main(int argc, char **argv) {
             return cli_pgn(argc - 2, argv + 2);
         if (strcmp(cmd, "datagen") == 0)
             return cli_datagen(argc - 2, argv + 2);
+        if (strcmp(cmd, "puzzles") == 0)
+            return cli_puzzles(argc - 2, argv + 2);
     }
     static Config cfg;
     load_config(&cfg, argv[0]);
