@@ -54,13 +54,14 @@ static double now_s(void) {
 
 static void usage(FILE *out) {
     fputs("usage: patzer puzzles mine --out FILE [--jobs N] [--review-depth N]\n"
-          "                           [--verify-depth N] [--moves N] PGN...\n"
+          "                           [--verify-depth N] [--moves N] [--max-games N] PGN...\n"
           "       patzer puzzles check FILE\n"
           "mine searches the games of the PGN files for puzzles (positions where a side\n"
           "went wrong and one move was clearly best) on N threads (default: one per core),\n"
           "names each puzzle's theme and writes them to FILE as a puzzle set; a stopped run\n"
-          "continues where it stopped (FILE.part). Defaults: review depth 8, verify depth\n"
-          "10, 3 moves. check reads a set, checks every line, and prints the puzzles per\n"
+          "continues where it stopped (FILE.part). --max-games reads only the first N games\n"
+          "of the files in turn. Defaults: review depth 8, verify depth 10, 3 moves. check reads a "
+          "set, checks every line, and prints the puzzles per\n"
           "theme.\n",
           out);
 }
@@ -105,7 +106,7 @@ static bool add_found(Run *r, int file, int number, int index, const SetPuzzle *
 // Reads OUT.part: the games done and their puzzles. A puzzle line of a game
 // with no done line (the run stopped in between) is dropped: the game is
 // searched again.
-static bool read_part(Run *r, const char *path, char *err, size_t errsz) {
+static bool read_part(Run *r, const char *path, const char *settings, char *err, size_t errsz) {
     FILE *f = fopen(path, "r");
     if (!f && errno == ENOENT)
         return true; // a fresh run
@@ -123,7 +124,15 @@ static bool read_part(Run *r, const char *path, char *err, size_t errsz) {
             break; // the last line, cut short when the run stopped
         line[len - 1] = '\0';
         int file, game, index, used = 0;
-        if (sscanf(line, "file\t%d\t%n", &file, &used) == 1 && used) {
+        if (!strncmp(line, "settings\t", 9)) {
+            if (strcmp(line + 9, settings)) {
+                snprintf(err, errsz,
+                         "%.400s:%d: made with other settings (%.100s); give the same "
+                         "or remove it",
+                         path, number, line + 9);
+                ok = false;
+            }
+        } else if (sscanf(line, "file\t%d\t%n", &file, &used) == 1 && used) {
             if (file < 0 || file >= r->file_count || strcmp(line + used, r->names[file])) {
                 snprintf(err, errsz,
                          "%.400s:%d: made from other files (%s); give the same files or remove it",
@@ -231,7 +240,7 @@ static bool write_set(Run *r, const char *out, const char *header, int *written,
 
 static int mine(int argc, char **argv) {
     const char *out = NULL;
-    int64_t jobs = 0, review = 8, verify = 10, moves = PUZZLE_MOVES_MAX;
+    int64_t jobs = 0, review = 8, verify = 10, moves = PUZZLE_MOVES_MAX, max_games = 0;
     int first_file = argc;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -239,6 +248,7 @@ static int mine(int argc, char **argv) {
                           : !strcmp(a, "--review-depth") ? &review
                           : !strcmp(a, "--verify-depth") ? &verify
                           : !strcmp(a, "--moves")        ? &moves
+                          : !strcmp(a, "--max-games")    ? &max_games
                                                          : NULL;
         if (!strcmp(a, "--out") && i + 1 < argc) {
             out = argv[++i];
@@ -279,7 +289,10 @@ static int mine(int argc, char **argv) {
     }
     char part[4200], err[4600];
     snprintf(part, sizeof part, "%s.part", out);
-    if (!read_part(r, part, err, sizeof err)) {
+    char settings[128];
+    snprintf(settings, sizeof settings, "review-depth %d verify-depth %d moves %d", (int)review,
+             (int)verify, (int)moves);
+    if (!read_part(r, part, settings, err, sizeof err)) {
         fprintf(stderr, "patzer puzzles mine: %s\n", err);
         return 2;
     }
@@ -290,6 +303,8 @@ static int mine(int argc, char **argv) {
         return 2;
     }
     if (fresh)
+        fprintf(r->part, "settings\t%s\n", settings);
+    if (fresh)
         for (int i = 0; i < files; i++)
             fprintf(r->part, "file\t%d\t%s\n", i, r->names[i]);
     if (!fresh)
@@ -299,6 +314,7 @@ static int mine(int argc, char **argv) {
                         .path_count = files,
                         .names = r->names,
                         .jobs = (int)jobs,
+                        .max_games = (int)max_games,
                         .skip = skip,
                         .on_game = on_game,
                         .on_done = on_done,
@@ -350,8 +366,9 @@ static int mine(int argc, char **argv) {
     int hn =
         snprintf(header, sizeof header,
                  "# patzer puzzle set: FEN SOLUTION PLAYED RATING THEME SOURCE (tab-separated)\n"
-                 "# made by: patzer puzzles mine --review-depth %d --verify-depth %d --moves %d",
-                 (int)review, (int)verify, (int)moves);
+                 "# made by: patzer puzzles mine --review-depth %d --verify-depth %d --moves %d"
+                 " --max-games %lld",
+                 (int)review, (int)verify, (int)moves, (long long)max_games);
     for (int i = 0; i < files && hn > 0 && (size_t)hn < sizeof header; i++)
         hn += snprintf(header + hn, sizeof header - (size_t)hn, " %s", r->names[i]);
     if (hn > 0 && (size_t)hn < sizeof header - 1)

@@ -28,6 +28,7 @@ struct Miner {
     // Under the lock: the reader of file `file`, the games read of it.
     PgnReader *reader;
     int file, number;
+    int read;    // games read of all files
     int running; // workers not yet finished
     char error[512];
     atomic_bool cancel;
@@ -61,7 +62,8 @@ static int count_games(const Miner *m) {
         PgnSummary sum;
         PgnError pe;
         int status;
-        while ((status = pgn_reader_validate(r, &sum, &pe)) != 0 && !atomic_load(&m->cancel))
+        while ((status = pgn_reader_validate(r, &sum, &pe)) != 0 && !atomic_load(&m->cancel) &&
+               (m->opt.max_games <= 0 || total < m->opt.max_games))
             total++;
         pgn_reader_close(r);
     }
@@ -73,7 +75,8 @@ static int count_games(const Miner *m) {
 // as done here.
 static bool next_game(Worker *w, int *file, int *number, uint64_t *key, bool sides[COLOR_NB]) {
     Miner *m = w->m;
-    while (!atomic_load(&m->cancel) && m->file < m->opt.path_count) {
+    while (!atomic_load(&m->cancel) && m->file < m->opt.path_count &&
+           (m->opt.max_games <= 0 || m->read < m->opt.max_games)) {
         if (!m->reader) {
             char err[400];
             m->reader = pgn_reader_open(m->opt.paths[m->file], err, sizeof err);
@@ -93,6 +96,7 @@ static bool next_game(Worker *w, int *file, int *number, uint64_t *key, bool sid
             continue;
         }
         m->number++;
+        m->read++;
         if (status < 0) {
             atomic_fetch_add(&m->done, 1); // a broken game: the others still count
             continue;
@@ -133,6 +137,7 @@ static void *work(void *arg) {
             break;
         char source[PUZZLE_SOURCE_MAX];
         snprintf(source, sizeof source, "%.400s#%d", file_name(m, file), number);
+        engine_new_game(w->engine);
         int n = puzzle_find(w->engine, w->game, source, &opt, w->found, MINER_GAME_PUZZLES_MAX);
         if (atomic_load(&m->cancel))
             break; // this game is not finished: not reported
@@ -248,7 +253,7 @@ void miner_free(Miner *m) {
     free(m);
 }
 
-void miner_progress(Miner *m, int *games_done, int *puzzles, int *games_total) {
+void miner_progress(const Miner *m, int *games_done, int *puzzles, int *games_total) {
     *games_done = atomic_load(&m->done);
     *puzzles = atomic_load(&m->puzzles);
     *games_total = atomic_load(&m->total);

@@ -7,7 +7,9 @@
 // worker that finished the game.
 //
 // Games are handed out in file order; a worker reads the next game under
-// the lock (reading is fast next to the search) and searches it unlocked.
+// the lock (reading is fast next to the search) and searches it unlocked,
+// from a cleared hash table and history, so that what a game gives does not
+// depend on which worker searched it or what it searched before.
 // Results come back in the order games finish, each with the file and the
 // game's number in it, so a caller that needs file order sorts by them.
 #ifndef SRC_COACH_MINER_H
@@ -35,6 +37,7 @@ typedef struct MinerOptions {
     int path_count;
     const char *const *names; // each file's name in sources ("FILE#N ..."): NULL uses paths
     int jobs;                 // worker threads; 0: one per online core
+    int max_games;            // games read at most, over all files in turn (0: all)
     PuzzleOptions puzzle;     // depths and sides (its cancel is the miner's own)
     // Whether to skip a game (searched before): called under the lock.
     bool (*skip)(int file, int number, uint64_t key, void *ctx);
@@ -60,7 +63,7 @@ void miner_cancel(Miner *m);
 void miner_free(Miner *m);
 // Progress so far: games searched (skipped ones included), puzzles found,
 // and the games the files hold (counted before the mining starts).
-void miner_progress(Miner *m, int *games_done, int *puzzles, int *games_total);
+void miner_progress(const Miner *m, int *games_done, int *puzzles, int *games_total);
 // The first error a worker met ("FILE: cannot read ..."), empty when none;
 // read it after on_done.
 const char *miner_error(const Miner *m);
