@@ -905,7 +905,7 @@ bool session_busy(const Session *s) {
     case SESSION_PLAY: return game_engine_to_move(s->live) && !engines_only(s->live);
     case SESSION_ANALYSE: return s->analyse.limited;
     case SESSION_REVIEW: return s->review.running;
-    case SESSION_TRAIN: return s->train.running;
+    case SESSION_TRAIN: return s->train.running && s->train.index < 0; // until a puzzle shows
     default: return false;
     }
 }
