@@ -54,13 +54,16 @@ static double now_s(void) {
 
 static void usage(FILE *out) {
     fputs("usage: patzer puzzles mine --out FILE [--jobs N] [--review-depth N]\n"
-          "                           [--verify-depth N] [--moves N] [--max-games N] PGN...\n"
+          "                           [--verify-depth N] [--moves N] [--max-games N] [--punish]\n"
+          "                           PGN...\n"
           "       patzer puzzles check FILE\n"
           "mine searches the games of the PGN files for puzzles (positions where a side\n"
           "went wrong and one move was clearly best) on N threads (default: one per core),\n"
           "names each puzzle's theme and writes them to FILE as a puzzle set; a stopped run\n"
           "continues where it stopped (FILE.part). --max-games reads only the first N games\n"
-          "of the files in turn. Defaults: review depth 8, verify depth 10, 3 moves. check reads a "
+          "of the files in turn. --punish also makes puzzles of the position after each\n"
+          "mistake, for the side that can punish it. Defaults: review depth 8, verify depth 10, 3 "
+          "moves. check reads a "
           "set, checks every line, and prints the puzzles per\n"
           "theme.\n",
           out);
@@ -242,6 +245,7 @@ static int mine(int argc, char **argv) {
     const char *out = NULL;
     int64_t jobs = 0, review = 8, verify = 10, moves = PUZZLE_MOVES_MAX, max_games = 0;
     int first_file = argc;
+    bool punish = false;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         int64_t *target = !strcmp(a, "--jobs")           ? &jobs
@@ -252,6 +256,8 @@ static int mine(int argc, char **argv) {
                                                          : NULL;
         if (!strcmp(a, "--out") && i + 1 < argc) {
             out = argv[++i];
+        } else if (!strcmp(a, "--punish")) {
+            punish = true;
         } else if (target) {
             int64_t max = target == &jobs    ? MINER_JOBS_MAX
                           : target == &moves ? PUZZLE_MOVES_MAX
@@ -290,8 +296,8 @@ static int mine(int argc, char **argv) {
     char part[4200], err[4600];
     snprintf(part, sizeof part, "%s.part", out);
     char settings[128];
-    snprintf(settings, sizeof settings, "review-depth %d verify-depth %d moves %d", (int)review,
-             (int)verify, (int)moves);
+    snprintf(settings, sizeof settings, "review-depth %d verify-depth %d moves %d%s", (int)review,
+             (int)verify, (int)moves, punish ? " punish" : "");
     if (!read_part(r, part, settings, err, sizeof err)) {
         fprintf(stderr, "patzer puzzles mine: %s\n", err);
         return 2;
@@ -323,6 +329,7 @@ static int mine(int argc, char **argv) {
     mo.puzzle.review_depth = (int)review;
     mo.puzzle.verify_depth = (int)verify;
     mo.puzzle.max_moves = (int)moves;
+    mo.puzzle.punish = punish;
     r->start = now_s();
     r->first = -1;
     Miner *m = miner_start(&mo, err, sizeof err);
@@ -363,12 +370,12 @@ static int mine(int argc, char **argv) {
         return 1;
     }
     char header[1024];
-    int hn =
-        snprintf(header, sizeof header,
-                 "# patzer puzzle set: FEN SOLUTION PLAYED RATING THEME SOURCE (tab-separated)\n"
-                 "# made by: patzer puzzles mine --review-depth %d --verify-depth %d --moves %d"
-                 " --max-games %lld",
-                 (int)review, (int)verify, (int)moves, (long long)max_games);
+    int hn = snprintf(
+        header, sizeof header,
+        "# patzer puzzle set: FEN SOLUTION PLAYED RATING THEME SOURCE (tab-separated)\n"
+        "# made by: patzer puzzles mine --review-depth %d --verify-depth %d --moves %d"
+        "%s --max-games %lld",
+        (int)review, (int)verify, (int)moves, punish ? " --punish" : "", (long long)max_games);
     for (int i = 0; i < files && hn > 0 && (size_t)hn < sizeof header; i++)
         hn += snprintf(header + hn, sizeof header - (size_t)hn, " %s", r->names[i]);
     if (hn > 0 && (size_t)hn < sizeof header - 1)
