@@ -259,13 +259,14 @@ static int mine(int argc, char **argv) {
         } else if (!strcmp(a, "--punish")) {
             punish = true;
         } else if (target) {
-            int64_t max = target == &jobs    ? MINER_JOBS_MAX
-                          : target == &moves ? PUZZLE_MOVES_MAX
-                                             : 40;
-            if (i + 1 >= argc ||
-                !text_parse_i64(argv[i + 1], target == &jobs ? 0 : 1, max, target)) {
-                fprintf(stderr, "patzer puzzles mine: %s needs a number from %d to %lld\n", a,
-                        target == &jobs ? 0 : 1, (long long)max);
+            int64_t max = target == &jobs        ? MINER_JOBS_MAX
+                          : target == &moves     ? PUZZLE_MOVES_MAX
+                          : target == &max_games ? 100000000
+                                                 : 40;
+            int64_t min = target == &jobs || target == &max_games ? 0 : 1;
+            if (i + 1 >= argc || !text_parse_i64(argv[i + 1], min, max, target)) {
+                fprintf(stderr, "patzer puzzles mine: %s needs a number from %lld to %lld\n", a,
+                        (long long)min, (long long)max);
                 return 2;
             }
             i++;
