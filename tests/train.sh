@@ -121,7 +121,7 @@ train train quit
 check "no archive: the shipped puzzles" has "$out" "No games of yours yet: puzzles from masters' games"
 check "train lists the themes with counts" grep -qE '^Themes: .*fork [0-9]+' <<<"$out"
 check "a shipped puzzle is shown" grep -qE '^(White|Black) to move: find the best move \(puzzle 1 of 1, rating [0-9]+; yours 1500\)' <<<"$out"
-check "its source is a master game" grep -qE "^puzzle	.*	[^	]+\.pgn#[0-9]+ [0-9]+\.+ " "$book"
+check "its source is a master game" grep -qE "^puzzle	.*	[^	]+\.pgn#[0-9]+ (after )?[0-9]+\.+ " "$book"
 train "train theme fork" solution quit
 check "train theme fork gives a fork" grep -qE '^fork: (White|Black) to move: find the best move' <<<"$out"
 check "its solution" grep -qE '^Solution: [0-9]+\.' <<<"$out"

@@ -556,7 +556,11 @@ static bool train_enter(Session *s, const ModeArgs *args, int64_t now) {
     t->pos = 0;
     t->index = -1;
     if (!show_puzzle(s) && !t->running) {
-        session_say(s, MSG_INFO, "No puzzles due%s. Your puzzle rating: %d.",
+        char theme[THEME_TEXT_MAX] = "";
+        if (t->by_theme)
+            theme_words(t->theme, theme, sizeof theme);
+        session_say(s, MSG_INFO, "No puzzles%s%s due%s. Your puzzle rating: %d.",
+                    theme[0] ? " of theme " : "", theme,
                     t->book->count ? " (the others come back later)" : "", t->book->rating);
         release(t);
         return false;
