@@ -323,13 +323,13 @@ const CommandSpec command_specs[] = {
       .name = "train",
       .aliases = { "puzzles" },
       .arg = ARG_OPT_REST,
-      .usage = "train [FILE]",
-      .summary = "solve puzzles made from your mistakes",
-      .help = "Finds the positions of your archived games (or of the games of FILE) where a "
-              "mistake was made and one move was clearly best, then asks you for that move "
-              "and the forcing line after it. A failed puzzle comes back soon, a solved one "
-              "later and later; your puzzle rating follows your results. hint names the "
-              "piece, solution shows the answer, next goes on, back leaves." },
+      .usage = "train [FILE | theme [NAME]]",
+      .summary = "solve puzzles: from your games, a file, or masters' games",
+      .help = "Shows a puzzle at once (those due, else the shipped masters' puzzles) while "
+              "your archived games (or FILE's) are searched on every core for mistakes with "
+              "one clearly best move; each one found joins the queue. Any move that keeps the "
+              "win is right. train theme NAME picks a theme (fork, pin, mate2...); train theme "
+              "lists them. hint, solution, next, stop (the search), back." },
     { .kind = CMD_SOLUTION,
       .modes = CMODE_TRAIN,
       .name = "solution",
