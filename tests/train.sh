@@ -115,8 +115,20 @@ train "train $tmp/none.pgn" quit
 check "a missing file is an error" grep -qE "^Error: .*none\.pgn" <<<"$out"
 check "and stays in the game" lacks "$out" "[train]"
 
+# Every move that keeps the win is right: a second mate, a second way to
+# win the queen; a move that gives the win away is not.
+export XDG_DATA_HOME=$tmp/data4
+printf '%s\t%s\t%s\t%s\t%s\t%s\n' \
+    "6k1/5ppp/8/8/8/8/5PPP/RR4K1 w - - 0 1" a1a8 h2h3 1490 mate1 "two mates" \
+    "k7/8/8/3q4/8/2N1N3/P7/K7 w - - 0 1" c3d5 a2a3 1450 hanging "two knights" \
+    "k7/8/8/3q4/8/2N1N3/P7/K7 b - - 0 1" d5d4 d5a5 1400 defence "not a win" >"$tmp/two.txt"
+PATZER_PUZZLES=$tmp/two.txt train train Rb8# next Nexd5 next Qd1+ quit
+check "a second mate in one is right" has "$out" "1. Rb8#: right. Solved!"
+check "a second way to win is right" grep -qE '^1\. Nexd5 also wins \(\+[0-9.]+\): solved! The puzzle.s line was 1\. Ncxd5\.' <<<"$out"
+check "a move that gives the win away is wrong" grep -qE '^Wrong: 1\.\.\. Qd1\+ is met by' <<<"$out"
+
 # No games of one's own: the shipped puzzles, by theme too.
-export PATZER_PUZZLES=$shipped
+export XDG_DATA_HOME=$tmp/data5 PATZER_PUZZLES=$shipped
 train train quit
 check "no archive: the shipped puzzles" has "$out" "No games of yours yet: puzzles from masters' games"
 check "train lists the themes with counts" grep -qE '^Themes: .*fork [0-9]+' <<<"$out"
