@@ -88,7 +88,14 @@ Test(theme, hanging_piece) {
 }
 
 Test(theme, defence) {
-    expect_theme("4k3/8/8/8/8/8/r7/4K3 w - - 0 1", "e1f1", "defence");
+    // The knight attacked by a pawn steps away.
+    expect_theme("4k3/8/8/3p4/4N3/8/8/4K3 w - - 0 1", "e4c3", "defence");
+    // In check, the king steps away.
+    expect_theme("4k3/8/8/8/8/8/8/r3K3 w - - 0 1", "e1e2", "defence");
+}
+
+Test(theme, quiet_move) {
+    expect_theme("4k3/8/8/8/8/8/r7/4K3 w - - 0 1", "e1f1", "quiet");
 }
 
 Test(theme, advantage_when_no_motif) {

@@ -57,15 +57,16 @@ static void usage(FILE *out) {
           "                           [--verify-depth N] [--moves N] [--max-games N] [--punish]\n"
           "                           PGN...\n"
           "       patzer puzzles check FILE\n"
+          "       patzer puzzles retheme FILE\n"
           "mine searches the games of the PGN files for puzzles (positions where a side\n"
           "went wrong and one move was clearly best) on N threads (default: one per core),\n"
           "names each puzzle's theme and writes them to FILE as a puzzle set; a stopped run\n"
           "continues where it stopped (FILE.part). --max-games reads only the first N games\n"
-          "of the files in turn. --punish also makes puzzles of the position after each\n"
-          "mistake, for the side that can punish it. Defaults: review depth 8, verify depth 10, 3 "
-          "moves. check reads a "
-          "set, checks every line, and prints the puzzles per\n"
-          "theme.\n",
+          "of the files in turn; --punish also makes puzzles of the position after each\n"
+          "mistake, for the side that can punish it. Defaults: review depth 8, verify\n"
+          "depth 10, 3 moves. check reads a set, checks every line and prints the puzzles\n"
+          "per theme; retheme names every puzzle's theme again (after a change to the\n"
+          "detector).\n",
           out);
 }
 
@@ -429,11 +430,64 @@ static int check(int argc, char **argv) {
     return 0;
 }
 
+// ------------------------------------------------------------ retheme
+
+// The themes of a set again, from the detector of this build (after a change
+// to it); the comment lines at the top are kept.
+static int retheme(int argc, char **argv) {
+    if (argc != 1) {
+        usage(stderr);
+        return 2;
+    }
+    const char *path = argv[0];
+    char err[1024];
+    size_t len;
+    char *text = paths_read_file(path, 64 << 20, &len, err, sizeof err);
+    PuzzleSet set;
+    puzzleset_init(&set);
+    if (!text || !puzzleset_parse(&set, text, path, err, sizeof err)) {
+        fprintf(stderr, "patzer puzzles retheme: %s\n", err);
+        free(text);
+        puzzleset_clear(&set);
+        return 2;
+    }
+    size_t header = 0; // the leading comment lines
+    while (text[header] == '#') {
+        const char *nl = strchr(text + header, '\n');
+        header = nl ? (size_t)(nl - text) + 1 : len;
+    }
+    text[header] = '\0';
+    int changed = 0;
+    for (int i = 0; i < set.count; i++) {
+        Puzzle *p = &set.items[i].puzzle;
+        Board b;
+        if (!board_set_fen(&b, p->fen, NULL, 0))
+            continue; // parsing checked it
+        ThemeInfo t = theme_detect(&b, p->solution, p->length);
+        changed += t.theme != set.items[i].theme.theme || t.mate_in != set.items[i].theme.mate_in;
+        set.items[i].theme = t;
+    }
+    char *out = puzzleset_format(&set, text);
+    bool ok = out && paths_write_atomic(path, out, strlen(out), err, sizeof err);
+    if (!out)
+        snprintf(err, sizeof err, "out of memory");
+    if (ok)
+        printf("%s: %d puzzles, %d themes changed\n", path, set.count, changed);
+    else
+        fprintf(stderr, "patzer puzzles retheme: %s\n", err);
+    free(out);
+    free(text);
+    puzzleset_clear(&set);
+    return ok ? 0 : 1;
+}
+
 int cli_puzzles(int argc, char **argv) {
     if (argc >= 1 && !strcmp(argv[0], "mine"))
         return mine(argc - 1, argv + 1);
     if (argc >= 1 && !strcmp(argv[0], "check"))
         return check(argc - 1, argv + 1);
+    if (argc >= 1 && !strcmp(argv[0], "retheme"))
+        return retheme(argc - 1, argv + 1);
     if (argc >= 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
         usage(stdout);
         return 0;

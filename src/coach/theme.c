@@ -25,6 +25,7 @@ static const struct {
     [THEME_DISCOVERED] = { "discovered", "discovered attack" },
     [THEME_HANGING] = { "hanging", "hanging piece" },
     [THEME_DEFENCE] = { "defence", "defence" },
+    [THEME_QUIET] = { "quiet", "quiet move" },
     [THEME_ADVANTAGE] = { "advantage", "advantage" },
 };
 
@@ -135,6 +136,29 @@ static bool is_discovered(const Board *before, const Board *after, Move m) {
     return false;
 }
 
+// Whether the side to move is in check or has a piece en prise (see theme.h).
+static bool threatened(const Board *b) {
+    if (board_in_check(b))
+        return true;
+    Color us = b->side;
+    Bitboard occ = board_occupied(b);
+    for (PieceType t = KNIGHT; t < KING; t++)
+        for (Bitboard own = board_pieces(b, us, t); own;) {
+            Square s = bb_pop(&own);
+            Bitboard attackers = board_attackers_to(b, s, occ) & b->colors[!us];
+            if (!attackers)
+                continue;
+            if (!defended(b, s, us))
+                return true;
+            while (attackers) {
+                Square a = bb_pop(&attackers);
+                if (value_of(board_piece_on(b, a)) < see_piece_value(t))
+                    return true;
+            }
+        }
+    return false;
+}
+
 static bool checkmated(const Board *b) {
     return board_in_check(b) && movegen_count(b) == 0;
 }
@@ -179,7 +203,9 @@ ThemeInfo theme_detect(const Board *start, const Move *moves, int n) {
     Color us = start->side;
     int gain =
         (material(&b, us) - material(&b, !us)) - (material(start, us) - material(start, !us));
-    return (ThemeInfo){ gain <= 0 ? THEME_DEFENCE : THEME_ADVANTAGE, 0 };
+    if (gain > 0)
+        return (ThemeInfo){ THEME_ADVANTAGE, 0 };
+    return (ThemeInfo){ threatened(start) ? THEME_DEFENCE : THEME_QUIET, 0 };
 }
 
 const char *theme_name(PuzzleTheme t) {

@@ -20,8 +20,11 @@
 //      player's sliders onto the king or onto a piece worth a rook or more,
 //      or one no one defends.
 // 3. hanging piece: the first move takes a piece that no one defended.
-// 4. defence: the player ends the solution with no more material than at
-//    the start (the move holds rather than wins).
+// 4. With no more material at the end of the solution than at the start:
+//    defence when the player starts in check or with a piece en prise (a
+//    piece other than a pawn attacked by a lesser piece, or by any piece
+//    and not defended): the move holds rather than wins; else quiet (a
+//    quiet move that keeps the advantage).
 // 5. advantage: anything else (a material gain by another motif).
 #ifndef SRC_COACH_THEME_H
 #define SRC_COACH_THEME_H
@@ -40,6 +43,7 @@ typedef enum {
     THEME_DISCOVERED,
     THEME_HANGING,
     THEME_DEFENCE,
+    THEME_QUIET,
     THEME_ADVANTAGE,
     THEME_NB
 } PuzzleTheme;
