@@ -99,13 +99,15 @@ check "the corrupt line stays in the book" grep -qF "puzzle	garbage" "$book"
 check "back leaves the training" has "$out" "Back to your game"
 
 # train alone: the archive, and only the moves of the player (White here).
-# The third next finds no more of the player's puzzles: it waits for the end.
+# The third next finds no more of the player's puzzles: it waits for the end
+# of the search when it is still running.
 export XDG_DATA_HOME=$tmp/data2
 mkdir -p "$XDG_DATA_HOME/patzer"
 cp "$sample" "$XDG_DATA_HOME/patzer/games.pgn"
 train train d3 next next next quit
 check "train alone searches the archive" has "$out" "Looking for puzzles in your games"
-check "only the player's mistakes" has "$out" "Searched 5 games for puzzles: 3 new."
+check "only the player's mistakes" test "$(grep -c '^puzzle	' "$XDG_DATA_HOME/patzer/puzzles")" -eq 3
+check "every game searched" test "$(grep -c '^scanned	' "$XDG_DATA_HOME/patzer/puzzles")" -eq 5
 check "the sources name the archive" grep -qE '^Wrong: .*\(The game: games\.pgn#1 3\. d3\.\)' <<<"$out"
 check "the failed one comes back at the end" grep -qE '^White to move: find the best move \(puzzle 4 of 4, rating 1100;' <<<"$out"
 
