@@ -446,10 +446,15 @@ static bool start_mining(Session *s) {
 }
 
 // "theme fork" and the like: true with the theme in t (or a refusal said).
+// "theme", "theme NAME" or "themes" (a file named so is given as ./theme).
+static bool is_theme_arg(const char *text) {
+    return !strncmp(text, "theme", 5) && (!text[5] || text[5] == ' ' || !strcmp(text, "themes"));
+}
+
 static bool parse_theme_args(Session *s, const char *text, bool *ok) {
     TrainState *t = &s->train;
     *ok = true;
-    if (strncmp(text, "theme", 5) || (text[5] && text[5] != ' ' && strcmp(text, "themes")))
+    if (!is_theme_arg(text))
         return false;
     const char *name = text[5] == ' ' ? text + 6 : "";
     while (*name == ' ')
@@ -485,7 +490,7 @@ static bool train_enter(Session *s, const ModeArgs *args, int64_t now) {
     }
     const char *arg = args->path ? args->path : "";
     bool theme_ok;
-    bool shipped = load_shipped(s, !args->path || !strncmp(arg, "theme", 5));
+    bool shipped = load_shipped(s, !args->path || is_theme_arg(arg));
     if (parse_theme_args(s, arg, &theme_ok) && !theme_ok) {
         release(t);
         return false;
