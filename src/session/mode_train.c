@@ -846,8 +846,14 @@ static PgnGame *train_to_pgn(Session *s, int64_t now) {
     return session_to_pgn(s->train.game, s->openings, now);
 }
 
+// Searching the games for puzzles.
+// Busy (the line mode waits) only until a puzzle shows: then the player
+// solves while the search goes on.
+static bool train_busy(const Session *s) {
+    return s->train.running && s->train.index < 0;
+}
+
 const ModeOps mode_train_ops = {
-    .name = "train",
     .enter = train_enter,
     .leave = train_leave,
     .handle = train_handle,
@@ -856,4 +862,9 @@ const ModeOps mode_train_ops = {
     .board = train_board,
     .status = train_status,
     .to_pgn = train_to_pgn,
+    .refusal_hint = " (back returns to your game)",
+    .points = true,
+    .hides_opening = true,
+    .busy = train_busy,
+    .play_move = try_move,
 };
