@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "src/coach/judge.h"
+#include "src/coach/miner.h"
+#include "src/coach/puzzleset.h"
 #include "src/pgn/read.h"
 #include "src/session/session_int.h"
 #include "src/util/paths.h"
@@ -25,11 +27,65 @@
 
 enum {
     REFUTE_DEPTH = 10, // the search that verifies another move or answers a wrong one
-    // The session's mining depths: a 232-game file in well under a minute
-    // on two cores (bench/coach.sh); the shipped set is mined deeper.
+    // The session's mining depths: about 60 CPU seconds for a 232-game file,
+    // 31 s on two free cores (bench/coach.sh); the shipped set used them too.
     MINE_REVIEW_DEPTH = 8,
     MINE_VERIFY_DEPTH = 10,
 };
+
+// The mode's state, private to this file (ModeOps.state_size).
+typedef struct TrainState {
+    // The search for puzzles (src/coach/miner.h): workers with engines of
+    // their own; what they find waits in `pending` (under pending_lock)
+    // until the main thread takes it on EV_TRAIN_PROGRESS, so the first
+    // puzzle is shown as soon as it is found while the rest are searched.
+    struct Miner *miner;
+    bool running;
+    unsigned id; // events of older searches are dropped
+    EventQueue *events;
+    pthread_mutex_t pending_lock;
+    bool lock_ready; // pending_lock is initialised
+    Puzzle *pending;
+    int pending_count, pending_cap;
+    uint64_t *pending_keys; // the games searched
+    int pending_key_count, pending_key_cap;
+    uint64_t *scanned; // the book's searched games at the start, sorted (read by workers)
+    int scanned_count;
+    int added, games_searched;           // this search's new puzzles, and its games
+    Engine *engine;                      // the solver's: verifies other moves, refutes wrong ones
+    char path[4096];                     // the file searched (empty: none)
+    const char *mine_path, *mine_name;   // the miner's list of one file and its name
+    bool archive;                        // the player's archive: only the player's moves count
+    char names[COLOR_NB][GAME_NAME_MAX]; // the player's names (games without patzer's tags)
+    // The shipped set (data/puzzles.txt) and the order its puzzles are
+    // served in: nearest the player's rating first, of the theme asked for.
+    PuzzleSet shipped;
+    int *shipped_order;
+    int shipped_count, shipped_next;
+    bool by_theme;
+    ThemeInfo theme;
+    // The book and this session's queue of puzzles.
+    PuzzleBook *book;
+    char book_path[4096];
+    char prefix[4100]; // "FILE#": train FILE serves that file's puzzles (empty: all)
+    int *queue;        // book indexes, in the order shown
+    int queue_len, queue_cap, pos;
+    // Failed puzzles, shown again once `wait` others have been (or when
+    // nothing else is left), whatever joins the queue meanwhile.
+    struct TrainRetry {
+        int index, wait;
+    } * retry;
+    int retry_count, retry_cap;
+    int index;  // the puzzle shown (-1: none)
+    Game *game; // its position and the moves played on it, both sides human
+    int step;   // solution plies played
+    bool over, failed, hinted;
+    int solved_count, failed_count;
+} TrainState;
+
+static TrainState *state(const Session *s) {
+    return s->mode_state[SESSION_TRAIN];
+}
 
 static const Transition stay = { .kind = TR_STAY };
 
@@ -144,7 +200,7 @@ static void release(TrainState *t) {
 // ------------------------------------------------------------ the book and the queue
 
 static void save_book(Session *s) {
-    TrainState *t = &s->train;
+    TrainState *t = state(s);
     char err[512];
     if (t->book_path[0] && !puzzlebook_save(t->book, t->book_path, err, sizeof err))
         session_say(s, MSG_ERROR, "Cannot save the puzzles: %s", err);
@@ -264,7 +320,7 @@ static Game *position_game(const Session *s, const char *fen) {
 }
 
 static const Puzzle *shown(const Session *s) {
-    const TrainState *t = &s->train;
+    const TrainState *t = state(s);
     return t->book && t->index >= 0 ? &t->book->items[t->index].puzzle : NULL;
 }
 
@@ -284,7 +340,7 @@ static bool take_retry(TrainState *t, int k) {
 // comes first; when the queue is done, a shipped puzzle joins it, else a
 // failed one that was still waiting. False when there is none.
 static bool show_puzzle(Session *s) {
-    TrainState *t = &s->train;
+    TrainState *t = state(s);
     t->index = -1;
     t->over = t->failed = t->hinted = false;
     t->step = 0;
@@ -312,7 +368,7 @@ static bool show_puzzle(Session *s) {
 }
 
 static void summary(Session *s) {
-    TrainState *t = &s->train;
+    TrainState *t = state(s);
     session_say(s, MSG_INFO,
                 "No more puzzles due: %d solved, %d failed this time. Your puzzle rating: %d. "
                 "back returns to your game.",
@@ -321,7 +377,7 @@ static void summary(Session *s) {
 
 // The next puzzle of the queue (or the end of it).
 static void next_puzzle(Session *s) {
-    TrainState *t = &s->train;
+    TrainState *t = state(s);
     if (t->index >= 0) {
         t->pos++;
         for (int k = 0; k < t->retry_count; k++)
@@ -342,7 +398,7 @@ static void next_puzzle(Session *s) {
 // Takes what the miner found so far into the book and the queue; shows the
 // first puzzle when none is shown.
 static void take_found(Session *s) {
-    TrainState *t = &s->train;
+    TrainState *t = state(s);
     pthread_mutex_lock(&t->pending_lock);
     int64_t when = wall_now();
     int added = 0;
@@ -369,7 +425,7 @@ static void take_found(Session *s) {
 
 // The search is over: what it found is in the book and the queue.
 static Transition mining_done(Session *s) {
-    TrainState *t = &s->train;
+    TrainState *t = state(s);
     take_found(s);
     char err[512];
     snprintf(err, sizeof err, "%s", t->miner ? miner_error(t->miner) : "");
@@ -395,7 +451,7 @@ static Transition mining_done(Session *s) {
 // Loads the shipped set; a missing or broken one is said only when it was
 // needed (train theme, or no puzzles of one's own).
 static bool load_shipped(Session *s, bool needed) {
-    TrainState *t = &s->train;
+    TrainState *t = state(s);
     char path[PATH_MAX_LEN], err[1024];
     if (!paths_data_file(PUZZLESET_FILE, PUZZLESET_ENV, paths_argv0(), path, sizeof path)) {
         if (needed)
@@ -413,7 +469,7 @@ static bool load_shipped(Session *s, bool needed) {
 
 // Starts the miner on t->path; false (said) when it cannot start.
 static bool start_mining(Session *s) {
-    TrainState *t = &s->train;
+    TrainState *t = state(s);
     t->scanned = malloc((size_t)(t->book->scanned_count + 1) * sizeof *t->scanned);
     if (!t->scanned)
         return false;
@@ -452,7 +508,7 @@ static bool is_theme_arg(const char *text) {
 }
 
 static bool parse_theme_args(Session *s, const char *text, bool *ok) {
-    TrainState *t = &s->train;
+    TrainState *t = state(s);
     *ok = true;
     if (!is_theme_arg(text))
         return false;
@@ -475,7 +531,7 @@ static bool parse_theme_args(Session *s, const char *text, bool *ok) {
 
 static bool train_enter(Session *s, const ModeArgs *args, int64_t now) {
     (void)now;
-    TrainState *t = &s->train;
+    TrainState *t = state(s);
     release(t); // train again while training: start over
     pthread_mutex_init(&t->pending_lock, NULL);
     t->lock_ready = true;
@@ -575,7 +631,7 @@ static bool train_enter(Session *s, const ModeArgs *args, int64_t now) {
 
 static void train_leave(Session *s, int64_t now) {
     (void)now;
-    release(&s->train);
+    release(state(s));
     pointing_reset(s);
 }
 
@@ -589,7 +645,7 @@ static void numbered(const Board *b, Move m, char *buf, size_t bufsz) {
 // Records the result of the puzzle shown; note gets the rating's change when
 // it counted (the first attempt) and where the puzzle came from.
 static void grade(Session *s, PuzzleGrade g, char *note, size_t notesz) {
-    TrainState *t = &s->train;
+    TrainState *t = state(s);
     int before = t->book->rating;
     bool rated = t->book->items[t->index].attempts == 0;
     puzzlebook_grade(t->book, t->index, g, wall_now());
@@ -613,7 +669,7 @@ static void grade(Session *s, PuzzleGrade g, char *note, size_t notesz) {
 }
 
 static void show_solution(Session *s, int64_t now) {
-    TrainState *t = &s->train;
+    TrainState *t = state(s);
     const Puzzle *p = shown(s);
     char text[256] = "";
     puzzle_solution_text(p, text, sizeof text);
@@ -636,7 +692,7 @@ static void show_solution(Session *s, int64_t now) {
 
 // A wrong move m: the engine's refutation (in a), on the board and in words.
 static void wrong(Session *s, Move m, const PuzzleAnswer *a, int64_t now) {
-    TrainState *t = &s->train;
+    TrainState *t = state(s);
     Board before = *game_board(t->game);
     char played[32];
     numbered(&before, m, played, sizeof played);
@@ -667,7 +723,7 @@ static void wrong(Session *s, Move m, const PuzzleAnswer *a, int64_t now) {
 
 // Another move that keeps the win: solved, and the puzzle's own line said.
 static void also_wins(Session *s, Move m, const PuzzleAnswer *a, int64_t now) {
-    TrainState *t = &s->train;
+    TrainState *t = state(s);
     Board before = *game_board(t->game);
     char mine[32], eval[16], solution[256] = "";
     numbered(&before, m, mine, sizeof mine);
@@ -682,7 +738,7 @@ static void also_wins(Session *s, Move m, const PuzzleAnswer *a, int64_t now) {
 }
 
 static void try_move(Session *s, const char *text, int64_t now) {
-    TrainState *t = &s->train;
+    TrainState *t = state(s);
     const Puzzle *p = shown(s);
     if (!p || t->over) {
         session_say(s, MSG_ERROR,
@@ -737,7 +793,7 @@ static void try_move(Session *s, const char *text, int64_t now) {
 }
 
 static void hint(Session *s) {
-    TrainState *t = &s->train;
+    TrainState *t = state(s);
     const Puzzle *p = shown(s);
     if (!p || t->over) {
         session_say(s, MSG_ERROR, "No puzzle to give a hint for.");
@@ -753,7 +809,7 @@ static void hint(Session *s) {
 }
 
 static Transition train_handle(Session *s, const Command *cmd, int64_t now) {
-    TrainState *t = &s->train;
+    TrainState *t = state(s);
     switch (cmd->kind) {
     case CMD_MOVE: try_move(s, cmd->text, now); break;
     case CMD_HINT: hint(s); break;
@@ -778,7 +834,7 @@ static Transition train_handle(Session *s, const Command *cmd, int64_t now) {
 
 static Transition train_poll(Session *s, const Event *ev, int64_t now) {
     (void)now;
-    TrainState *t = &s->train;
+    TrainState *t = state(s);
     if (!ev || ev->request != t->id || !t->running)
         return stay;
     if (ev->kind == EV_TRAIN_DONE)
@@ -791,7 +847,7 @@ static Transition train_poll(Session *s, const Event *ev, int64_t now) {
 // The puzzle's game; the live game when none could be made (a new train
 // failed while training).
 static const Game *train_game(const Session *s) {
-    return s->train.game ? s->train.game : s->live;
+    return state(s)->game ? state(s)->game : s->live;
 }
 static const Board *train_board(const Session *s) {
     return game_board(train_game(s));
@@ -812,7 +868,7 @@ static void progress_text(const TrainState *t, char *buf, size_t bufsz) {
 }
 
 static void train_status(const Session *s, char *buf, size_t bufsz) {
-    const TrainState *t = &s->train;
+    const TrainState *t = state(s);
     const Puzzle *p = shown(s);
     char mining[128], tail[140] = "";
     progress_text(t, mining, sizeof mining);
@@ -843,17 +899,23 @@ static void train_status(const Session *s, char *buf, size_t bufsz) {
 }
 
 static PgnGame *train_to_pgn(Session *s, int64_t now) {
-    return session_to_pgn(s->train.game, s->openings, now);
+    return session_to_pgn(state(s)->game, s->openings, now);
 }
 
 // Searching the games for puzzles.
 // Busy (the line mode waits) only until a puzzle shows: then the player
 // solves while the search goes on.
+static void train_destroy(Session *s) {
+    release(state(s));
+}
+
 static bool train_busy(const Session *s) {
-    return s->train.running && s->train.index < 0;
+    return state(s)->running && state(s)->index < 0;
 }
 
 const ModeOps mode_train_ops = {
+    .state_size = sizeof(TrainState),
+    .destroy = train_destroy,
     .enter = train_enter,
     .leave = train_leave,
     .handle = train_handle,

@@ -11,9 +11,7 @@
 #include <stdatomic.h>
 
 #include "engine/movegen.h"
-#include "src/coach/miner.h"
 #include "src/coach/puzzlebook.h"
-#include "src/coach/puzzleset.h"
 #include "src/explore/explorer.h"
 #include "src/game/openings.h"
 #include "src/game/review.h"
@@ -128,7 +126,7 @@ extern const ModeOps mode_play_ops, mode_browse_ops, mode_edit_ops, mode_analyse
 // ------------------------------------------------------------ mode states
 // Each mode's state is its own file's (the core allocates ModeOps.state_size
 // bytes for it, zeroed, and frees it): nothing outside mode_*.c sees inside.
-// Review and train still keep theirs here.
+// Review still keeps its own here.
 
 // Pointing at squares (pointing.c), a service of the modes that point
 // (play, train): what is selected, queued or waiting for a piece.
@@ -164,54 +162,6 @@ typedef struct ReviewState {
     bool fallback_said;
 } ReviewState;
 
-typedef struct TrainState {
-    // The search for puzzles (src/coach/miner.h): workers with engines of
-    // their own; what they find waits in `pending` (under pending_lock)
-    // until the main thread takes it on EV_TRAIN_PROGRESS, so the first
-    // puzzle is shown as soon as it is found while the rest are searched.
-    struct Miner *miner;
-    bool running;
-    unsigned id;          // events of older searches are dropped
-    EventQueue *events;
-    pthread_mutex_t pending_lock;
-    bool lock_ready;      // pending_lock is initialised
-    Puzzle *pending;
-    int pending_count, pending_cap;
-    uint64_t *pending_keys; // the games searched
-    int pending_key_count, pending_key_cap;
-    uint64_t *scanned;    // the book's searched games at the start, sorted (read by workers)
-    int scanned_count;
-    int added, games_searched; // this search's new puzzles, and its games
-    Engine *engine;       // the solver's: verifies other moves, refutes wrong ones
-    char path[4096];      // the file searched (empty: none)
-    const char *mine_path, *mine_name; // the miner's list of one file and its name
-    bool archive;         // the player's archive: only the player's moves count
-    char names[COLOR_NB][GAME_NAME_MAX]; // the player's names (games without patzer's tags)
-    // The shipped set (data/puzzles.txt) and the order its puzzles are
-    // served in: nearest the player's rating first, of the theme asked for.
-    PuzzleSet shipped;
-    int *shipped_order;
-    int shipped_count, shipped_next;
-    bool by_theme;
-    ThemeInfo theme;
-    // The book and this session's queue of puzzles.
-    PuzzleBook *book;
-    char book_path[4096];
-    char prefix[4100];    // "FILE#": train FILE serves that file's puzzles (empty: all)
-    int *queue;           // book indexes, in the order shown
-    int queue_len, queue_cap, pos;
-    // Failed puzzles, shown again once `wait` others have been (or when
-    // nothing else is left), whatever joins the queue meanwhile.
-    struct TrainRetry {
-        int index, wait;
-    } *retry;
-    int retry_count, retry_cap;
-    int index;            // the puzzle shown (-1: none)
-    Game *game;           // its position and the moves played on it, both sides human
-    int step;             // solution plies played
-    bool over, failed, hinted;
-    int solved_count, failed_count;
-} TrainState;
 
 // The opening explorer's state, private to explore.c.
 typedef struct ExploreState ExploreState;
@@ -286,7 +236,6 @@ struct Session {
     // Each mode's own state, private to its file (ModeOps.state_size).
     void *mode_state[SESSION_MODE_COUNT];
     ReviewState review;
-    TrainState train;
     ExploreState *explore;
 
     // Scratch for queries.
