@@ -53,6 +53,8 @@ static const Subcommand subcommands[] = {
     { "pgn", cli_pgn, "FILE...", "check PGN games, print one line per valid game" },
     { "datagen", cli_datagen, "[--positions N] [--jobs N] [--out DIR] ...",
       "self-play training data (--help for more)" },
+    { "puzzles", cli_puzzles, "mine --out FILE PGN... | check FILE",
+      "mine a puzzle set from PGN files (--help for more)" },
 };
 
 enum {

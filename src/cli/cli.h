@@ -25,6 +25,10 @@ int cli_annotate(int argc, char **argv);
 // and its --stats and --to-epd readers.
 int cli_datagen(int argc, char **argv);
 
+// `patzer puzzles mine|check ...`: mines a puzzle set from PGN files on every
+// core (resumable), or checks one (see cli_puzzles.c).
+int cli_puzzles(int argc, char **argv);
+
 // Joins argv[0..argc) with single spaces into buf; false when it does not fit.
 bool cli_join_args(int argc, char **argv, char *buf, size_t bufsz);
 

@@ -66,8 +66,8 @@ static bool is_mate(int s) {
 
 // The rule of puzzle.h's Method.
 static bool clearly_better(int best, int second) {
-    if (is_mate(best))
-        return !is_mate(second);
+    if (is_mate(best)) // scores REVIEW_MATE - N: a mate 2 moves slower is far enough
+        return !is_mate(second) || best - second >= PUZZLE_MATE_MARGIN;
     int b = clamp(best, -REVIEW_LOSS_CAP, REVIEW_LOSS_CAP);
     int s = clamp(second, -REVIEW_LOSS_CAP, REVIEW_LOSS_CAP);
     return b - s >= PUZZLE_MARGIN_CP && s < PUZZLE_SECOND_MAX_CP;
@@ -215,6 +215,28 @@ static bool stop_review(int done, int total, void *ctx) {
     return !cancelled(ctx);
 }
 
+// A puzzle of the position of l when build() keeps it; source names the
+// move that led to it (after) or the one played instead (else).
+static bool keep(Engine *e, const Line *l, Move avoid, Move played, const PuzzleOptions *opt,
+                 const char *source, bool after, const Board *named, Move move, Puzzle *p) {
+    Line *work = malloc(sizeof *work);
+    if (!work)
+        return false;
+    *work = *l;
+    memset(p, 0, sizeof *p);
+    board_to_fen(&l->board, p->fen, sizeof p->fen);
+    bool ok = build(e, work, avoid, opt, p);
+    free(work);
+    if (!ok)
+        return false;
+    p->played = played != MOVE_NONE ? played : p->solution[0];
+    char san[MOVE_TEXT_MAX];
+    notation_to_san(named, move, san);
+    snprintf(p->source, sizeof p->source, "%s %s%d%s %s", source, after ? "after " : "",
+             named->fullmove, named->side == WHITE ? "." : "...", san);
+    return true;
+}
+
 int puzzle_find(Engine *e, const PgnGame *g, const char *source, const PuzzleOptions *opt,
                 Puzzle *out, int max) {
     int total = pgn_mainline_length(g);
@@ -237,25 +259,18 @@ int puzzle_find(Engine *e, const PgnGame *g, const char *source, const PuzzleOpt
     for (int ply = 0; ply < n && found < max && !cancelled(opt); ply++) {
         Color mover = l->board.side;
         const ReviewPly *r = &plies[ply];
-        if (opt->sides[mover] && is_candidate(r, mover)) {
-            Line *work = malloc(sizeof *work);
-            if (!work)
-                break;
-            *work = *l;
-            Puzzle *p = &out[found];
-            memset(p, 0, sizeof *p);
-            board_to_fen(&l->board, p->fen, sizeof p->fen);
-            p->played = r->played;
-            if (build(e, work, r->played, opt, p)) {
-                char san[MOVE_TEXT_MAX];
-                notation_to_san(&l->board, r->played, san);
-                snprintf(p->source, sizeof p->source, "%s %d%s %s", source, l->board.fullmove,
-                         mover == WHITE ? "." : "...", san);
-                found++;
-            }
-            free(work);
-        }
+        Board before = l->board;
+        if (opt->sides[mover] && is_candidate(r, mover) &&
+            keep(e, l, r->played, r->played, opt, source, false, &before, r->played, &out[found]))
+            found++;
         line_play(l, pgn_mainline_node(g, ply)->move);
+        // The same mistake for the other side: the position after it.
+        bool mistake = r->nag == REVIEW_NAG_MISTAKE || r->nag == REVIEW_NAG_BLUNDER;
+        if (opt->punish && mistake && opt->sides[!mover] && found < max && !cancelled(opt) &&
+            r->played != MOVE_NULL &&
+            keep(e, l, MOVE_NONE, ply + 1 < n ? plies[ply + 1].played : MOVE_NONE, opt, source,
+                 true, &before, r->played, &out[found]))
+            found++;
     }
     free(plies);
     free(l);

@@ -10,14 +10,19 @@
 //   a missed win: the best move scored at least PUZZLE_WIN_CP for the mover
 //   and the played move less.
 // - A candidate is kept when a deeper search (opt->verify_depth, MultiPV 2)
-//   shows one move clearly best (puzzle_clear_best): it mates and the second
-//   line does not, or it leads the second by PUZZLE_MARGIN_CP or more while
+//   shows one move clearly best (puzzle_clear_best): it mates in N and the
+//   second line does not mate, or mates PUZZLE_MATE_MARGIN moves later or
+//   more (a mate in 2 beside a mate in 4 is a puzzle: find the quicker); or
+//   it leads the second by PUZZLE_MARGIN_CP or more while
 //   the second stays under PUZZLE_SECOND_MAX_CP (a second move that also wins
 //   makes no puzzle). The best move must differ from the move played, and the
 //   mover needs two legal moves at least.
 // - The solution is that move, then while the line goes on (its PV) the
 //   opponent's reply and the player's next move, as long as that next move is
 //   clearly best by the same test, up to opt->max_moves player moves.
+// - With opt->punish, also the position after each move marked ? or ??, for
+//   the side that can punish it (when sides counts that side), by the same
+//   test; its move played is the game's next move, which may be the solution.
 // - Rating estimate: 800 + 60 per ply of the depth at which the search first
 //   settled on the best move as clearly best, + 150 per player move after the
 //   first, + 100 when the first move is quiet (no capture, no check), kept in
@@ -34,6 +39,7 @@ enum {
     PUZZLE_MARGIN_CP = 150,     // the best move leads the second by this much
     PUZZLE_SECOND_MAX_CP = 300, // ... and the second scores less than this
     PUZZLE_WIN_CP = 300,        // a position the mover wins (a missed win)
+    PUZZLE_MATE_MARGIN = 2,     // a mate in N is clear when the second mates in N + 2 or later
     PUZZLE_MOVES_MAX = 3,       // player moves in a solution at most
     PUZZLE_PLIES_MAX = 2 * PUZZLE_MOVES_MAX - 1,
     PUZZLE_SOURCE_MAX = 512,
@@ -57,6 +63,7 @@ typedef struct PuzzleOptions {
     int verify_depth;     // the MultiPV 2 search that keeps a candidate
     int max_moves;        // player moves of a solution (1..PUZZLE_MOVES_MAX)
     bool sides[COLOR_NB]; // whose mistakes count
+    bool punish;          // also the position after each ? or ??, for the other side
     atomic_bool *cancel;  // raised: stop soon (NULL: never)
 } PuzzleOptions;
 

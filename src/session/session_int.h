@@ -126,7 +126,7 @@ extern const ModeOps mode_play_ops, mode_browse_ops, mode_edit_ops, mode_analyse
 // ------------------------------------------------------------ mode states
 // Each mode's state is its own file's (the core allocates ModeOps.state_size
 // bytes for it, zeroed, and frees it): nothing outside mode_*.c sees inside.
-// Review and train still keep theirs here.
+// Review still keeps its own here.
 
 // Pointing at squares (pointing.c), a service of the modes that point
 // (play, train): what is selected, queued or waiting for a piece.
@@ -162,36 +162,6 @@ typedef struct ReviewState {
     bool fallback_said;
 } ReviewState;
 
-typedef struct TrainState {
-    // The search for puzzles: a thread with an engine of its own (the
-    // refutations of wrong moves use that engine too, once it is done).
-    pthread_t thread;
-    bool running;
-    atomic_bool cancel;
-    unsigned id; // events of older searches are dropped
-    Engine *engine;
-    EventQueue *events;
-    char path[4096];                     // the file searched
-    bool archive;                        // the player's archive: only the player's moves count
-    char names[COLOR_NB][GAME_NAME_MAX]; // the player's names (games without patzer's tags)
-    Puzzle *found;                       // written by the thread, read after it is joined
-    int found_count, found_cap;
-    uint64_t *keys; // the games it searched
-    int key_count, key_cap;
-    atomic_int games_done, puzzles_found;
-    char scan_error[512];
-    // The book and this session's queue of puzzles.
-    PuzzleBook *book;
-    char book_path[4096];
-    char prefix[4100]; // "FILE#": train FILE serves that file's puzzles (empty: all)
-    int *queue;        // book indexes; a failed puzzle is queued again
-    int queue_len, queue_cap, pos;
-    int index;  // the puzzle shown (-1: none)
-    Game *game; // its position and the moves played on it, both sides human
-    int step;   // solution plies played
-    bool over, failed, hinted;
-    int solved_count, failed_count;
-} TrainState;
 
 // The opening explorer's state, private to explore.c.
 typedef struct ExploreState ExploreState;
@@ -266,7 +236,6 @@ struct Session {
     // Each mode's own state, private to its file (ModeOps.state_size).
     void *mode_state[SESSION_MODE_COUNT];
     ReviewState review;
-    TrainState train;
     ExploreState *explore;
 
     // Scratch for queries.

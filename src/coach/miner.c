@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The puzzle miner: worker threads sharing one reader of the files (see
+// miner.h).
+#include "src/coach/miner.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "src/coach/puzzlebook.h"
+#include "src/pgn/read.h"
+
+typedef struct Worker {
+    Miner *m;
+    pthread_t thread;
+    bool started;
+    Engine *engine;
+    PgnGame *game;
+    Puzzle *found;
+    bool counts; // the worker that counts the games before it mines
+} Worker;
+
+struct Miner {
+    MinerOptions opt;
+    pthread_mutex_t lock;
+    // Under the lock: the reader of file `file`, the games read of it.
+    PgnReader *reader;
+    int file, number;
+    int read;    // games read of all files
+    int running; // workers not yet finished
+    char error[512];
+    atomic_bool cancel;
+    atomic_int done, puzzles, total;
+    Worker workers[MINER_JOBS_MAX];
+    int jobs;
+};
+
+int miner_default_jobs(void) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > MINER_JOBS_MAX ? MINER_JOBS_MAX : (int)n;
+}
+
+static const char *file_name(const Miner *m, int file) {
+    return m->opt.names && m->opt.names[file] ? m->opt.names[file] : m->opt.paths[file];
+}
+
+static void set_error(Miner *m, const char *text) {
+    if (!m->error[0])
+        snprintf(m->error, sizeof m->error, "%s", text);
+}
+
+// The games of every file, read without building trees.
+static int count_games(const Miner *m) {
+    int total = 0;
+    for (int i = 0; i < m->opt.path_count && !atomic_load(&m->cancel); i++) {
+        char err[256];
+        PgnReader *r = pgn_reader_open(m->opt.paths[i], err, sizeof err);
+        if (!r)
+            continue;
+        PgnSummary sum;
+        PgnError pe;
+        int status;
+        while ((status = pgn_reader_validate(r, &sum, &pe)) != 0 && !atomic_load(&m->cancel) &&
+               (m->opt.max_games <= 0 || total < m->opt.max_games))
+            total++;
+        pgn_reader_close(r);
+    }
+    return total;
+}
+
+// The next game to search into w->game, under the lock: false when there
+// is none (all read, or cancelled). Skipped and broken games are counted
+// as done here.
+static bool next_game(Worker *w, int *file, int *number, uint64_t *key, bool sides[COLOR_NB]) {
+    Miner *m = w->m;
+    while (!atomic_load(&m->cancel) && m->file < m->opt.path_count &&
+           (m->opt.max_games <= 0 || m->read < m->opt.max_games)) {
+        if (!m->reader) {
+            char err[400];
+            m->reader = pgn_reader_open(m->opt.paths[m->file], err, sizeof err);
+            m->number = 0;
+            if (!m->reader) {
+                set_error(m, err);
+                m->file++;
+                continue;
+            }
+        }
+        PgnError pe;
+        int status = pgn_reader_next(m->reader, w->game, &pe);
+        if (status == 0) {
+            pgn_reader_close(m->reader);
+            m->reader = NULL;
+            m->file++;
+            continue;
+        }
+        m->number++;
+        m->read++;
+        if (status < 0) {
+            atomic_fetch_add(&m->done, 1); // a broken game: the others still count
+            continue;
+        }
+        *file = m->file;
+        *number = m->number;
+        *key = puzzlebook_game_key(w->game);
+        if (m->opt.skip && m->opt.skip(*file, *number, *key, m->opt.ctx)) {
+            atomic_fetch_add(&m->done, 1);
+            continue;
+        }
+        memcpy(sides, m->opt.puzzle.sides, sizeof m->opt.puzzle.sides);
+        if (m->opt.sides)
+            m->opt.sides(w->game, sides, m->opt.ctx);
+        if (!sides[WHITE] && !sides[BLACK]) {
+            atomic_fetch_add(&m->done, 1);
+            continue;
+        }
+        return true;
+    }
+    return false;
+}
+
+static void *work(void *arg) {
+    Worker *w = arg;
+    Miner *m = w->m;
+    if (w->counts)
+        atomic_store(&m->total, count_games(m));
+    PuzzleOptions opt = m->opt.puzzle;
+    opt.cancel = &m->cancel;
+    for (;;) {
+        int file, number;
+        uint64_t key;
+        pthread_mutex_lock(&m->lock);
+        bool have = next_game(w, &file, &number, &key, opt.sides);
+        pthread_mutex_unlock(&m->lock);
+        if (!have)
+            break;
+        char source[PUZZLE_SOURCE_MAX];
+        snprintf(source, sizeof source, "%.400s#%d", file_name(m, file), number);
+        engine_new_game(w->engine);
+        int n = puzzle_find(w->engine, w->game, source, &opt, w->found, MINER_GAME_PUZZLES_MAX);
+        if (atomic_load(&m->cancel))
+            break; // this game is not finished: not reported
+        pthread_mutex_lock(&m->lock);
+        if (n < 0) {
+            set_error(m, "out of memory finding puzzles");
+            atomic_store(&m->cancel, true);
+        } else {
+            atomic_fetch_add(&m->puzzles, n);
+            atomic_fetch_add(&m->done, 1);
+            MinerGame g = {
+                .file = file, .number = number, .key = key, .puzzles = w->found, .count = n
+            };
+            if (m->opt.on_game)
+                m->opt.on_game(&g, m->opt.ctx);
+        }
+        pthread_mutex_unlock(&m->lock);
+    }
+    pthread_mutex_lock(&m->lock);
+    if (--m->running == 0 && m->opt.on_done)
+        m->opt.on_done(m->opt.ctx);
+    pthread_mutex_unlock(&m->lock);
+    return NULL;
+}
+
+static void free_worker(Worker *w) {
+    engine_free(w->engine);
+    pgn_game_free(w->game);
+    free(w->found);
+}
+
+Miner *miner_start(const MinerOptions *opt, char *err, size_t errsz) {
+    Miner *m = calloc(1, sizeof *m);
+    if (!m) {
+        snprintf(err, errsz, "out of memory starting the search for puzzles");
+        return NULL;
+    }
+    m->opt = *opt;
+    m->jobs = opt->jobs > 0 ? opt->jobs : miner_default_jobs();
+    if (m->jobs > MINER_JOBS_MAX)
+        m->jobs = MINER_JOBS_MAX;
+    atomic_init(&m->cancel, false);
+    atomic_init(&m->done, 0);
+    atomic_init(&m->puzzles, 0);
+    atomic_init(&m->total, -1);
+    pthread_mutex_init(&m->lock, NULL);
+    // Every file must open now: a typo is said at once, not after minutes.
+    for (int i = 0; i < opt->path_count; i++) {
+        PgnReader *r = pgn_reader_open(opt->paths[i], err, errsz);
+        if (!r) {
+            pthread_mutex_destroy(&m->lock);
+            free(m);
+            return NULL;
+        }
+        pgn_reader_close(r);
+    }
+    for (int i = 0; i < m->jobs; i++) {
+        Worker *w = &m->workers[i];
+        w->m = m;
+        w->counts = i == 0;
+        w->engine = engine_new();
+        w->game = pgn_game_new();
+        w->found = malloc(MINER_GAME_PUZZLES_MAX * sizeof *w->found);
+        if (!w->engine || !w->game || !w->found) {
+            snprintf(err, errsz, "out of memory starting the search for puzzles");
+            m->jobs = i + 1;
+            miner_free(m);
+            return NULL;
+        }
+    }
+    // Held while starting, so that no worker can finish (and find itself the
+    // last one running) before all are counted.
+    pthread_mutex_lock(&m->lock);
+    for (int i = 0; i < m->jobs; i++) {
+        Worker *w = &m->workers[i];
+        if (pthread_create(&w->thread, NULL, work, w) != 0) {
+            atomic_store(&m->cancel, true);
+            m->opt.on_game = NULL; // the caller hears nothing of a miner it never got
+            m->opt.on_done = NULL;
+            pthread_mutex_unlock(&m->lock);
+            snprintf(err, errsz, "cannot start a thread to search for puzzles");
+            miner_free(m);
+            return NULL;
+        }
+        w->started = true;
+        m->running++;
+    }
+    pthread_mutex_unlock(&m->lock);
+    return m;
+}
+
+void miner_cancel(Miner *m) {
+    if (!m)
+        return;
+    atomic_store(&m->cancel, true);
+    for (int i = 0; i < m->jobs; i++)
+        if (m->workers[i].engine)
+            engine_stop(m->workers[i].engine);
+}
+
+void miner_free(Miner *m) {
+    if (!m)
+        return;
+    for (int i = 0; i < m->jobs; i++) {
+        Worker *w = &m->workers[i];
+        if (w->started)
+            pthread_join(w->thread, NULL);
+        free_worker(w);
+    }
+    if (m->reader)
+        pgn_reader_close(m->reader);
+    pthread_mutex_destroy(&m->lock);
+    free(m);
+}
+
+void miner_progress(const Miner *m, int *games_done, int *puzzles, int *games_total) {
+    *games_done = atomic_load(&m->done);
+    *puzzles = atomic_load(&m->puzzles);
+    *games_total = atomic_load(&m->total);
+}
+
+const char *miner_error(const Miner *m) {
+    return m->error;
+}
