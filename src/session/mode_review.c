@@ -18,24 +18,23 @@
 #include "src/session/session_int.h"
 #include "src/util/text.h"
 
-enum { REVIEW_MOVETIME_MS = 300 };
-
-static const Transition stay = {.kind = TR_STAY};
+static const Transition stay = { .kind = TR_STAY };
 
 static bool progress(int done, int total, void *ctx) {
     ReviewState *r = ctx;
     atomic_store(&r->done, done);
-    Event ev = {.kind = EV_REVIEW_PROGRESS, .request = r->id, .done = done, .total = total};
+    Event ev = { .kind = EV_REVIEW_PROGRESS, .request = r->id, .done = done, .total = total };
     eventq_push(r->events, &ev);
     return !atomic_load(&r->cancel);
 }
 
 static void *review_thread(void *arg) {
     ReviewState *r = arg;
-    ReviewOptions opt = {.movetime_ms = REVIEW_MOVETIME_MS,
-                         .book_plies = r->book_plies,
-                         .progress = progress,
-                         .ctx = r};
+    ReviewOptions opt;
+    review_options_default(&opt); // node limits: the same marks every time
+    opt.book_plies = r->book_plies;
+    opt.progress = progress;
+    opt.ctx = r;
     r->result = -1;
     if (r->uci) {
         ReviewEvaluator ev = review_uci_evaluator(r->uci);
@@ -49,7 +48,7 @@ static void *review_thread(void *arg) {
     }
     if (!r->uci || atomic_load(&r->fell_back))
         r->result = review_game(r->engine, r->game, &opt, r->plies);
-    Event ev = {.kind = EV_REVIEW_DONE, .request = r->id};
+    Event ev = { .kind = EV_REVIEW_DONE, .request = r->id };
     eventq_push(r->events, &ev);
     return NULL;
 }
@@ -156,8 +155,10 @@ static bool review_enter(Session *s, const ModeArgs *args, int64_t now) {
     r->running = true;
     s->graph_count = 0;
     if (r->uci)
-        session_say(s, MSG_INFO, "Reviewing %d %s with %s... (stop ends it, keeping what "
-                    "is done)", (r->total + 1) / 2, text_plural((r->total + 1) / 2, "move", "moves"),
+        session_say(s, MSG_INFO,
+                    "Reviewing %d %s with %s... (stop ends it, keeping what "
+                    "is done)",
+                    (r->total + 1) / 2, text_plural((r->total + 1) / 2, "move", "moves"),
                     r->reviewer);
     else
         session_say(s, MSG_INFO, "Reviewing %d %s... (stop ends it, keeping what is done)",
@@ -193,8 +194,8 @@ static void show_report(Session *s, int n) {
     if (name && name[0])
         snprintf(opening, sizeof opening, "%s%s%s", eco && eco[0] ? eco : "",
                  eco && eco[0] ? " " : "", name);
-    char *text = report_format(&report, r->plies, r->game, opening,
-                               r->external ? r->reviewer : NULL);
+    char *text =
+        report_format(&report, r->plies, r->game, opening, r->external ? r->reviewer : NULL);
     if (!text) {
         session_say(s, MSG_ERROR, "out of memory writing the game report");
         return;
@@ -232,10 +233,10 @@ static Transition conclude(Session *s, bool stopped) {
     say_fallback(s);
     int n = r->result; // plies reviewed: all, or as far as it got when stopped
     if (n <= 0 || !review_annotate(r->game, r->plies, n)) {
-        session_say(s, MSG_ERROR, n == 0 ? "Review stopped before the first move." :
-                                           "The review failed.");
+        session_say(s, MSG_ERROR,
+                    n == 0 ? "Review stopped before the first move." : "The review failed.");
         release(r);
-        return (Transition){.kind = TR_BACK};
+        return (Transition){ .kind = TR_BACK };
     }
     if (r->uci && !atomic_load(&r->fell_back))
         (void)pgn_set_tag(r->game, "Annotator", r->reviewer); // a name only, in the PGN
@@ -244,7 +245,7 @@ static Transition conclude(Session *s, bool stopped) {
     keep_graph(s, n);
     show_report(s, n);
     archive_review(s);
-    int counts[7] = {0};
+    int counts[7] = { 0 };
     for (int i = 0; i < n; i++)
         counts[r->plies[i].nag] += r->plies[i].nag < 7;
     char by[UCI_NAME_MAX + 32] = "";
@@ -261,12 +262,13 @@ static Transition conclude(Session *s, bool stopped) {
             snprintf(left, sizeof left, " Left the book with %d%s %s.", b.fullmove,
                      b.side == BLACK ? "..." : ".", node->san);
     }
-    session_say(s, MSG_INFO, "Review%s: %d %s (?!), %d %s (?), %d %s (?\?)%s.%s"
-                             "%s save FILE writes the annotated game.",
+    session_say(s, MSG_INFO,
+                "Review%s: %d %s (?!), %d %s (?), %d %s (?\?)%s.%s"
+                "%s save FILE writes the annotated game.",
                 stopped ? " stopped" : "", ia, text_plural(ia, "inaccuracy", "inaccuracies"), mi,
                 text_plural(mi, "mistake", "mistakes"), bl, text_plural(bl, "blunder", "blunders"),
                 stopped ? " in the moves reviewed" : "", left, by);
-    Transition tr = {.kind = TR_SHOW_GAME, .game = r->game};
+    Transition tr = { .kind = TR_SHOW_GAME, .game = r->game };
     r->game = NULL;
     release(r);
     return tr;
@@ -293,12 +295,16 @@ static Transition review_poll(Session *s, const Event *ev, int64_t now) {
     return stay;
 }
 
-static const Game *review_game_shown(const Session *s) { return s->review.shown; }
-static const Board *review_board(const Session *s) { return game_board(s->review.shown); }
+static const Game *review_game_shown(const Session *s) {
+    return s->review.shown;
+}
+static const Board *review_board(const Session *s) {
+    return game_board(s->review.shown);
+}
 
 static void review_status(const Session *s, char *buf, size_t bufsz) {
-    snprintf(buf, bufsz, "Reviewing: %d of %d %s...", atomic_load(&s->review.done),
-             s->review.total, text_plural(s->review.total, "move", "moves"));
+    snprintf(buf, bufsz, "Reviewing: %d of %d %s...", atomic_load(&s->review.done), s->review.total,
+             text_plural(s->review.total, "move", "moves"));
 }
 
 static PgnGame *review_to_pgn(Session *s, int64_t now) {
