@@ -76,8 +76,8 @@ enum {
     REVIEW_CANDIDATE_WC = 30,
     // Defaults (review_options_default): nodes per position of the quick
     // pass and per check; engines at once at most.
-    REVIEW_NODES = 60000,
-    REVIEW_VERIFY_NODES = 400000,
+    REVIEW_NODES = 100000,
+    REVIEW_VERIFY_NODES = 1000000,
     REVIEW_THREADS_MAX = 16,
     REVIEW_LINES_MAX = 2, // lines of a check
 };
