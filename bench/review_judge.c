@@ -3,7 +3,7 @@
 // strong UCI engine (the judge), for bench/review_judge.sh.
 //
 //   bench/review_judge [--judge CMD] [--depth N] [--cache FILE] [--openings FILE]
-//                      [--book FILE] GAMES.pgn RUN.pgn [RUN2.pgn]
+//                      [--book FILE] [--verbose] GAMES.pgn RUN.pgn [RUN2.pgn]
 //
 // GAMES.pgn holds the games, RUN.pgn the same games as `patzer annotate`
 // wrote them (RUN2.pgn: a second run, for stability). The judge (default
@@ -45,6 +45,7 @@ typedef struct Eval {
 } Eval;
 
 typedef struct Judge {
+    bool verbose; // a line per mark and per mistake of the judge, on stderr
     UciClient *uci;
     int depth;
     Eval *cache;
@@ -194,6 +195,27 @@ static bool score_game(Judge *j, const PgnGame *g, const PgnGame *a, const PgnGa
             t->theory_marks += k < theory;
             t->marks_on_best += before->best == moves[k];
         }
+        const char *comment = pgn_mainline_node(a, k)->comment;
+        if (j->verbose && comment && then->mate == 0) {
+            // The judge's and the annotation's evaluation after the move, White's view.
+            char *end;
+            double mine = strtod(comment, &end);
+            int white = after.side == WHITE ? then->cp : -then->cp;
+            if (end != comment && *end == '\0')
+                fprintf(stderr, "evalpair %d %.0f\n", white, mine * 100.0);
+        }
+        if (j->verbose && (mark || loss >= 5.0)) {
+            char san[MOVE_TEXT_MAX], best[MOVE_TEXT_MAX] = "-";
+            notation_to_san(&b, moves[k], san);
+            if (before->best != MOVE_NONE)
+                notation_to_san(&b, before->best, best);
+            const PgnNode *v = pgn_mainline_node(a, k)->variation;
+            char shown[MOVE_TEXT_MAX] = "-";
+            if (v && movegen_is_legal(&b, v->move))
+                notation_to_san(&b, v->move, shown);
+            fprintf(stderr, "ply %3d %-7s judge %5.1f best %-7s mark %d shown %-7s%s\n", k, san,
+                    loss, best, mark, shown, k < theory ? " theory" : "");
+        }
         if (is_mistake_nag(mark)) {
             t->mistakes_marked++;
             t->hit_mistakes += judge_mistake;
@@ -235,6 +257,7 @@ int main(int argc, char **argv) {
     const char *openings_path = NULL, *book_path = NULL;
     const char *files[3] = { NULL, NULL, NULL };
     int nfiles = 0, depth = 16;
+    bool verbose = false;
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(argv[i], "--judge") && v)
@@ -245,6 +268,8 @@ int main(int argc, char **argv) {
             cache = argv[++i];
         else if (!strcmp(argv[i], "--openings") && v)
             openings_path = argv[++i];
+        else if (!strcmp(argv[i], "--verbose"))
+            verbose = true;
         else if (!strcmp(argv[i], "--book") && v)
             book_path = argv[++i];
         else if (nfiles < 3 && argv[i][0] != '-')
@@ -261,7 +286,7 @@ int main(int argc, char **argv) {
     }
     char err[256];
     char *judge_argv[] = { (char *)cmd, NULL };
-    Judge j = { .depth = depth, .cache = calloc(CACHE_MAX, sizeof(Eval)) };
+    Judge j = { .verbose = verbose, .depth = depth, .cache = calloc(CACHE_MAX, sizeof(Eval)) };
     j.uci = uci_client_start(judge_argv, UCI_START_MS, err, sizeof err);
     if (!j.cache || !j.uci) {
         fprintf(stderr, "review_judge: %s: %s\n", cmd, j.cache ? err : "out of memory");

@@ -7,7 +7,8 @@
 # (precision and recall of ?/?? and of ??, marks in the first 8 moves and on
 # theory, better moves shown against the judge's, the stability of the marks
 # between the two runs). Then the time of one 40-move game (80 plies: game 4,
-# Karpov-Kasparov 1985; GAME40), RUNS times, median.
+# Karpov-Kasparov 1985; GAME40), RUNS times: the median wall time, and the
+# median CPU time (what a loaded machine does not change much).
 #
 #   bench/review_judge.sh                      (or: make bench-review)
 #
@@ -67,20 +68,23 @@ plies=$("$PATZER" pgn "$GAMES" | awk -F'\t' '{ s += $3 } END { print s }')
 echo "review_judge: $(grep -c '^\[Event ' "$GAMES") games, $plies plies; judge $JUDGE at depth $DEPTH"
 echo "load before: $(uptime)"
 
-# one_game BUILD [ARGS...]: the median seconds of annotating game GAME40 alone.
+# one_game BUILD [ARGS...]: the median wall and CPU seconds (user + system,
+# all threads) of annotating game GAME40 alone, RUNS times.
 one_game() {
     local build=$1
     shift
     # A game is two paragraphs: its tags and its moves.
     awk -v n="$GAME40" 'BEGIN { RS = ""; ORS = "\n\n" } NR == 2 * n - 1 || NR == 2 * n' \
         "$GAMES" >"$work/one.pgn"
+    local TIMEFORMAT='%R %U %S'
     for _ in $(seq "$RUNS"); do
-        local t0 t1
-        t0=$(now)
-        "$build" annotate "$work/one.pgn" "$@" >/dev/null 2>&1 || exit 1
-        t1=$(now)
-        echo "$t1 - $t0" | bc -l
-    done | median
+        { time "$build" annotate "$work/one.pgn" "$@" >/dev/null 2>&1; } 2>>"$work/times" || exit 1
+    done
+    local wall cpu
+    wall=$(awk '{ print $1 }' "$work/times" | median)
+    cpu=$(awk '{ print $2 + $3 }' "$work/times" | median)
+    rm -f "$work/times"
+    echo "$wall $cpu"
 }
 
 # report NAME BUILD [ARGS...]
@@ -88,9 +92,7 @@ report() {
     local name=$1 build=$2
     shift 2
     local t1 t2
-    # shellcheck disable=SC2086
     t1=$(annotate "$build" "$work/$name.1.pgn" "$@")
-    # shellcheck disable=SC2086
     t2=$(annotate "$build" "$work/$name.2.pgn" "$@")
     local figures
     figures=$("$JUDGE_HELPER" --judge "$JUDGE" --depth "$DEPTH" --cache "$CACHE" \
@@ -98,8 +100,9 @@ report() {
         "$GAMES" "$work/$name.1.pgn" "$work/$name.2.pgn") || exit 1
     local game
     game=$(one_game "$build" "$@")
-    printf '%s: %s seconds_run1=%.1f seconds_run2=%.1f ms_per_ply=%.0f seconds_40_moves=%.1f\n' \
-        "$name" "$figures" "$t1" "$t2" "$(echo "($t1 + $t2) * 500 / $plies" | bc -l)" "$game"
+    printf '%s: %s seconds_run1=%.1f seconds_run2=%.1f ms_per_ply=%.0f' "$name" "$figures" \
+        "$t1" "$t2" "$(echo "($t1 + $t2) * 500 / $plies" | bc -l)"
+    printf ' seconds_40_moves=%.1f cpu_seconds_40_moves=%.1f\n' "${game% *}" "${game#* }"
 }
 
 if [ -n "$PATZER_BASE" ]; then
