@@ -564,7 +564,8 @@ Test(review, a_book_move_is_never_marked_by_the_check) {
 typedef struct Doubt {
     int e4_checked; // the check's score of 1. e4 (White's view)
     int checks;
-    bool both_moves; // the check was asked about e4 and d4 only
+    bool both_moves;     // the check was asked about e4 and d4 only
+    atomic_bool *cancel; // raised by the quick pass's last search (NULL: not)
 } Doubt;
 
 static Move san_move(const Board *b, const char *san) {
@@ -599,6 +600,8 @@ static bool doubt_search(void *ctx, int worker, const Line *l, const SearchLimit
         out->best = out->lines[0].pv[0];
         return true;
     }
+    if (d->cancel && l->ply == 2)
+        atomic_store(d->cancel, true);
     static const char *const best[] = { "d4", "e5", "Nf3" };
     static const int score[] = { 20, 500, 20 }; // the side to move's view
     doubt_line(&out->lines[0], b, best[l->ply], score[l->ply]);
@@ -631,6 +634,16 @@ Test(review, a_move_the_check_exonerates_is_not_marked) {
     cr_assert(pgn_position_at(g, 0, &start));
     cr_expect_eq(p[0].best, san_move(&start, "d4"));
     cr_expect_eq(p[0].best_line_len, 1);
+
+    // Cancelled before the checks: the doubt stays unchecked and unmarked.
+    atomic_bool cancel;
+    atomic_init(&cancel, false);
+    d = (Doubt){ .e4_checked = -300, .cancel = &cancel };
+    opt.cancel = &cancel;
+    cr_assert_geq(review_game_with(&ev, g, &opt, p), 0);
+    cr_expect_eq(d.checks, 0, "no check after the cancel");
+    cr_expect_eq(p[0].nag, 0);
+    cr_expect_not(p[0].checked);
     pgn_game_free(g);
 }
 

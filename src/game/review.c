@@ -224,6 +224,10 @@ static void quick_work(int index, int worker, void *ctx) {
     free(l);
 }
 
+static bool cancelled(const Run *r) {
+    return r->opt->cancel && atomic_load(r->opt->cancel);
+}
+
 // Position k is known: so is ply k - 1, judged and told to progress.
 static bool quick_deliver(int index, void *ctx) {
     Run *r = ctx;
@@ -249,10 +253,12 @@ static bool quick_deliver(int index, void *ctx) {
 // scored in one deeper search of the position before it.
 static void check_work(int index, int worker, void *ctx) {
     Run *r = ctx;
-    if (atomic_load(&r->failed))
-        return;
     int ply = r->checks[index];
     ReviewPly *p = &r->out[ply];
+    if (atomic_load(&r->failed) || cancelled(r)) {
+        p->nag = 0; // unchecked: no mark
+        return;
+    }
     Line *l = malloc(sizeof *l);
     ReviewSearch *found = calloc(1, sizeof *found);
     if (!l || !found) {
@@ -309,7 +315,10 @@ static void check_work(int index, int worker, void *ctx) {
 // The checks are told nothing: their plies are already in out.
 static bool check_deliver(int index, void *ctx) {
     (void)index;
-    return !atomic_load(&((Run *)ctx)->failed);
+    Run *r = ctx;
+    if (cancelled(r))
+        r->stopped = true;
+    return !atomic_load(&r->failed) && !r->stopped;
 }
 
 static void scale_limits(SearchLimits *l, const ReviewOptions *opt, bool verify) {
@@ -361,9 +370,9 @@ int review_game_with(const ReviewEvaluator *re, const PgnGame *g, const ReviewOp
             out[k].nag = 0; // theory is no error, whatever a short search thinks of it
     if (ok && r->ncheck > 0 && !r->stopped)
         (void)jobs_run(workers, r->ncheck, check_work, check_deliver, r);
-    else
-        for (int i = 0; i < r->ncheck; i++)
-            out[r->checks[i]].nag = 0; // stopped: unchecked moves keep no mark
+    for (int i = 0; i < r->ncheck; i++)
+        if (!out[r->checks[i]].checked)
+            out[r->checks[i]].nag = 0; // no verdict (or stopped before it): no mark
     ok = ok && !atomic_load(&r->failed);
     if (ok && !r->stopped && r->total > 0 && opt->progress &&
         !opt->progress(r->total, r->total, opt->ctx))

@@ -52,6 +52,7 @@
 #ifndef SRC_REVIEW_H
 #define SRC_REVIEW_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -117,6 +118,9 @@ typedef struct ReviewOptions {
     // NULL for none.
     bool (*progress)(int done, int total, void *ctx);
     void *ctx;
+    // Raised (from any thread): stop soon, as progress returning false does,
+    // during the checks too (a move left unchecked keeps no mark). NULL: never.
+    const atomic_bool *cancel;
 } ReviewOptions;
 
 // Defaults: REVIEW_NODES, REVIEW_VERIFY_NODES, one engine per core, no

@@ -35,6 +35,7 @@ static void *review_thread(void *arg) {
     opt.book_plies = r->book_plies;
     opt.progress = progress;
     opt.ctx = r;
+    opt.cancel = &r->cancel; // the checks stop too
     r->result = -1;
     if (r->uci) {
         ReviewEvaluator ev = review_uci_evaluator(r->uci);
