@@ -122,7 +122,7 @@ void engine_set_net(Engine *e, const NnueNet *net);
 const NnueNet *engine_net(const Engine *e);
 
 // Strength levels 1..ENGINE_LEVEL_MAX; the top level is full strength. Each
-// level has an Elo label measured by matches (see the README); the options
+// level has an Elo label measured by matches (see docs/engine.md); the options
 // UCI_LimitStrength and UCI_Elo choose the level nearest the Elo asked for.
 enum { ENGINE_LEVEL_MAX = 20, ENGINE_ELO_MIN = 600 };
 int engine_level_elo(int level);

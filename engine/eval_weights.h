@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The tunable evaluation weights: every middlegame/endgame pair of engine/eval.c, in one
 // table. Its values live in the generated file engine/eval_weights.c, which tools/tune
-// rewrites from training data (README, "Training data and tuning"). All are added up
+// rewrites from training data (docs/training.md). All are added up
 // linearly except the king danger block at the end, which eval.c squares (see
 // EVAL_DANGER_MG_DIVISOR); the drawish-ending scaling keeps hand-set constants in eval.c.
 // Also the trace of one evaluation for the tuner (builds with EVAL_TRACE only).

@@ -33,13 +33,15 @@ static const SkillLevel skill_levels[SKILL_LEVEL_MAX - 1] = {
 };
 
 // The Elo label of each level 1..SKILL_LEVEL_MAX (the last: full strength),
-// measured with bench/calibrate.sh (40-game matches at 3+0.03, see the
-// README): levels 9, 11, 14, 17 and 20 against Stockfish 15.1 limited with
-// UCI_Elo, levels 1, 3, 5 and 7 against the level two above; the levels in
-// between are interpolated. Strictly increasing.
+// measured with `make calibrate` (bench/calibrate.sh) on 2026-11-26: two runs of
+// 40 games at 3+0.03 per match, levels 7 to 19 (odd) and 20 against Stockfish
+// 15.1 limited with UCI_Elo 1350 to 2600, levels 5, 3 and 1 chained against
+// the level two above. Levels 1-19 lie on the weighted line through those
+// measurements (78.5 Elo a level); level 20 is its own match. Table and fit:
+// bench/results/2026-11-26-calibrate.md. Strictly increasing.
 static const int skill_level_elos[SKILL_LEVEL_MAX] = {
-    650,  720,  790,  890,  980,  1030, 1080, 1250, 1420, 1480,
-    1530, 1560, 1590, 1610, 1740, 1860, 1980, 2130, 2290, 2440,
+    900,  980,  1050, 1130, 1210, 1290, 1370, 1450, 1520, 1600,
+    1680, 1760, 1840, 1920, 2000, 2070, 2150, 2230, 2310, 2580,
 };
 
 const SkillLevel *skill_level(int level) {

@@ -10,25 +10,72 @@
 
 #include "engine/fen.h"
 #include "src/cli/cli.h"
+#include "src/protocol/protocol.h"
 #include "src/term/frontend.h"
 #include "src/util/paths.h"
-#include "src/protocol/protocol.h"
+
+static int run_uci(int argc, char **argv) {
+    (void)argc, (void)argv;
+    return uci_run(stdin, stdout, NULL);
+}
+
+static int run_xboard(int argc, char **argv) {
+    (void)argc, (void)argv;
+    return xboard_run(stdin, stdout, NULL);
+}
+
+static int run_perft(int argc, char **argv) {
+    return cli_perft(argc, argv, false);
+}
+
+static int run_divide(int argc, char **argv) {
+    return cli_perft(argc, argv, true);
+}
+
+// The faces of patzer besides the game: `patzer NAME ARGS...` runs run with
+// the arguments after NAME. The order is --help's.
+typedef struct Subcommand {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *args;    // the usage line after "patzer NAME"
+    const char *summary; // one line for --help
+} Subcommand;
+
+static const Subcommand subcommands[] = {
+    { "uci", run_uci, "", "talk UCI to a chess GUI on stdin/stdout" },
+    { "xboard", run_xboard, "", "talk xboard (CECP) to a chess GUI" },
+    { "perft", run_perft, "DEPTH [FEN]", "count the leaf nodes of the move tree" },
+    { "divide", run_divide, "DEPTH [FEN]", "the same, per root move" },
+    { "bench", cli_bench, "[DEPTH]", "search the bench positions, print nodes/speed" },
+    { "epd", cli_epd, "FILE [--movetime MS]", "solve the positions of an EPD test suite" },
+    { "annotate", cli_annotate, "FILE [--movetime MS] [--depth N]",
+      "review PGN games: evals, ?! ? ??, better lines" },
+    { "pgn", cli_pgn, "FILE...", "check PGN games, print one line per valid game" },
+    { "datagen", cli_datagen, "[--positions N] [--jobs N] [--out DIR] ...",
+      "self-play training data (--help for more)" },
+};
+
+enum {
+    USAGE_INDENT = 7,   // "usage: " and the lines under it
+    USAGE_SUMMARY = 40, // the column of the summaries
+};
 
 static void usage(FILE *out) {
     fputs("usage: patzer [OPTIONS]                 play the computer (terminal game;\n"
-          "                                        line mode when input is a pipe)\n"
-          "       patzer uci                       talk UCI to a chess GUI on stdin/stdout\n"
-          "       patzer xboard                    talk xboard (CECP) to a chess GUI\n"
-          "       patzer perft DEPTH [FEN]         count the leaf nodes of the move tree\n"
-          "       patzer divide DEPTH [FEN]        the same, per root move\n"
-          "       patzer bench [DEPTH]             search the bench positions, print nodes/speed\n"
-          "       patzer epd FILE [--movetime MS]  solve the positions of an EPD test suite\n"
-          "       patzer annotate FILE [--movetime MS] [--depth N]\n"
-          "                                        review PGN games: evals, ?! ? ??, better lines\n"
-          "       patzer pgn FILE...               check PGN games, print one line per valid game\n"
-          "       patzer datagen [--positions N] [--jobs N] [--out DIR] ...\n"
-          "                                        self-play training data (--help for more)\n"
-          "\n"
+          "                                        line mode when input is a pipe)\n",
+          out);
+    for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++) {
+        const Subcommand *c = &subcommands[i];
+        char line[128];
+        snprintf(line, sizeof line, "patzer %s%s%s", c->name, c->args[0] ? " " : "", c->args);
+        // Two spaces at least before the summary, or it goes under the line.
+        int width = USAGE_SUMMARY - USAGE_INDENT;
+        if ((int)strlen(line) + 2 <= width)
+            fprintf(out, "%*s%-*s%s\n", USAGE_INDENT, "", width, line, c->summary);
+        else
+            fprintf(out, "%*s%s\n%*s%s\n", USAGE_INDENT, "", line, USAGE_SUMMARY, "", c->summary);
+    }
+    fputs("\n"
           "Options for the game:\n"
           "  -w, --white          play White (the default)\n"
           "  -b, --black          play Black\n"
@@ -60,8 +107,7 @@ static void report_config(const char *text, void *ctx) {
     Config *cfg = ctx;
     char *notes = cfg->session.notes;
     size_t used = strlen(notes);
-    snprintf(notes + used, sizeof cfg->session.notes - used, "%s%s",
-             used ? "\n" : "", text);
+    snprintf(notes + used, sizeof cfg->session.notes - used, "%s%s", used ? "\n" : "", text);
 }
 
 // Reads the configuration file and the book location into cfg.
@@ -92,16 +138,15 @@ static void load_config(Config *cfg, const char *argv0) {
 // Parses the game options; returns -1 to go on, else an exit status.
 static int parse_game_options(int argc, char **argv, Config *cfg) {
     static const struct option longopts[] = {
-        {"white", no_argument, NULL, 'w'},   {"black", no_argument, NULL, 'b'},
-        {"level", required_argument, NULL, 'l'}, {"elo", required_argument, NULL, 'e'},
-        {"time", required_argument, NULL, 't'},  {"fen", required_argument, NULL, 'f'},
-        {"ascii", no_argument, NULL, 'a'},   {"resume", no_argument, NULL, 'r'},
-        {"new", no_argument, NULL, 'n'},
-        {"no-book", no_argument, NULL, 'B'}, {"help", no_argument, NULL, 'h'},
-        {"pgn", required_argument, NULL, 'p'},
-        {"engine", required_argument, NULL, 'E'},
-        {"config-example", no_argument, NULL, 'C'},
-        {"version", no_argument, NULL, 'V'}, {NULL, 0, NULL, 0}};
+        { "white", no_argument, NULL, 'w' },        { "black", no_argument, NULL, 'b' },
+        { "level", required_argument, NULL, 'l' },  { "elo", required_argument, NULL, 'e' },
+        { "time", required_argument, NULL, 't' },   { "fen", required_argument, NULL, 'f' },
+        { "ascii", no_argument, NULL, 'a' },        { "resume", no_argument, NULL, 'r' },
+        { "new", no_argument, NULL, 'n' },          { "no-book", no_argument, NULL, 'B' },
+        { "help", no_argument, NULL, 'h' },         { "pgn", required_argument, NULL, 'p' },
+        { "engine", required_argument, NULL, 'E' }, { "config-example", no_argument, NULL, 'C' },
+        { "version", no_argument, NULL, 'V' },      { NULL, 0, NULL, 0 }
+    };
     char err[512];
     int opt;
     while ((opt = getopt_long(argc, argv, "wbl:e:t:f:arnp:hV", longopts, NULL)) != -1) {
@@ -111,15 +156,9 @@ static int parse_game_options(int argc, char **argv, Config *cfg) {
         case 'b':
             ok = config_set(cfg, "side", opt == 'w' ? "white" : "black", err, sizeof err);
             break;
-        case 'l':
-            ok = config_set(cfg, "level", optarg, err, sizeof err);
-            break;
-        case 'e':
-            ok = config_set(cfg, "elo", optarg, err, sizeof err);
-            break;
-        case 't':
-            ok = config_set(cfg, "time", optarg, err, sizeof err);
-            break;
+        case 'l': ok = config_set(cfg, "level", optarg, err, sizeof err); break;
+        case 'e': ok = config_set(cfg, "elo", optarg, err, sizeof err); break;
+        case 't': ok = config_set(cfg, "time", optarg, err, sizeof err); break;
         case 'f': {
             Board check;
             // A placement alone (as websites give it) is completed by the session.
@@ -130,22 +169,14 @@ static int parse_game_options(int argc, char **argv, Config *cfg) {
                 fprintf(stderr, "patzer: bad FEN: %s\n", err);
                 return 2;
             }
-            snprintf(cfg->session.settings.start_fen, sizeof cfg->session.settings.start_fen,
-                     "%s", optarg);
+            snprintf(cfg->session.settings.start_fen, sizeof cfg->session.settings.start_fen, "%s",
+                     optarg);
             break;
         }
-        case 'a':
-            cfg->ascii = true;
-            break;
-        case 'r':
-            cfg->session.resume = true;
-            break;
-        case 'n':
-            cfg->session.fresh = true;
-            break;
-        case 'B':
-            cfg->session.own_book = false;
-            break;
+        case 'a': cfg->ascii = true; break;
+        case 'r': cfg->session.resume = true; break;
+        case 'n': cfg->session.fresh = true; break;
+        case 'B': cfg->session.own_book = false; break;
         case 'p':
             if (strlen(optarg) >= sizeof cfg->session.load_path) {
                 fprintf(stderr, "patzer: file name too long\n");
@@ -153,21 +184,11 @@ static int parse_game_options(int argc, char **argv, Config *cfg) {
             }
             snprintf(cfg->session.load_path, sizeof cfg->session.load_path, "%s", optarg);
             break;
-        case 'E':
-            ok = config_set(cfg, "engine", optarg, err, sizeof err);
-            break;
-        case 'C':
-            fputs(config_example(), stdout);
-            return 0;
-        case 'h':
-            usage(stdout);
-            return 0;
-        case 'V':
-            printf("patzer %s\n", PACKAGE_VERSION);
-            return 0;
-        default:
-            usage(stderr);
-            return 2;
+        case 'E': ok = config_set(cfg, "engine", optarg, err, sizeof err); break;
+        case 'C': fputs(config_example(), stdout); return 0;
+        case 'h': usage(stdout); return 0;
+        case 'V': printf("patzer %s\n", PACKAGE_VERSION); return 0;
+        default: usage(stderr); return 2;
         }
         if (!ok) {
             fprintf(stderr, "patzer: %s\n", err);
@@ -234,25 +255,10 @@ int main(int argc, char **argv) {
     setlocale(LC_CTYPE, "");
     board_init_tables();
     paths_set_argv0(argv[0]);
-    if (argc >= 2) {
-        const char *cmd = argv[1];
-        if (strcmp(cmd, "perft") == 0 || strcmp(cmd, "divide") == 0)
-            return cli_perft(argc - 2, argv + 2, cmd[0] == 'd');
-        if (strcmp(cmd, "uci") == 0)
-            return uci_run(stdin, stdout, NULL);
-        if (strcmp(cmd, "xboard") == 0)
-            return xboard_run(stdin, stdout, NULL);
-        if (strcmp(cmd, "epd") == 0)
-            return cli_epd(argc - 2, argv + 2);
-        if (strcmp(cmd, "bench") == 0)
-            return cli_bench(argc - 2, argv + 2);
-        if (strcmp(cmd, "annotate") == 0)
-            return cli_annotate(argc - 2, argv + 2);
-        if (strcmp(cmd, "pgn") == 0)
-            return cli_pgn(argc - 2, argv + 2);
-        if (strcmp(cmd, "datagen") == 0)
-            return cli_datagen(argc - 2, argv + 2);
-    }
+    if (argc >= 2)
+        for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
+            if (strcmp(argv[1], subcommands[i].name) == 0)
+                return subcommands[i].run(argc - 2, argv + 2);
     static Config cfg;
     load_config(&cfg, argv[0]);
     int status = parse_game_options(argc, argv, &cfg);

@@ -45,6 +45,17 @@ check "the question is asked once" test "$(grep -c 'Resume it?' <<<"$out")" -eq 
 check "in one wording, 1 move" has "$out" "An unfinished game (1 move) was saved. Resume it? (y/n)"
 session y quit
 check "resumed: 1 move" has "$out" "Resumed the unfinished game (1 move)."
+boards() { grep -c '^   a b c d e f g h' <<<"$out"; }
+check "the board is shown once, the resumed one" test "$(boards)" -eq 1
+check "with its move" has "$out" "Last move: 1. e4"
+check "one quit leaves a resumed game: the autosave keeps it" lacks "$out" "are not saved"
+check "and the process ends" test "$status" -eq 0
+session y e5 quit
+check "a resumed game is played on" has "$out" "Last move: 1... e5"
+check "and quits at once too" lacks "$out" "are not saved"
+session n quit
+check "declined: the new game's board, once" test "$(boards)" -eq 1
+check "from the start" lacks "$out" "Last move"
 
 # --- a flag falls: undo is refused, the game is archived once ----------------
 fresh

@@ -50,6 +50,14 @@ static inline void test_temp_dir(char *buf, size_t bufsz, const char *prefix) {
     cr_assert_not_null(mkdtemp(buf), "cannot create a directory like %s", buf);
 }
 
+// Removes a directory made by test_temp_dir, with what it holds.
+static inline void test_remove_dir(const char *dir) {
+    char cmd[600];
+    int n = snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert(n > 0 && (size_t)n < sizeof cmd, "directory name too long: %s", dir);
+    cr_expect_eq(system(cmd), 0, "cannot remove %s", dir);
+}
+
 // Creates a fresh empty temporary file, writes its path into buf and returns its descriptor.
 static inline int test_temp_file(char *buf, size_t bufsz, const char *prefix) {
     test_temp_template(buf, bufsz, prefix);

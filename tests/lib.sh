@@ -2,7 +2,8 @@
 # tests/lib.sh: sourced by the shell tests. Counting checks (pass, fail,
 # check, finish), the program and data under test (need_patzer, need_file),
 # a temporary directory removed on exit (make_tmp), running patzer with
-# given input (run_patzer), and tmux helpers for full-screen tests.
+# given input (run_patzer), and tmux helpers for full-screen tests (waiting
+# for text to appear, wait_for, or to go, wait_gone).
 #
 # Every script prints one line per check ("ok - NAME" or "FAIL - NAME" with
 # the context indented below), then "N passed, M failed"; it exits 1 on any
@@ -116,7 +117,7 @@ now_ms() {
 # --- tmux: full-screen tests on a private server ----------------------------
 
 # tmux_start COLUMNS ROWS COMMAND: a detached session "game" on a private
-# socket, killed on exit (with $tmp removed, if make_tmp was called).
+# socket (no tmux.conf read), killed on exit (with $tmp removed, if make_tmp was called).
 tmux_start() {
     command -v tmux >/dev/null 2>&1 || { echo "$TEST_NAME: tmux not installed, skipped"; exit 77; }
     TMUX_SOCKET=patzer-$TEST_NAME-$$
@@ -126,10 +127,10 @@ tmux_start() {
     # unexpectedly", so it is tried again.
     local _
     for _ in 1 2 3 4 5; do
-        tm new-session -d -s game -x "$1" -y "$2" "$3" 2>/dev/null && return 0
+        tm -f /dev/null new-session -d -s game -x "$1" -y "$2" "$3" 2>/dev/null && return 0
         sleep 0.5
     done
-    tm new-session -d -s game -x "$1" -y "$2" "$3"
+    tm -f /dev/null new-session -d -s game -x "$1" -y "$2" "$3"
 }
 
 tm() { tmux -L "$TMUX_SOCKET" "$@"; }
@@ -142,6 +143,26 @@ wait_for() {
     local deadline=$(($(now_ms) + $1 * 1000))
     while [ "$(now_ms)" -lt "$deadline" ]; do
         screen | grep -qE -- "$2" && return 0
+        sleep 0.1
+    done
+    SEEN=$(screen)
+    return 1
+}
+
+# wait_gone SECONDS REGEX: polls the screen until no line matches the
+# extended regex, in two captures in a row (a redraw half done does not
+# count); fails when it is still there at the deadline. For what must go
+# away after a key; never "sleep N; ! grep", which passes when the program
+# is merely slow.
+wait_gone() {
+    local deadline=$(($(now_ms) + $1 * 1000)) clear=0
+    while [ "$(now_ms)" -lt "$deadline" ]; do
+        if screen | grep -qE -- "$2"; then
+            clear=0
+        else
+            clear=$((clear + 1))
+            [ "$clear" -ge 2 ] && return 0
+        fi
         sleep 0.1
     done
     SEEN=$(screen)

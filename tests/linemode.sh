@@ -1,26 +1,12 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The line mode: the game's command language over a pipe, as a script would
-# drive it. Each check prints PASS/FAIL; the last line counts them.
-set -u
-PATZER=${PATZER:-src/patzer}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/patzer-linemode.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+# drive it. Counted with tests/lib.sh.
+# shellcheck source=tests/lib.sh
+source "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+need_patzer
+make_tmp
 export HOME=$tmp XDG_STATE_HOME=$tmp/state XDG_CONFIG_HOME=$tmp/config XDG_DATA_HOME=$tmp/data
-passed=0 failed=0
-
-check() { # description, command...
-    local what=$1
-    shift
-    if "$@"; then
-        passed=$((passed + 1))
-        echo "PASS: $what"
-    else
-        failed=$((failed + 1))
-        echo "FAIL: $what"
-    fi
-}
-has() { grep -qF -- "$2" <<<"$1"; }
-lacks() { ! grep -qF -- "$2" <<<"$1"; }
 
 start_fen='rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'
 
@@ -158,7 +144,7 @@ check "and resumed" has "$out" "4k2R/8/8/8/8/8/8/4K3 b - - 1 1"
 
 # Comments and NAGs: a browsed game's comments are printed when its moves
 # are reached; comment and nag annotate it and the live game; save keeps them.
-pgn_in=${srcdir:-.}/tests/data/pgn/annotated.pgn
+pgn_in=$src/tests/data/pgn/annotated.pgn
 out=$(printf '%s\n' "load $pgn_in" 'game 1' first next next next next next next \
       'goto 2' 'var 1' 'comment Black could try this' 'nag ?!' "save $tmp/browsed.pgn" back 'new' 'play both' \
       'e4!?' 'e5 ?' 'comment Too open' 'nag' "save $tmp/live.pgn" quit |
@@ -261,5 +247,4 @@ check "why names a threat of mate" has "$out" "3. Bc4 threatens mate in 1: 4. Qx
 check "why names what a mistake allows" has "$out" "3... Nf6 allows mate in 1: 4. Qxf7#."
 check "and the better move with its line" grep -qE '^[A-Za-z0-9+#=-]+ was better \(.* for Black instead of mated in 1\): 3\.\.\. ' <<<"$out"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -91,6 +91,24 @@ Test(command, every_name_and_alias) {
     }
 }
 
+// The enum and the table are made from one list: every kind has its entry,
+// found again by its name, with help of its own.
+Test(command, every_kind_has_its_entry) {
+    for (int k = CMD_MOVE + 1; k < CMD_COUNT; k++) {
+        const char *name = command_name((CommandKind)k);
+        cr_assert(name && name[0], "kind %d has no name", k);
+        Command cmd;
+        char err[256];
+        (void)command_parse(name, &cmd, err, sizeof err); // may lack its argument
+        cr_expect_eq(cmd.kind, (CommandKind)k, "'%s': kind %d, expected %d", name, cmd.kind, k);
+        const char *help = command_help(name);
+        cr_assert_not_null(help, "no help for '%s'", name);
+        cr_expect(strstr(help, name) == help, "help for '%s' starts with its usage: %s", name,
+                  help);
+    }
+    cr_expect_eq(command_names(NULL, 0, CMODE_ALL), CMD_COUNT - CMD_MOVE - 1);
+}
+
 Test(command, case_insensitive_and_spacing) {
     static const struct {
         const char *line;
@@ -157,9 +175,9 @@ Test(command, move_nags) {
         const char *line, *text;
         int nag;
     } cases[] = {
-        { "e4!?", "e4", 5 },     { "Nf3 !", "Nf3", 1 },   { "e4 $14", "e4", 14 },
-        { "Qh4#??", "Qh4#", 4 }, { "O-O?!", "O-O", 6 },   { "e4!!", "e4", 3 },
-        { "d4 ?", "d4", 2 },     { "e4", "e4", 0 },       { "e4 $0", "e4 $0", 0 },
+        { "e4!?", "e4", 5 },         { "Nf3 !", "Nf3", 1 }, { "e4 $14", "e4", 14 },
+        { "Qh4#??", "Qh4#", 4 },     { "O-O?!", "O-O", 6 }, { "e4!!", "e4", 3 },
+        { "d4 ?", "d4", 2 },         { "e4", "e4", 0 },     { "e4 $0", "e4 $0", 0 },
         { "e4 $256", "e4 $256", 0 },
     };
     for (int i = 0; i < ARRAY_LEN(cases); i++) {
@@ -185,8 +203,8 @@ Test(command, comment_and_nag) {
     static const struct {
         const char *word;
         int nag;
-    } nags[] = { { "!", 1 }, { "?", 2 }, { "!!", 3 }, { "??", 4 }, { "!?", 5 }, { "?!", 6 },
-                 { "$14", 14 }, { "$255", 255 } };
+    } nags[] = { { "!", 1 },  { "?", 2 },  { "!!", 3 },   { "??", 4 },
+                 { "!?", 5 }, { "?!", 6 }, { "$14", 14 }, { "$255", 255 } };
     for (int i = 0; i < ARRAY_LEN(nags); i++) {
         char line[32];
         snprintf(line, sizeof line, "nag %s", nags[i].word);
@@ -615,20 +633,33 @@ Test(command, analysis_replay_and_editor_commands) {
         int number;
         const char *text;
     } cases[] = {
-        {"analyze", CMD_ANALYZE, 0, ""},       {"analyse", CMD_ANALYZE, 0, ""},
-        {"an", CMD_ANALYZE, 0, ""},            {"lines 3", CMD_LINES, 3, ""},
-        {"next", CMD_NEXT, 0, ""},             {"n", CMD_NEXT, 0, ""},
-        {"prev", CMD_PREV, 0, ""},             {"p", CMD_PREV, 0, ""},
-        {"first", CMD_FIRST, 0, ""},           {"last", CMD_LAST, 0, ""},
-        {"goto 12", CMD_GOTO, 12, ""},         {"goto 0", CMD_GOTO, 0, ""},
-        {"var 2", CMD_VAR, 2, ""},             {"up", CMD_UP, 0, ""},
-        {"review", CMD_REVIEW, 0, ""},         {"games", CMD_GAMES, 0, ""},
-        {"games Carlsen", CMD_GAMES, 0, "Carlsen"}, {"game 7", CMD_GAME, 7, ""},
-        {"edit", CMD_EDIT, 0, ""},             {"put Qd4", CMD_PUT, 0, "Qd4"},
-        {"remove e4", CMD_REMOVE, 0, "e4"},    {"side black", CMD_SIDE, 0, "black"},
-        {"castling Kq", CMD_CASTLING, 0, "Kq"}, {"ep -", CMD_EP, 0, "-"},
-        {"clear", CMD_CLEAR, 0, ""},           {"done", CMD_DONE, 0, ""},
-        {"cancel", CMD_CANCEL, 0, ""},
+        { "analyze", CMD_ANALYZE, 0, "" },
+        { "analyse", CMD_ANALYZE, 0, "" },
+        { "an", CMD_ANALYZE, 0, "" },
+        { "lines 3", CMD_LINES, 3, "" },
+        { "next", CMD_NEXT, 0, "" },
+        { "n", CMD_NEXT, 0, "" },
+        { "prev", CMD_PREV, 0, "" },
+        { "p", CMD_PREV, 0, "" },
+        { "first", CMD_FIRST, 0, "" },
+        { "last", CMD_LAST, 0, "" },
+        { "goto 12", CMD_GOTO, 12, "" },
+        { "goto 0", CMD_GOTO, 0, "" },
+        { "var 2", CMD_VAR, 2, "" },
+        { "up", CMD_UP, 0, "" },
+        { "review", CMD_REVIEW, 0, "" },
+        { "games", CMD_GAMES, 0, "" },
+        { "games Carlsen", CMD_GAMES, 0, "Carlsen" },
+        { "game 7", CMD_GAME, 7, "" },
+        { "edit", CMD_EDIT, 0, "" },
+        { "put Qd4", CMD_PUT, 0, "Qd4" },
+        { "remove e4", CMD_REMOVE, 0, "e4" },
+        { "side black", CMD_SIDE, 0, "black" },
+        { "castling Kq", CMD_CASTLING, 0, "Kq" },
+        { "ep -", CMD_EP, 0, "-" },
+        { "clear", CMD_CLEAR, 0, "" },
+        { "done", CMD_DONE, 0, "" },
+        { "cancel", CMD_CANCEL, 0, "" },
     };
     for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
         Command cmd;

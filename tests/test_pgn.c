@@ -73,6 +73,110 @@ Test(pgn_read, tags_unescaped_and_in_order) {
     free_games(&gs);
 }
 
+// A visitor of the reader hears each event in the order of the input: the
+// one reader knows no consumer.
+typedef struct Heard {
+    char text[1024];
+    size_t len;
+} Heard;
+
+static void heard(Heard *h, const char *s) {
+    int n = snprintf(h->text + h->len, sizeof h->text - h->len, "%s%s", h->len ? " " : "", s);
+    if (n > 0 && h->len + (size_t)n < sizeof h->text)
+        h->len += (size_t)n;
+}
+
+static const char *hear_tag(void *ctx, const char *name, const char *value) {
+    char s[64];
+    snprintf(s, sizeof s, "[%s=%s]", name, value);
+    heard(ctx, s);
+    return NULL;
+}
+
+static void hear_start(void *ctx, const Board *start) {
+    heard(ctx, start->side == WHITE ? "start:w" : "start:b");
+}
+
+static const char *hear_move(void *ctx, const Board *before, Move m, int depth, int ply) {
+    char san[MOVE_TEXT_MAX], s[64];
+    notation_to_san(before, m, san);
+    snprintf(s, sizeof s, "%s@%d/%d", san, depth, ply);
+    heard(ctx, s);
+    return NULL;
+}
+
+static const char *hear_nag(void *ctx, int nag) {
+    char s[16];
+    snprintf(s, sizeof s, "$%d", nag);
+    heard(ctx, s);
+    return NULL;
+}
+
+static const char *hear_comment(void *ctx, char *text, size_t len) {
+    char s[64];
+    snprintf(s, sizeof s, "{%.*s}", (int)len, text);
+    heard(ctx, s);
+    return NULL;
+}
+
+static void hear_variation(void *ctx, bool open) {
+    heard(ctx, open ? "(" : ")");
+}
+
+static void hear_end(void *ctx, const char *result, const Board *final) {
+    char s[32];
+    snprintf(s, sizeof s, "end:%s:%u", result, (unsigned) final->fullmove);
+    heard(ctx, s);
+}
+
+Test(pgn_read, a_visitor_hears_every_event_in_order) {
+    PgnReader *r = pgn_reader_from_string("[White \"A\"]\n[Result \"1-0\"]\n\n"
+                                          "1. e4 {best} e5!? (1... c5 $14 2. Nf3) 2. Nf3 ; rest\n"
+                                          "1-0\n\n1. d4 *\n",
+                                          "v.pgn");
+    cr_assert_not_null(r);
+    Heard h = { 0 };
+    PgnVisitor v = { .tag = hear_tag,
+                     .start = hear_start,
+                     .move = hear_move,
+                     .nag = hear_nag,
+                     .comment = hear_comment,
+                     .variation = hear_variation,
+                     .end = hear_end,
+                     .ctx = &h };
+    cr_assert_eq(pgn_reader_visit(r, &v, NULL), 1);
+    cr_expect_str_eq(h.text, "[White=A] [Result=1-0] start:w e4@0/0 {best} e5@0/1 $5 ( c5@1/1 "
+                             "$14 Nf3@1/2 ) Nf3@0/2 {rest} end:1-0:2");
+    // Without a comment callback the text is not collected; the moves are
+    // heard all the same.
+    h = (Heard){ 0 };
+    v.comment = NULL;
+    cr_assert_eq(pgn_reader_visit(r, &v, NULL), 1);
+    cr_expect_str_eq(h.text, "start:w d4@0/0 end:*:1");
+    cr_expect_eq(pgn_reader_visit(r, &v, NULL), 0);
+    pgn_reader_close(r);
+}
+
+// A visitor's failure is the game's error, at the place it was met.
+static const char *refuse_knights(void *ctx, const Board *before, Move m, int depth, int ply) {
+    (void)ctx, (void)depth, (void)ply;
+    return piece_type(board_piece_on(before, move_from(m))) == KNIGHT ? "no knights here" : NULL;
+}
+
+Test(pgn_read, a_visitor_failure_is_the_game_error) {
+    PgnReader *r =
+        pgn_reader_from_string("1. e4 e5\n2. Nf3 *\n\n[Event \"next\"]\n\n1. d4 *\n", "k.pgn");
+    cr_assert_not_null(r);
+    PgnVisitor v = { .move = refuse_knights };
+    PgnError e;
+    cr_assert_eq(pgn_reader_visit(r, &v, &e), -1);
+    cr_expect_eq(e.line, 2);
+    cr_expect_eq(e.column, 4);
+    cr_expect(strstr(e.message, "game 1: no knights here"), "%s", e.message);
+    cr_expect_eq(pgn_reader_visit(r, &v, &e), 1, "the next game is read");
+    pgn_reader_close(r);
+}
+
 Test(pgn_read, comments_nags_and_variations) {
     Games gs;
     read_file("annotated.pgn", &gs);

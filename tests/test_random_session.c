@@ -29,23 +29,7 @@
 #include "src/util/paths.h"
 #include "tests/helpers.h"
 #include "tests/pgn_split.h"
-
-// ------------------------------------------------------------------ messages
-
-typedef struct Log {
-    char text[1 << 16];
-    size_t len;
-} Log;
-
-static void on_message(MessageKind kind, const char *text, void *ctx) {
-    Log *log = ctx;
-    if (kind != MSG_INFO && kind != MSG_ERROR)
-        return; // lists, help and analysis: not what is checked
-    int n = snprintf(log->text + log->len, sizeof log->text - log->len, "%s%s\n",
-                     kind == MSG_ERROR ? "Error: " : "", text);
-    if (n > 0 && log->len + (size_t)n < sizeof log->text)
-        log->len += (size_t)n;
-}
+#include "tests/session_helpers.h"
 
 // ------------------------------------------------------------------ the run
 
@@ -97,7 +81,7 @@ static long env_long(const char *name, long fallback) {
 // ------------------------------------------------------------------ files as the reader sees them
 
 // A number in the message log after `prefix` + "%d" + `mid` + path.
-static int said_number(const Log *log, size_t from, const char *prefix, const char *mid,
+static int said_number(const SessionLog *log, size_t from, const char *prefix, const char *mid,
                        const char *path) {
     int found = 0;
     for (const char *p = log->text + from; (p = strstr(p, prefix)); p++) {
@@ -111,13 +95,13 @@ static int said_number(const Log *log, size_t from, const char *prefix, const ch
     return found;
 }
 
-static bool said(const Log *log, size_t from, const char *text) {
+static bool said(const SessionLog *log, size_t from, const char *text) {
     return strstr(log->text + from, text) != NULL;
 }
 
 // Checks the file at path against what it was (was), by the messages of
 // the step (from `from` in log); then was becomes the file as it is.
-static void check_file(const char *path, Split *was, const Log *log, size_t from) {
+static void check_file(const char *path, Split *was, const SessionLog *log, size_t from) {
     Split now;
     split_read(path, &now, context());
     char msg[400];
@@ -269,7 +253,7 @@ static void check_archive(const Archive *want) {
 
 typedef struct World {
     Session *s;
-    Log log;
+    SessionLog log;
     int64_t now;
     Split db, other;
     Archive archive; // what the archive should hold
@@ -288,9 +272,10 @@ static void open_session(World *w) {
     o.pace_ms = -1;
     snprintf(o.autosave_path, sizeof o.autosave_path, "%s", autosave);
     snprintf(o.archive_path, sizeof o.archive_path, "%s", archive);
-    SessionHooks hooks = {on_message, NULL, NULL, &w->log};
+    SessionHooks hooks = { test_session_log, NULL, NULL, &w->log };
     char err[256];
-    w->log.len = 0;
+    test_session_log_clear(&w->log);
+    w->log.ignore = SESSION_LOG_STATUS_ONLY; // lists, help and analysis: not what is checked
     w->s = session_new(&o, &hooks, w->now, err, sizeof err);
     cr_assert_not_null(w->s, "%s: %s", err, context());
     w->loaded[0] = '\0'; // a new session has no file listed
@@ -348,8 +333,7 @@ static void step(World *w) {
     char line[700], san[MOVE_TEXT_MAX];
     Sig before;
     live_sig(s, &before);
-    w->log.len = 0;
-    w->log.text[0] = '\0';
+    test_session_log_clear(&w->log);
     size_t from = 0;
     w->now += 200 + (int64_t)pick(3000);
     bool restarted = false;
@@ -500,9 +484,7 @@ static void one_session(uint64_t seed, int steps, const char *data) {
     split_free(&w->other);
     archive_free(&w->archive);
     free(w);
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    cr_expect_eq(system(cmd), 0);
+    test_remove_dir(dir);
 }
 
 // Seeds from PATZER_RANDOM_SEED on (default first), PATZER_RANDOM_SESSIONS

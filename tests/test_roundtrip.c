@@ -23,36 +23,21 @@
 #include "src/util/paths.h"
 #include "tests/helpers.h"
 #include "tests/pgn_split.h"
-
-typedef struct Log {
-    char text[1 << 14];
-    size_t len;
-} Log;
-
-static void on_message(MessageKind kind, const char *text, void *ctx) {
-    Log *log = ctx;
-    if (kind != MSG_INFO && kind != MSG_ERROR)
-        return;
-    int n = snprintf(log->text + log->len, sizeof log->text - log->len, "%s%s\n",
-                     kind == MSG_ERROR ? "Error: " : "", text);
-    if (n > 0 && log->len + (size_t)n < sizeof log->text)
-        log->len += (size_t)n;
-}
+#include "tests/session_helpers.h"
 
 // Sends one line with the log emptied first.
-static void send_line(Session *s, Log *log, const char *line) {
-    log->len = 0;
-    log->text[0] = '\0';
+static void send_line(Session *s, SessionLog *log, const char *line) {
+    test_session_log_clear(log);
     session_handle_line(s, line, 1000);
 }
 
-static void say(Session *s, Log *log, const char *fmt, long n) {
+static void say(Session *s, SessionLog *log, const char *fmt, long n) {
     char line[64];
     snprintf(line, sizeof line, fmt, n);
     send_line(s, log, line);
 }
 
-static Session *open_session(const char *dir, Log *log) {
+static Session *open_session(const char *dir, SessionLog *log) {
     SessionOptions o;
     memset(&o, 0, sizeof o);
     game_settings_default(&o.settings);
@@ -62,11 +47,8 @@ static Session *open_session(const char *dir, Log *log) {
     o.pace_ms = -1;
     snprintf(o.autosave_path, sizeof o.autosave_path, "%s/autosave.pgn", dir);
     snprintf(o.archive_path, sizeof o.archive_path, "%s/archive.pgn", dir);
-    SessionHooks hooks = {on_message, NULL, NULL, log};
-    char err[256];
-    Session *s = session_new(&o, &hooks, 1000, err, sizeof err);
-    cr_assert_not_null(s, "%s", err);
-    return s;
+    log->ignore = SESSION_LOG_STATUS_ONLY;
+    return test_session_open(&o, log, 1000);
 }
 
 // Game n of the file at path (1-based), NULL when it does not read.
@@ -117,7 +99,7 @@ static void roundtrip(const char *source, int every) {
     Split before;
     split_read(copy, &before, source);
     Tally t = {.games = before.count};
-    Log log = {0};
+    SessionLog log = { 0 };
     Session *s = open_session(dir, &log);
     char line[400];
     snprintf(line, sizeof line, "load %s", copy);
@@ -223,9 +205,7 @@ static void roundtrip(const char *source, int every) {
     session_free(s, 2000);
     split_free(&before);
     free(orig);
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    cr_expect_eq(system(cmd), 0);
+    test_remove_dir(dir);
 }
 
 TestSuite(roundtrip);

@@ -7,28 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "src/pgn/database.h"
 #include "src/pgn/pgn.h"
 #include "src/session/session.h"
 #include "tests/helpers.h"
-
-typedef struct Log {
-    char text[1 << 16];
-    size_t len;
-} Log;
-
-static void on_message(MessageKind kind, const char *text, void *ctx) {
-    Log *log = ctx;
-    if (kind == MSG_TEXT || kind == MSG_HELP)
-        return; // lists and help: not what these tests read
-    int n = snprintf(log->text + log->len, sizeof log->text - log->len, "%s%s\n",
-                     kind == MSG_ERROR ? "Error: " : "", text);
-    if (n > 0 && log->len + (size_t)n < sizeof log->text)
-        log->len += (size_t)n;
-}
+#include "tests/session_helpers.h"
 
 static char dir[256], db[300], other[300];
 
@@ -46,39 +31,23 @@ static void setup(void) {
 }
 
 static void teardown(void) {
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    cr_expect_eq(system(cmd), 0);
+    test_remove_dir(dir);
 }
 
 TestSuite(save, .init = setup, .fini = teardown, .timeout = 60);
 
-static Session *open_session(Log *log, bool confirm) {
-    SessionOptions o;
-    memset(&o, 0, sizeof o);
-    game_settings_default(&o.settings);
-    o.settings.tc.untimed = true;
+static Session *open_session(SessionLog *log, bool confirm) {
+    SessionOptions o = test_session_options(dir, "archive.pgn");
     o.settings.players[BLACK] = PLAYER_HUMAN; // no engine move unless a test asks
-    o.hash_mb = 4;
-    o.pace_ms = -1;
     o.confirm_replace = confirm;
-    snprintf(o.autosave_path, sizeof o.autosave_path, "%s/autosave.pgn", dir);
-    snprintf(o.archive_path, sizeof o.archive_path, "%s/archive.pgn", dir);
-    SessionHooks hooks = { on_message, NULL, NULL, log };
-    char err[256];
-    Session *s = session_new(&o, &hooks, 1000, err, sizeof err);
-    cr_assert_not_null(s, "%s", err);
-    return s;
+    log->ignore = 1u << MSG_TEXT | 1u << MSG_HELP; // lists and help: not what these tests read
+    return test_session_open(&o, log, 1000);
 }
 
 static void line(Session *s, const char *fmt, const char *arg) {
     char text[600];
     snprintf(text, sizeof text, fmt, arg);
     session_handle_line(s, text, 1000);
-}
-
-static bool said(const Log *log, const char *text) {
-    return strstr(log->text, text) != NULL;
 }
 
 static char *slurp(const char *path, size_t *len) {
@@ -120,7 +89,7 @@ static void expect_others_unchanged(const char *before, size_t before_len, int e
 // The defect as reported: a variation in game 3 of a database, saved to the
 // same file, left one game of 32.
 Test(save, a_variation_saved_to_its_own_file_keeps_every_other_game) {
-    Log log = { 0 };
+    SessionLog log = { 0 };
     Session *s = open_session(&log, false);
     size_t before_len;
     char *before = slurp(db, &before_len);
@@ -128,9 +97,9 @@ Test(save, a_variation_saved_to_its_own_file_keeps_every_other_game) {
     line(s, "%s", "game 3");
     line(s, "%s", "goto 2");
     line(s, "%s", "h6"); // beside 2... d5
-    cr_expect(!said(&log, "Error"), "%s", log.text);
+    cr_expect(!test_said(&log, "Error"), "%s", log.text);
     line(s, "save %s", db);
-    cr_expect(said(&log, "Saved game 3 back to"), "%s", log.text);
+    cr_expect(test_said(&log, "Saved game 3 back to"), "%s", log.text);
     expect_others_unchanged(before, before_len, 3);
     PgnGame *g = game_of(db, 3);
     bool found = false;
@@ -144,40 +113,40 @@ Test(save, a_variation_saved_to_its_own_file_keeps_every_other_game) {
 }
 
 Test(save, save_alone_writes_back_only_a_changed_game) {
-    Log log = { 0 };
+    SessionLog log = { 0 };
     Session *s = open_session(&log, false);
     size_t before_len;
     char *before = slurp(db, &before_len);
     line(s, "load %s", db);
     line(s, "%s", "game 150");
     line(s, "%s", "save");
-    cr_expect(said(&log, "Game 150 of"), "%s", log.text);
-    cr_expect(said(&log, "has no changes to save"), "%s", log.text);
+    cr_expect(test_said(&log, "Game 150 of"), "%s", log.text);
+    cr_expect(test_said(&log, "has no changes to save"), "%s", log.text);
     line(s, "%s", "comment a note on the last move");
     line(s, "%s", "save");
-    cr_expect(said(&log, "Saved game 150 back"), "%s", log.text);
+    cr_expect(test_said(&log, "Saved game 150 back"), "%s", log.text);
     expect_others_unchanged(before, before_len, 150);
     free(before);
     session_free(s, 1000);
 }
 
 Test(save, save_file_adds_the_game_to_another_file) {
-    Log log = { 0 };
+    SessionLog log = { 0 };
     Session *s = open_session(&log, false);
     line(s, "load %s", db);
     line(s, "%s", "game 7");
     line(s, "save %s", other);
-    cr_expect(said(&log, "Saved to"), "a new file: %s", log.text);
+    cr_expect(test_said(&log, "Saved to"), "a new file: %s", log.text);
     line(s, "%s", "game 8");
     line(s, "save %s", other);
-    cr_expect(said(&log, "Added as game 2 of"), "%s", log.text);
+    cr_expect(test_said(&log, "Added as game 2 of"), "%s", log.text);
     char err[256];
     cr_expect_eq(pgn_db_count(other, err, sizeof err), 2);
     cr_expect_eq(pgn_db_count(db, err, sizeof err), 200, "the database is untouched");
     // Now it lives there too: save alone writes it back in the new file.
     line(s, "%s", "comment added later");
     line(s, "%s", "save");
-    cr_expect(said(&log, "Saved game 2 back to"), "%s", log.text);
+    cr_expect(test_said(&log, "Saved game 2 back to"), "%s", log.text);
     PgnGame *g = game_of(other, 2);
     const PgnNode *last = pgn_mainline_node(g, pgn_mainline_length(g) - 1);
     cr_expect(last->comment && strstr(last->comment, "added later"));
@@ -186,35 +155,35 @@ Test(save, save_file_adds_the_game_to_another_file) {
 }
 
 Test(save, replace_asks_on_a_screen_and_no_keeps_the_file) {
-    Log log = { 0 };
+    SessionLog log = { 0 };
     Session *s = open_session(&log, true);
     line(s, "load %s", db);
     line(s, "%s", "game 4");
     line(s, "save %s replace", db);
-    cr_expect(said(&log, "holds 200 games: replace them all"), "%s", log.text);
+    cr_expect(test_said(&log, "holds 200 games: replace them all"), "%s", log.text);
     cr_expect(session_asking(s));
     line(s, "%s", "n");
-    cr_expect(said(&log, "Not saved;"), "%s", log.text);
+    cr_expect(test_said(&log, "Not saved;"), "%s", log.text);
     char err[256];
     cr_expect_eq(pgn_db_count(db, err, sizeof err), 200);
     line(s, "save %s replace", db);
     line(s, "%s", "y");
-    cr_expect(said(&log, "Replaced"), "%s", log.text);
+    cr_expect(test_said(&log, "Replaced"), "%s", log.text);
     cr_expect_eq(pgn_db_count(db, err, sizeof err), 1);
     session_free(s, 1000);
 }
 
 Test(save, the_live_game_saved_once_is_saved_there_again) {
-    Log log = { 0 };
+    SessionLog log = { 0 };
     Session *s = open_session(&log, false);
     line(s, "%s", "e4");
     line(s, "%s", "save");
-    cr_expect(said(&log, "in no file yet"), "%s", log.text);
+    cr_expect(test_said(&log, "in no file yet"), "%s", log.text);
     line(s, "save %s", db);
-    cr_expect(said(&log, "Added as game 201 of"), "%s", log.text);
+    cr_expect(test_said(&log, "Added as game 201 of"), "%s", log.text);
     line(s, "%s", "e5");
     line(s, "%s", "save");
-    cr_expect(said(&log, "Saved game 201 back to"), "%s", log.text);
+    cr_expect(test_said(&log, "Saved game 201 back to"), "%s", log.text);
     PgnGame *g = game_of(db, 201);
     cr_expect_eq(pgn_mainline_length(g), 2);
     pgn_game_free(g);
@@ -222,7 +191,7 @@ Test(save, the_live_game_saved_once_is_saved_there_again) {
 }
 
 Test(save, changes_survive_an_analysis_and_other_games) {
-    Log log = { 0 };
+    SessionLog log = { 0 };
     Session *s = open_session(&log, false);
     line(s, "load %s", db);
     line(s, "%s", "game 10");
@@ -230,11 +199,12 @@ Test(save, changes_survive_an_analysis_and_other_games) {
     line(s, "%s", "game 11");
     line(s, "%s", "comment eleven");
     line(s, "%s", "game 10");
-    cr_expect(said(&log, "with your changes not saved yet"), "%s", log.text);
+    cr_expect(test_said(&log, "with your changes not saved yet"), "%s", log.text);
     line(s, "%s", "save");
     line(s, "%s", "game 11");
     line(s, "%s", "save");
-    cr_expect(said(&log, "Saved game 11 back"), "game 11 follows the write of 10: %s", log.text);
+    cr_expect(test_said(&log, "Saved game 11 back"), "game 11 follows the write of 10: %s",
+              log.text);
     const char *want[] = { "ten", "eleven" };
     for (int i = 0; i < 2; i++) {
         PgnGame *g = game_of(db, 10 + i);
@@ -246,7 +216,7 @@ Test(save, changes_survive_an_analysis_and_other_games) {
 }
 
 Test(save, quit_warns_once_about_changes_not_saved) {
-    Log log = { 0 };
+    SessionLog log = { 0 };
     Session *s = open_session(&log, false);
     line(s, "load %s", db);
     line(s, "%s", "game 12");
@@ -254,14 +224,14 @@ Test(save, quit_warns_once_about_changes_not_saved) {
     line(s, "%s", "back");
     line(s, "%s", "quit");
     cr_expect(!session_quit_requested(s));
-    cr_expect(said(&log, "Changes to game 12 of"), "%s", log.text);
+    cr_expect(test_said(&log, "Changes to game 12 of"), "%s", log.text);
     line(s, "%s", "quit");
     cr_expect(session_quit_requested(s));
     session_free(s, 1000);
 }
 
 Test(save, play_on_from_a_game_of_a_file) {
-    Log log = { 0 };
+    SessionLog log = { 0 };
     Session *s = open_session(&log, false);
     line(s, "load %s", db);
     line(s, "%s", "game 3");
@@ -271,7 +241,7 @@ Test(save, play_on_from_a_game_of_a_file) {
     cr_assert_gt(plies, 0);
     Key key = game_board(shown)->key;
     line(s, "%s", "play both");
-    cr_expect(said(&log, "Your game now plays on from"), "%s", log.text);
+    cr_expect(test_said(&log, "Your game now plays on from"), "%s", log.text);
     cr_expect_eq(session_mode(s), SESSION_PLAY);
     const Game *live = session_live_game(s);
     cr_expect_eq(game_ply_count(live), plies, "the moves that led there");
@@ -285,14 +255,14 @@ static bool engine_moved(Session *s, int plies) {
         session_poll(s, 1000);
         if (game_ply_count(session_live_game(s)) >= plies)
             return true;
-        nanosleep(&(struct timespec){0, 10000000L}, NULL);
+        test_nap_ms(10);
     }
     return false;
 }
 
 // Issue 21, defect 6: stepping back through your own game while it is on.
 Test(save, you_look_back_through_your_game_while_it_goes_on) {
-    Log log = {0};
+    SessionLog log = { 0 };
     Session *s = open_session(&log, false);
     line(s, "%s", "play white");
     line(s, "%s", "level 1");
@@ -311,7 +281,7 @@ Test(save, you_look_back_through_your_game_while_it_goes_on) {
     cr_assert(engine_moved(s, 4), "the engine plays on while you look back");
     cr_expect_eq(session_shown_ply(s), 0, "the view stays where you look");
     line(s, "%s", "d4");
-    cr_expect(said(&log, "moves are played in your game"), "%s", log.text);
+    cr_expect(test_said(&log, "moves are played in your game"), "%s", log.text);
     cr_expect_eq(game_ply_count(session_live_game(s)), 4, "the move was not played");
     line(s, "%s", "goto 2");
     cr_expect_eq(session_shown_ply(s), 3, "after White's second move");

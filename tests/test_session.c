@@ -12,24 +12,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tests/helpers.h"
 #include "src/session/session.h"
 #include "src/util/paths.h"
+#include "tests/helpers.h"
+#include "tests/session_helpers.h"
 
-typedef struct Log {
-    char text[1 << 16];
-    size_t len;
-    int errors;
-} Log;
-
-static void on_message(MessageKind kind, const char *text, void *ctx) {
-    Log *log = ctx;
-    if (kind == MSG_ERROR)
-        log->errors++;
-    int n = snprintf(log->text + log->len, sizeof log->text - log->len, "%s%s\n",
-                     kind == MSG_ERROR ? "Error: " : "", text);
-    if (n > 0 && log->len + (size_t)n < sizeof log->text)
-        log->len += (size_t)n;
+// This suite's short names for the shared helpers.
+typedef SessionLog Log;
+static bool has(const Log *log, const char *text) {
+    return test_said(log, text);
+}
+static void run(Session *s, int64_t now, const char *const *lines) {
+    test_session_run(s, now, lines);
+}
+static bool wait_until(Session *s, int64_t now, bool (*done)(const Session *)) {
+    return test_session_wait(s, now, done);
+}
+static void nap_ms(long ms) {
+    test_nap_ms(ms);
 }
 
 static char dir[256];
@@ -53,57 +53,20 @@ static void setup(void) {
 }
 
 static void teardown(void) {
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    cr_expect_eq(system(cmd), 0);
+    test_remove_dir(dir);
 }
 
 TestSuite(session, .init = setup, .fini = teardown, .timeout = 60);
 
 static SessionOptions options(void) {
-    SessionOptions o;
-    memset(&o, 0, sizeof o);
-    game_settings_default(&o.settings);
-    o.settings.tc.untimed = true;
+    SessionOptions o = test_session_options(dir, "games.pgn");
     o.settings.level = 1;
-    o.hash_mb = 4;
-    o.pace_ms = -1;
-    snprintf(o.autosave_path, sizeof o.autosave_path, "%s", autosave);
-    snprintf(o.archive_path, sizeof o.archive_path, "%s", archive);
     return o;
 }
 
 static Session *open_session(const SessionOptions *o, Log *log) {
-    SessionHooks hooks = {on_message, NULL, NULL, log};
-    char err[256];
-    Session *s = session_new(o, &hooks, 1000, err, sizeof err);
-    cr_assert_not_null(s, "%s", err);
-    return s;
+    return test_session_open(o, log, 1000);
 }
-
-static void nap_ms(long ms) {
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
-// Runs lines one by one at fake time now.
-static void run(Session *s, int64_t now, const char *const *lines) {
-    for (; *lines; lines++)
-        session_handle_line(s, *lines, now);
-}
-
-// Polls (real time passing for the engine) until done(s) or 20 s.
-static bool wait_until(Session *s, int64_t now, bool (*done)(const Session *)) {
-    for (int i = 0; i < 2000; i++) {
-        session_poll(s, now);
-        if (done(s))
-            return true;
-        nap_ms(10);
-    }
-    return false;
-}
-
-static bool has(const Log *log, const char *text) { return strstr(log->text, text) != NULL; }
 
 static char *read_all(const char *path) {
     FILE *f = fopen(path, "r");
@@ -957,7 +920,7 @@ static void keep_text(MessageKind kind, const char *text, void *ctx) {
     if (kind == MSG_TEXT)
         snprintf(last_text, sizeof last_text, "%s", text);
     if (ctx)
-        on_message(kind, text, ctx);
+        test_session_log(kind, text, ctx);
 }
 
 Test(session, a_row_of_the_game_list_names_its_game) {

@@ -439,7 +439,9 @@ Test(skill, the_engine_plays_at_its_level) {
     Capture full = go_and_wait(e, &b, 9);
 
     set_option(e, "UCI_LimitStrength", "true");
-    set_option(e, "UCI_Elo", "650"); // the weakest level's label, UCI_Elo's minimum
+    char weakest[16]; // the weakest level's label, UCI_Elo's minimum
+    snprintf(weakest, sizeof weakest, "%d", skill_level_elo(1));
+    set_option(e, "UCI_Elo", weakest);
     engine_set_seed(e, 7);
     Capture weak = go_and_wait(e, &b, 0);
     cr_assert(is_legal(&b, weak.best));

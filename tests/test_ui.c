@@ -494,6 +494,8 @@ Test(ui, theme_applies_while_open) {
     draw_start(false, false);
     cr_assert_eq(a1_background(), 94); // classic's dark brown
     cr_assert(ui_theme_select("green"));
+    cr_assert_eq(a1_background(), 94, "the table is the model: the screen waits to be told");
+    cr_assert(ui_screen_apply_theme());
     UiView v;
     base_view(&v);
     ui_view_draw(&v);

@@ -12,17 +12,6 @@ mkdir -p "$tmp/config/patzer"
 echo "threads = 1" >"$tmp/config/patzer/patzer.conf" # the machine is shared
 write_tui_script "$tmp/run.sh" colour --no-book --time none --level 1
 
-# gone SECONDS REGEX: the screen stops matching.
-gone() {
-    local deadline=$(($(now_ms) + $1 * 1000))
-    while [ "$(now_ms)" -lt "$deadline" ]; do
-        screen | grep -qE -- "$2" || return 0
-        sleep 0.1
-    done
-    SEEN=$(screen)
-    return 1
-}
-
 tmux_start 100 30 "bash $tmp/run.sh"
 check "the board appears" wait_for 10 '^>'
 keys 'lines 3' Enter
@@ -41,7 +30,7 @@ check "the analysis ends by itself" wait_for 20 'Analysis done'
 check "its lines stay, marked final with their depth" wait_for 5 'Analysis: final, depth [0-9]+'
 check "all three of them" wait_for 2 '^ +3 +[-+#][0-9.]+ 1\. '
 keys e4 Enter
-check "a move: the final lines go" gone 20 'Analysis: final'
+check "a move: the final lines go" wait_gone 20 'Analysis: final'
 check "the engine answers" wait_for 20 '1\. e4 [a-hNBRQKO]'
 keys undo Enter
 check "back at the analysed position: what is known is shown again" \

@@ -28,7 +28,7 @@ promote() {
 }
 # The chooser's box: its four letters in a row.
 chooser_shown() { wait_for 3 '[Qq]  [Rr]  [Bb]  [Nn]'; }
-chooser_gone() { ! screen | grep -qE '[Qq]  [Rr]  [Bb]  [Nn]'; }
+chooser_gone() { wait_gone 3 '[Qq]  [Rr]  [Bb]  [Nn]'; }
 
 run_case() {
     local look=$1 cols=$2 rows=$3 name="$1 ${2}x$3"
@@ -80,7 +80,7 @@ run_case() {
     check "$name: load lists the file's games" wait_for 5 '3 of 3 games in'
     click_text '^2  White, W\.'
     check "$name: a click on the second line opens game 2" wait_for 5 'Game 2: White, W\. - Black, B\. 0-1'
-    check "$name: the list is closed" test -z "$(screen | grep -E '3 of 3 games in')"
+    check "$name: the list is closed" wait_gone 5 '3 of 3 games in'
     keys "games" Enter
     check "$name: games lists them again" wait_for 5 '3 of 3 games in'
     click_text '^3  White, W\.'
@@ -91,11 +91,16 @@ run_case() {
     click_text '3 of 3 games in'
     click_text 'game N \(or a click'
     click_text 'q or Esc: close'
-    sleep 1
+    # Input is read in order: once a key typed after the clicks is drawn in
+    # the command bar, the clicks have been handled.
+    keys z
+    check "$name: a key after the clicks reaches the command bar" wait_for 5 '^> ?z'
     check "$name: a click off the games keeps the list" has "$(screen)" '3 of 3 games in'
+    keys BSpace
+    check "$name: and is taken back" wait_gone 5 '^> ?z'
     keys q
     check "$name: q closes it" wait_for 5 '\[browse: game 3\]'
-    check "$name: closed" test -z "$(screen | grep -E '3 of 3 games in')"
+    check "$name: closed" wait_gone 5 '3 of 3 games in'
     keys "quit" Enter
     sleep 0.3
     tm kill-server 2>/dev/null

@@ -97,7 +97,7 @@ RUN
     keys C-o
     check "$look: Ctrl-O opens it in the list's place" \
         wait_for 3 'Comment 1-[0-9]+/[0-9]+ \(Ctrl-O, arrows\)'
-    check "$look: with the list hidden" test -z "$(screen | grep -F '1. f3')"
+    check "$look: with the list hidden" wait_gone 3 '1\. f3'
     for _ in $(seq 30); do keys Down; done
     check "$look: the arrows scroll to its end" wait_for 3 '^ .* the long comment\.'
     check "$look: its start scrolled off" test -z "$(screen | grep -v '^1\.\.\. e5' | grep -F 'This comment is long')"

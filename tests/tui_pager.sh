@@ -44,21 +44,11 @@ bar_empty() {
     SEEN=$(screen)
     return 1
 }
-# gone SECONDS REGEX: the screen stops matching.
-gone() {
-    local deadline=$(($(now_ms) + $1 * 1000))
-    while [ "$(now_ms)" -lt "$deadline" ]; do
-        screen | grep -qE -- "$2" || return 0
-        sleep 0.1
-    done
-    SEEN=$(screen)
-    return 1
-}
 # wheel BUTTON: a turn of the mouse wheel as an SGR mouse report (64 up,
 # 65 down) over the middle of the screen.
 wheel() { tm send-keys -t game -l $'\e'"[<$1;10;10M"; }
 pager_open() { wait_for 5 'lines [0-9]+-[0-9]+ of [0-9]+ +q or Esc: close'; }
-pager_closed() { gone 5 'q or Esc: close'; }
+pager_closed() { wait_gone 5 'q or Esc: close'; }
 
 # run_look NAME COLUMNS ROWS ENV ARGS: the whole tour in one look.
 run_look() {
@@ -74,9 +64,9 @@ run_look() {
     check "$look: with its title" wait_for 2 '(──|--) Help (──|--)'
     check "$look: the first command" wait_for 2 '^new \[white\|black\]'
     check "$look: where it is" wait_for 2 "lines 1-$text_rows of "
-    check "$look: the board is covered" gone 2 'a +b +c +d +e +f +g +h'
+    check "$look: the board is covered" wait_gone 2 'a +b +c +d +e +f +g +h'
     keys PageDown
-    check "$look: Page Down scrolls" gone 5 "lines 1-$text_rows of "
+    check "$look: Page Down scrolls" wait_gone 5 "lines 1-$text_rows of "
     check "$look: to the next page, or the last" wait_for 2 "lines ($((text_rows + 1))-|[0-9]+-([0-9]+) of \\2 )"
     keys End
     check "$look: End shows the last line" wait_for 5 'Anything else is taken as a move'

@@ -15,16 +15,6 @@ for i in 1 2 3 4; do
         "$i" "$i"
 done >"$tmp/four.pgn"
 
-gone() {
-    local deadline=$(($(now_ms) + $1 * 1000))
-    while [ "$(now_ms)" -lt "$deadline" ]; do
-        screen | grep -qE -- "$2" || return 0
-        sleep 0.1
-    done
-    SEEN=$(screen)
-    return 1
-}
-
 write_tui_script "$tmp/run.sh" colour --no-book --time none --level 1
 tmux_start 100 30 "bash $tmp/run.sh"
 check "the board appears" wait_for 10 '^>'
@@ -43,7 +33,7 @@ check "/TEXT finds a text in the pager" wait_for 5 'Anything else is taken as a 
 keys ':' q
 check "after :, q goes to the command bar" wait_for 5 '^> q$'
 keys BSpace Escape
-check "Esc closes the pager" gone 5 'q or Esc: close'
+check "Esc closes the pager" wait_gone 5 'q or Esc: close'
 keys quit Enter
 tm kill-server 2>/dev/null
 
@@ -56,7 +46,7 @@ keys help Enter
 check "help over a game of yours pauses it and says so" wait_for 5 'game paused'
 sleep 6 # longer than the 5 seconds the clock has: read for a while
 keys q
-check "the pager closes" gone 5 'q or Esc: close'
+check "the pager closes" wait_gone 5 'q or Esc: close'
 keys d4 Enter
 check "the clock did not run under help: the next move is played" wait_for 10 '2\. d4'
 keys quit Enter

@@ -40,8 +40,6 @@ has_colour() {
 conf() { cat "$tmp/config/patzer/patzer.conf"; }
 # The bell flag tmux keeps for the window (1 once the program rang).
 bell_flag() { tm display -p -t game '#{window_bell_flag}'; }
-# lacks_on_screen FIXED: the screen does not show the text.
-lacks_on_screen() { ! screen | grep -qF -- "$1"; }
 
 tmux_start 100 30 "bash $tmp/run.sh"
 tm set -g monitor-bell on
@@ -63,7 +61,7 @@ check "the user's lines and comments stay" has "$(conf)" "level = 3   # keep thi
 
 keys "pieces outline" Enter
 check "outline pieces replace the filled ones" wait_for 5 '♙'
-check "no filled pawn is left" lacks_on_screen '♟'
+check "no filled pawn is left" wait_gone 5 '♟'
 keys "pieces letters" Enter
 check "letters: White's pawns are P" wait_for 5 ' P '
 check "patzer.conf has pieces = letters" has "$(conf)" "pieces = letters"
@@ -132,13 +130,13 @@ plain_look() {
         check "$look: pieces outline is kept, saying ASCII shows letters" \
             wait_for 5 'Pieces outline \(kept in patzer.conf\); the ASCII board shows letters'
         check "$look: still letters" wait_for 2 ' P '
-        check "$look: no Unicode piece" lacks_on_screen '♙'
+        check "$look: no Unicode piece" wait_gone 5 '♙'
     fi
     keys "pieces letters" Enter
     check "$look: pieces letters is kept" wait_for 5 'Pieces letters \(kept in patzer.conf\) '
     check "$look: letters: White's pawns are P" wait_for 5 ' P '
     check "$look: Black's are p" wait_for 5 ' p '
-    check "$look: no Unicode piece left" lacks_on_screen '♟'
+    check "$look: no Unicode piece left" wait_gone 5 '♟'
     check "$look: patzer.conf has pieces = letters" has "$(conf)" "pieces = letters"
     keys "e4" Enter
     check "$look: a game goes on" wait_for 20 '1\. e4 [a-hNBRQKO]'
@@ -147,7 +145,7 @@ plain_look() {
     tm kill-server 2>/dev/null
     tmux_start 80 24 "bash $tmp/plain.sh"
     check "$look: the next start keeps the letters" wait_for 10 ' P '
-    check "$look: and no Unicode piece" lacks_on_screen '♙'
+    check "$look: and no Unicode piece" wait_gone 5 '♙'
     keys "theme" Enter
     check "$look: and the theme" wait_for 5 'Themes: classic green blue contrast\* paper'
     keys "quit" Enter

@@ -79,6 +79,10 @@ bool ui_screen_unicode(void) {
     return theme_unicode();
 }
 
+bool ui_screen_apply_theme(void) {
+    return theme_apply_current();
+}
+
 bool ui_screen_color(void) {
     return theme_color();
 }

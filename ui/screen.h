@@ -25,6 +25,9 @@ bool ui_screen_is_open(void);
 // The look, decided at ui_screen_open: with colours (not NO_COLOR or a
 // monochrome terminal); pieces as Unicode glyphs (not ASCII).
 bool ui_screen_color(void);
+// Shows the theme table's current theme (ui/themes.h) after it was chosen or
+// replaced; false when curses refused a colour pair (the old look stays).
+bool ui_screen_apply_theme(void);
 bool ui_screen_unicode(void);
 
 // Special keys returned by ui_screen_getch besides plain characters and

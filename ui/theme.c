@@ -18,9 +18,7 @@ enum {
     PAIR_COUNT, // pairs needed, pair 0 included
 };
 
-static struct {
-    bool color, default_colors, unicode;
-} look;
+static struct { bool color, default_colors, unicode; } look;
 
 static short square_pair(SquareKind kind, bool light, Color pc) {
     return (short)(PAIR_SQUARE_FIRST + ((int)kind * 2 + (light ? 1 : 0)) * COLOR_NB + (int)pc);
@@ -67,6 +65,10 @@ bool theme_apply(const UiTheme *t) {
     return true;
 }
 
+bool theme_apply_current(void) {
+    return theme_apply(ui_theme_get(ui_theme_current()));
+}
+
 bool theme_init(bool color, bool default_colors, bool unicode) {
     look.unicode = unicode;
     look.color = false;
@@ -74,7 +76,7 @@ bool theme_init(bool color, bool default_colors, bool unicode) {
         return !color;
     look.color = true;
     look.default_colors = default_colors;
-    if (!theme_apply(ui_theme_get(ui_theme_current()))) {
+    if (!theme_apply_current()) {
         look.color = false;
         return false;
     }

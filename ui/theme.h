@@ -38,6 +38,9 @@ bool theme_init(bool color, bool default_colors, bool unicode);
 // Sets the colour pairs up for t (when the screen has colours) and has the
 // next update repaint every cell. False when curses refuses a pair.
 bool theme_apply(const UiTheme *t);
+// theme_apply of the theme table's current theme (after choosing or
+// replacing it).
+bool theme_apply_current(void);
 // The screen is closing: no colour calls until the next theme_init.
 void theme_close(void);
 bool theme_color(void);

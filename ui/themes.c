@@ -10,7 +10,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "ui/theme.h"
 
 // Highlight rows: plain, last move, hint, check; each {dark, light}.
 static const UiTheme builtin[] = {
@@ -73,7 +72,6 @@ bool ui_theme_select(const char *name) {
     if (!t)
         return false;
     themes.current = t;
-    theme_apply(t);
     return true;
 }
 
@@ -117,12 +115,9 @@ bool ui_theme_add(const UiTheme *t, char *err, size_t errsz) {
                  UI_THEMES_MAX - BUILTIN_NB);
         return false;
     }
-    bool was_current = themes.current == &themes.user[slot];
     themes.user[slot] = *t;
     if (slot == themes.user_count)
         themes.user_count++;
-    if (was_current)
-        theme_apply(themes.current);
     return true;
 }
 

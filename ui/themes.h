@@ -38,10 +38,11 @@ typedef enum { UI_PIECES_FILLED, UI_PIECES_OUTLINE, UI_PIECES_LETTERS, UI_PIECES
 // False with a message naming the bad word.
 bool ui_theme_parse(const char *name, const char *spec, UiTheme *out, char *err, size_t errsz);
 // Adds a user theme (or replaces the one of that name). False when the
-// name is a built-in one or the table is full.
+// name is a built-in one or the table is full. The table is only the model:
+// the screen shows a change once theme_apply_current is called (ui/theme.h).
 bool ui_theme_add(const UiTheme *t, char *err, size_t errsz);
-// Makes a theme current (applied at once when the screen is open). False
-// when there is no theme of that name.
+// Makes a theme current (shown by theme_apply_current). False when there
+// is no theme of that name.
 bool ui_theme_select(const char *name);
 const char *ui_theme_current(void);
 const UiTheme *ui_theme_get(const char *name);

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // mkbook: builds a Polyglot opening book from text files of opening lines (one line of SAN
 // moves per opening). Used at build time to make data/patzer.bin from data/openings.txt.
-#include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/book.h"
-#include "engine/fen.h"
-#include "engine/notation.h"
+#include "src/game/openline.h"
 #include "src/util/paths.h"
+
+// Far more than any file of opening lines (the lichess data is about 400 KB).
+enum { OPENINGS_TEXT_MAX = 256 << 20 };
 
 typedef struct Entries {
     BookWriterEntry *items;
@@ -48,92 +48,51 @@ static bool add_entry(Entries *e, Key key, uint16_t move) {
     return true;
 }
 
-// Cuts the comment: a '#' that starts a word ("Qh4#" is a move, not a comment).
-static void strip_comment(char *line) {
-    for (char *p = line; *p; p++) {
-        if (*p == '#' && (p == line || isspace((unsigned char)p[-1]))) {
-            *p = '\0';
-            return;
-        }
-    }
+// What the reader calls back with: where, and how bad errors are.
+typedef struct Reading {
+    const char *file;
+    bool lenient;
+    Entries *entries;
+    Stats *stats;
+} Reading;
+
+// Every move of every line: (position, move) for the book.
+static bool on_move(void *ctx, const Board *before, Move m) {
+    Reading *r = ctx;
+    return add_entry(r->entries, book_key(before), book_encode_move(before, m));
 }
 
-// The move in a token, past a move number ("12." / "12..." / "1.e4"); NULL when the token
-// is only a move number.
-static const char *skip_move_number(const char *tok) {
-    const char *p = tok;
-    while (isdigit((unsigned char)*p))
-        p++;
-    if (p == tok || *p != '.')
-        return tok;
-    while (*p == '.')
-        p++;
-    return *p ? p : NULL;
-}
-
-static bool is_result(const char *tok) {
-    return strcmp(tok, "1-0") == 0 || strcmp(tok, "0-1") == 0 || strcmp(tok, "1/2-1/2") == 0 ||
-           strcmp(tok, "*") == 0;
-}
-
-// Plays one opening line and records (position, move) for each move. Returns false only
-// when out of memory; a bad move is reported and ends the line.
-static bool do_line(char *line, const char *file, long lineno, bool lenient, Entries *e,
-                    Stats *st) {
-    strip_comment(line);
-    Board board;
-    board_set_start(&board);
-    int plies = 0;
-    bool any = false;
-    for (char *tok = strtok(line, " \t\r\n"); tok; tok = strtok(NULL, " \t\r\n")) {
-        const char *text = skip_move_number(tok);
-        if (!text)
-            continue;
-        if (is_result(text))
-            break;
-        any = true;
-        char err[256] = "";
-        Move m = MOVE_NONE;
-        if (notation_parse_move(&board, text, &m, err, sizeof err) != NOTATION_OK) {
-            fprintf(stderr, "%s:%ld: %s: move %d '%s': %s\n", file, lineno,
-                    lenient ? "warning" : "error", plies / 2 + 1, text, err);
-            st->bad_lines++;
-            break;
-        }
-        if (!add_entry(e, book_key(&board), book_encode_move(&board, m)))
-            return false;
-        board_play(&board, m);
-        plies++;
-    }
-    st->lines += any;
+static bool on_line(void *ctx, const Board *after, const char *comment, long lineno) {
+    (void)after, (void)comment, (void)lineno;
+    Reading *r = ctx;
+    r->stats->lines++;
     return true;
 }
 
-// Reads one file of opening lines. False on an I/O error (reported).
+// A move that cannot be played is reported and ends its line.
+static void on_error(void *ctx, long lineno, int ply, const char *move, const char *why) {
+    Reading *r = ctx;
+    fprintf(stderr, "%s:%ld: %s: move %d '%s': %s\n", r->file, lineno,
+            r->lenient ? "warning" : "error", ply / 2 + 1, move, why);
+    r->stats->lines++; // a line, even if cut short
+    r->stats->bad_lines++;
+}
+
+// Reads one file of opening lines. False on an I/O error or out of memory
+// (reported).
 static bool read_file(const char *path, bool lenient, Entries *e, Stats *st) {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "mkbook: cannot open %s: %s\n", path, strerror(errno));
+    char err[512];
+    char *text = paths_read_file(path, OPENINGS_TEXT_MAX, NULL, err, sizeof err);
+    if (!text) {
+        fprintf(stderr, "mkbook: %s\n", err);
         return false;
     }
-    char *line = NULL;
-    size_t cap = 0;
-    long lineno = 0;
-    bool ok = true;
-    while (getline(&line, &cap, f) >= 0) {
-        lineno++;
-        if (!do_line(line, path, lineno, lenient, e, st)) {
-            fprintf(stderr, "mkbook: out of memory\n");
-            ok = false;
-            break;
-        }
-    }
-    if (ok && ferror(f)) {
-        fprintf(stderr, "mkbook: cannot read %s: %s\n", path, strerror(errno));
-        ok = false;
-    }
-    free(line);
-    fclose(f);
+    Reading r = { path, lenient, e, st };
+    OpenLineVisitor v = { .move = on_move, .line = on_line, .error = on_error, .ctx = &r };
+    bool ok = openline_read(text, &v);
+    free(text);
+    if (!ok)
+        fprintf(stderr, "mkbook: out of memory\n");
     return ok;
 }
 

@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 
 #include "engine/notation.h"
 #include "src/util/paths.h"
+#include "src/util/strbuf.h"
 
 enum {
     BOOK_FILE_MAX = 64 << 20,
@@ -253,39 +253,6 @@ bool puzzlebook_load(PuzzleBook *b, const char *path, char *warn, size_t warnsz,
 
 // ------------------------------------------------------------ writing
 
-typedef struct Buf {
-    char *s;
-    size_t len, cap;
-    bool failed;
-} Buf;
-
-__attribute__((format(printf, 2, 3))) static void put(Buf *o, const char *fmt, ...) {
-    if (o->failed)
-        return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(o->s + o->len, o->cap - o->len, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            o->failed = true;
-            return;
-        }
-        if ((size_t)n < o->cap - o->len) {
-            o->len += (size_t)n;
-            return;
-        }
-        size_t cap = (o->cap + (size_t)n + 1) * 2;
-        char *s = realloc(o->s, cap);
-        if (!s) {
-            o->failed = true;
-            return;
-        }
-        o->s = s;
-        o->cap = cap;
-    }
-}
-
 // A source with no tab or newline (they separate fields and records).
 static void clean_source(const char *src, char *out, size_t outsz) {
     snprintf(out, outsz, "%s", src);
@@ -295,15 +262,13 @@ static void clean_source(const char *src, char *out, size_t outsz) {
 }
 
 char *puzzlebook_format(const PuzzleBook *b) {
-    Buf o = { .s = malloc(4096), .cap = 4096 };
-    if (!o.s)
-        return NULL;
-    o.s[0] = '\0';
-    put(&o, "# patzer puzzles: player RATING ATTEMPTS; scanned GAME-KEY; puzzle FEN SOLUTION "
-            "PLAYED RATING DUE INTERVAL EASE REPS ATTEMPTS SOLVED FAILED SOURCE (tab-separated)\n");
-    put(&o, "player\t%d\t%d\n", b->rating, b->rated);
+    StrBuf o = { 0 };
+    strbuf_puts(&o, "# patzer puzzles: player RATING ATTEMPTS; scanned GAME-KEY; puzzle FEN "
+                    "SOLUTION PLAYED RATING DUE INTERVAL EASE REPS ATTEMPTS SOLVED FAILED SOURCE "
+                    "(tab-separated)\n");
+    strbuf_printf(&o, "player\t%d\t%d\n", b->rating, b->rated);
     for (int i = 0; i < b->scanned_count; i++)
-        put(&o, "scanned\t%016" PRIx64 "\n", b->scanned[i]);
+        strbuf_printf(&o, "scanned\t%016" PRIx64 "\n", b->scanned[i]);
     for (int i = 0; i < b->count; i++) {
         const PuzzleEntry *e = &b->items[i];
         const Puzzle *p = &e->puzzle;
@@ -316,17 +281,13 @@ char *puzzlebook_format(const PuzzleBook *b) {
         notation_to_uci(p->played, played);
         char source[PUZZLE_SOURCE_MAX];
         clean_source(p->source, source, sizeof source);
-        put(&o, "puzzle\t%s\t%s\t%s\t%d\t%" PRId64 "\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", p->fen, moves,
-            played, p->rating, e->due, e->interval, e->ease, e->reps, e->attempts, e->solved,
-            e->failed, source);
+        strbuf_printf(&o, "puzzle\t%s\t%s\t%s\t%d\t%" PRId64 "\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n",
+                      p->fen, moves, played, p->rating, e->due, e->interval, e->ease, e->reps,
+                      e->attempts, e->solved, e->failed, source);
     }
     for (int i = 0; i < b->kept_count; i++)
-        put(&o, "%s\n", b->kept[i]);
-    if (o.failed) {
-        free(o.s);
-        return NULL;
-    }
-    return o.s;
+        strbuf_printf(&o, "%s\n", b->kept[i]);
+    return strbuf_take(&o, NULL);
 }
 
 bool puzzlebook_save(const PuzzleBook *b, const char *path, char *err, size_t errsz) {

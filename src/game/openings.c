@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "engine/fen.h"
-#include "engine/notation.h"
+#include "src/game/openline.h"
 #include "src/util/paths.h"
 
 // The lichess data is about 400 KB; anything far larger is not an openings file.
@@ -94,81 +94,19 @@ static void line_error(Openings *o, long lineno, int ply, const char *move, cons
         snprintf(o->first_error, sizeof o->first_error, "line %ld: %s", lineno, why);
 }
 
-// The comment: from a '#' that starts a word ("Qh4#" is a move, not a comment). Cuts the line
-// there and returns the text after the '#', or NULL when there is none.
-static char *split_comment(char *line) {
-    for (char *p = line; *p; p++) {
-        if (*p == '#' && (p == line || isspace((unsigned char)p[-1]))) {
-            *p = '\0';
-            return p + 1;
-        }
-    }
-    return NULL;
-}
-
-// The move in a token past its move number ("12." / "12..." / "1.e4"); NULL when the token
-// is only a move number or dots.
-static const char *skip_move_number(const char *tok) {
-    const char *p = tok;
-    while (isdigit((unsigned char)*p))
-        p++;
-    if (*p != '.')
-        return tok;
-    while (*p == '.')
-        p++;
-    return *p ? p : NULL;
-}
-
-static bool is_result(const char *tok) {
-    return strcmp(tok, "1-0") == 0 || strcmp(tok, "0-1") == 0 || strcmp(tok, "1/2-1/2") == 0 ||
-           strcmp(tok, "*") == 0;
-}
-
 static bool is_eco(const char *s, size_t len) {
     return len == 3 && s[0] >= 'A' && s[0] <= 'E' && isdigit((unsigned char)s[1]) &&
            isdigit((unsigned char)s[2]);
 }
 
-// Plays the moves of one line on board. Returns 1 when they were all played, 0 when the
-// line has no moves, -1 after recording an error.
-static int play_line(Openings *o, Board *board, char *moves, long lineno) {
-    board_set_start(board);
-    int plies = 0;
-    char *p = moves;
-    for (;;) {
-        while (isspace((unsigned char)*p))
-            p++;
-        if (!*p)
-            break;
-        char *tok = p;
-        while (*p && !isspace((unsigned char)*p))
-            p++;
-        if (*p)
-            *p++ = '\0';
-        const char *text = skip_move_number(tok);
-        if (!text)
-            continue;
-        if (is_result(text))
-            break;
-        Move m = MOVE_NONE;
-        char err[160] = "";
-        if (notation_parse_move(board, text, &m, err, sizeof err) != NOTATION_OK) {
-            line_error(o, lineno, plies, text, err);
-            return -1;
-        }
-        board_play(board, m);
-        plies++;
-    }
-    return plies > 0;
+static void on_error(void *ctx, long lineno, int ply, const char *move, const char *why) {
+    line_error(ctx, lineno, ply, move, why);
 }
 
-// One line of the file (already cut at its end). False only when out of memory.
-static bool add_line(Openings *o, Board *board, char *line, long lineno) {
-    char *comment = split_comment(line);
-    int played = play_line(o, board, line, lineno);
-    if (played <= 0)
-        return true; // no moves (blank or comment only), or an error already counted
-
+// A line with moves: the position it reaches gets its "ECO Name". False only
+// when out of memory.
+static bool on_line(void *ctx, const Board *after, const char *comment, long lineno) {
+    Openings *o = ctx;
     // "ECO Name", trimmed; the code is optional.
     const char *c = comment ? comment : "";
     while (isspace((unsigned char)*c))
@@ -196,7 +134,7 @@ static bool add_line(Openings *o, Board *board, char *line, long lineno) {
     Entry *e = &o->entries[o->count];
     if (!arena_add(o, c, eco_len, name, name_len, &e->off))
         return false;
-    e->key = board->key;
+    e->key = after->key;
     e->line = (uint32_t)lineno;
     e->eco_len = (uint8_t)eco_len;
     o->count++;
@@ -224,23 +162,8 @@ static void sort_entries(Openings *o) {
 }
 
 static bool parse_text(Openings *o, char *text) {
-    Board board;
-    char *p = text;
-    if ((unsigned char)p[0] == 0xEF && (unsigned char)p[1] == 0xBB && (unsigned char)p[2] == 0xBF)
-        p += 3; // a UTF-8 byte order mark
-    bool ok = true;
-    for (long lineno = 1; ok && *p; lineno++) {
-        char *line = p;
-        char *end = strchr(p, '\n');
-        if (end) {
-            *end = '\0';
-            p = end + 1;
-        } else {
-            p += strlen(p);
-        }
-        ok = add_line(o, &board, line, lineno);
-    }
-    return ok;
+    OpenLineVisitor v = { .line = on_line, .error = on_error, .ctx = o };
+    return openline_read(text, &v);
 }
 
 Openings *openings_open(const char *path) {

@@ -3,13 +3,13 @@
 #include "src/game/report.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/fen.h"
 #include "engine/notation.h"
+#include "src/util/strbuf.h"
 
 // Scores beyond this count as decided when turned into winning chances.
 enum { WIN_SCORE_CAP = 1000, MOMENT_LINE_PLIES = 8 };
@@ -95,61 +95,28 @@ void report_build(const ReviewPly *plies, int n, Color first, GameReport *out) {
 
 // ------------------------------------------------------------ the text
 
-typedef struct Text {
-    char *buf;
-    size_t len, cap;
-    bool failed;
-} Text;
-
-static void put(Text *t, const char *fmt, ...) {
-    if (t->failed)
-        return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            t->failed = true;
-            return;
-        }
-        if ((size_t)n < t->cap - t->len) {
-            t->len += (size_t)n;
-            return;
-        }
-        size_t cap = (t->cap + (size_t)n + 1) * 2;
-        char *grown = realloc(t->buf, cap);
-        if (!grown) {
-            t->failed = true;
-            return;
-        }
-        t->buf = grown;
-        t->cap = cap;
-    }
-}
-
 static const char *tag_or(const PgnGame *g, const char *name, const char *fallback) {
     const char *v = pgn_tag(g, name);
     return v && v[0] && strcmp(v, "?") != 0 ? v : fallback;
 }
 
-static void put_side(Text *t, const GameReport *r, Color c) {
+static void put_side(StrBuf *t, const GameReport *r, Color c) {
     const char *name = c == WHITE ? "White" : "Black";
     if (r->accuracy[c] < 0) {
-        put(t, "%s: no moves\n", name);
+        strbuf_printf(t, "%s: no moves\n", name);
         return;
     }
     const int *m = r->marks[c];
-    put(t,
-        "%s: accuracy %.0f%% over %d moves; %d inaccurac%s (?!), %d mistake%s (?), %d "
-        "blunder%s (?\?)\n",
-        name, r->accuracy[c], r->moves[c], m[0], m[0] == 1 ? "y" : "ies", m[1],
-        m[1] == 1 ? "" : "s", m[2], m[2] == 1 ? "" : "s");
+    strbuf_printf(t,
+                  "%s: accuracy %.0f%% over %d moves; %d inaccurac%s (?!), %d mistake%s (?), %d "
+                  "blunder%s (?\?)\n",
+                  name, r->accuracy[c], r->moves[c], m[0], m[0] == 1 ? "y" : "ies", m[1],
+                  m[1] == 1 ? "" : "s", m[2], m[2] == 1 ? "" : "s");
 }
 
 // White's winning chances after each ply, one column per ply (or per group
 // of plies on long games), rows from White winning down to Black winning.
-static void put_graph(Text *t, const ReviewPly *plies, int n) {
+static void put_graph(StrBuf *t, const ReviewPly *plies, int n) {
     if (n < 2)
         return;
     int cols = n < REPORT_GRAPH_COLS ? n : REPORT_GRAPH_COLS;
@@ -162,19 +129,19 @@ static void put_graph(Text *t, const ReviewPly *plies, int n) {
         chance[c] = sum / (to - from);
     }
     enum { HALF = REPORT_GRAPH_ROWS / 2 };
-    put(t, "\nWhite's winning chances after each move (%d plies%s):\n", n,
-        n > cols ? ", several per column" : "");
+    strbuf_printf(t, "\nWhite's winning chances after each move (%d plies%s):\n", n,
+                  n > cols ? ", several per column" : "");
     for (int row = HALF; row >= -HALF; row--) {
         const char *axis = row == HALF ? "White |" : row == -HALF ? "Black |" : "      |";
-        put(t, "%s", row == 0 ? "  50% +" : axis);
+        strbuf_printf(t, "%s", row == 0 ? "  50% +" : axis);
         for (int c = 0; c < cols; c++) {
             // Each row is a band of 50/HALF points; a bar fills the bands
             // between the zero line and the chance.
             double level = (chance[c] - 50.0) / (50.0 / (HALF + 0.5));
             bool filled = row > 0 ? level >= row - 0.5 : row < 0 ? level <= row + 0.5 : false;
-            put(t, "%c", filled ? '#' : row == 0 ? '-' : ' ');
+            strbuf_printf(t, "%c", filled ? '#' : row == 0 ? '-' : ' ');
         }
-        put(t, "\n");
+        strbuf_printf(t, "\n");
     }
 }
 
@@ -183,12 +150,12 @@ static void move_number(const Board *b, char *buf, size_t bufsz) {
     snprintf(buf, bufsz, "%d.%s ", b->fullmove, b->side == WHITE ? "" : "..");
 }
 
-static void put_moments(Text *t, const GameReport *r, const ReviewPly *plies, const PgnGame *g) {
+static void put_moments(StrBuf *t, const GameReport *r, const ReviewPly *plies, const PgnGame *g) {
     if (r->moment_count == 0) {
-        put(t, "\nNo single move swung the game.\n");
+        strbuf_printf(t, "\nNo single move swung the game.\n");
         return;
     }
-    put(t, "\nThe moments that decided the game:\n");
+    strbuf_printf(t, "\nThe moments that decided the game:\n");
     Board b;
     if (!board_set_fen(&b, pgn_start_fen(g), NULL, 0))
         return;
@@ -203,16 +170,16 @@ static void put_moments(Text *t, const GameReport *r, const ReviewPly *plies, co
             review_format_score(p->best_score_white, before, sizeof before);
             review_format_score(p->score_white, after, sizeof after);
             const char *word = review_nag_word(p->nag);
-            put(t, "%d. %s%s%s (%s to %s)%s%s. Better was %s: ", next + 1, num, san,
-                p->nag == REVIEW_NAG_BLUNDER      ? "??"
-                : p->nag == REVIEW_NAG_MISTAKE    ? "?"
-                : p->nag == REVIEW_NAG_INACCURACY ? "?!"
-                                                  : "",
-                before, after, word ? ", " : "", word ? word : "", best);
+            strbuf_printf(t, "%d. %s%s%s (%s to %s)%s%s. Better was %s: ", next + 1, num, san,
+                          p->nag == REVIEW_NAG_BLUNDER      ? "??"
+                          : p->nag == REVIEW_NAG_MISTAKE    ? "?"
+                          : p->nag == REVIEW_NAG_INACCURACY ? "?!"
+                                                            : "",
+                          before, after, word ? ", " : "", word ? word : "", best);
             char line[512];
             int len = p->best_line_len < MOMENT_LINE_PLIES ? p->best_line_len : MOMENT_LINE_PLIES;
             notation_line(&b, p->best_line, len, line, sizeof line);
-            put(t, "%s\n", line);
+            strbuf_printf(t, "%s\n", line);
             next++;
         }
         if (pgn_mainline_move(g, i) != plies[i].played)
@@ -223,28 +190,22 @@ static void put_moments(Text *t, const GameReport *r, const ReviewPly *plies, co
 
 char *report_format(const GameReport *r, const ReviewPly *plies, const PgnGame *g,
                     const char *opening, const char *reviewer) {
-    Text t = { .cap = 1024 };
-    t.buf = malloc(t.cap);
-    if (!t.buf)
-        return NULL;
-    put(&t, "Game report\n");
-    put(&t, "%s - %s  %s", tag_or(g, "White", "White"), tag_or(g, "Black", "Black"), pgn_result(g));
+    StrBuf t = { 0 };
+    strbuf_printf(&t, "Game report\n");
+    strbuf_printf(&t, "%s - %s  %s", tag_or(g, "White", "White"), tag_or(g, "Black", "Black"),
+                  pgn_result(g));
     const char *date = tag_or(g, "Date", NULL);
     if (date)
-        put(&t, "  (%s)", date);
-    put(&t, "\n");
+        strbuf_printf(&t, "  (%s)", date);
+    strbuf_printf(&t, "\n");
     if (opening && opening[0])
-        put(&t, "Opening: %s\n", opening);
+        strbuf_printf(&t, "Opening: %s\n", opening);
     if (reviewer && reviewer[0])
-        put(&t, "Reviewed by %s\n", reviewer);
-    put(&t, "\n");
+        strbuf_printf(&t, "Reviewed by %s\n", reviewer);
+    strbuf_printf(&t, "\n");
     put_side(&t, r, WHITE);
     put_side(&t, r, BLACK);
     put_graph(&t, plies, r->plies);
     put_moments(&t, r, plies, g);
-    if (t.failed) {
-        free(t.buf);
-        return NULL;
-    }
-    return t.buf;
+    return strbuf_take(&t, NULL);
 }

@@ -131,18 +131,20 @@ static const char *text_of(const GameList *l, uint32_t id) {
 
 // ------------------------------------------------------------ a game's tags
 
-// The texts of one game as the lexer or the builder found them.
+// The texts of one game as the lexer or the builder found them, and its
+// result as the reader gives it.
 typedef struct GameTags {
     char value[TAG_NB][VALUE_MAX];
     char utc_date[VALUE_MAX];
+    char result[8];
 } GameTags;
 
 static const char *const tag_names[TAG_NB] = {"White", "Black", "Event", "Date", "ECO", "Opening"};
 
-// The reader's tag visitor: keeps value under name when it is one of the
-// tags listed. Values are cut between UTF-8 characters: a list shows no
-// more than that.
-static void keep_tag(void *ctx, const char *name, const char *value) {
+// The reader's visitor: keeps value under name when it is one of the tags
+// listed. Values are cut between UTF-8 characters: a list shows no more
+// than that.
+static const char *keep_tag(void *ctx, const char *name, const char *value) {
     GameTags *t = ctx;
     char *to = NULL;
     for (int f = 0; f < TAG_NB && !to; f++)
@@ -152,6 +154,14 @@ static void keep_tag(void *ctx, const char *name, const char *value) {
         to = t->utc_date;
     if (to)
         text_copy(to, VALUE_MAX, value);
+    return NULL;
+}
+
+// And the result, at the end of a game read without error.
+static void keep_result(void *ctx, const char *result, const Board *final) {
+    (void) final;
+    GameTags *t = ctx;
+    snprintf(t->result, sizeof t->result, "%s", result);
 }
 
 // "2024.05.??" -> "2024.05", "????.??.??" -> "": the parts of a date that are known.
@@ -217,18 +227,13 @@ bool gamelist_place(const GameList *l, int number, long long *start, int *line) 
     return true;
 }
 
-// The result the reader gives for a game read without error.
-static ResultCode summary_result(const PgnSummary *sum) {
-    return result_code(sum->result);
-}
-
 static void report(GameListProgress progress, void *ctx, const PgnReader *r, long long size) {
     if (progress)
         progress(ctx, pgn_reader_offset(r), size);
 }
 
-// Every game of the file: the validating reader plays its moves (a game
-// with an illegal move is listed broken) and hands its tags to keep_tag.
+// Every game of the file: the reader plays its moves (a game with an illegal
+// move is listed broken) and hands its tags and result to the visitor.
 static bool read_games(GameList *l, PgnReader *r, GameListProgress progress, void *ctx, char *err,
                        size_t errsz) {
     GameTags *t = calloc(1, sizeof *t);
@@ -236,16 +241,15 @@ static bool read_games(GameList *l, PgnReader *r, GameListProgress progress, voi
         snprintf(err, errsz, "out of memory");
         return false;
     }
-    pgn_reader_on_tag(r, keep_tag, t);
+    const PgnVisitor visitor = { .tag = keep_tag, .end = keep_result, .ctx = t };
     bool ok = true;
     for (;;) {
-        PgnSummary sum;
         PgnError perr;
         memset(t, 0, sizeof *t); // the next game's tags arrive as it is read
-        int got = pgn_reader_validate(r, &sum, &perr);
+        int got = pgn_reader_visit(r, &visitor, &perr);
         if (got == 0)
             break;
-        if (!add_game(l, t, got < 0 ? RES_BROKEN : summary_result(&sum))) {
+        if (!add_game(l, t, got < 0 ? RES_BROKEN : result_code(t->result))) {
             snprintf(err, errsz, "out of memory listing %s", l->path);
             ok = false;
             break;
@@ -254,7 +258,6 @@ static bool read_games(GameList *l, PgnReader *r, GameListProgress progress, voi
         if (l->count % PROGRESS_GAMES == 0)
             report(progress, ctx, r, (long long)l->st.st_size);
     }
-    pgn_reader_on_tag(r, NULL, NULL);
     free(t);
     return ok;
 }

@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 
 #include "engine/movegen.h"
+#include "src/pgn/build.h"
 #include "src/pgn/lex.h"
-#include "src/pgn/tree.h"
 
 enum { READ_CHUNK = 64 * 1024, LINE_MAX_BYTES = 64 * 1024 * 1024 };
 
@@ -24,12 +24,8 @@ typedef struct Level {
     Board board; // position after the last move of this line
     Undo undo;   // that move's undo record: a variation starts from its take-back
     bool has_move;
-    bool var_since_last; // a variation was closed after the last move
     int next_ply;
     int open_line, open_col; // where its '(' is
-    PgnNode *parent;         // the move this line is an alternative to
-    PgnNode *last;
-    const char *pending; // comment waiting for the next move
 } Level;
 
 struct PgnReader {
@@ -40,9 +36,6 @@ struct PgnReader {
     bool eof, io_error, io_reported;
     int io_errno;
     long long bytes_read; // from the file so far (the buffer's unread part included)
-    PgnMainline *mainline; // pgn_reader_mainline's output for the game read, else NULL
-    PgnTagVisitor on_tag;  // told every tag pair (NULL: none)
-    void *on_tag_ctx;
 
     const char *line; // current line (without its line end)
     long long line_offset; // where it starts in the input
@@ -65,8 +58,7 @@ struct PgnReader {
     int levels_cap;
 
     // Per game.
-    bool build;
-    PgnGame *game;
+    const PgnVisitor *v; // told what is read
     PgnError *err;
     PgnError spare_err; // where errors go when the caller passes no PgnError
     int depth;
@@ -347,40 +339,17 @@ static int start_game_position(PgnReader *r) {
     } else {
         l->board = *r->standard;
     }
-    if (r->build)
-        pgn_tree_set_start(r->game, &l->board);
-    if (r->mainline)
-        r->mainline->start = l->board;
+    if (r->v->start)
+        r->v->start(r->v->ctx, &l->board);
     return 0;
 }
 
-
-// A finished comment (in r->scratch) goes to the move before it, or waits
-// for the next move.
+// A finished comment (in r->scratch) goes to the visitor.
 static int attach_comment(PgnReader *r) {
-    if (!r->build)
+    if (!r->v->comment)
         return 0;
-    PgnGame *g = r->game;
-    Level *l = level(r);
-    while (r->slen > 0 && r->scratch[r->slen - 1] == ' ')
-        r->scratch[--r->slen] = '\0';
-    if (l->last && !l->var_since_last) {
-        PgnNode *n = l->last;
-        bool had_text = r->slen > 0;
-        if (n->clock_ms < 0)
-            pgn_lex_take_clock(r->scratch, &n->clock_ms);
-        r->slen = strlen(r->scratch);
-        if (had_text && r->slen == 0 && n->clock_ms >= 0)
-            return 0; // the comment only carried the clock
-        const char *t = pgn_tree_text(g, r->scratch, r->slen);
-        if (!t || !(n->comment = pgn_tree_join(g, n->comment, t)))
-            return fail_here(r, "%s", "out of memory");
-        return 0;
-    }
-    const char *t = pgn_tree_text(g, r->scratch, r->slen);
-    if (!t || !(l->pending = pgn_tree_join(g, l->pending, t)))
-        return fail_here(r, "%s", "out of memory");
-    return 0;
+    const char *why = r->v->comment(r->v->ctx, r->scratch, r->slen);
+    return why ? fail_here(r, "%s", why) : 0;
 }
 
 // Scans a comment from r->pos (just after '{') to its '}', across lines.
@@ -394,13 +363,13 @@ static int read_brace_comment(PgnReader *r) {
         size_t n = r->len - r->pos;
         const char *close = memchr(s, '}', n);
         size_t take = close ? (size_t)(close - s) : n;
-        if (r->build && !scratch_add_text(r, s, take))
+        if (r->v->comment && !scratch_add_text(r, s, take))
             return fail_here(r, "%s", "out of memory");
         if (close) {
             r->pos += take + 1;
             return attach_comment(r);
         }
-        if (r->build && !scratch_add_text(r, " ", 1))
+        if (r->v->comment && !scratch_add_text(r, " ", 1))
             return fail_here(r, "%s", "out of memory");
         if (!next_text_line(r))
             return fail_at(r, open_line, open_col, SKIP_NONE,
@@ -473,22 +442,9 @@ static int read_tag(PgnReader *r) {
         r->setup_zero = !strcmp(r->scratch, "0");
     } else if (!strcmp(tag_name, "Result") && pgn_is_result(r->scratch)) {
         strcpy(r->tag_result, r->scratch);
-    } else if (r->mainline && (!strcmp(tag_name, "WhiteElo") || !strcmp(tag_name, "BlackElo"))) {
-        char *end;
-        long elo = strtol(r->scratch, &end, 10);
-        r->mainline->elo[tag_name[0] == 'W' ? WHITE : BLACK] =
-            end != r->scratch && *end == '\0' && elo > 0 && elo < 65536 ? (int)elo : 0;
     }
-    if (r->on_tag)
-        r->on_tag(r->on_tag_ctx, tag_name, r->scratch);
-    if (r->build && !pgn_set_tag(r->game, tag_name, r->scratch))
-        return fail_here(r, "bad tag: %s", "the tag cannot be stored (bad name or out of memory)");
-    return 0;
-}
-
-void pgn_reader_on_tag(PgnReader *r, PgnTagVisitor visit, void *ctx) {
-    r->on_tag = visit;
-    r->on_tag_ctx = ctx;
+    const char *why = r->v->tag ? r->v->tag(r->v->ctx, tag_name, r->scratch) : NULL;
+    return why ? fail_here(r, "bad tag: %s", why) : 0;
 }
 
 // The part of a notation message after "'text': ".
@@ -531,40 +487,15 @@ static int play_move(PgnReader *r, const char *s, size_t n, int col) {
                        l->board.fullmove, l->board.side == WHITE ? "White" : "Black", fen,
                        st == NOTATION_AMBIGUOUS ? "could be " : "", detail);
     }
-    PgnNode *node = NULL;
-    if (r->build) {
-        PgnGame *g = r->game;
-        node = pgn_tree_node(g);
-        if (!node)
-            return fail_at(r, r->line_no, col, SKIP_MOVES, "out of memory");
-        node->move = m;
-        node->ply = l->next_ply;
-        notation_to_san(&l->board, m, node->san);
-        node->pre = l->pending;
-        l->pending = NULL;
-        node->parent = l->last ? l->last : r->depth > 0 ? l->parent->parent : NULL;
-        if (l->last) {
-            l->last->next = node;
-        } else if (r->depth > 0) {
-            // A new alternative goes after the ones already there.
-            PgnNode **slot = &l->parent->variation;
-            while (*slot)
-                slot = &(*slot)->next_variation;
-            *slot = node;
-        }
-        if (r->depth == 0 && !pgn_tree_push_main(g, node))
-            return fail_at(r, r->line_no, col, SKIP_MOVES, "out of memory");
-    }
-    PgnMainline *ml = r->mainline;
-    if (ml && r->depth == 0 && ml->count < ml->max)
-        ml->moves[ml->count++] = m;
+    const char *fault =
+        r->v->move ? r->v->move(r->v->ctx, &l->board, m, r->depth, l->next_ply) : NULL;
+    if (fault)
+        return fail_at(r, r->line_no, col, SKIP_MOVES, "%s", fault);
     if (m == MOVE_NULL)
         board_make_null(&l->board, &l->undo);
     else
         board_make_move(&l->board, m, &l->undo);
-    l->last = node;
     l->has_move = true;
-    l->var_since_last = false;
     l->next_ply++;
     return 0;
 }
@@ -573,13 +504,8 @@ static int add_nag(PgnReader *r, int nag, int col) {
     Level *l = level(r);
     if (!l->has_move)
         return fail_at(r, r->line_no, col, SKIP_MOVES, "annotation before any move");
-    if (!r->build)
-        return 0;
-    if (l->last->nag_count >= PGN_MAX_NAGS)
-        return fail_at(r, r->line_no, col, SKIP_MOVES, "more than %d annotations on one move",
-                       PGN_MAX_NAGS);
-    l->last->nags[l->last->nag_count++] = (unsigned char)nag;
-    return 0;
+    const char *why = r->v->nag ? r->v->nag(r->v->ctx, nag) : NULL;
+    return why ? fail_at(r, r->line_no, col, SKIP_MOVES, "%s", why) : 0;
 }
 
 
@@ -603,16 +529,12 @@ static int open_variation(PgnReader *r) {
         board_unmake_null(&v->board, &l->undo);
     else
         board_unmake_move(&v->board, &l->undo);
-    v->has_move = v->var_since_last = false;
+    v->has_move = false;
     v->next_ply = l->next_ply - 1;
     v->open_line = r->line_no;
     v->open_col = (int)r->pos + 1;
-    v->parent = l->last;
-    v->last = NULL;
-    v->pending = NULL;
-    // A comment between two variations goes before the second one's first move.
-    v->pending = l->pending;
-    l->pending = NULL;
+    if (r->v->variation)
+        r->v->variation(r->v->ctx, true);
     r->depth++;
     r->pos++;
     return 0;
@@ -624,10 +546,9 @@ static int close_variation(PgnReader *r) {
     Level *v = level(r);
     if (!v->has_move)
         return fail_at(r, v->open_line, v->open_col, SKIP_MOVES, "empty variation");
-    if (r->build && v->pending)
-        v->last->trail = pgn_tree_join(r->game, v->last->trail, v->pending);
+    if (r->v->variation)
+        r->v->variation(r->v->ctx, false);
     r->depth--;
-    level(r)->var_since_last = true;
     r->pos++;
     return 0;
 }
@@ -673,17 +594,8 @@ static int finish_game(PgnReader *r, const char *result) {
              result             ? result
              : r->tag_result[0] ? r->tag_result
                                 : "*");
-    if (r->build) {
-        Level *l = &r->levels[0];
-        const char *lead = NULL;
-        if (l->pending) {
-            if (l->last)
-                l->last->trail = pgn_tree_join(r->game, l->last->trail, l->pending);
-            else
-                lead = l->pending;
-        }
-        pgn_tree_finish(r->game, lead, r->result, &l->board);
-    }
+    if (r->v->end)
+        r->v->end(r->v->ctx, r->result, &r->levels[0].board);
     return 1;
 }
 
@@ -747,17 +659,11 @@ static int read_game(PgnReader *r) {
     r->setup_zero = false;
     r->tag_result[0] = '\0';
     r->result[0] = '\0';
-    if (r->mainline) {
-        r->mainline->count = 0;
-        r->mainline->elo[WHITE] = r->mainline->elo[BLACK] = 0;
-    }
     if (!ensure_levels(r, 0))
         return -2;
     Level *l = &r->levels[0];
-    l->has_move = l->var_since_last = false;
+    l->has_move = false;
     l->next_ply = 0;
-    l->parent = l->last = NULL;
-    l->pending = NULL;
     bool begun = false;
     for (;;) {
         if (!r->have_line || r->pos >= r->len) {
@@ -817,7 +723,7 @@ static int read_game(PgnReader *r) {
         case ';':
             r->in_tags = false;
             r->slen = 0;
-            if (r->build && !scratch_add_text(r, r->line + r->pos + 1, r->len - r->pos - 1))
+            if (r->v->comment && !scratch_add_text(r, r->line + r->pos + 1, r->len - r->pos - 1))
                 rc = fail_here(r, "%s", "out of memory");
             r->pos = r->len;
             if (!rc)
@@ -877,11 +783,12 @@ static int read_game(PgnReader *r) {
     }
 }
 
-static int run_reader(PgnReader *r, bool build, PgnGame *g, PgnError *error) {
+int pgn_reader_visit(PgnReader *r, const PgnVisitor *v, PgnError *error) {
+    static const PgnVisitor none = { 0 };
     r->err = error ? error : &r->spare_err;
-    r->build = build;
-    r->game = g;
+    r->v = v ? v : &none;
     int rc = read_game(r);
+    r->v = &none;
     if (rc == -2) {
         // Nowhere to keep even the main line's board.
         r->game_number++;
@@ -892,7 +799,10 @@ static int run_reader(PgnReader *r, bool build, PgnGame *g, PgnError *error) {
 
 int pgn_reader_next(PgnReader *r, PgnGame *out, PgnError *error) {
     pgn_game_clear(out);
-    int rc = run_reader(r, true, out, error);
+    PgnBuilder builder;
+    PgnVisitor v;
+    pgn_builder_init(&builder, out, &v);
+    int rc = pgn_reader_visit(r, &v, error);
     if (rc == 1 && r->fp) {
         PgnSource src = {.number = r->game_number,
                          .start = r->game_start,
@@ -913,10 +823,54 @@ void pgn_reader_span(const PgnReader *r, PgnSpan *span) {
     span->line = r->game_line;
 }
 
+// The main-line visitor: the start position, the first moves of the main
+// line and the players' ratings, into a PgnMainline.
+static void mainline_start(void *ctx, const Board *start) {
+    PgnMainline *ml = ctx;
+    ml->start = *start;
+}
+
+static const char *mainline_move(void *ctx, const Board *before, Move m, int depth, int ply) {
+    (void)before, (void)ply;
+    PgnMainline *ml = ctx;
+    if (depth == 0 && ml->count < ml->max)
+        ml->moves[ml->count++] = m;
+    return NULL;
+}
+
+static const char *mainline_tag(void *ctx, const char *name, const char *value) {
+    PgnMainline *ml = ctx;
+    if (strcmp(name, "WhiteElo") != 0 && strcmp(name, "BlackElo") != 0)
+        return NULL;
+    char *end;
+    long elo = strtol(value, &end, 10);
+    ml->elo[name[0] == 'W' ? WHITE : BLACK] =
+        end != value && *end == '\0' && elo > 0 && elo < 65536 ? (int)elo : 0;
+    return NULL;
+}
+
+// The summary of the game read last, whatever the visitor.
+static void summarise(const PgnReader *r, int rc, PgnSummary *summary) {
+    if (!summary)
+        return;
+    summary->game_number = r->game_number;
+    summary->plies = 0;
+    snprintf(summary->result, sizeof summary->result, "%s", r->result);
+    summary->final_fen[0] = '\0';
+    if (rc == 1) {
+        summary->plies = r->levels[0].next_ply;
+        board_to_fen(&r->levels[0].board, summary->final_fen, sizeof summary->final_fen);
+    }
+}
+
 int pgn_reader_mainline(PgnReader *r, PgnSummary *summary, PgnMainline *line, PgnError *error) {
-    r->mainline = line;
-    int rc = pgn_reader_validate(r, summary, error);
-    r->mainline = NULL;
+    line->count = 0;
+    line->elo[WHITE] = line->elo[BLACK] = 0;
+    PgnVisitor v = {
+        .tag = mainline_tag, .start = mainline_start, .move = mainline_move, .ctx = line
+    };
+    int rc = pgn_reader_visit(r, &v, error);
+    summarise(r, rc, summary);
     return rc;
 }
 
@@ -925,16 +879,7 @@ long long pgn_reader_offset(const PgnReader *r) {
 }
 
 int pgn_reader_validate(PgnReader *r, PgnSummary *summary, PgnError *error) {
-    int rc = run_reader(r, false, NULL, error);
-    if (summary) {
-        summary->game_number = r->game_number;
-        summary->plies = 0;
-        snprintf(summary->result, sizeof summary->result, "%s", r->result);
-        summary->final_fen[0] = '\0';
-        if (rc == 1) {
-            summary->plies = r->levels[0].next_ply;
-            board_to_fen(&r->levels[0].board, summary->final_fen, sizeof summary->final_fen);
-        }
-    }
+    int rc = pgn_reader_visit(r, NULL, error);
+    summarise(r, rc, summary);
     return rc;
 }

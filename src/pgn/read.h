@@ -10,8 +10,12 @@
 //   "Z0", passes the turn (in the main line too, unlike pgn-extract without
 //   --allownullmoves); one in check is an error. A comment with a
 //   [%clk h:mm:ss(.f)] command after a move gives the node's clock_ms.
-// - It builds the tree through the model's builder (src/pgn/tree.h); the
-//   validation-only mode builds nothing and only plays the moves.
+// - It tells what it meets (tags, the start position, moves, NAGs,
+//   comments, variations, the end) to a PgnVisitor, and knows no consumer:
+//   the tree builder (pgn_reader_next, src/pgn/build.c), the validator
+//   (pgn_reader_validate: no visitor, it only plays the moves), the
+//   explorer's main line (pgn_reader_mainline) and the game list's tags are
+//   visitors of this one reader.
 // - Errors: the reader reports the first error of a game with its position,
 //   skips to the next game (the next line that starts with '[' after the
 //   bad game's move text) and carries on. An unclosed comment or variation is
@@ -42,6 +46,37 @@ typedef struct PgnSummary {
 } PgnSummary;
 
 typedef struct PgnReader PgnReader;
+
+// What the reader tells a consumer of one game, in the order of the input;
+// any callback may be NULL. A callback that fails returns the reason (such as
+// "out of memory"), which becomes the game's error at the place it was met;
+// NULL goes on. ctx is passed to every callback.
+typedef struct PgnVisitor {
+    // A tag pair: its name, and its value with the escapes undone.
+    const char *(*tag)(void *ctx, const char *name, const char *value);
+    // The game's start position (from its FEN tag), before its first move.
+    void (*start)(void *ctx, const Board *start);
+    // A move (MOVE_NULL: a null move) played from before, in the main line
+    // (depth 0) or a variation (depth 1 and more); ply counts from the game's
+    // start position (0 for the first move).
+    const char *(*move)(void *ctx, const Board *before, Move m, int depth, int ply);
+    // A NAG (1..255; suffixes such as "!?" as theirs) on the move before it.
+    const char *(*nag)(void *ctx, int nag);
+    // A comment ("{...}" or "; ..."), blanks folded into single spaces; text
+    // is the reader's buffer, which the visitor may change. With no comment
+    // callback the reader does not collect the text at all.
+    const char *(*comment)(void *ctx, char *text, size_t len);
+    // A variation opens (an alternative to the move before it) or closes.
+    void (*variation)(void *ctx, bool open);
+    // The game is over: its result (the termination marker, else the Result
+    // tag, else "*") and the position at the end of its main line.
+    void (*end)(void *ctx, const char *result, const Board *final);
+    void *ctx;
+} PgnVisitor;
+
+// Reads the next game, telling v (NULL: only checks it). Returns as
+// pgn_reader_next.
+int pgn_reader_visit(PgnReader *r, const PgnVisitor *v, PgnError *error);
 
 // NULL on failure, with the reason in err.
 PgnReader *pgn_reader_open(const char *path, char *err, size_t errsz);
@@ -88,12 +123,6 @@ typedef struct PgnMainline {
 // gives the main line's first line->max moves, its start position and the
 // players' ratings: what an index of the games needs, read fast.
 int pgn_reader_mainline(PgnReader *r, PgnSummary *summary, PgnMainline *line, PgnError *error);
-
-// Told every tag pair as the reader meets it (name, and the value with its
-// escapes undone), whichever way it reads: what a consumer that wants a
-// game's tags but not its tree (a list of the games) visits. NULL: none.
-typedef void (*PgnTagVisitor)(void *ctx, const char *name, const char *value);
-void pgn_reader_on_tag(PgnReader *r, PgnTagVisitor visit, void *ctx);
 
 // How many bytes of the input the reader has consumed (for progress: the
 // file's size is the end).

@@ -7,35 +7,18 @@
 #include <string.h>
 
 #include "src/util/paths.h"
+#include "src/util/strbuf.h"
 
 enum { LINE_LIMIT = 79 }; // export lines stay under 80 columns
 
 typedef struct Out {
-    char *buf;
-    size_t len, cap;
-    bool failed;
+    StrBuf text;
     int col;   // length of the current line
     int opens; // "(" marks waiting for the next unit
 } Out;
 
 static void out_bytes(Out *o, const char *s, size_t n) {
-    if (o->failed)
-        return;
-    if (o->len + n + 1 > o->cap) {
-        size_t cap = o->cap ? o->cap : 4096;
-        while (o->len + n + 1 > cap)
-            cap *= 2;
-        char *b = realloc(o->buf, cap);
-        if (!b) {
-            o->failed = true;
-            return;
-        }
-        o->buf = b;
-        o->cap = cap;
-    }
-    memcpy(o->buf + o->len, s, n);
-    o->len += n;
-    o->buf[o->len] = '\0';
+    strbuf_add(&o->text, s, n);
 }
 
 static void out_str(Out *o, const char *s) {
@@ -232,18 +215,11 @@ char *pgn_write_string(const PgnGame *g, size_t *len) {
     out_word(&o, "", pgn_result(g), strlen(pgn_result(g)), "");
     out_newline(&o);
     out_newline(&o);
-    if (o.failed) {
-        free(o.buf);
-        return NULL;
-    }
-    if (len)
-        *len = o.len;
-    return o.buf;
+    return strbuf_take(&o.text, len);
 }
 
 bool pgn_save(const char *path, const PgnGame *const *games, int n, char *err, size_t errsz) {
-    Out all = { 0 };
-    out_str(&all, ""); // an empty file for zero games still gets a buffer
+    StrBuf all = { 0 };
     for (int i = 0; i < n && !all.failed; i++) {
         size_t len;
         char *s = pgn_write_string(games[i], &len);
@@ -251,15 +227,16 @@ bool pgn_save(const char *path, const PgnGame *const *games, int n, char *err, s
             all.failed = true;
             break;
         }
-        out_bytes(&all, s, len);
+        strbuf_add(&all, s, len);
         free(s);
     }
-    if (all.failed) {
-        free(all.buf);
+    size_t len;
+    char *text = strbuf_take(&all, &len); // "" for zero games: an empty file
+    if (!text) {
         snprintf(err, errsz, "cannot write %s: out of memory", path);
         return false;
     }
-    bool ok = paths_write_atomic(path, all.buf, all.len, err, errsz);
-    free(all.buf);
+    bool ok = paths_write_atomic(path, text, len, err, errsz);
+    free(text);
     return ok;
 }

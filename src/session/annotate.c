@@ -72,9 +72,8 @@ static void tree_line(TreeBuild *b, const PgnNode *n, const PgnNode *current, in
     }
 }
 
-static void browse_tree(TreeBuild *b) {
-    const PgnCursor *r = b->s->browse.cursor;
-    PgnGame *g = pgn_cursor_game(b->s->browse.cursor);
+static void browse_tree(TreeBuild *b, const PgnCursor *r) {
+    PgnGame *g = pgn_cursor_game(r);
     int fullmove;
     Color side;
     pgn_cursor_move_number(r, 0, &fullmove, &side); // a node's ply counts from the game's start
@@ -108,9 +107,11 @@ static void game_tree(TreeBuild *b, const Game *g) {
 
 int session_move_tree(Session *s, const SessionTreeItem **items) {
     TreeBuild b = { .s = s, .ok = true };
-    if (s->mode == SESSION_BROWSE)
-        browse_tree(&b);
-    else if (s->mode != SESSION_EDIT)
+    const ModeOps *ops = session_ops(s);
+    const PgnCursor *cursor = ops->cursor ? ops->cursor(s) : NULL;
+    if (cursor)
+        browse_tree(&b, cursor);
+    else if (!ops->hides_moves)
         game_tree(&b, session_game(s));
     *items = s->tree;
     return b.ok ? b.count : 0;
@@ -119,21 +120,26 @@ int session_move_tree(Session *s, const SessionTreeItem **items) {
 bool session_goto_tree_item(Session *s, int index, int64_t now) {
     session_settle(s); // what was said before this click is stamped before it
     (void)now;
-    if (s->mode != SESSION_BROWSE && s->mode != SESSION_PLAY) {
-        session_say(s, MSG_ERROR,
-                    "Clicking a move goes to it in your game or a game you browse.");
+    const ModeOps *ops = session_ops(s);
+    PgnCursor *cursor = ops->cursor ? ops->cursor(s) : NULL;
+    if (!cursor && !ops->view_ply) {
+        session_say(s, MSG_ERROR, "Clicking a move goes to it in your game or a game you browse.");
         return false;
     }
     const SessionTreeItem *items;
     int n = session_move_tree(s, &items);
     if (index < 0 || index >= n || items[index].kind != TREE_MOVE)
         return false;
-    if (s->mode == SESSION_BROWSE)
-        return browse_goto_node(s, s->tree_nodes[index]);
+    if (cursor) {
+        if (!pgn_cursor_goto_node(cursor, s->tree_nodes[index]))
+            return false;
+        ops->refresh(s);
+        return true;
+    }
     int ply = 0; // the live game's tree is its moves in order
     for (int i = 0; i <= index; i++)
         ply += items[i].kind == TREE_MOVE;
-    return play_view(s, ply);
+    return ops->view_ply(s, ply);
 }
 
 // ------------------------------------------------------------ comments
@@ -155,9 +161,10 @@ static const char *joined(Session *s, const char *a, const char *b) {
 
 void session_comments(Session *s, const char **before, const char **after) {
     *before = *after = NULL;
-    if (s->mode == SESSION_BROWSE) {
-        const PgnCursor *r = s->browse.cursor;
-        PgnGame *g = pgn_cursor_game(s->browse.cursor);
+    const ModeOps *ops = session_ops(s);
+    const PgnCursor *r = ops->cursor ? ops->cursor(s) : NULL;
+    if (r) {
+        PgnGame *g = pgn_cursor_game(r);
         int cursor = pgn_cursor_ply(r);
         if (cursor == 0) {
             const PgnNode *first = pgn_first(g);
@@ -169,7 +176,7 @@ void session_comments(Session *s, const char **before, const char **after) {
         *after = joined(s, n->comment, n->trail);
         return;
     }
-    if (s->mode == SESSION_EDIT)
+    if (ops->hides_moves)
         return;
     const Game *g = session_game(s);
     int n = session_shown_ply(s);
@@ -191,8 +198,9 @@ static const char *nag_name(int nag, char *buf, size_t bufsz) {
 // The current move of the game shown as "12... Nf6", for messages.
 static void current_move_text(Session *s, char *buf, size_t bufsz) {
     buf[0] = '\0';
-    if (s->mode == SESSION_BROWSE) {
-        const PgnCursor *r = s->browse.cursor;
+    const ModeOps *ops = session_ops(s);
+    const PgnCursor *r = ops->cursor ? ops->cursor(s) : NULL;
+    if (r) {
         int cursor = pgn_cursor_ply(r);
         if (cursor > 0) {
             int number;
@@ -210,8 +218,9 @@ static void current_move_text(Session *s, char *buf, size_t bufsz) {
 // the current move; false after saying why.
 static bool annotate(Session *s, const char *text, int nag, int64_t now) {
     bool ok;
-    if (s->mode == SESSION_BROWSE) {
-        PgnCursor *r = s->browse.cursor;
+    const ModeOps *ops = session_ops(s);
+    PgnCursor *r = ops->cursor ? ops->cursor(s) : NULL;
+    if (r) {
         PgnGame *g = pgn_cursor_game(r);
         int cursor = pgn_cursor_ply(r);
         const PgnNode *n = cursor > 0 ? pgn_cursor_line_node(r, cursor - 1) : NULL;
@@ -223,7 +232,7 @@ static bool annotate(Session *s, const char *text, int nag, int64_t now) {
              : n      ? pgn_node_set_comment(g, n, text)
                       : pgn_set_lead_comment(g, text);
         if (ok)
-            browse_refresh(s); // the board's game carries the annotations too
+            ops->refresh(s); // the board's game carries the annotations too
     } else {
         int ply = session_shown_ply(s) - 1; // the move looked at, else the last
         if (ply < 0) {
@@ -267,9 +276,11 @@ void annotate_command(Session *s, const Command *cmd, int64_t now) {
 void annotate_mark(const Session *s, AnnotateMark *m) {
     m->plies = game_ply_count(s->live);
     m->node = NULL;
-    if (s->mode == SESSION_BROWSE) {
-        int cursor = pgn_cursor_ply(s->browse.cursor);
-        m->node = cursor > 0 ? pgn_cursor_line_node(s->browse.cursor, cursor - 1) : NULL;
+    const ModeOps *ops = session_ops(s);
+    const PgnCursor *r = ops->cursor ? ops->cursor(s) : NULL;
+    if (r) {
+        int cursor = pgn_cursor_ply(r);
+        m->node = cursor > 0 ? pgn_cursor_line_node(r, cursor - 1) : NULL;
     }
 }
 
@@ -278,18 +289,20 @@ void annotate_after_move(Session *s, const AnnotateMark *before, int nag, int64_
         return;
     AnnotateMark after;
     annotate_mark(s, &after);
-    bool moved = s->mode == SESSION_BROWSE ? after.node && after.node != before->node
-                 : s->mode == SESSION_PLAY ? after.plies == before->plies + 1
-                                           : false;
+    const ModeOps *ops = session_ops(s);
+    PgnCursor *r = ops->cursor ? ops->cursor(s) : NULL;
+    bool moved = r                 ? after.node && after.node != before->node
+                 : ops->shows_live ? after.plies == before->plies + 1
+                                   : false;
     if (!moved)
         return; // not played (an error said why), or queued as a premove
-    if (s->mode == SESSION_PLAY && !game_set_nag(s->live, before->plies, nag))
+    if (r && !pgn_node_set_nag(pgn_cursor_game(r), after.node, nag))
         return;
-    if (s->mode == SESSION_BROWSE &&
-        !pgn_node_set_nag(pgn_cursor_game(s->browse.cursor), after.node, nag))
-        return;
-    if (s->mode == SESSION_PLAY)
+    if (ops->shows_live) {
+        if (!game_set_nag(s->live, before->plies, nag))
+            return;
         session_live_changed(s, now);
+    }
     // No session_changed: the move itself has just said so.
 }
 

@@ -77,7 +77,7 @@ static const CommandSpec *find_spec(Word w) {
 static bool copy_text(char *dst, Word w, const char *what, char *err, size_t errsz) {
     if (w.len >= COMMAND_TEXT_MAX)
         return errmsg_set(err, errsz, "%s is too long (at most %d characters)", what,
-                    COMMAND_TEXT_MAX - 1);
+                          COMMAND_TEXT_MAX - 1);
     memcpy(dst, w.s, w.len);
     dst[w.len] = '\0';
     return true;
@@ -95,8 +95,8 @@ static bool parse_number(const CommandSpec *spec, Word w, int *out, char *err, s
     if (i)
         v = -v;
     if (!digits || v < spec->min || v > spec->max)
-        return errmsg_set(err, errsz, "%s must be a whole number from %d to %d, not '%.*s'", spec->name,
-                    spec->min, spec->max, echo_len(w), w.s);
+        return errmsg_set(err, errsz, "%s must be a whole number from %d to %d, not '%.*s'",
+                          spec->name, spec->min, spec->max, echo_len(w), w.s);
     *out = (int)v;
     return true;
 }
@@ -107,7 +107,7 @@ static bool number_after(const CommandSpec *spec, const char **p, int *out, char
     Word w;
     if (!next_word(p, &w))
         return errmsg_set(err, errsz, "%s needs a number from %d to %d", spec->name, spec->min,
-                    spec->max);
+                          spec->max);
     return parse_number(spec, w, out, err, errsz);
 }
 
@@ -162,9 +162,9 @@ static bool parse_new(const char *p, Command *cmd, char *err, size_t errsz) {
         const CommandSpec *opt = new_option(w);
         if (!opt)
             return errmsg_set(err, errsz,
-                        "new: unknown option '%.*s' (expected white, black, level N, elo N, "
-                        "time TC or here)",
-                        echo_len(w), w.s);
+                              "new: unknown option '%.*s' (expected white, black, level N, elo N, "
+                              "time TC or here)",
+                              echo_len(w), w.s);
         bool *has = opt->kind == CMD_LEVEL ? &cmd->has_level
                     : opt->kind == CMD_ELO ? &cmd->has_elo
                                            : &cmd->has_time;
@@ -203,8 +203,8 @@ static bool parse_play(const char *p, Command *cmd, char *err, size_t errsz) {
     } else if (word_is(w, "both")) {
         cmd->human[WHITE] = cmd->human[BLACK] = true;
     } else if (!word_is(w, "none")) {
-        return errmsg_set(err, errsz, "play needs white, black, both or none, not '%.*s'", echo_len(w),
-                    w.s);
+        return errmsg_set(err, errsz, "play needs white, black, both or none, not '%.*s'",
+                          echo_len(w), w.s);
     }
     if (next_word(&p, &extra))
         return errmsg_set(err, errsz, "'play' takes just one of white, black, both or none");
@@ -212,7 +212,7 @@ static bool parse_play(const char *p, Command *cmd, char *err, size_t errsz) {
 }
 
 int command_nag_value(const char *s, size_t len) {
-    static const char *const symbols[] = {"!", "?", "!!", "??", "!?", "?!"};
+    static const char *const symbols[] = { "!", "?", "!!", "??", "!?", "?!" };
     for (int i = 0; i < 6; i++)
         if (strlen(symbols[i]) == len && !strncmp(s, symbols[i], len))
             return i + 1;
@@ -239,7 +239,8 @@ static void split_move_nag(Word *w, int *nag) {
         w->len = start;
     } else {
         size_t marks = end;
-        while (marks > start && end - marks < 2 && (w->s[marks - 1] == '!' || w->s[marks - 1] == '?'))
+        while (marks > start && end - marks < 2 &&
+               (w->s[marks - 1] == '!' || w->s[marks - 1] == '?'))
             marks--;
         if (marks == end || !(v = command_nag_value(w->s + marks, end - marks)))
             return;
@@ -300,8 +301,9 @@ bool command_parse(const char *line, Command *cmd, char *err, size_t errsz) {
         return copy_text(cmd->text, w, spec->what, err, errsz);
     case ARG_OPT_REST:
         w = rest_of(p);
-        return w.len == 0 || copy_text(cmd->text, w, spec->kind == CMD_SAVE ? spec->what : "the text",
-                                       err, errsz);
+        return w.len == 0 ||
+               copy_text(cmd->text, w, spec->kind == CMD_SAVE ? spec->what : "the text", err,
+                         errsz);
     case ARG_NAG:
         if (!next_word(&p, &w))
             return true; // no NAG: clear them
@@ -400,19 +402,26 @@ const char *command_suggest(const char *word, unsigned mode_mask) {
     return best;
 }
 
+// The table's entry for kind; NULL for CMD_EMPTY and CMD_MOVE.
+static const CommandSpec *spec_of(CommandKind kind) {
+    if ((int)kind < COMMAND_SPEC_FIRST || kind >= CMD_COUNT)
+        return NULL;
+    return &command_specs[kind - COMMAND_SPEC_FIRST];
+}
+
 unsigned command_modes(CommandKind kind) {
     if (kind == CMD_MOVE)
         return CMODE_PLAY | CMODE_BROWSE | CMODE_ANALYSE | CMODE_TRAIN;
-    for (size_t i = 0; i < command_spec_count; i++)
-        if (command_specs[i].kind == kind)
-            return command_specs[i].modes ? command_specs[i].modes : (unsigned)CMODE_ALL;
-    return CMODE_ALL; // CMD_EMPTY
+    const CommandSpec *spec = spec_of(kind);
+    if (spec && spec->modes)
+        return spec->modes;
+    return CMODE_ALL; // CMD_EMPTY, or a command every mode takes
 }
 
 const char *command_name(CommandKind kind) {
-    for (size_t i = 0; i < command_spec_count; i++)
-        if (command_specs[i].kind == kind)
-            return command_specs[i].name;
+    const CommandSpec *spec = spec_of(kind);
+    if (spec)
+        return spec->name;
     return kind == CMD_MOVE ? "move" : "";
 }
 
@@ -423,7 +432,7 @@ enum { HELP_LIST_MAX = 6144, HELP_ENTRY_MAX = 640 };
 // Built once from the table on first use; the strings stay valid for good.
 // (The first call must not race another: the UI calls it from one thread.)
 static char help_list[HELP_LIST_MAX];
-static char help_entry[COMMAND_SPECS_MAX][HELP_ENTRY_MAX];
+static char help_entry[COMMAND_SPEC_COUNT][HELP_ENTRY_MAX];
 static bool help_built;
 
 __attribute__((format(printf, 4, 5))) static size_t append(char *buf, size_t size, size_t used,
@@ -447,12 +456,14 @@ static size_t append_aliases(char *buf, size_t size, size_t used, const CommandS
 
 // "Modes: play, browse." for a command that not every mode takes.
 static size_t append_modes(char *buf, size_t size, size_t used, unsigned modes) {
-    static const char *const names[] = {"play", "browse", "edit", "analyse", "review", "train"};
+#define MODE_NAME(NAME, name) name,
+    static const char *const names[SESSION_MODE_COUNT] = { SESSION_MODES(MODE_NAME) };
+#undef MODE_NAME
     if (!modes || modes == CMODE_ALL)
         return used;
     used = append(buf, size, used, "\nModes:");
     const char *sep = " ";
-    for (int m = 0; m < 6; m++) {
+    for (int m = 0; m < SESSION_MODE_COUNT; m++) {
         if (modes & (1u << m)) {
             used = append(buf, size, used, "%s%s", sep, names[m]);
             sep = ", ";

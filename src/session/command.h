@@ -6,85 +6,24 @@
 #define SRC_COMMAND_H
 
 #include "src/game/clock.h"
+#include "src/session/session_mode.h"
 
 typedef enum {
-    CMD_EMPTY,    // blank line
-    CMD_MOVE,     // text: the move as typed
-    CMD_NEW,      // new [white|black] [level N] [elo N] [time TC]
-    CMD_PLAY,     // play white|black|both|none: which sides the human plays
-    CMD_UNDO,
-    CMD_REDO,
-    CMD_FLIP,
-    CMD_HINT,
-    CMD_LEVEL,    // number: 1..20
-    CMD_ELO,      // number: Elo
-    CMD_TIME,     // tc
-    CMD_RESIGN,
-    CMD_DRAW,     // offer a draw
-    CMD_CLAIM,    // claim a draw (text: an optional move to claim with)
-    CMD_FEN,      // print the FEN
-    CMD_SETBOARD, // text: the FEN
-    CMD_SAVE,     // text: file name
-    CMD_LOAD,     // text: file name
-    CMD_GO,       // the engine moves now / takes over the side to move
-    CMD_STOP,     // the engine moves now
-    CMD_QUIT,
-    CMD_HELP,     // text: the command asked about, may be empty
-    // Analysis and replay of loaded games.
-    CMD_ANALYZE,  // infinite analysis of the current position
-    CMD_LINES,    // number: analysis lines 1..5
-    CMD_NEXT,     // one move forward in the game
-    CMD_PREV,     // one move back
-    CMD_FIRST,    // to the start
-    CMD_LAST,     // to the end of the line
-    CMD_GOTO,     // number: to the position after White's move N (0 = start)
-    CMD_VAR,      // number: into the Nth alternative to the next move
-    CMD_UP,       // out of the variation, back to the line it branches from
-    CMD_REVIEW,   // analyse every move of the game
-    CMD_GAMES,    // text: list the games of the loaded file (matching the text)
-    CMD_GAME,     // number: show game N of the loaded file
-    // The position editor.
-    CMD_EDIT,     // start editing the current position
-    CMD_PUT,      // text: a piece and a square, "Qd4" or "pe5" (lower case: Black)
-    CMD_REMOVE,   // text: a square
-    CMD_SIDE,     // text: "white" or "black" to move
-    CMD_CASTLING, // text: "KQkq", "-"...
-    CMD_EP,       // text: a square or "-"
-    CMD_CLEAR,    // empty board (kings must be put back)
-    CMD_DONE,     // use the edited position
-    CMD_CANCEL,   // leave the editor, nothing changes
-    // The session's documents.
-    CMD_BACK,     // back to the game being played (game 0 does the same)
-    CMD_PACE,     // number: milliseconds between the engine's moves when it plays itself
-    // The look of the board view (the front end carries them out).
-    CMD_THEME,    // text: a theme name, or empty to list them
-    CMD_PIECES,   // text: a piece set name, or empty to list them
-    CMD_BELL,     // text: on, off, or empty to show the setting
-    CMD_EVAL,     // text: on, off, or empty to toggle the engine's evaluation in play
-    CMD_MESSAGES, // the last status messages
-    // Annotating the game shown.
-    CMD_COMMENT,  // text: the comment after the current move (empty: remove it)
-    CMD_NAG,      // nag: the current move's NAG (0: remove them)
-    CMD_WHY,      // explain the last move: its threats, or what a mistake allowed
-    // Puzzles from mistakes.
-    CMD_TRAIN,    // text: a PGN file to find puzzles in (empty: your archived games)
-    CMD_SOLUTION, // show the puzzle's solution
-    // The opening explorer.
-    CMD_EXPLORE,  // the moves played from the position shown
-    CMD_INDEX,    // text: PGN files to index for the explorer
-    // Any UCI engine.
-    CMD_ENGINE,   // text: an engine command line, builtin, options, option NAME VALUE, or empty
+    CMD_EMPTY, // blank line
+    CMD_MOVE,  // text: the move as typed
+#define COMMAND(KIND, ...) CMD_##KIND,
+#include "src/session/command_list.def"
+#undef COMMAND
+    CMD_COUNT
 } CommandKind;
 
-// The modes of the session, as bits: which modes accept a command.
+// The modes of the session, as bits (CMODE_PLAY is 1 << SESSION_PLAY...):
+// which modes accept a command.
 enum {
-    CMODE_PLAY = 1 << 0,    // playing the live game
-    CMODE_BROWSE = 1 << 1,  // stepping through a game of a file (or a reviewed game)
-    CMODE_EDIT = 1 << 2,    // the position editor
-    CMODE_ANALYSE = 1 << 3, // the engine analyses a position you can move about in
-    CMODE_REVIEW = 1 << 4,  // a review of every move runs
-    CMODE_TRAIN = 1 << 5,   // puzzles: searching for them, solving them
-    CMODE_ALL = (1 << 6) - 1,
+#define COMMAND_MODE_BIT(NAME, name) CMODE_##NAME = 1 << SESSION_##NAME,
+    SESSION_MODES(COMMAND_MODE_BIT)
+#undef COMMAND_MODE_BIT
+        CMODE_ALL = (1 << SESSION_MODE_COUNT) - 1,
 };
 
 enum { COMMAND_TEXT_MAX = 512 };
@@ -100,8 +39,8 @@ typedef struct Command {
     bool human[COLOR_NB];
     // CMD_NEW options; each only when its has_ flag is set.
     bool has_side, has_level, has_elo, has_time;
-    bool here;      // new ... here: from the position shown, with its moves
-    Color side;     // the side the human plays in the new game
+    bool here;  // new ... here: from the position shown, with its moves
+    Color side; // the side the human plays in the new game
     int level, elo;
     TimeControl tc; // also CMD_TIME
 } Command;

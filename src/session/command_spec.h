@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The command table's entry type, shared by the table (command_table.c) and
-// the parser, help and completion built on it (command.c). Internal to the
-// session module: the public API is command.h.
+// The command table's entry type, shared by the table (command_table.c,
+// made from command_list.def) and the parser, help and completion built on it (command.c). Internal
+// to the session module: the public API is command.h.
 #ifndef PATZER_SESSION_COMMAND_SPEC_H
 #define PATZER_SESSION_COMMAND_SPEC_H
 
@@ -24,7 +24,10 @@ typedef enum {
 
 enum {
     MAX_ALIASES = 3,
-    COMMAND_SPECS_MAX = 96, // room for the table's entries (checked below it)
+    // command_specs[] holds one entry per kind after CMD_MOVE, in the
+    // enum's order: the spec of kind k is command_specs[k - COMMAND_SPEC_FIRST].
+    COMMAND_SPEC_FIRST = CMD_MOVE + 1,
+    COMMAND_SPEC_COUNT = CMD_COUNT - COMMAND_SPEC_FIRST,
     ECHO_MAX = 40,     // how much of a bad word we quote back
     USAGE_COLUMN = 28, // where the summaries start in the list
 };

@@ -45,8 +45,8 @@ static int split_words(char *text, char **argv, int max) {
 
 static void say_engine(Think *t) {
     if (t->uci)
-        session_say(t->session, MSG_INFO, "Engine: %s (%s), %d options.",
-                    uci_client_name(t->uci), t->uci_command, uci_client_option_count(t->uci));
+        session_say(t->session, MSG_INFO, "Engine: %s (%s), %d options.", uci_client_name(t->uci),
+                    t->uci_command, uci_client_option_count(t->uci));
     else
         session_say(t->session, MSG_INFO, "Engine: the built-in engine (engine CMD uses another).");
 }
@@ -56,8 +56,8 @@ static void say_engine(Think *t) {
 static void apply_settings(Think *t) {
     const SessionOptions *o = &t->session->opts;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int want[2] = {o->hash_mb, o->threads > 0 ? o->threads : cores > 0 ? (int)cores : 1};
-    static const char *const names[2] = {"Hash", "Threads"};
+    int want[2] = { o->hash_mb, o->threads > 0 ? o->threads : cores > 0 ? (int)cores : 1 };
+    static const char *const names[2] = { "Hash", "Threads" };
     for (int i = 0; i < 2; i++) {
         const UciOption *opt = uci_client_find_option(t->uci, names[i]);
         if (!opt || opt->type != UCI_SPIN || want[i] <= 0)
@@ -106,8 +106,10 @@ bool think_use_engine(Think *t, char *const argv[]) {
     }
     apply_settings(t);
     if (!uci_client_new_game(c, ENGINE_START_MS)) {
-        session_say(t->session, MSG_ERROR, "Engine '%s' did not answer isready; back to the "
-                    "built-in engine.", t->uci_command);
+        session_say(t->session, MSG_ERROR,
+                    "Engine '%s' did not answer isready; back to the "
+                    "built-in engine.",
+                    t->uci_command);
         think_use_engine(t, NULL);
         return false;
     }
@@ -118,13 +120,13 @@ static void list_options(Think *t) {
     char text[MESSAGE_MAX * 2];
     size_t len = 0;
     text[0] = '\0';
-#define ADD(...)                                                                              \
-    do {                                                                                      \
-        if (len < sizeof text) {                                                              \
-            int k_ = snprintf(text + len, sizeof text - len, __VA_ARGS__);                    \
-            if (k_ > 0)                                                                       \
-                len += (size_t)k_;                                                            \
-        }                                                                                     \
+#define ADD(...)                                                           \
+    do {                                                                   \
+        if (len < sizeof text) {                                           \
+            int k_ = snprintf(text + len, sizeof text - len, __VA_ARGS__); \
+            if (k_ > 0)                                                    \
+                len += (size_t)k_;                                         \
+        }                                                                  \
     } while (0)
     if (!t->uci) {
         ADD("Options of the built-in engine:");
@@ -132,14 +134,14 @@ static void list_options(Think *t) {
             const EngineOption *o = engine_option(i);
             char value[128] = "";
             engine_get_option(t->engine, o->name, value, sizeof value);
-            static const char *const types[] = {"spin", "check", "string", "button"};
+            static const char *const types[] = { "spin", "check", "string", "button" };
             ADD("\n  %s (%s", o->name, types[o->type]);
             if (o->type == OPTION_SPIN)
                 ADD(" %d..%d", o->min, o->max);
             ADD(") = %s", value);
         }
     } else {
-        static const char *const types[] = {"spin", "check", "combo", "button", "string"};
+        static const char *const types[] = { "spin", "check", "combo", "button", "string" };
         ADD("Options of %s:", uci_client_name(t->uci));
         for (int i = 0; i < uci_client_option_count(t->uci); i++) {
             const UciOption *o = uci_client_option(t->uci, i);
@@ -173,7 +175,8 @@ static void set_option(Think *t, const char *arg) {
     for (char *w = strtok_r(copy, " \t", &save); w && n < 64; w = strtok_r(NULL, " \t", &save))
         words[n++] = w;
     if (n == 0) {
-        session_say(t->session, MSG_ERROR, "engine option needs a NAME and a VALUE "
+        session_say(t->session, MSG_ERROR,
+                    "engine option needs a NAME and a VALUE "
                     "(engine options lists them).");
         return;
     }
@@ -242,23 +245,6 @@ void think_engine_command(Think *t, const char *arg) {
     }
 }
 
-void think_drop_uci(Think *t) {
-    uci_client_free(t->uci);
-    t->uci = NULL;
-    t->uci_command[0] = '\0';
-    t->uci_argc = 0;
-}
-
 const char *think_engine_name(const Think *t) {
     return t->uci ? uci_client_name(t->uci) : "patzer";
-}
-
-void think_free(Think *t) {
-    think_cancel(t);
-    uci_client_free(t->uci);
-    t->uci = NULL;
-    if (t->engine)
-        netfile_release(&t->net, t->engine);
-    engine_free(t->engine);
-    t->engine = NULL;
 }

@@ -17,6 +17,45 @@
 #include "src/util/paths.h"
 #include "src/session/session_int.h"
 
+// The opening explorer (explore.c): the files given to `index`, the
+// player's archive, and the thread that builds their indexes.
+enum { EXPLORE_SOURCES_MAX = 16 };
+typedef struct ExploreSource {
+    char path[PATH_MAX_LEN];
+    char index_path[PATH_MAX_LEN];
+    ExploreIndex *index; // open while up to date
+} ExploreSource;
+
+typedef struct ExploreJob {
+    char path[PATH_MAX_LEN], index_path[PATH_MAX_LEN];
+    bool ok; // written by the thread, read after it is joined
+    char err[512];
+    IndexProgress done;
+    int64_t ms;
+} ExploreJob;
+
+struct ExploreState {
+    ExploreSource sources[EXPLORE_SOURCES_MAX]; // remembered across sessions
+    int count;
+    bool loaded; // the list of earlier sessions was read
+    ExploreSource archive;
+    Book *book; // the session's book, for its moves and weights
+    bool book_tried;
+    Explorer shown; // the last table, for clicks on its rows
+    char *text;
+    bool pending; // show the explorer when indexing ends
+    // The indexing thread.
+    pthread_t thread;
+    bool running;
+    atomic_bool cancel;
+    EventQueue *events;
+    ExploreJob jobs[EXPLORE_SOURCES_MAX + 1];
+    int job_count;
+    atomic_int job_now;
+    atomic_llong bytes, total_bytes, games, positions, job_start_ms;
+    int64_t last_push_ms; // the thread's own
+};
+
 enum { PROGRESS_EVERY_MS = 250, BAR_WIDTH = 12 };
 
 static const char *base_name(const char *path) {
@@ -71,7 +110,7 @@ static void join(ExploreState *x) {
 // Opens a source's index when it is up to date; else queues a build (after
 // saying why an existing index is not used). False when it cannot be queued.
 static bool prepare(Session *s, ExploreSource *src) {
-    ExploreState *x = &s->explore;
+    ExploreState *x = s->explore;
     if (src->index && index_current(src->index))
         return true;
     index_close(src->index);
@@ -102,7 +141,7 @@ static bool prepare(Session *s, ExploreSource *src) {
 }
 
 static bool start_jobs(Session *s) {
-    ExploreState *x = &s->explore;
+    ExploreState *x = s->explore;
     if (x->job_count == 0)
         return false;
     if (!x->events)
@@ -125,7 +164,7 @@ static bool start_jobs(Session *s) {
 static const char FILES_NAME[] = "explore";
 
 static void save_files(Session *s) {
-    ExploreState *x = &s->explore;
+    ExploreState *x = s->explore;
     char path[PATH_MAX_LEN], err[512];
     if (!paths_state_file(FILES_NAME, path, sizeof path, true))
         return;
@@ -156,7 +195,7 @@ static ExploreSource *add_file(ExploreState *x, const char *file) {
 
 // The list of earlier sessions, read once; files that are gone are dropped.
 static void load_files(Session *s) {
-    ExploreState *x = &s->explore;
+    ExploreState *x = s->explore;
     if (x->loaded)
         return;
     x->loaded = true;
@@ -184,7 +223,7 @@ static void load_files(Session *s) {
 
 // The sources explore shows: the files indexed, else the player's archive.
 static int sources(Session *s, ExploreSource **out) {
-    ExploreState *x = &s->explore;
+    ExploreState *x = s->explore;
     load_files(s);
     int n = 0;
     for (int i = 0; i < x->count; i++)
@@ -199,7 +238,7 @@ static int sources(Session *s, ExploreSource **out) {
 // ------------------------------------------------------------ showing
 
 static void show(Session *s) {
-    ExploreState *x = &s->explore;
+    ExploreState *x = s->explore;
     ExploreSource *src[EXPLORE_SOURCES_MAX + 1];
     int n = sources(s, src);
     ExploreIndex *ix[EXPLORE_SOURCES_MAX + 1];
@@ -251,7 +290,7 @@ static void show(Session *s) {
 // ------------------------------------------------------------ commands
 
 void explore_command(Session *s) {
-    ExploreState *x = &s->explore;
+    ExploreState *x = s->explore;
     if (x->running) {
         x->pending = true;
         session_say(s, MSG_INFO, "Indexing is under way; the explorer opens when it is done.");
@@ -270,7 +309,7 @@ void explore_command(Session *s) {
 }
 
 void index_command(Session *s, const char *text) {
-    ExploreState *x = &s->explore;
+    ExploreState *x = s->explore;
     if (x->running) {
         session_say(s, MSG_ERROR, "Indexing is under way already; wait until it is done.");
         return;
@@ -317,7 +356,7 @@ void index_command(Session *s, const char *text) {
 // ------------------------------------------------------------ events
 
 static void say_progress(Session *s) {
-    ExploreState *x = &s->explore;
+    ExploreState *x = s->explore;
     int job = atomic_load(&x->job_now);
     long long bytes = atomic_load(&x->bytes), total = atomic_load(&x->total_bytes),
               positions = atomic_load(&x->positions), games = atomic_load(&x->games);
@@ -349,7 +388,7 @@ static void say_progress(Session *s) {
 }
 
 void explore_event(Session *s, const Event *ev) {
-    ExploreState *x = &s->explore;
+    ExploreState *x = s->explore;
     if (!x->running)
         return;
     if (ev->kind == EV_INDEX_PROGRESS) {
@@ -396,10 +435,10 @@ void explore_event(Session *s, const Event *ev) {
     }
 }
 
-bool explore_busy(const Session *s) { return s->explore.running; }
+bool explore_busy(const Session *s) { return s->explore->running; }
 
 bool explore_stop(Session *s) {
-    ExploreState *x = &s->explore;
+    ExploreState *x = s->explore;
     if (!x->running)
         return false;
     atomic_store(&x->cancel, true); // the thread ends at its next progress report
@@ -408,24 +447,33 @@ bool explore_stop(Session *s) {
     return true;
 }
 
+bool explore_init(Session *s) {
+    s->explore = calloc(1, sizeof *s->explore);
+    return s->explore != NULL;
+}
+
 void explore_free(Session *s) {
-    ExploreState *x = &s->explore;
+    ExploreState *x = s->explore;
+    if (!x)
+        return;
     join(x);
     for (int i = 0; i < x->count; i++)
         index_close(x->sources[i].index);
     index_close(x->archive.index);
     book_close(x->book);
     free(x->text);
+    free(x);
+    s->explore = NULL;
 }
 
 bool session_is_explorer(const Session *s, const char *text) {
-    return s->explore.text && strcmp(s->explore.text, text) == 0;
+    return s->explore->text && strcmp(s->explore->text, text) == 0;
 }
 
 bool session_explorer_move(const Session *s, const char *line, char *san, size_t sansz) {
-    int row = s->explore.text ? explorer_row_at(&s->explore.shown, line) : -1;
+    int row = s->explore->text ? explorer_row_at(&s->explore->shown, line) : -1;
     if (row < 0)
         return false;
-    snprintf(san, sansz, "%s", s->explore.shown.rows[row].san);
+    snprintf(san, sansz, "%s", s->explore->shown.rows[row].san);
     return true;
 }

@@ -9,7 +9,17 @@
 
 #include "src/session/session_int.h"
 
-static const Transition stay = {.kind = TR_STAY};
+typedef struct AnalyseState {
+    Game *game; // a copy of the position shown, both sides human
+    SearchLimits limits;
+    bool limited; // ends by itself (time or depth)
+} AnalyseState;
+
+static AnalyseState *state(const Session *s) {
+    return s->mode_state[SESSION_ANALYSE];
+}
+
+static const Transition stay = { .kind = TR_STAY };
 
 static bool analyse_enter(Session *s, const ModeArgs *args, int64_t now) {
     Game *g = game_clone(args->source);
@@ -19,11 +29,11 @@ static bool analyse_enter(Session *s, const ModeArgs *args, int64_t now) {
     }
     game_pause(g, now);
     game_set_players(g, PLAYER_HUMAN, PLAYER_HUMAN);
-    game_free(s->analyse.game);
-    s->analyse.game = g;
-    s->analyse.limited = args->limits != NULL;
+    game_free(state(s)->game);
+    state(s)->game = g;
+    state(s)->limited = args->limits != NULL;
     if (args->limits)
-        s->analyse.limits = *args->limits;
+        state(s)->limits = *args->limits;
     think_cancel(&s->think);
     memset(&s->think.thinking, 0, sizeof s->think.thinking);
     session_say(s, MSG_INFO, "Analysing%s: stop ends it, back returns to your game.",
@@ -35,8 +45,8 @@ static void analyse_leave(Session *s, int64_t now) {
     (void)now;
     think_cancel(&s->think);
     memset(&s->think.thinking, 0, sizeof s->think.thinking); // not shown in other modes
-    game_free(s->analyse.game);
-    s->analyse.game = NULL;
+    game_free(state(s)->game);
+    state(s)->game = NULL;
 }
 
 // The lines reached so far, kept for the position analysed (the panel
@@ -48,17 +58,17 @@ static Transition finish(Session *s, const char *why) {
         s->analysis_final.final = true;
         s->analysis_final.active = false;
         s->analysis_final.analysing = true;
-        s->analysis_final_key = game_board(s->analyse.game)->key;
+        s->analysis_final_key = game_board(state(s)->game)->key;
         char text[MESSAGE_MAX];
         think_format(&s->think, "final ", text, sizeof text);
         session_say(s, MSG_ANALYSIS, "%s", text);
     }
     session_say(s, MSG_INFO, "%s", why);
-    return (Transition){.kind = TR_BACK};
+    return (Transition){ .kind = TR_BACK };
 }
 
 static bool step(Session *s, const Command *cmd, int64_t now) {
-    Game *g = s->analyse.game;
+    Game *g = state(s)->game;
     char err[512] = "";
     switch (cmd->kind) {
     case CMD_MOVE: {
@@ -124,7 +134,7 @@ static Transition on_event(Session *s, const Event *ev) {
     s->think.busy = false;
     s->think.kind = REQ_NONE;
     s->think.thinking.active = false;
-    if (s->analyse.limited && s->think.gen == game_generation(s->analyse.game))
+    if (state(s)->limited && s->think.gen == game_generation(state(s)->game))
         return finish(s, "Analysis done.");
     return stay;
 }
@@ -133,44 +143,58 @@ static Transition analyse_poll(Session *s, const Event *ev, int64_t now) {
     (void)now;
     if (ev)
         return on_event(s, ev);
-    const Game *g = s->analyse.game;
+    const Game *g = state(s)->game;
     if (s->think.busy && s->think.gen == game_generation(g))
         return stay;
     if (s->think.busy)
         think_cancel(&s->think);
     if (movegen_count(game_board(g)) == 0 || game_is_over(g)) {
-        if (s->analyse.limited)
+        if (state(s)->limited)
             return finish(s, "Nothing to analyse: the game is over.");
         return stay;
     }
-    if (s->think.thinking.shown && !s->think.thinking.active && !s->analyse.limited &&
+    if (s->think.thinking.shown && !s->think.thinking.active && !state(s)->limited &&
         s->think.gen == game_generation(g))
         return stay; // the engine found a mate and stopped: keep showing it
     SearchLimits limits;
     search_limits_init(&limits);
-    if (s->analyse.limited)
-        limits = s->analyse.limits;
+    if (state(s)->limited)
+        limits = state(s)->limits;
     else
         limits.infinite = true;
     think_start(&s->think, g, REQ_ANALYSIS, &limits, LEVEL_MAX, s->analysis_lines);
     return stay;
 }
 
-static const Game *analyse_game(const Session *s) { return s->analyse.game; }
-static const Board *analyse_board(const Session *s) { return game_board(s->analyse.game); }
+static const Game *analyse_game(const Session *s) {
+    return state(s)->game;
+}
+static const Board *analyse_board(const Session *s) {
+    return game_board(state(s)->game);
+}
 
 static void analyse_status(const Session *s, char *buf, size_t bufsz) {
     char text[160];
-    session_game_status(s->analyse.game, text, sizeof text);
+    session_game_status(state(s)->game, text, sizeof text);
     snprintf(buf, bufsz, "%s - analysing", text);
 }
 
 static PgnGame *analyse_to_pgn(Session *s, int64_t now) {
-    return session_to_pgn(s->analyse.game, s->openings, now);
+    return session_to_pgn(state(s)->game, s->openings, now);
+}
+
+// An analysis with a limit ends by itself: the screen waits for it.
+static bool analyse_busy(const Session *s) {
+    return state(s)->limited;
+}
+
+static void analyse_destroy(Session *s) {
+    game_free(state(s)->game);
 }
 
 const ModeOps mode_analyse_ops = {
-    .name = "analyse",
+    .state_size = sizeof(AnalyseState),
+    .destroy = analyse_destroy,
     .enter = analyse_enter,
     .leave = analyse_leave,
     .handle = analyse_handle,
@@ -179,4 +203,6 @@ const ModeOps mode_analyse_ops = {
     .board = analyse_board,
     .status = analyse_status,
     .to_pgn = analyse_to_pgn,
+    .refusal_hint = " (stop ends the analysis, back returns to your game)",
+    .busy = analyse_busy,
 };

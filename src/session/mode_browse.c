@@ -9,11 +9,23 @@
 #include "src/session/session_int.h"
 #include "src/util/text.h"
 
-static const Transition stay = {.kind = TR_STAY};
+typedef struct BrowseState {
+    PgnGame *doc;      // the game shown (a file's, or a reviewed one): the document
+    PgnCursor *cursor; // the line through it and how far the board is
+    Game *game;        // the line up to the cursor, the rest as the redo tail
+    const char *line_sans[GAME_MAX_PLIES];
+    unsigned char line_variations[GAME_MAX_PLIES];
+} BrowseState;
+
+static BrowseState *state(const Session *s) {
+    return s->mode_state[SESSION_BROWSE];
+}
+
+static const Transition stay = { .kind = TR_STAY };
 
 enum {
     LEAD_COMMENT_SHORT = 60, // bytes of a game's first comment that the status line shows
-    NAME_SHOWN = 40,       // bytes of a player's name in a heading
+    NAME_SHOWN = 40,         // bytes of a player's name in a heading
 };
 
 // The settings the board's game is shown with: the position at the segment
@@ -43,7 +55,7 @@ static void shown_settings(const PgnCursor *c, const GameSettings *base, GameSet
 // While the mode is being entered the front end is not told: the core does
 // it after.
 static bool show_position(Session *s, bool notify) {
-    BrowseState *b = &s->browse;
+    BrowseState *b = state(s);
     GameSettings settings;
     shown_settings(b->cursor, &s->opts.settings, &settings);
     int seg = pgn_cursor_segment_start(b->cursor); // the game starts after a null move
@@ -127,9 +139,9 @@ static bool browse_enter(Session *s, const ModeArgs *args, int64_t now) {
     char err[512];
     PgnGame *kept = args->game ? NULL : session_take_edited(s, args->path, args->number);
     PgnGame *doc = args->game ? args->game
-                   : kept     ? kept
-                              : pgn_db_read_game(args->path, args->number, &args->place, err,
-                                                 sizeof err);
+                   : kept
+                       ? kept
+                       : pgn_db_read_game(args->path, args->number, &args->place, err, sizeof err);
     PgnCursor *r = doc ? pgn_cursor_new(doc) : NULL;
     if (!r) {
         if (doc) {
@@ -139,15 +151,15 @@ static bool browse_enter(Session *s, const ModeArgs *args, int64_t now) {
         session_say(s, MSG_ERROR, "%s", err);
         return false;
     }
-    BrowseState old = s->browse; // browse entered again: the new game replaces the old
-    memset(&s->browse, 0, sizeof s->browse);
-    s->browse.doc = doc;
-    s->browse.cursor = r;
+    BrowseState old = *state(s); // browse entered again: the new game replaces the old
+    memset(state(s), 0, sizeof *state(s));
+    state(s)->doc = doc;
+    state(s)->cursor = r;
     if (args->ply >= 0 && args->ply < pgn_cursor_length(r))
         pgn_cursor_set_ply(r, args->ply);
     if (!show_position(s, false)) {
-        close_view(&s->browse);
-        s->browse = old;
+        close_view(state(s));
+        *state(s) = old;
         return false;
     }
     leave_view(s, &old);
@@ -163,15 +175,14 @@ static bool browse_enter(Session *s, const ModeArgs *args, int64_t now) {
                 "back returns to your game.",
                 args->number, white ? white : "?", black ? black : "?", pgn_result(g), moves,
                 moves == 1 ? "" : "s", kept ? ", with your changes not saved yet" : "",
-                short_comment ? " {" : "", short_comment ? comment : "",
-                short_comment ? "}" : "");
+                short_comment ? " {" : "", short_comment ? comment : "", short_comment ? "}" : "");
     long_lead_comment(s, g, args->number);
     return true;
 }
 
 static void browse_leave(Session *s, int64_t now) {
     (void)now;
-    leave_view(s, &s->browse);
+    leave_view(s, state(s));
 }
 
 // After White's move N, counted in the line's own numbering.
@@ -186,7 +197,7 @@ static int goto_ply(const PgnCursor *r, int number) {
 }
 
 static bool step(Session *s, const Command *cmd) {
-    PgnCursor *r = s->browse.cursor;
+    PgnCursor *r = state(s)->cursor;
     int cursor = pgn_cursor_ply(r), length = pgn_cursor_length(r);
     switch (cmd->kind) {
     case CMD_NEXT:
@@ -228,7 +239,7 @@ static bool step(Session *s, const Command *cmd) {
 
 // A move on the board joins the loaded game.
 static void try_move(Session *s, const char *text, int64_t now) {
-    BrowseState *b = &s->browse;
+    BrowseState *b = state(s);
     char err[512] = "";
     GameStatus st = game_play_text(b->game, text, now, err, sizeof err);
     if (st != GAME_OK) {
@@ -259,12 +270,16 @@ static Transition browse_poll(Session *s, const Event *ev, int64_t now) {
     return stay;
 }
 
-static const Game *browse_game(const Session *s) { return s->browse.game; }
-static const Board *browse_board(const Session *s) { return game_board(s->browse.game); }
+static const Game *browse_game(const Session *s) {
+    return state(s)->game;
+}
+static const Board *browse_board(const Session *s) {
+    return game_board(state(s)->game);
+}
 
 // NAGs as the glyphs people read ($1 "!" ... $6 "?!"), others as $n.
 static void nag_text(const PgnNode *n, char *buf, size_t bufsz) {
-    static const char *const glyphs[] = {"", "!", "?", "!!", "??", "!?", "?!"};
+    static const char *const glyphs[] = { "", "!", "?", "!!", "??", "!?", "?!" };
     size_t len = 0;
     buf[0] = '\0';
     for (int i = 0; i < n->nag_count && len < bufsz; i++) {
@@ -275,8 +290,8 @@ static void nag_text(const PgnNode *n, char *buf, size_t bufsz) {
 }
 
 static void browse_status(const Session *s, char *buf, size_t bufsz) {
-    const PgnCursor *r = s->browse.cursor;
-    const Game *g = s->browse.game;
+    const PgnCursor *r = state(s)->cursor;
+    const Game *g = state(s)->game;
     int cursor = pgn_cursor_ply(r);
     size_t len = 0;
     if (cursor == 0) {
@@ -288,8 +303,8 @@ static void browse_status(const Session *s, char *buf, size_t bufsz) {
         pgn_cursor_move_number(r, cursor - 1, &number, &side);
         char nags[32];
         nag_text(n, nags, sizeof nags);
-        len = (size_t)snprintf(buf, bufsz, "%d.%s %s%s", number, side == BLACK ? ".." : "",
-                               n->san, nags);
+        len = (size_t)snprintf(buf, bufsz, "%d.%s %s%s", number, side == BLACK ? ".." : "", n->san,
+                               nags);
         if (n->comment && len < bufsz)
             len += (size_t)snprintf(buf + len, bufsz - len, "  {%s}", n->comment);
     }
@@ -303,41 +318,20 @@ static void browse_status(const Session *s, char *buf, size_t bufsz) {
 
 static PgnGame *browse_to_pgn(Session *s, int64_t now) {
     (void)now;
-    return pgn_game_clone(pgn_cursor_game(s->browse.cursor)); // with its source and changes
+    return pgn_game_clone(pgn_cursor_game(state(s)->cursor)); // with its source and changes
 }
 
 // The game is where save put it, as it is now.
 static void browse_saved(Session *s, const PgnGame *written) {
-    PgnGame *g = pgn_cursor_game(s->browse.cursor);
+    PgnGame *g = pgn_cursor_game(state(s)->cursor);
     pgn_set_source(g, pgn_source(written));
     pgn_mark_saved(g);
 }
 
-const ModeOps mode_browse_ops = {
-    .name = "browse",
-    .enter = browse_enter,
-    .leave = browse_leave,
-    .handle = browse_handle,
-    .poll = browse_poll,
-    .game = browse_game,
-    .board = browse_board,
-    .status = browse_status,
-    .to_pgn = browse_to_pgn,
-    .saved = browse_saved,
-};
-
-void browse_refresh(Session *s) { show_position(s, true); }
-
-bool browse_goto_node(Session *s, const PgnNode *n) {
-    if (!pgn_cursor_goto_node(s->browse.cursor, n))
-        return false;
-    return show_position(s, true);
-}
-
 // The move list of the line shown, and the variations of each of its moves.
-void browse_move_list(Session *s, const char *const **sans, int *count, int *current,
-                      const unsigned char **variations) {
-    BrowseState *b = &s->browse;
+static void browse_move_list(Session *s, const char *const **sans, int *count, int *current,
+                             const unsigned char **variations) {
+    BrowseState *b = state(s);
     int n = pgn_cursor_length(b->cursor);
     for (int i = 0; i < n && i < GAME_MAX_PLIES; i++) {
         const PgnNode *node = pgn_cursor_line_node(b->cursor, i);
@@ -353,6 +347,40 @@ void browse_move_list(Session *s, const char *const **sans, int *count, int *cur
     *variations = b->line_variations;
 }
 
-void browse_move_list_start(const Session *s, int *fullmove, Color *side) {
-    pgn_cursor_move_number(s->browse.cursor, 0, fullmove, side); // the line, not the board's game
+static void browse_move_list_start(const Session *s, int *fullmove, Color *side) {
+    pgn_cursor_move_number(state(s)->cursor, 0, fullmove, side); // the line, not the board's game
 }
+
+static PgnCursor *browse_cursor(const Session *s) {
+    return state(s)->cursor;
+}
+static void browse_refresh(Session *s) {
+    show_position(s, true);
+}
+
+// Which game is shown: the file's game number, or one in memory.
+static void browse_status_tag(const Session *s, char *buf, size_t bufsz) {
+    if (s->browse_number > 0)
+        snprintf(buf, bufsz, "  [browse: game %d]", s->browse_number);
+    else
+        snprintf(buf, bufsz, "  [browse: reviewed game]");
+}
+
+const ModeOps mode_browse_ops = {
+    .state_size = sizeof(BrowseState),
+    .enter = browse_enter,
+    .leave = browse_leave,
+    .handle = browse_handle,
+    .poll = browse_poll,
+    .game = browse_game,
+    .board = browse_board,
+    .status = browse_status,
+    .to_pgn = browse_to_pgn,
+    .saved = browse_saved,
+    .refusal_hint = " (back returns to your game)",
+    .move_list = browse_move_list,
+    .move_list_start = browse_move_list_start,
+    .status_tag = browse_status_tag,
+    .cursor = browse_cursor,
+    .refresh = browse_refresh,
+};

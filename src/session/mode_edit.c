@@ -6,7 +6,16 @@
 
 #include "src/session/session_int.h"
 
-static const Transition stay = {.kind = TR_STAY};
+typedef struct EditState {
+    Board board; // only squares, side to move
+    char castling[5], ep[3];
+} EditState;
+
+static EditState *state(const Session *s) {
+    return s->mode_state[SESSION_EDIT];
+}
+
+static const Transition stay = { .kind = TR_STAY };
 static const char letters[] = "PpNnBbRrQqKk";
 
 static void put(Board *b, Square sq, Piece p) {
@@ -41,13 +50,16 @@ static void load_board(EditState *e, const Board *b) {
 
 static bool edit_enter(Session *s, const ModeArgs *args, int64_t now) {
     (void)now;
-    load_board(&s->edit, game_board(args->source));
-    session_say(s, MSG_INFO, "Editing: put Qd4 / put pe5, remove e4, clear, side white|black, "
-                             "castling KQkq|-, ep e3|-, then done (or cancel).");
+    load_board(state(s), game_board(args->source));
+    session_say(s, MSG_INFO,
+                "Editing: put Qd4 / put pe5, remove e4, clear, side white|black, "
+                "castling KQkq|-, ep e3|-, then done (or cancel).");
     return true;
 }
 
-static void edit_leave(Session *s, int64_t now) { (void)s, (void)now; }
+static void edit_leave(Session *s, int64_t now) {
+    (void)s, (void)now;
+}
 
 // The placement from the squares; the rest from the editor's fields.
 static void edit_fen(const EditState *e, char *buf, size_t bufsz) {
@@ -84,11 +96,13 @@ static bool put_piece(Session *s, const char *t) {
         sq_text++;
     Square sq = square_from_name(sq_text);
     if (!l || sq == SQ_NONE || sq_text[2]) {
-        session_say(s, MSG_ERROR, "put needs a piece letter (KQRBNP white, kqrbnp black) and a "
-                                  "square, like Qd4 or pe5; not '%s'", t);
+        session_say(s, MSG_ERROR,
+                    "put needs a piece letter (KQRBNP white, kqrbnp black) and a "
+                    "square, like Qd4 or pe5; not '%s'",
+                    t);
         return false;
     }
-    put(&s->edit.board, sq, (Piece)(l - letters));
+    put(&state(s)->board, sq, (Piece)(l - letters));
     session_say(s, MSG_INFO, "Put %c on %s (editor)", *l, sq_text);
     return true;
 }
@@ -99,13 +113,13 @@ static bool remove_piece(Session *s, const char *t) {
         session_say(s, MSG_ERROR, "remove needs a square like e4, not '%s'", t);
         return false;
     }
-    put(&s->edit.board, sq, NO_PIECE);
+    put(&state(s)->board, sq, NO_PIECE);
     session_say(s, MSG_INFO, "Emptied %s (editor)", t);
     return true;
 }
 
 static bool set_field(Session *s, const Command *cmd) {
-    EditState *e = &s->edit;
+    EditState *e = state(s);
     const char *t = cmd->text;
     if (cmd->kind == CMD_SIDE) {
         if (t[0] != 'w' && t[0] != 'W' && t[0] != 'b' && t[0] != 'B') {
@@ -142,7 +156,7 @@ static bool set_board(Session *s, const char *text) {
         session_say(s, MSG_ERROR, "Bad FEN: %s", err);
         return false;
     }
-    load_board(&s->edit, &b);
+    load_board(state(s), &b);
     session_say(s, MSG_INFO, "Position loaded into the editor%s%s%s; done uses it.",
                 note[0] ? " (" : "", note, note[0] ? ")" : "");
     return true;
@@ -157,8 +171,8 @@ static Transition edit_handle(Session *s, const Command *cmd, int64_t now) {
     case CMD_REMOVE: changed = remove_piece(s, cmd->text); break;
     case CMD_CLEAR:
         for (Square sq = 0; sq < SQ_NB; sq++)
-            put(&s->edit.board, sq, NO_PIECE);
-        s->edit.castling[0] = s->edit.ep[0] = '\0';
+            put(&state(s)->board, sq, NO_PIECE);
+        state(s)->castling[0] = state(s)->ep[0] = '\0';
         session_say(s, MSG_INFO, "Board cleared (editor): put the kings back.");
         changed = true;
         break;
@@ -168,12 +182,12 @@ static Transition edit_handle(Session *s, const Command *cmd, int64_t now) {
     case CMD_DONE: {
         // The core checks the position and starts the game, or says why not.
         tr.kind = TR_SETBOARD;
-        edit_fen(&s->edit, tr.fen, sizeof tr.fen);
+        edit_fen(state(s), tr.fen, sizeof tr.fen);
         break;
     }
     case CMD_SETBOARD: changed = set_board(s, cmd->text); break;
     case CMD_FEN:
-        edit_fen(&s->edit, tr.fen, sizeof tr.fen);
+        edit_fen(state(s), tr.fen, sizeof tr.fen);
         session_say(s, MSG_INFO, "%s", tr.fen);
         break;
     case CMD_CANCEL:
@@ -192,11 +206,15 @@ static Transition edit_poll(Session *s, const Event *ev, int64_t now) {
     return stay;
 }
 
-static const Game *edit_game(const Session *s) { return s->live; }
-static const Board *edit_board(const Session *s) { return &s->edit.board; }
+static const Game *edit_game(const Session *s) {
+    return s->live;
+}
+static const Board *edit_board(const Session *s) {
+    return &state(s)->board;
+}
 
 static void edit_status(const Session *s, char *buf, size_t bufsz) {
-    snprintf(buf, bufsz, "%s to move (editor)", s->edit.board.side == WHITE ? "White" : "Black");
+    snprintf(buf, bufsz, "%s to move (editor)", state(s)->board.side == WHITE ? "White" : "Black");
 }
 
 static PgnGame *edit_to_pgn(Session *s, int64_t now) {
@@ -205,7 +223,7 @@ static PgnGame *edit_to_pgn(Session *s, int64_t now) {
 }
 
 const ModeOps mode_edit_ops = {
-    .name = "edit",
+    .state_size = sizeof(EditState),
     .enter = edit_enter,
     .leave = edit_leave,
     .handle = edit_handle,
@@ -214,4 +232,7 @@ const ModeOps mode_edit_ops = {
     .board = edit_board,
     .status = edit_status,
     .to_pgn = edit_to_pgn,
+    .refusal_hint = ": done uses the position, cancel leaves the editor",
+    .hides_moves = true,
+    .hides_opening = true,
 };

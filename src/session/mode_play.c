@@ -6,26 +6,47 @@
 
 #include "src/session/session_int.h"
 
+typedef struct PlayState {
+    Move hint;              // shown on the board once the hint names the move
+    Move hint_found;        // the engine's hint; the first `hint` names only its piece
+    bool show_eval;         // `eval on`: the engine's thinking shows in a game against it
+    int64_t last_move_ms;   // when the last move was made (pacing engine-vs-engine)
+    bool clock_was_running; // when play was left: restart it on return
+    bool held;              // session_hold: the game waits while the board is covered
+    bool held_clock;        // a clock ran (or was started by a move) while held
+    PgnSource saved_to;     // where `save` last put the game (path empty: nowhere yet)
+    // Looking back: the position after the live game's first view_ply moves
+    // is shown (-1: the live position), while the clocks and the engine go on.
+    int view_ply;
+    Board view_board;
+} PlayState;
+
+static PlayState *state(const Session *s) {
+    return s->mode_state[SESSION_PLAY];
+}
+
 enum { HINT_MOVETIME_MS = 1000 };
 
-static const Transition stay = {.kind = TR_STAY};
+static const Transition stay = { .kind = TR_STAY };
 
 static void update_flip(Session *s) {
-    s->flipped = game_player(s->live, BLACK) == PLAYER_HUMAN &&
-                 game_player(s->live, WHITE) == PLAYER_ENGINE;
+    s->flipped =
+        game_player(s->live, BLACK) == PLAYER_HUMAN && game_player(s->live, WHITE) == PLAYER_ENGINE;
 }
 
 static void clear_hint(Session *s) {
-    s->play.hint = MOVE_NONE;
-    s->play.hint_found = MOVE_NONE;
+    state(s)->hint = MOVE_NONE;
+    state(s)->hint_found = MOVE_NONE;
 }
 
 // ----------------------------------------------------------------- looking back
 
-bool play_viewing(const Session *s) { return s->play.view_ply >= 0; }
+static bool play_viewing(const Session *s) {
+    return state(s)->view_ply >= 0;
+}
 
 static int shown_ply(const Session *s) {
-    return play_viewing(s) ? s->play.view_ply : game_ply_count(s->live);
+    return play_viewing(s) ? state(s)->view_ply : game_ply_count(s->live);
 }
 
 // "12... Nf6" for the move at the end of the first ply moves ("the start").
@@ -35,7 +56,9 @@ static void move_text(const Session *s, int ply, char *buf, size_t bufsz) {
         snprintf(buf, bufsz, "the start position");
 }
 
-bool play_view(Session *s, int ply) {
+// Shows the position after the live game's first ply moves (its length:
+// the live position again); false after saying why.
+static bool play_view(Session *s, int ply) {
     int plies = game_ply_count(s->live);
     if (ply < 0 || ply > plies) {
         session_say(s, MSG_ERROR, "Your game has %d move%s.", (plies + 1) / 2,
@@ -46,7 +69,7 @@ bool play_view(Session *s, int ply) {
     move_text(s, plies, now_at, sizeof now_at);
     if (ply == plies) {
         bool was = play_viewing(s);
-        s->play.view_ply = -1;
+        state(s)->view_ply = -1;
         session_changed(s);
         if (was)
             session_say(s, MSG_INFO, "Back to your game at %s.", now_at);
@@ -55,12 +78,11 @@ bool play_view(Session *s, int ply) {
     Board b = *game_start_board(s->live);
     for (int i = 0; i < ply; i++)
         board_play(&b, game_move(s->live, i)->move);
-    s->play.view_board = b;
-    s->play.view_ply = ply;
+    state(s)->view_board = b;
+    state(s)->view_ply = ply;
     pointing_reset(s);
     move_text(s, ply, seen, sizeof seen);
-    session_say(s, MSG_INFO, "Viewing %s; your game is at %s (last or End returns).", seen,
-                now_at);
+    session_say(s, MSG_INFO, "Viewing %s; your game is at %s (last or End returns).", seen, now_at);
     session_changed(s);
     return true;
 }
@@ -100,20 +122,21 @@ static void step(Session *s, const Command *cmd) {
 static bool play_enter(Session *s, const ModeArgs *args, int64_t now) {
     (void)args;
     pointing_reset(s);
-    s->play.view_ply = -1;
-    if (s->play.clock_was_running && !game_is_over(s->live))
+    state(s)->view_ply = -1;
+    if (state(s)->clock_was_running && !game_is_over(s->live))
         game_start_clock(s->live, now);
-    s->play.clock_was_running = false;
+    state(s)->clock_was_running = false;
     clear_hint(s);
-    s->play.last_move_ms = now;
+    state(s)->last_move_ms = now;
     update_flip(s);
     return true;
 }
 
 static void play_leave(Session *s, int64_t now) {
     think_cancel(&s->think);
-    s->play.clock_was_running = game_clock(s->live)->running || (s->play.held && s->play.held_clock);
-    s->play.held = s->play.held_clock = false;
+    state(s)->clock_was_running =
+        game_clock(s->live)->running || (state(s)->held && state(s)->held_clock);
+    state(s)->held = state(s)->held_clock = false;
     game_pause(s->live, now);
     clear_hint(s);
     pointing_reset(s);
@@ -121,10 +144,10 @@ static void play_leave(Session *s, int64_t now) {
 
 static void after_move(Session *s, int64_t now) {
     clear_hint(s);
-    if (play_viewing(s) && s->play.view_ply > game_ply_count(s->live))
-        s->play.view_ply = -1; // the moves looked at were taken back
-    s->play.selected = SQ_NONE;
-    s->play.last_move_ms = now;
+    if (play_viewing(s) && state(s)->view_ply > game_ply_count(s->live))
+        state(s)->view_ply = -1; // the moves looked at were taken back
+    s->pointing.selected = SQ_NONE;
+    state(s)->last_move_ms = now;
     session_live_changed(s, now);
     session_changed(s);
     if (game_is_over(s->live))
@@ -141,9 +164,10 @@ static void take_back(Session *s, bool redo, int64_t now) {
     // A finished game stays finished (FIDE: the result stands; lichess does
     // the same): its moves are studied in a copy, or a new game starts.
     if (game_is_over(s->live)) {
-        session_say(s, MSG_ERROR, "The game is over (%s %s): %s cannot change it; analyze "
-                    "studies its positions, new starts a game.", game_result_text(s->live),
-                    game_end_text(s->live), redo ? "redo" : "undo");
+        session_say(s, MSG_ERROR,
+                    "The game is over (%s %s): %s cannot change it; analyze "
+                    "studies its positions, new starts a game.",
+                    game_result_text(s->live), game_end_text(s->live), redo ? "redo" : "undo");
         return;
     }
     think_cancel(&s->think);
@@ -157,7 +181,7 @@ static void take_back(Session *s, bool redo, int64_t now) {
     }
     clear_hint(s);
     pointing_reset(s);
-    s->play.view_ply = -1;
+    state(s)->view_ply = -1;
     memset(&s->think.thinking, 0, sizeof s->think.thinking);
     session_live_changed(s, now);
     session_changed(s);
@@ -175,10 +199,10 @@ static void hint(Session *s) {
         session_say(s, MSG_ERROR, "A hint is for your own move.");
         return;
     }
-    if (s->play.hint_found != MOVE_NONE) { // the second hint: the move itself
+    if (state(s)->hint_found != MOVE_NONE) { // the second hint: the move itself
         char san[MOVE_TEXT_MAX];
-        notation_to_san(game_board(s->live), s->play.hint_found, san);
-        s->play.hint = s->play.hint_found;
+        notation_to_san(game_board(s->live), state(s)->hint_found, san);
+        state(s)->hint = state(s)->hint_found;
         session_say(s, MSG_INFO, "Hint: %s", san);
         session_changed(s);
         return;
@@ -206,7 +230,7 @@ static void go_now(Session *s) {
     game_set_players(s->live, turn == WHITE ? PLAYER_ENGINE : PLAYER_HUMAN,
                      turn == BLACK ? PLAYER_ENGINE : PLAYER_HUMAN);
     update_flip(s);
-    s->play.last_move_ms = 0; // no pause before this move
+    state(s)->last_move_ms = 0; // no pause before this move
     session_changed(s);
     session_say(s, MSG_INFO, "patzer plays %s.", turn == WHITE ? "White" : "Black");
 }
@@ -238,8 +262,10 @@ static void set_level(Session *s, int level) {
 
 static void play_sides(Session *s, const Command *cmd) {
     bool w = cmd->human[WHITE], b = cmd->human[BLACK];
-    const char *sides = w && b ? "both sides" : w ? "White" : b ? "Black"
-                                                : "neither side: patzer plays itself";
+    const char *sides = w && b ? "both sides"
+                        : w    ? "White"
+                        : b    ? "Black"
+                               : "neither side: patzer plays itself";
     GameSettings *next = next_settings(s);
     if (next) {
         next->players[WHITE] = w ? PLAYER_HUMAN : PLAYER_ENGINE;
@@ -250,15 +276,17 @@ static void play_sides(Session *s, const Command *cmd) {
     think_cancel(&s->think);
     game_set_players(s->live, w ? PLAYER_HUMAN : PLAYER_ENGINE, b ? PLAYER_HUMAN : PLAYER_ENGINE);
     update_flip(s);
-    s->play.last_move_ms = 0;
+    state(s)->last_move_ms = 0;
     session_changed(s);
     session_say(s, MSG_INFO, "You play %s.", sides);
 }
 
-void play_text_move(Session *s, const char *text, int64_t now) {
+// Plays the move typed (an error message when it is not legal); pointing
+// plays through it too (ModeOps.play_move).
+static void play_text_move(Session *s, const char *text, int64_t now) {
     if (play_viewing(s)) { // the move would not be played where the user looks
         char seen[64], now_at[64];
-        move_text(s, s->play.view_ply, seen, sizeof seen);
+        move_text(s, state(s)->view_ply, seen, sizeof seen);
         move_text(s, game_ply_count(s->live), now_at, sizeof now_at);
         session_say(s, MSG_ERROR,
                     "You are looking at %s; moves are played in your game, at %s: last (or "
@@ -326,15 +354,15 @@ static void set_time(Session *s, const TimeControl *tc, int64_t now) {
 
 static void set_eval(Session *s, const char *arg) {
     if (!arg[0])
-        s->play.show_eval = !s->play.show_eval;
+        state(s)->show_eval = !state(s)->show_eval;
     else if (strcmp(arg, "on") == 0 || strcmp(arg, "off") == 0)
-        s->play.show_eval = strcmp(arg, "on") == 0;
+        state(s)->show_eval = strcmp(arg, "on") == 0;
     else {
         session_say(s, MSG_ERROR, "eval takes on or off, not '%s'.", arg);
         return;
     }
     session_say(s, MSG_INFO, "The engine's evaluation is %s in your game.",
-                s->play.show_eval ? "shown" : "hidden");
+                state(s)->show_eval ? "shown" : "hidden");
     session_changed(s);
 }
 
@@ -390,7 +418,7 @@ static void on_bestmove(Session *s, const Event *ev, int64_t now) {
         Piece p = board_piece_on(game_board(s->live), move_from(ev->best));
         char from[3];
         square_name(move_from(ev->best), from);
-        s->play.hint_found = ev->best;
+        state(s)->hint_found = ev->best;
         session_say(s, MSG_INFO, "Hint: move your %s on %s (hint again for the move)",
                     pointing_piece_name(piece_type(p)), from);
         session_changed(s);
@@ -414,7 +442,7 @@ static void on_bestmove(Session *s, const Event *ev, int64_t now) {
 static bool paced(const Session *s, int64_t now) {
     bool both = game_player(s->live, WHITE) == PLAYER_ENGINE &&
                 game_player(s->live, BLACK) == PLAYER_ENGINE;
-    return both && s->play.last_move_ms && now - s->play.last_move_ms < s->pace_ms;
+    return both && state(s)->last_move_ms && now - state(s)->last_move_ms < s->pace_ms;
 }
 
 static Transition play_poll(Session *s, const Event *ev, int64_t now) {
@@ -425,11 +453,11 @@ static Transition play_poll(Session *s, const Event *ev, int64_t now) {
             on_bestmove(s, ev, now);
         return stay;
     }
-    if (s->play.held) {
+    if (state(s)->held) {
         // A reply found before the hold was played and started a clock:
         // it waits too (from the next poll, a few milliseconds later).
         if (game_clock(s->live)->running) {
-            s->play.held_clock = true;
+            state(s)->held_clock = true;
             game_pause(s->live, now);
         }
         return stay;
@@ -458,36 +486,39 @@ static Transition play_poll(Session *s, const Event *ev, int64_t now) {
 
 bool session_hold(Session *s, bool hold, int64_t now) {
     if (!hold) {
-        if (s->play.held && s->play.held_clock && s->mode == SESSION_PLAY && !game_is_over(s->live))
+        if (state(s)->held && state(s)->held_clock && s->mode == SESSION_PLAY &&
+            !game_is_over(s->live))
             game_start_clock(s->live, now);
-        s->play.held = s->play.held_clock = false;
+        state(s)->held = state(s)->held_clock = false;
         return false;
     }
     const Game *g = s->live;
     bool yours = game_player(g, WHITE) == PLAYER_HUMAN || game_player(g, BLACK) == PLAYER_HUMAN;
-    if (s->mode != SESSION_PLAY || s->play.held || !yours || game_is_over(g) ||
+    if (s->mode != SESSION_PLAY || state(s)->held || !yours || game_is_over(g) ||
         game_clock(g)->tc.untimed)
-        return s->play.held;
-    s->play.held = true;
-    s->play.held_clock = game_clock(g)->running;
+        return state(s)->held;
+    state(s)->held = true;
+    state(s)->held_clock = game_clock(g)->running;
     game_pause(s->live, now);
     return true;
 }
 
-static const Game *play_game(const Session *s) { return s->live; }
+static const Game *play_game(const Session *s) {
+    return s->live;
+}
 static const Board *play_board(const Session *s) {
-    return play_viewing(s) ? &s->play.view_board : game_board(s->live);
+    return play_viewing(s) ? &state(s)->view_board : game_board(s->live);
 }
 
 static void play_status(const Session *s, char *buf, size_t bufsz) {
     const Game *g = s->live;
     if (play_viewing(s)) {
-        char seen[64], now_at[64], state[160];
-        move_text(s, s->play.view_ply, seen, sizeof seen);
+        char seen[64], now_at[64], where[160];
+        move_text(s, state(s)->view_ply, seen, sizeof seen);
         move_text(s, game_ply_count(g), now_at, sizeof now_at);
-        session_game_status(g, state, sizeof state);
+        session_game_status(g, where, sizeof where);
         snprintf(buf, bufsz, "Viewing %s - your game is at %s, %s; End returns", seen, now_at,
-                 state);
+                 where);
         return;
     }
     if (!game_is_over(g) && game_player(g, game_turn(g)) == PLAYER_ENGINE) {
@@ -495,9 +526,9 @@ static void play_status(const Session *s, char *buf, size_t bufsz) {
                  game_turn(g) == WHITE ? "White" : "Black", think_engine_name(&s->think),
                  board_in_check(game_board(g)) ? " - check" : "");
         // A queued move stays said while it waits (the board marks it too).
-        if (s->play.premove != MOVE_NONE) {
+        if (s->pointing.premove != MOVE_NONE) {
             size_t n = strlen(buf);
-            snprintf(buf + n, bufsz - n, " - premove %s (Esc clears)", s->play.premove_text);
+            snprintf(buf + n, bufsz - n, " - premove %s (Esc clears)", s->pointing.premove_text);
         }
         return;
     }
@@ -513,17 +544,53 @@ static void play_status(const Session *s, char *buf, size_t bufsz) {
 
 static PgnGame *play_to_pgn(Session *s, int64_t now) {
     PgnGame *g = session_to_pgn(s->live, s->openings, now);
-    if (g && s->play.saved_to.path[0])
-        pgn_set_source(g, &s->play.saved_to); // a second save writes it there again
+    if (g && state(s)->saved_to.path[0])
+        pgn_set_source(g, &state(s)->saved_to); // a second save writes it there again
     return g;
 }
 
 static void play_saved(Session *s, const PgnGame *written) {
-    s->play.saved_to = *pgn_source(written);
+    state(s)->saved_to = *pgn_source(written);
+}
+
+static bool engines_only(const Game *g) {
+    return game_player(g, WHITE) == PLAYER_ENGINE && game_player(g, BLACK) == PLAYER_ENGINE;
+}
+
+// The engine thinks on its move against you (not when it plays itself).
+static bool play_busy(const Session *s) {
+    return game_engine_to_move(s->live) && !engines_only(s->live);
+}
+
+// patzer against itself waits pace_ms between its moves.
+static int play_wakeup_ms(const Session *s, int64_t now) {
+    if (s->think.busy || !game_engine_to_move(s->live) || !engines_only(s->live))
+        return -1;
+    int64_t due = state(s)->last_move_ms + s->pace_ms - now;
+    return due < 0 ? 0 : (int)due;
+}
+
+static Move play_hint(const Session *s) {
+    return state(s)->hint;
+}
+
+// The engine's thinking is hidden in a game against it unless `eval on`.
+static bool play_eval_shown(const Session *s) {
+    if (state(s)->show_eval)
+        return true;
+    bool w = game_player(s->live, WHITE) == PLAYER_ENGINE,
+         b = game_player(s->live, BLACK) == PLAYER_ENGINE;
+    return w == b; // you against yourself, or patzer against itself
+}
+
+// The opening of the position, and the mode.
+static void play_status_tag(const Session *s, char *buf, size_t bufsz) {
+    const char *opening = session_opening(s);
+    snprintf(buf, bufsz, "%s%s  [play]", opening ? "   " : "", opening ? opening : "");
 }
 
 const ModeOps mode_play_ops = {
-    .name = "play",
+    .state_size = sizeof(PlayState),
     .enter = play_enter,
     .leave = play_leave,
     .handle = play_handle,
@@ -534,4 +601,15 @@ const ModeOps mode_play_ops = {
     .to_pgn = play_to_pgn,
     .saved = play_saved,
     .shown_ply = shown_ply,
+    .refusal_hint = "",
+    .points = true,
+    .busy = play_busy,
+    .wakeup_ms = play_wakeup_ms,
+    .hint = play_hint,
+    .eval_shown = play_eval_shown,
+    .status_tag = play_status_tag,
+    .shows_live = true,
+    .view_ply = play_view,
+    .play_move = play_text_move,
+    .looking_back = play_viewing,
 };

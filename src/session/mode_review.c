@@ -313,8 +313,18 @@ static PgnGame *review_to_pgn(Session *s, int64_t now) {
     return NULL;
 }
 
+static bool review_busy(const Session *s) {
+    return s->review.running;
+}
+
+// How far the running review is (for the screen's progress line).
+static bool review_progress(const Session *s, int *done, int *total) {
+    *done = atomic_load(&s->review.done);
+    *total = s->review.total;
+    return s->review.running;
+}
+
 const ModeOps mode_review_ops = {
-    .name = "review",
     .enter = review_enter,
     .leave = review_leave,
     .handle = review_handle,
@@ -323,11 +333,7 @@ const ModeOps mode_review_ops = {
     .board = review_board,
     .status = review_status,
     .to_pgn = review_to_pgn,
+    .refusal_hint = ": stop ends the review, keeping what is done",
+    .busy = review_busy,
+    .progress = review_progress,
 };
-
-// How far the running review is (for the screen's progress line).
-bool review_mode_progress(const Session *s, int *done, int *total) {
-    *done = atomic_load(&s->review.done);
-    *total = s->review.total;
-    return s->review.running;
-}

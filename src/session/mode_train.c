@@ -15,8 +15,8 @@
 
 #include "src/pgn/read.h"
 #include "src/session/session_int.h"
-#include "src/util/text.h"
 #include "src/util/paths.h"
+#include "src/util/text.h"
 
 enum {
     GAME_PUZZLES_MAX = 32, // per game
@@ -546,7 +546,8 @@ static void train_status(const Session *s, char *buf, size_t bufsz) {
     if (t->running) {
         int games = atomic_load(&t->games_done), found = atomic_load(&t->puzzles_found);
         snprintf(buf, bufsz, "Looking for puzzles: %d %s searched, %d %s found...  [train]", games,
-                 text_plural(games, "game", "games"), found, text_plural(found, "puzzle", "puzzles"));
+                 text_plural(games, "game", "games"), found,
+                 text_plural(found, "puzzle", "puzzles"));
     } else if (!p) {
         snprintf(buf, bufsz, "No puzzle: back returns to your game  [train]");
     } else if (t->over) {
@@ -565,8 +566,12 @@ static PgnGame *train_to_pgn(Session *s, int64_t now) {
     return session_to_pgn(s->train.game, s->openings, now);
 }
 
+// Searching the games for puzzles.
+static bool train_busy(const Session *s) {
+    return s->train.running;
+}
+
 const ModeOps mode_train_ops = {
-    .name = "train",
     .enter = train_enter,
     .leave = train_leave,
     .handle = train_handle,
@@ -575,4 +580,9 @@ const ModeOps mode_train_ops = {
     .board = train_board,
     .status = train_status,
     .to_pgn = train_to_pgn,
+    .refusal_hint = " (back returns to your game)",
+    .points = true,
+    .hides_opening = true,
+    .busy = train_busy,
+    .play_move = try_move,
 };

@@ -17,7 +17,9 @@ static const char *const piece_names[PIECE_TYPE_NB] = {
     [ROOK] = "rook", [QUEEN] = "queen",   [KING] = "king",
 };
 
-const char *pointing_piece_name(PieceType t) { return piece_names[t]; }
+const char *pointing_piece_name(PieceType t) {
+    return piece_names[t];
+}
 
 // The side the user moves in g (the side to move when both are human);
 // false when the engine plays both.
@@ -27,11 +29,19 @@ static bool user_side(const Game *g, Color *side) {
     return game_player(g, *side) == PLAYER_HUMAN;
 }
 
+const Game *pointing_game(const Session *s) {
+    return session_ops(s)->game(s);
+}
+
+void pointing_play(Session *s, const char *text, int64_t now) {
+    session_ops(s)->play_move(s, text, now);
+}
+
 void pointing_reset(Session *s) {
-    s->play.selected = SQ_NONE;
-    s->play.premove = MOVE_NONE;
-    s->play.premove_text[0] = '\0';
-    s->play.promotion = MOVE_NONE;
+    s->pointing.selected = SQ_NONE;
+    s->pointing.premove = MOVE_NONE;
+    s->pointing.premove_text[0] = '\0';
+    s->pointing.promotion = MOVE_NONE;
 }
 
 // The legal moves from one square to another (several for a promotion).
@@ -60,16 +70,17 @@ static void move_text(Move m, PieceType promo, char *buf, size_t bufsz) {
     char from[3], to[3];
     square_name(move_from(m), from);
     square_name(move_to(m), to);
-    static const char letters[PIECE_TYPE_NB] = {[KNIGHT] = 'n', [BISHOP] = 'b', [ROOK] = 'r',
-                                                [QUEEN] = 'q'};
+    static const char letters[PIECE_TYPE_NB] = {
+        [KNIGHT] = 'n', [BISHOP] = 'b', [ROOK] = 'r', [QUEEN] = 'q'
+    };
     snprintf(buf, bufsz, "%s%s%c", from, to, promo ? letters[promo] : '\0');
 }
 
 // Queues m (named text) to be tried the moment the engine has moved.
 static void queue(Session *s, Move m, const char *text) {
-    s->play.selected = SQ_NONE;
-    s->play.premove = m;
-    snprintf(s->play.premove_text, sizeof s->play.premove_text, "%s", text);
+    s->pointing.selected = SQ_NONE;
+    s->pointing.premove = m;
+    snprintf(s->pointing.premove_text, sizeof s->pointing.premove_text, "%s", text);
     session_say(s, MSG_INFO, "Premove %s: played when patzer has moved (Esc clears it).", text);
     session_changed(s);
 }
@@ -85,7 +96,7 @@ static void play_from_to(Session *s, Move m, int64_t now) {
         return;
     }
     if (move_is_promotion(legal[0])) {
-        s->play.promotion = move_make(move_from(m), move_to(m));
+        s->pointing.promotion = move_make(move_from(m), move_to(m));
         session_say(s, MSG_INFO, "Promote to: q, r, b or n (Enter: queen, Esc: cancel)");
         session_changed(s);
         return;
@@ -95,27 +106,28 @@ static void play_from_to(Session *s, Move m, int64_t now) {
 }
 
 void pointing_square(Session *s, Square sq, int64_t now) {
-    if (s->mode == SESSION_PLAY && play_viewing(s)) {
-        play_text_move(s, "", now); // says where the moves are played and how to return
+    const ModeOps *ops = session_ops(s);
+    if (ops->looking_back && ops->looking_back(s)) {
+        ops->play_move(s, "", now); // says where the moves are played and how to return
         return;
     }
     const Game *g = pointing_game(s);
     Color me;
     if (game_is_over(g) || !user_side(g, &me)) {
-        session_say(s, MSG_ERROR, game_is_over(g) ? "The game is over."
-                                                  : "patzer plays both sides.");
+        session_say(s, MSG_ERROR,
+                    game_is_over(g) ? "The game is over." : "patzer plays both sides.");
         return;
     }
     const Board *b = game_board(g);
     Piece p = board_piece_on(b, sq);
     bool mine = p != NO_PIECE && piece_color(p) == me;
     bool my_turn = !game_engine_to_move(g);
-    Square from = s->play.selected;
-    s->play.promotion = MOVE_NONE;
+    Square from = s->pointing.selected;
+    s->pointing.promotion = MOVE_NONE;
     char name[3];
     square_name(sq, name);
     if (from != SQ_NONE && sq != from && !mine) {
-        s->play.selected = SQ_NONE;
+        s->pointing.selected = SQ_NONE;
         Move legal[4];
         if (my_turn && moves_between(b, from, sq, legal, 4) > 0) {
             play_from_to(s, move_make(from, sq), now);
@@ -131,13 +143,13 @@ void pointing_square(Session *s, Square sq, int64_t now) {
     }
     if (mine && sq != from && my_turn && !moves_from(b, sq)) {
         // Nothing to point at: asking "where to?" would leave the user guessing.
-        s->play.selected = SQ_NONE;
+        s->pointing.selected = SQ_NONE;
         session_say(s, MSG_INFO, "Your %s on %s has no move.", piece_names[piece_type(p)], name);
     } else if (mine && sq != from) {
-        s->play.selected = sq;
+        s->pointing.selected = sq;
         session_say(s, MSG_INFO, "Your %s on %s: where to?", piece_names[piece_type(p)], name);
     } else if (from != SQ_NONE) {
-        s->play.selected = SQ_NONE;
+        s->pointing.selected = SQ_NONE;
         session_say(s, MSG_INFO, "Selection cleared.");
     } else {
         session_say(s, MSG_ERROR, "No piece of yours on %s.", name);
@@ -160,16 +172,16 @@ bool pointing_text(Session *s, const char *text, int64_t now) {
     bool mine = user_side(g, &me) && p != NO_PIECE && piece_color(p) == me;
     // "e3" alone is also a pawn move: a square is pointing only when it holds
     // one of your pieces or a piece is selected.
-    if (!mine && s->play.selected == SQ_NONE)
+    if (!mine && s->pointing.selected == SQ_NONE)
         return false;
     Move legal[4];
     if (!mine && !game_engine_to_move(g) &&
-        moves_between(game_board(g), s->play.selected, sq, legal, 4) == 0) {
+        moves_between(game_board(g), s->pointing.selected, sq, legal, 4) == 0) {
         // "e4" with the knight selected is the pawn's move; a square that no
         // move reaches is judged as the selected piece's: it is the knight
         // that cannot go there, not some pawn.
-        Square from = s->play.selected;
-        s->play.selected = SQ_NONE;
+        Square from = s->pointing.selected;
+        s->pointing.selected = SQ_NONE;
         session_changed(s);
         Move m;
         char err[200];
@@ -236,21 +248,21 @@ bool pointing_queue_text(Session *s, const char *text) {
 }
 
 bool pointing_promotion(Session *s, const char *text, int64_t now) {
-    if (s->play.promotion == MOVE_NONE)
+    if (s->pointing.promotion == MOVE_NONE)
         return false;
     while (*text == ' ')
         text++;
     static const char *const choices = "qrbn";
-    static const PieceType types[] = {QUEEN, ROOK, BISHOP, KNIGHT};
-    const char *hit = !text[0]              ? choices // Enter: a queen
+    static const PieceType types[] = { QUEEN, ROOK, BISHOP, KNIGHT };
+    const char *hit = !text[0]            ? choices // Enter: a queen
                       : strlen(text) == 1 ? strchr(choices, tolower((unsigned char)text[0]))
                                           : NULL;
     if (!hit) {
-        s->play.promotion = MOVE_NONE; // anything else: the choice is dropped
+        s->pointing.promotion = MOVE_NONE; // anything else: the choice is dropped
         return false;
     }
-    Move m = s->play.promotion;
-    s->play.promotion = MOVE_NONE;
+    Move m = s->pointing.promotion;
+    s->pointing.promotion = MOVE_NONE;
     char buf[8];
     move_text(m, types[hit - choices], buf, sizeof buf);
     pointing_play(s, buf, now);
@@ -258,12 +270,12 @@ bool pointing_promotion(Session *s, const char *text, int64_t now) {
 }
 
 bool pointing_prompt(const Session *s, char *buf, size_t bufsz) {
-    if (s->play.promotion != MOVE_NONE) {
+    if (s->pointing.promotion != MOVE_NONE) {
         snprintf(buf, bufsz, "promote to: q, r, b or n (Enter: queen, Esc: cancel)");
         return true;
     }
     const Game *g = pointing_game(s);
-    Square from = s->play.selected;
+    Square from = s->pointing.selected;
     Piece p = from == SQ_NONE || game_is_over(g) ? NO_PIECE : board_piece_on(game_board(g), from);
     if (p == NO_PIECE)
         return false;
@@ -274,14 +286,14 @@ bool pointing_prompt(const Session *s, char *buf, size_t bufsz) {
 }
 
 void pointing_after_engine(Session *s, int64_t now) {
-    Move pm = s->play.premove;
+    Move pm = s->pointing.premove;
     const Game *g = pointing_game(s);
     if (pm == MOVE_NONE || game_engine_to_move(g))
         return;
     char name[MOVE_TEXT_MAX];
-    snprintf(name, sizeof name, "%s", s->play.premove_text);
-    s->play.premove = MOVE_NONE;
-    s->play.premove_text[0] = '\0';
+    snprintf(name, sizeof name, "%s", s->pointing.premove_text);
+    s->pointing.premove = MOVE_NONE;
+    s->pointing.premove_text[0] = '\0';
     Move legal[4];
     if (game_is_over(g) ||
         moves_between(game_board(g), move_from(pm), move_to(pm), legal, 4) == 0) {
@@ -301,7 +313,7 @@ void pointing_after_engine(Session *s, int64_t now) {
 
 void pointing_targets(const Session *s, Bitboard *quiet, Bitboard *captures) {
     *quiet = *captures = 0;
-    Square from = s->play.selected;
+    Square from = s->pointing.selected;
     const Game *g = pointing_game(s);
     if (from == SQ_NONE || game_engine_to_move(g) || game_is_over(g))
         return;
@@ -312,8 +324,7 @@ void pointing_targets(const Session *s, Bitboard *quiet, Bitboard *captures) {
         Move m = list.moves[i];
         if (move_from(m) != from)
             continue;
-        bool capture = board_piece_on(b, move_to(m)) != NO_PIECE ||
-                       move_kind(m) == MOVE_EN_PASSANT;
+        bool capture = board_piece_on(b, move_to(m)) != NO_PIECE || move_kind(m) == MOVE_EN_PASSANT;
         *(capture ? captures : quiet) |= 1ULL << move_to(m);
     }
 }

@@ -14,17 +14,31 @@
 
 #include "src/pgn/database.h"
 #include "src/session/session_int.h"
-#include "src/util/text.h"
 #include "src/util/paths.h"
+#include "src/util/text.h"
 
-static const ModeOps *const modes[] = {
-    [SESSION_PLAY] = &mode_play_ops,       [SESSION_BROWSE] = &mode_browse_ops,
-    [SESSION_EDIT] = &mode_edit_ops,       [SESSION_ANALYSE] = &mode_analyse_ops,
-    [SESSION_REVIEW] = &mode_review_ops,   [SESSION_TRAIN] = &mode_train_ops,
-};
+// A mode's state as when the session started (a new live game for play).
+static void reset_state(Session *s, SessionMode m) {
+    if (session_mode_ops(m)->state_size)
+        memset(s->mode_state[m], 0, session_mode_ops(m)->state_size);
+}
 
-static const ModeOps *current(const Session *s) { return modes[s->mode]; }
-const ModeOps *session_ops(const Session *s) { return current(s); }
+static bool alloc_states(Session *s) {
+    for (int m = 0; m < SESSION_MODE_COUNT; m++)
+        if (session_mode_ops(m)->state_size &&
+            !(s->mode_state[m] = calloc(1, session_mode_ops(m)->state_size)))
+            return false;
+    return true;
+}
+
+static void free_states(Session *s) {
+    for (int m = 0; m < SESSION_MODE_COUNT; m++) {
+        if (s->mode_state[m] && session_mode_ops(m)->destroy)
+            session_mode_ops(m)->destroy(s);
+        free(s->mode_state[m]);
+        s->mode_state[m] = NULL;
+    }
+}
 
 // ----------------------------------------------------------------- switching
 
@@ -32,16 +46,16 @@ const ModeOps *session_ops(const Session *s) { return current(s); }
 // so it can hand over what it shows), then leaves the old one.
 static bool switch_mode(Session *s, SessionMode to, const ModeArgs *args, int64_t now) {
     SessionMode from = s->mode;
-    if (!modes[to]->enter(s, args, now))
+    if (!session_mode_ops(to)->enter(s, args, now))
         return false;
-    if (from == SESSION_BROWSE && to != SESSION_BROWSE) {
+    if (from == SESSION_BROWSE && to != SESSION_BROWSE) { // where to come back to
         const char *const *sans;
         int count;
         const unsigned char *vars;
-        browse_move_list(s, &sans, &count, &s->browse_ply, &vars);
+        session_mode_ops(from)->move_list(s, &sans, &count, &s->browse_ply, &vars);
     }
     if (from != to) {
-        modes[from]->leave(s, now);
+        session_mode_ops(from)->leave(s, now);
         if (to == SESSION_PLAY || to == SESSION_BROWSE)
             s->back_mode = SESSION_PLAY;
         else if (from == SESSION_PLAY || from == SESSION_BROWSE)
@@ -57,7 +71,7 @@ static bool switch_mode(Session *s, SessionMode to, const ModeArgs *args, int64_
 
 // Game n of the file the session knows, in browse.
 static bool open_game(Session *s, int number, int ply, int64_t now) {
-    ModeArgs args = {.path = s->list_path, .number = number, .ply = ply};
+    ModeArgs args = { .path = s->list_path, .number = number, .ply = ply };
     // The list of the file knows where the game starts: read from there.
     if (s->list && gamelist_unchanged(s->list) && !strcmp(gamelist_path(s->list), s->list_path))
         (void)gamelist_place(s->list, number, &args.place.start, &args.place.line);
@@ -76,12 +90,12 @@ static void to_play(Session *s, bool announce, int64_t now) {
             session_say(s, MSG_INFO, "This is your game already.");
         return;
     }
-    ModeArgs none = {0};
+    ModeArgs none = { 0 };
     switch_mode(s, SESSION_PLAY, &none, now);
     if (!announce)
         return;
     char status[256];
-    current(s)->status(s, status, sizeof status);
+    session_ops(s)->status(s, status, sizeof status);
     session_say(s, MSG_INFO, "Back to your game: %s", status);
 }
 
@@ -100,7 +114,7 @@ static void go_back(Session *s, int64_t now) {
 // old game could not be archived (it waits for a later try).
 static bool replace_live(Session *s, Game *g, int64_t now) {
     if (s->mode != SESSION_PLAY)
-        modes[s->mode]->leave(s, now);
+        session_mode_ops(s->mode)->leave(s, now);
     else
         think_cancel(&s->think);
     bool archived = s->live_archived || session_archive_live(s, s->live, true, now);
@@ -113,11 +127,12 @@ static bool replace_live(Session *s, Game *g, int64_t now) {
     memset(&s->think.thinking, 0, sizeof s->think.thinking);
     s->think.engine_score = 0;
     think_new_game(&s->think);
-    memset(&s->play, 0, sizeof s->play);
+    reset_state(s, SESSION_PLAY);
+    pointing_reset(s);
     s->mode = SESSION_PLAY;
     s->back_mode = SESSION_PLAY;
-    ModeArgs none = {0};
-    modes[SESSION_PLAY]->enter(s, &none, now);
+    ModeArgs none = { 0 };
+    session_mode_ops(SESSION_PLAY)->enter(s, &none, now);
     session_live_changed(s, now);
     session_changed(s);
     return archived;
@@ -137,8 +152,8 @@ static GameSettings live_settings(const Session *s) {
 static void start_from_fen(Session *s, const char *fen, const char *what, int64_t now) {
     GameSettings settings = live_settings(s);
     char err[512], note[128];
-    if (!session_complete_fen(fen, settings.start_fen, sizeof settings.start_fen, note,
-                              sizeof note, err, sizeof err)) {
+    if (!session_complete_fen(fen, settings.start_fen, sizeof settings.start_fen, note, sizeof note,
+                              err, sizeof err)) {
         session_say(s, MSG_ERROR, "%s: %s", what, err);
         return;
     }
@@ -172,7 +187,7 @@ static void new_options(const Command *cmd, GameSettings *settings) {
 // analysis), with the moves that led to it, comments and NAGs kept: its PGN
 // is the whole game, not a bare position. `play SIDE` or `new ... here`.
 static void play_on(Session *s, const Command *cmd, int64_t now) {
-    const Game *shown = current(s)->game(s);
+    const Game *shown = session_ops(s)->game(s);
     if (!shown || s->mode == SESSION_PLAY) {
         session_say(s, MSG_ERROR, "new here plays on from a game of a file or an analysis.");
         return;
@@ -232,8 +247,8 @@ static void new_game(Session *s, const Command *cmd, int64_t now) {
         session_say(s, MSG_ERROR, "%s", err);
         return;
     }
-    bool unfinished = game_ply_count(s->live) > 0 && !game_is_over(s->live) &&
-                      s->opts.archive_path[0];
+    bool unfinished =
+        game_ply_count(s->live) > 0 && !game_is_over(s->live) && s->opts.archive_path[0];
     bool archived = replace_live(s, g, now);
     session_say(s, MSG_INFO, "New game.%s",
                 !unfinished ? ""
@@ -242,7 +257,7 @@ static void new_game(Session *s, const Command *cmd, int64_t now) {
 }
 
 static void apply(Session *s, Transition tr, int64_t now) {
-    ModeArgs args = {0};
+    ModeArgs args = { 0 };
     switch (tr.kind) {
     case TR_STAY: break;
     case TR_BACK: go_back(s, now); break;
@@ -368,14 +383,14 @@ static void analyze(Session *s, const char *text, int64_t now) {
         session_say(s, MSG_ERROR, "%s", err);
         return;
     }
-    ModeArgs args = {.source = current(s)->game(s), .limits = text[0] ? &limits : NULL};
+    ModeArgs args = { .source = session_ops(s)->game(s), .limits = text[0] ? &limits : NULL };
     switch_mode(s, SESSION_ANALYSE, &args, now);
 }
 
 static void enter_with_source(Session *s, SessionMode to, int64_t now) {
-    ModeArgs args = {.source = current(s)->game(s)};
+    ModeArgs args = { .source = session_ops(s)->game(s) };
     if (to == SESSION_REVIEW) {
-        args.game = current(s)->to_pgn(s, now);
+        args.game = session_ops(s)->to_pgn(s, now);
         s->graph_of_live = s->mode == SESSION_PLAY;
     }
     switch_mode(s, to, &args, now);
@@ -412,13 +427,14 @@ static bool core_command(Session *s, const Command *cmd, int64_t now) {
     case CMD_ENGINE: think_engine_command(&s->think, cmd->text); break;
     case CMD_FLIP:
         s->flipped = !s->flipped;
-        session_say(s, MSG_INFO, "Board flipped: %s at the bottom.", s->flipped ? "Black" : "White");
+        session_say(s, MSG_INFO, "Board flipped: %s at the bottom.",
+                    s->flipped ? "Black" : "White");
         session_changed(s);
         break;
     case CMD_FEN:
         if (s->mode == SESSION_EDIT)
             return false; // the editor's own fields make its FEN
-        board_to_fen(current(s)->board(s), fen, sizeof fen);
+        board_to_fen(session_ops(s)->board(s), fen, sizeof fen);
         session_say(s, MSG_INFO, "%s", fen);
         break;
     case CMD_NEW: new_game(s, cmd, now); break;
@@ -466,7 +482,7 @@ static bool core_command(Session *s, const Command *cmd, int64_t now) {
     case CMD_REVIEW: enter_with_source(s, SESSION_REVIEW, now); break;
     case CMD_ANALYZE: analyze(s, cmd->text, now); break;
     case CMD_TRAIN: {
-        ModeArgs args = {.path = cmd->text[0] ? cmd->text : NULL};
+        ModeArgs args = { .path = cmd->text[0] ? cmd->text : NULL };
         switch_mode(s, SESSION_TRAIN, &args, now);
         break;
     }
@@ -480,22 +496,15 @@ static bool core_command(Session *s, const Command *cmd, int64_t now) {
 }
 
 static void refuse(Session *s, const Command *cmd) {
-    static const char *const hints[] = {
-        [SESSION_PLAY] = "",
-        [SESSION_BROWSE] = " (back returns to your game)",
-        [SESSION_EDIT] = ": done uses the position, cancel leaves the editor",
-        [SESSION_ANALYSE] = " (stop ends the analysis, back returns to your game)",
-        [SESSION_REVIEW] = ": stop ends the review, keeping what is done",
-        [SESSION_TRAIN] = " (back returns to your game)",
-    };
+    const char *hint = session_ops(s)->refusal_hint ? session_ops(s)->refusal_hint : "";
     const char *near = cmd->kind == CMD_MOVE ? command_suggest(cmd->text, 1u << s->mode) : NULL;
     if (near)
         session_say(s, MSG_ERROR, "'%s' is not a command here; did you mean %s?", cmd->text, near);
     else if (cmd->kind == CMD_MOVE)
-        session_say(s, MSG_ERROR, "No moves in the %s mode%s.", current(s)->name, hints[s->mode]);
+        session_say(s, MSG_ERROR, "No moves in the %s mode%s.", session_mode_name(s->mode), hint);
     else
-        session_say(s, MSG_ERROR, "'%s' does not work in the %s mode%s.",
-                    command_name(cmd->kind), current(s)->name, hints[s->mode]);
+        session_say(s, MSG_ERROR, "'%s' does not work in the %s mode%s.", command_name(cmd->kind),
+                    session_mode_name(s->mode), hint);
 }
 
 // The answer to "resume the unfinished game?". Anything but yes starts a
@@ -517,9 +526,10 @@ static bool answer_resume(Session *s, const char *line, int64_t now) {
         Game *fresh = s->live;
         s->live = pending;
         game_free(fresh);
-        memset(&s->play, 0, sizeof s->play);
+        reset_state(s, SESSION_PLAY);
+        pointing_reset(s);
         if (s->mode == SESSION_PLAY) // else (--pgn) entered when the user returns to it
-            modes[SESSION_PLAY]->enter(s, &(ModeArgs){0}, now);
+            session_mode_ops(SESSION_PLAY)->enter(s, &(ModeArgs){ 0 }, now);
         session_changed(s);
         char moves[32];
         session_say(s, MSG_INFO, "Resumed the unfinished game (%s).",
@@ -529,14 +539,17 @@ static bool answer_resume(Session *s, const char *line, int64_t now) {
     bool archived = session_archive_live(s, pending, true, now);
     game_free(pending);
     session_live_changed(s, now); // the autosave now holds the new game
+    session_changed(s);
     if (!s->opts.archive_path[0])
         session_say(s, MSG_INFO, "New game; the unfinished one is not kept (no archive).");
     else if (archived)
         session_say(s, MSG_INFO, "New game; the unfinished one is in the archive %s.",
                     s->opts.archive_path);
     else
-        session_say(s, MSG_INFO, "New game; the unfinished one waits for the archive %s "
-                    "(tried after each move).", s->opts.archive_path);
+        session_say(s, MSG_INFO,
+                    "New game; the unfinished one waits for the archive %s "
+                    "(tried after each move).",
+                    s->opts.archive_path);
     return no;
 }
 
@@ -567,7 +580,7 @@ void session_handle_line(Session *s, const char *line, int64_t now) {
     if (!(command_modes(cmd.kind) & (1u << s->mode)))
         refuse(s, &cmd);
     else if (!core_command(s, &cmd, now))
-        apply(s, current(s)->handle(s, &cmd, now), now);
+        apply(s, session_ops(s)->handle(s, &cmd, now), now);
     if (cmd.kind == CMD_MOVE) // before the engine's reply: "e4!?" marks e4
         annotate_after_move(s, &mark, cmd.nag, now);
     session_poll(s, now);
@@ -575,7 +588,9 @@ void session_handle_line(Session *s, const char *line, int64_t now) {
 
 // ----------------------------------------------------------------- events
 
-int session_event_fd(const Session *s) { return eventq_fd(s->think.events); }
+int session_event_fd(const Session *s) {
+    return eventq_fd(s->think.events);
+}
 
 void session_poll(Session *s, int64_t now) {
     session_settle(s); // a line, a click: done before the events that follow
@@ -588,16 +603,16 @@ void session_poll(Session *s, int64_t now) {
         }
         bool engine = ev.kind == EV_INFO || ev.kind == EV_BESTMOVE;
         if ((engine || ev.kind == EV_ENGINE_FAILED) && ev.request != s->think.request)
-            continue; // a reply to a request that was cancelled
+            continue;                      // a reply to a request that was cancelled
         if (ev.kind == EV_ENGINE_FAILED) { // the built-in engine answers instead
             think_failed(&s->think);
             continue;
         }
-        apply(s, current(s)->poll(s, &ev, now), now);
+        apply(s, session_ops(s)->poll(s, &ev, now), now);
     }
     session_settle(s);
     if (!s->asking_resume)
-        apply(s, current(s)->poll(s, NULL, now), now);
+        apply(s, session_ops(s)->poll(s, NULL, now), now);
     session_settle(s);
 }
 
@@ -614,8 +629,8 @@ static void set_up_engine(Session *s) {
     }
     if (opts->book_path[0]) {
         if (engine_set_option(s->think.engine, "BookFile", opts->book_path, why, sizeof why))
-            engine_set_option(s->think.engine, "OwnBook", opts->own_book ? "true" : "false",
-                              NULL, 0);
+            engine_set_option(s->think.engine, "OwnBook", opts->own_book ? "true" : "false", NULL,
+                              0);
         else
             session_say(s, MSG_ERROR, "%s", why);
     }
@@ -666,7 +681,8 @@ static void find_unfinished(Session *s, int64_t now) {
         game_free(g);
         session_live_changed(s, now);
         session_say(s, MSG_INFO, "New game; the unfinished one %s.",
-                    archived ? "is in the archive" : "waits for the archive (tried after each move)");
+                    archived ? "is in the archive"
+                             : "waits for the archive (tried after each move)");
     } else {
         s->pending = g;
         s->asking_resume = true;
@@ -682,8 +698,8 @@ static void check_directories(Session *s) {
     const struct {
         const char *path, *what, *lost;
     } files[] = {
-        {s->opts.autosave_path, "state", "the game in progress cannot be autosaved"},
-        {s->opts.archive_path, "data", "finished games cannot be archived"},
+        { s->opts.autosave_path, "state", "the game in progress cannot be autosaved" },
+        { s->opts.archive_path, "data", "finished games cannot be archived" },
     };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char dir[PATH_MAX_LEN];
@@ -697,8 +713,8 @@ static void check_directories(Session *s) {
     }
 }
 
-Session *session_new(const SessionOptions *opts, const SessionHooks *hooks, int64_t now,
-                     char *err, size_t errsz) {
+Session *session_new(const SessionOptions *opts, const SessionHooks *hooks, int64_t now, char *err,
+                     size_t errsz) {
     Session *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(err, errsz, "out of memory");
@@ -709,6 +725,7 @@ Session *session_new(const SessionOptions *opts, const SessionHooks *hooks, int6
     s->pace_ms = opts->pace_ms >= 0 ? opts->pace_ms : PACE_DEFAULT_MS;
     if (hooks)
         s->hooks = *hooks;
+    bool states = alloc_states(s) && explore_init(s);
     s->think.events = eventq_new();
     s->think.engine = engine_new();
     s->think.session = s;
@@ -720,12 +737,15 @@ Session *session_new(const SessionOptions *opts, const SessionHooks *hooks, int6
         s->live = NULL; // err says why
     else
         s->live = game_new(&s->opts.settings, err, errsz);
-    if (!s->think.events || !s->think.engine || !s->live) {
-        if (!(s->think.events && s->think.engine)) // else err says why the game could not start
+    if (!states || !s->think.events || !s->think.engine || !s->live) {
+        if (!(states && s->think.events &&
+              s->think.engine)) // else err says why the game could not start
             snprintf(err, errsz, "out of memory starting the engine");
         eventq_free(s->think.events);
         engine_free(s->think.engine);
         game_free(s->live);
+        free_states(s);
+        explore_free(s);
         free(s);
         return NULL;
     }
@@ -739,7 +759,7 @@ Session *session_new(const SessionOptions *opts, const SessionHooks *hooks, int6
         think_engine_command(&s->think, opts->engine_cmd);
     find_unfinished(s, now);
     s->mode = s->back_mode = SESSION_PLAY;
-    modes[SESSION_PLAY]->enter(s, &(ModeArgs){0}, now);
+    session_mode_ops(SESSION_PLAY)->enter(s, &(ModeArgs){ 0 }, now);
     if (opts->load_path[0])
         load_file(s, opts->load_path, now);
     session_settle(s); // what the start said stays until the first change
@@ -749,7 +769,7 @@ Session *session_new(const SessionOptions *opts, const SessionHooks *hooks, int6
 void session_free(Session *s, int64_t now) {
     if (!s)
         return;
-    modes[s->mode]->leave(s, now); // stops a search or a review
+    session_mode_ops(s->mode)->leave(s, now); // stops a search or a review
     think_cancel(&s->think);
     explore_free(s); // joins the indexing thread before its queue goes
     gamelist_free(s->list);
@@ -764,7 +784,7 @@ void session_free(Session *s, int64_t now) {
     think_free(&s->think);
     engine_free(s->coach);
     game_free(s->live);
-    game_free(s->analyse.game);
+    free_states(s);
     eventq_free(s->think.events);
     annotate_free(s);
     msglog_free(&s->messages);
@@ -773,18 +793,21 @@ void session_free(Session *s, int64_t now) {
 
 // ----------------------------------------------------------------- queries
 
-bool session_quit_requested(const Session *s) { return s->quit; }
-bool session_engine_busy(const Session *s) { return s->think.busy && s->think.kind == REQ_MOVE; }
-bool session_asking(const Session *s) { return s->asking_resume || s->replace_pending; }
-SessionMode session_mode(const Session *s) { return s->mode; }
-const Game *session_game(const Session *s) { return current(s)->game(s); }
-int session_shown_ply(const Session *s) {
-    const Game *g = current(s)->game(s);
-    return current(s)->shown_ply ? current(s)->shown_ply(s) : g ? game_ply_count(g) : 0;
+bool session_quit_requested(const Session *s) {
+    return s->quit;
 }
-const Game *session_live_game(const Session *s) { return s->live; }
-const Board *session_display_board(const Session *s) { return current(s)->board(s); }
-bool session_editing(const Session *s) { return s->mode == SESSION_EDIT; }
+bool session_engine_busy(const Session *s) {
+    return s->think.busy && s->think.kind == REQ_MOVE;
+}
+bool session_asking(const Session *s) {
+    return s->asking_resume || s->replace_pending;
+}
+SessionMode session_mode(const Session *s) {
+    return s->mode;
+}
+const Game *session_live_game(const Session *s) {
+    return s->live;
+}
 // The engine's thinking as it goes; when the engine is not thinking, the
 // final lines of the last analysis while its position is on the board
 // (stepping back to it shows them again: what is known, not a new search).
@@ -795,10 +818,13 @@ const SessionThinking *session_thinking(const Session *s) {
     const Board *b = session_display_board(s);
     return b && b->key == s->analysis_final_key ? &s->analysis_final : th;
 }
-bool session_flipped(const Session *s) { return s->flipped; }
+bool session_flipped(const Session *s) {
+    return s->flipped;
+}
 Move session_hint(const Session *s) {
-    if (s->mode == SESSION_PLAY && s->play.hint != MOVE_NONE)
-        return s->play.hint;
+    Move hint = session_ops(s)->hint ? session_ops(s)->hint(s) : MOVE_NONE;
+    if (hint != MOVE_NONE)
+        return hint;
     // The move `why` showed, while its position is on the board.
     const Board *b = session_display_board(s);
     if (s->why_move != MOVE_NONE && b && b->key == s->why_key)
@@ -808,26 +834,11 @@ Move session_hint(const Session *s) {
     return th->shown && th->analysing ? th->best : MOVE_NONE;
 }
 
-bool session_pointing_active(const Session *s) {
-    return s->mode == SESSION_PLAY || s->mode == SESSION_TRAIN;
-}
-
-const Game *pointing_game(const Session *s) { return current(s)->game(s); }
-
-void pointing_play(Session *s, const char *text, int64_t now) {
-    if (s->mode == SESSION_PLAY) {
-        play_text_move(s, text, now);
-        return;
-    }
-    Command cmd = {.kind = CMD_MOVE};
-    snprintf(cmd.text, sizeof cmd.text, "%s", text);
-    apply(s, current(s)->handle(s, &cmd, now), now);
-}
-
 void session_point(Session *s, Square sq, int64_t now) {
     session_settle(s); // what was said before this click is stamped before it
     if (!session_pointing_active(s)) {
-        session_say(s, MSG_ERROR, "Pointing at squares plays moves in your game (back to it: back).");
+        session_say(s, MSG_ERROR,
+                    "Pointing at squares plays moves in your game (back to it: back).");
         return;
     }
     pointing_square(s, sq, now);
@@ -835,8 +846,8 @@ void session_point(Session *s, Square sq, int64_t now) {
 
 bool session_point_cancel(Session *s) {
     session_settle(s);
-    bool had = s->play.selected != SQ_NONE || s->play.premove != MOVE_NONE ||
-               s->play.promotion != MOVE_NONE;
+    bool had = s->pointing.selected != SQ_NONE || s->pointing.premove != MOVE_NONE ||
+               s->pointing.promotion != MOVE_NONE;
     pointing_reset(s);
     if (had) {
         session_say(s, MSG_INFO, "Selection and premove cleared.");
@@ -848,8 +859,8 @@ bool session_point_cancel(Session *s) {
 void session_pointing(const Session *s, Square *selected, Bitboard *quiet, Bitboard *captures,
                       Move *premove) {
     bool play = session_pointing_active(s);
-    *selected = play ? s->play.selected : SQ_NONE;
-    *premove = play ? s->play.premove : MOVE_NONE;
+    *selected = play ? s->pointing.selected : SQ_NONE;
+    *premove = play ? s->pointing.premove : MOVE_NONE;
     *quiet = *captures = 0;
     if (play)
         pointing_targets(s, quiet, captures);
@@ -875,25 +886,15 @@ int session_game_list_number(const Session *s, int i) {
 }
 
 Square session_promotion_square(const Session *s) {
-    Move m = s->play.promotion;
+    Move m = s->pointing.promotion;
     return session_pointing_active(s) && m != MOVE_NONE ? move_to(m) : SQ_NONE;
 }
 
 bool session_eval_shown(const Session *s) {
     // The final lines of an analysis were asked for: shown in any game.
-    if (s->mode != SESSION_PLAY || s->play.show_eval || session_thinking(s)->final)
+    if (session_thinking(s)->final || !session_ops(s)->eval_shown)
         return true;
-    bool w = game_player(s->live, WHITE) == PLAYER_ENGINE,
-         b = game_player(s->live, BLACK) == PLAYER_ENGINE;
-    return w == b; // you against yourself, or patzer against itself
-}
-
-const char *session_mode_name(SessionMode m) {
-    return m <= SESSION_TRAIN ? modes[m]->name : "?";
-}
-
-static bool engines_only(const Game *g) {
-    return game_player(g, WHITE) == PLAYER_ENGINE && game_player(g, BLACK) == PLAYER_ENGINE;
+    return session_ops(s)->eval_shown(s);
 }
 
 bool session_busy(const Session *s) {
@@ -901,63 +902,52 @@ bool session_busy(const Session *s) {
         return false;
     if (explore_busy(s))
         return true;
-    switch (s->mode) {
-    case SESSION_PLAY: return game_engine_to_move(s->live) && !engines_only(s->live);
-    case SESSION_ANALYSE: return s->analyse.limited;
-    case SESSION_REVIEW: return s->review.running;
-    case SESSION_TRAIN: return s->train.running;
-    default: return false;
-    }
+    return session_ops(s)->busy && session_ops(s)->busy(s);
 }
 
 int session_wakeup_ms(const Session *s, int64_t now) {
-    if (s->mode != SESSION_PLAY || s->think.busy || !game_engine_to_move(s->live) ||
-        !engines_only(s->live))
-        return -1;
-    int64_t due = s->play.last_move_ms + s->pace_ms - now;
-    return due < 0 ? 0 : (int)due;
+    return session_ops(s)->wakeup_ms ? session_ops(s)->wakeup_ms(s, now) : -1;
 }
 
 const unsigned char *session_move_variations(Session *s) {
-    if (s->mode != SESSION_BROWSE)
+    if (!session_ops(s)->move_list)
         return NULL;
     const char *const *sans;
     int count, cur;
     const unsigned char *vars;
-    browse_move_list(s, &sans, &count, &cur, &vars);
+    session_ops(s)->move_list(s, &sans, &count, &cur, &vars);
     return vars;
 }
 
 void session_move_list_start(const Session *s, int *fullmove, Color *side) {
-    if (s->mode == SESSION_BROWSE) {
-        browse_move_list_start(s, fullmove, side);
+    if (session_ops(s)->move_list_start) {
+        session_ops(s)->move_list_start(s, fullmove, side);
         return;
     }
-    const Game *g = current(s)->game(s);
+    const Game *g = session_ops(s)->game(s);
     *fullmove = game_start_fullmove(g);
     *side = game_start_side(g);
 }
 
 void session_move_list(Session *s, const char *const **sans, int *count, int *current_ply) {
-    if (s->mode == SESSION_BROWSE) {
+    if (session_ops(s)->move_list) {
         const unsigned char *vars;
-        browse_move_list(s, sans, count, current_ply, &vars);
+        session_ops(s)->move_list(s, sans, count, current_ply, &vars);
         return;
     }
-    const Game *g = current(s)->game(s);
-    int n = s->mode == SESSION_EDIT ? 0 : game_ply_count(g);
+    const Game *g = session_ops(s)->game(s);
+    int n = session_ops(s)->hides_moves ? 0 : game_ply_count(g);
     for (int i = 0; i < n; i++)
         s->sans[i] = game_move(g, i)->san;
     *sans = s->sans;
     *count = n;
-    *current_ply = s->mode == SESSION_EDIT ? 0 : session_shown_ply(s);
+    *current_ply = session_ops(s)->hides_moves ? 0 : session_shown_ply(s);
 }
 
 int session_completion_words(Session *s, const char **words, int max) {
     int n = command_names(words, max, 1u << s->mode);
-    const Game *g = current(s)->game(s);
-    if (!(command_modes(CMD_MOVE) & (1u << s->mode)) || game_is_over(g) ||
-        game_engine_to_move(g))
+    const Game *g = session_ops(s)->game(s);
+    if (!(command_modes(CMD_MOVE) & (1u << s->mode)) || game_is_over(g) || game_engine_to_move(g))
         return n;
     const Board *now = game_board(g);
     movegen_legal(now, &s->completion_moves);
@@ -966,28 +956,6 @@ int session_completion_words(Session *s, const char **words, int max) {
         words[n++] = s->completion_san[i];
     }
     return n;
-}
-
-// The game behind the position a mode shows (NULL for the editor's board), whose
-// keys name the opening of a position out of the book.
-static const Game *shown_game(const Session *s) {
-    switch (s->mode) {
-    case SESSION_PLAY: return s->live;
-    case SESSION_BROWSE: return s->browse.game;
-    case SESSION_ANALYSE: return s->analyse.game;
-    case SESSION_REVIEW: return s->review.shown;
-    case SESSION_TRAIN: return NULL; // a puzzle's opening would give it away
-    case SESSION_EDIT: break;
-    }
-    return NULL;
-}
-
-const char *session_opening(const Session *s) {
-    const Game *g = shown_game(s);
-    if (!s->openings || !g)
-        return NULL;
-    return openings_lookup(s->openings, game_board(g), game_keys(g), game_ply_count(g), NULL, 0,
-                           NULL, 0);
 }
 
 void session_graph(const Session *s, const int **scores, int *count) {

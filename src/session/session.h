@@ -10,6 +10,7 @@
 
 #include "engine/engine.h"
 #include "src/game/game.h"
+#include "src/session/session_mode.h"
 
 // MSG_ANALYSIS: one completed depth of an analysis, one line per PV, for
 // front ends that print it (line mode); a screen draws session_thinking.
@@ -31,17 +32,6 @@ typedef enum {
     MSG_ASIDE, // a text not asked for (a game's long first comment): a screen
                // shows it beside the board (its comment pane), line mode prints it
 } MessageKind;
-
-// What the session is doing: each mode owns its state, and the session
-// switches between them only by leaving one and entering the other.
-typedef enum {
-    SESSION_PLAY,    // the live game (never lost: the other modes leave it alive)
-    SESSION_BROWSE,  // a game of a file, or a reviewed game
-    SESSION_EDIT,    // the position editor
-    SESSION_ANALYSE, // the engine analyses a copy of the position shown
-    SESSION_REVIEW,  // a review of every move runs
-    SESSION_TRAIN,   // puzzles from mistakes: searched for, then solved
-} SessionMode;
 
 typedef struct SessionHooks {
     // A message for the user (one or more lines). Called on the main thread.
@@ -67,9 +57,9 @@ typedef struct SessionOptions {
     char notes[1024];         // problems found before the session (patzer.conf), shown at start
     char load_path[4096];     // a PGN file to open at start (empty: none)
     int hash_mb;
-    int threads;              // search threads; 0: one per core
-    char engine_cmd[512];     // an external UCI engine's command line (empty: the built-in)
-    bool confirm_replace;     // `save FILE replace` asks again before replacing a file's games
+    int threads;          // search threads; 0: one per core
+    char engine_cmd[512]; // an external UCI engine's command line (empty: the built-in)
+    bool confirm_replace; // `save FILE replace` asks again before replacing a file's games
 } SessionOptions;
 
 typedef struct Session Session;
@@ -86,22 +76,22 @@ typedef struct SessionLine {
 // The engine's latest thinking, from White's point of view, PV in SAN.
 typedef struct SessionThinking {
     bool shown, active;
-    bool analysing;            // infinite analysis (analyze) rather than a move
-    bool final;                // an analysis that ended: its last lines, kept while
-                               // its position is on the board
-    Move best;                 // the first move of line 1 (MOVE_NONE: none yet)
+    bool analysing; // infinite analysis (analyze) rather than a move
+    bool final;     // an analysis that ended: its last lines, kept while
+                    // its position is on the board
+    Move best;      // the first move of line 1 (MOVE_NONE: none yet)
     int depth, seldepth;
     int score_white, mate_white;
     unsigned long long nodes, nps;
     char pv_san[512];
-    int line_count;            // analysis lines received for the current depth
+    int line_count; // analysis lines received for the current depth
     SessionLine lines[SESSION_MAX_LINES];
 } SessionThinking;
 
 // Opens a session. NULL with the reason in err when the engine or the game
 // cannot be set up (bad FEN, no memory); a failed resume is only a message.
-Session *session_new(const SessionOptions *opts, const SessionHooks *hooks, int64_t now,
-                     char *err, size_t errsz);
+Session *session_new(const SessionOptions *opts, const SessionHooks *hooks, int64_t now, char *err,
+                     size_t errsz);
 // Stops the engine and frees everything (after a final autosave).
 void session_free(Session *s, int64_t now);
 // The final writes (session_free does them too): the autosave when the game

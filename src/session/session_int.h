@@ -13,117 +13,21 @@
 #include "engine/movegen.h"
 #include "src/coach/puzzlebook.h"
 #include "src/explore/explorer.h"
-#include "src/protocol/uci_client.h"
 #include "src/game/openings.h"
 #include "src/game/review.h"
+#include "src/pgn/cursor.h"
+#include "src/pgn/database.h"
 #include "src/pgn/gamelist.h"
+#include "src/protocol/uci_client.h"
 #include "src/session/command.h"
 #include "src/session/eventq.h"
 #include "src/session/msglog.h"
-#include "src/pgn/cursor.h"
-#include "src/pgn/database.h"
 #include "src/session/session.h"
 #include "src/session/session_io.h"
+#include "src/session/think.h"
 #include "src/util/netfile.h"
 
 enum { MESSAGE_MAX = 4096, PACE_DEFAULT_MS = 1000, EDITED_MAX = 16 };
-
-// ------------------------------------------------------------ engine link
-// The session's engine, shared by play (moves, hints) and analysis: one
-// request at a time, replies to older requests dropped as stale.
-
-typedef enum { REQ_NONE, REQ_MOVE, REQ_HINT, REQ_ANALYSIS } RequestKind;
-
-typedef struct Think {
-    Engine *engine;
-    NetFile net;          // the net of the engine's EvalFile while UseNNUE is on
-    EventQueue *events;
-    unsigned request;     // id of the current request (read by the search thread)
-    RequestKind kind;
-    unsigned gen;         // generation of the game the request was made for
-    bool busy;
-    int engine_score;     // the engine's last exact score, from its own side
-    int lines;            // MultiPV of the current request
-    int done_depth;       // the last depth whose lines were all reported
-    Board root;           // the position searched, to turn PVs into SAN
-    SessionThinking thinking;
-    // An external UCI engine (`engine CMD`) in place of the built-in one for
-    // moves, hints and analysis; NULL: the built-in engine.
-    Session *session;     // for messages about it
-    UciClient *uci;
-    char uci_command[COMMAND_TEXT_MAX];
-    // Its command's words, each ended by a NUL, to start another instance
-    // of it (the review's).
-    char uci_args[COMMAND_TEXT_MAX];
-    int uci_argc;
-    bool elo_said;        // its strength limit was explained once
-    bool fallback;        // the built-in engine answers the current request instead
-    // The current request, to hand it to the built-in engine when the
-    // external one fails.
-    Board start;
-    Move moves[GAME_MAX_PLIES];
-    Key keys[GAME_MAX_PLIES];
-    int plies;
-    SearchLimits limits;
-    int level;
-} Think;
-
-void think_cancel(Think *t);
-// Asks the search to end now; its best move arrives as usual.
-void think_stop(Think *t);
-// A new game: the engine forgets what it learnt.
-void think_new_game(Think *t);
-// EV_ENGINE_FAILED of the current request: says what the external engine
-// did and has the built-in engine answer the request instead (for good when
-// the external engine is gone).
-void think_failed(Think *t);
-// Uses the external engine started by the words of argv (false, with the
-// reason said, when it does not start: the engine in use stays), or the
-// built-in one (argv NULL).
-bool think_use_engine(Think *t, char *const argv[]);
-// `engine ...`: the engine in use, its options, setting them, changing engine.
-void think_engine_command(Think *t, const char *arg);
-void think_free(Think *t);
-// Ends the external engine (if any) without touching the request in flight:
-// the built-in engine is the one in use from then on.
-void think_drop_uci(Think *t);
-// The name of the engine in use, for messages: "patzer" or the external one's.
-const char *think_engine_name(const Think *t);
-// ------------------------------------------------------------ review engine
-// The external engine as the review's evaluator (review_uci.c): a second
-// instance of the session's, so that the review thread has one of its own.
-
-typedef struct ReviewUci ReviewUci;
-// Starts another instance of t's external engine with the options set on
-// t's (strength and analysis ones aside: the review wants full strength);
-// NULL with the reason in err.
-ReviewUci *review_uci_start(const Think *t, char *err, size_t errsz);
-void review_uci_free(ReviewUci *u);
-// The evaluator for review_game_with (u outlives the review).
-ReviewEvaluator review_uci_evaluator(ReviewUci *u);
-// Ends the search in flight early (from any thread).
-void review_uci_stop(ReviewUci *u);
-// The engine's name ("Stockfish 15.1").
-const char *review_uci_name(const ReviewUci *u);
-// Why its last search failed (empty when it did not).
-void review_uci_error(ReviewUci *u, char *buf, size_t bufsz);
-
-// Sets the engine's search threads; 0 means one per core.
-void think_set_threads(Think *t, int threads);
-// The game's own contempt, phase-dependent (50/25/0 cp at 100%), whatever the
-// UCI default is: set on the built-in engine when the session starts.
-enum { THINK_CONTEMPT_PERCENT = 100 };
-void think_set_contempt(Think *t, int percent);
-// The contempt in centipawns the game uses for its draw offers and claims in
-// position b: the built-in engine's Contempt setting (a user may change it).
-int think_contempt_cp(const Think *t, const Board *b);
-void think_start(Think *t, const Game *g, RequestKind kind, const SearchLimits *limits,
-                 int level, int lines);
-// Takes one info of the current request; true when it completed a depth
-// (every line of it is in), so the lines can be reported.
-bool think_info(Think *t, const SearchInfo *info);
-// The analysis lines as text, one per line: "depth 14 score +0.31 nodes 2.1M  1. e4 e5".
-void think_format(const Think *t, const char *prefix, char *buf, size_t bufsz);
 
 // ------------------------------------------------------------ transitions
 
@@ -142,17 +46,21 @@ typedef struct Transition {
 
 // What a mode is entered with (the fields its enter reads).
 typedef struct ModeArgs {
-    const Game *source;     // analyse, edit: the game shown before
+    const Game *source;         // analyse, edit: the game shown before
     const SearchLimits *limits; // analyse: NULL for no end
-    const char *path;       // browse: the file and the game's number, and the ply
-    int number;             // of its main line to show (-1: the end)
+    const char *path;           // browse: the file and the game's number, and the ply
+    int number;                 // of its main line to show (-1: the end)
     int ply;
-    PgnPlace place;         // browse: where game `number` starts, when known
-    PgnGame *game;          // browse (taken over), review (copied): a game in memory
+    PgnPlace place; // browse: where game `number` starts, when known
+    PgnGame *game;  // browse (taken over), review (copied): a game in memory
 } ModeArgs;
 
 typedef struct ModeOps {
-    const char *name;
+    // (Its name is session_mode_name's, from SESSION_MODES.)
+    // The mode's private state: the core allocates this many bytes, zeroed,
+    // when the session starts; destroy frees what the state owns.
+    size_t state_size;
+    void (*destroy)(Session *s);
     // False (after saying why) when the mode cannot start; nothing changed then.
     bool (*enter)(Session *s, const ModeArgs *args, int64_t now);
     void (*leave)(Session *s, int64_t now);
@@ -172,70 +80,82 @@ typedef struct ModeOps {
     // How many of the game's moves are on the board (NULL: all of them):
     // play looks back through the live game while it goes on.
     int (*shown_ply)(const Session *s);
+
+    // What the core asks of every mode instead of testing which one it is.
+    // A refusal in this mode ends with this ("(back returns to your game)").
+    const char *refusal_hint;
+    bool points;        // pointing at squares plays moves (play, train)
+    bool hides_moves;   // its board is no game's position: no moves, no tree (edit)
+    bool hides_opening; // no opening named (a puzzle's would give it away)
+    // Optional queries; NULL gives the answer in brackets.
+    bool (*busy)(const Session *s);                  // works on its own [false]
+    int (*wakeup_ms)(const Session *s, int64_t now); // when to poll again [-1: on events]
+    Move (*hint)(const Session *s);                  // a move to mark [MOVE_NONE]
+    bool (*eval_shown)(const Session *s);            // the engine's lines shown [true]
+    // The move list when it is not the shown game's moves (browse: the line
+    // through its tree, each move's variation count) and its first move.
+    void (*move_list)(Session *s, const char *const **sans, int *count, int *current,
+                      const unsigned char **variations);
+    void (*move_list_start)(const Session *s, int *fullmove, Color *side);
+    // What ends the status line after the state and any question ("   C00
+    // French Defense  [play]"); NULL: nothing.
+    void (*status_tag)(const Session *s, char *buf, size_t bufsz);
+    // How far work of the mode's own has come (the review), for a progress bar.
+    bool (*progress)(const Session *s, int *done, int *total);
+    // The shown game is the live one (play): annotations go to it, and moves
+    // pointed at are played in it.
+    bool shows_live;
+    // A document browsed through its tree (browse): the cursor, and how the
+    // board follows after the cursor moved or the document was annotated.
+    // NULL: the mode shows a game's main line.
+    PgnCursor *(*cursor)(const Session *s);
+    void (*refresh)(Session *s);
+    // Shows the position after the shown game's first ply moves (a click on
+    // a move in the list); NULL: such clicks do nothing in this mode.
+    bool (*view_ply)(Session *s, int ply);
+    // Plays a move pointed at (its text, from/to or SAN; "" only says where
+    // moves go while looking back), in the modes that point.
+    void (*play_move)(Session *s, const char *text, int64_t now);
+    // Looking back at an earlier position of the shown game (play).
+    bool (*looking_back)(const Session *s);
 } ModeOps;
 
 extern const ModeOps mode_play_ops, mode_browse_ops, mode_edit_ops, mode_analyse_ops,
     mode_review_ops, mode_train_ops;
 
 // ------------------------------------------------------------ mode states
+// Each mode's state is its own file's (the core allocates ModeOps.state_size
+// bytes for it, zeroed, and frees it): nothing outside mode_*.c sees inside.
+// Review and train still keep theirs here.
 
-typedef struct PlayState {
-    Move hint;              // shown on the board once the hint names the move
-    Move hint_found;        // the engine's hint; the first `hint` names only its piece
-    Square selected;        // the piece picked by pointing (SQ_NONE: none)
-    Move premove;           // from/to queued while the engine thinks (MOVE_NONE: none)
+// Pointing at squares (pointing.c), a service of the modes that point
+// (play, train): what is selected, queued or waiting for a piece.
+typedef struct PointingState {
+    Square selected;                  // the piece picked by pointing (SQ_NONE: none)
+    Move premove;                     // from/to queued while the engine thinks (MOVE_NONE: none)
     char premove_text[MOVE_TEXT_MAX]; // how the premove is named: "Nf3", "g1f3"
-    Move promotion;         // from/to waiting for the promotion piece (MOVE_NONE: none)
-    bool show_eval;         // `eval on`: the engine's thinking shows in a game against it
-    int64_t last_move_ms;   // when the last move was made (pacing engine-vs-engine)
-    bool clock_was_running; // when play was left: restart it on return
-    bool held;              // session_hold: the game waits while the board is covered
-    bool held_clock;        // a clock ran (or was started by a move) while held
-    PgnSource saved_to;     // where `save` last put the game (path empty: nowhere yet)
-    // Looking back: the position after the live game's first view_ply moves
-    // is shown (-1: the live position), while the clocks and the engine go on.
-    int view_ply;
-    Board view_board;
-} PlayState;
-
-typedef struct BrowseState {
-    PgnGame *doc;      // the game shown (a file's, or a reviewed one): the document
-    PgnCursor *cursor; // the line through it and how far the board is
-    Game *game; // the line up to the cursor, the rest as the redo tail
-    const char *line_sans[GAME_MAX_PLIES];
-    unsigned char line_variations[GAME_MAX_PLIES];
-} BrowseState;
-
-typedef struct EditState {
-    Board board; // only squares, side to move
-    char castling[5], ep[3];
-} EditState;
-
-typedef struct AnalyseState {
-    Game *game;         // a copy of the position shown, both sides human
-    SearchLimits limits;
-    bool limited;       // ends by itself (time or depth)
-} AnalyseState;
+    Move promotion;                   // from/to waiting for the promotion piece (MOVE_NONE: none)
+} PointingState;
 
 typedef struct ReviewState {
     pthread_t thread;
     bool running;
-    int book_plies;     // the game's first moves that are theory (never marked)
+    int book_plies; // the game's first moves that are theory (never marked)
     atomic_bool cancel;
-    unsigned id;        // events of older reviews are dropped
+    unsigned id; // events of older reviews are dropped
     Engine *engine;
-    PgnGame *game;      // the copy being reviewed, annotated when done
+    PgnGame *game; // the copy being reviewed, annotated when done
     ReviewPly *plies;
-    atomic_int done;    // plies reviewed so far
-    int result;         // plies reviewed, -1 on failure
+    atomic_int done; // plies reviewed so far
+    int result;      // plies reviewed, -1 on failure
     int total;
     EventQueue *events;
-    Game *shown;        // the game as it stands when the review started
+    Game *shown; // the game as it stands when the review started
     // The external engine reviewing (NULL: the built-in engine); when it
     // fails, the thread reviews again with the built-in one and sets
     // fell_back after writing why into fallback.
     ReviewUci *uci;
-    bool external;      // the session had an external engine when it started
+    bool external; // the session had an external engine when it started
     char reviewer[UCI_NAME_MAX];
     char fallback[UCI_ERROR_MAX];
     atomic_bool fell_back;
@@ -248,69 +168,33 @@ typedef struct TrainState {
     pthread_t thread;
     bool running;
     atomic_bool cancel;
-    unsigned id;          // events of older searches are dropped
+    unsigned id; // events of older searches are dropped
     Engine *engine;
     EventQueue *events;
-    char path[4096];      // the file searched
-    bool archive;         // the player's archive: only the player's moves count
+    char path[4096];                     // the file searched
+    bool archive;                        // the player's archive: only the player's moves count
     char names[COLOR_NB][GAME_NAME_MAX]; // the player's names (games without patzer's tags)
-    Puzzle *found;        // written by the thread, read after it is joined
+    Puzzle *found;                       // written by the thread, read after it is joined
     int found_count, found_cap;
-    uint64_t *keys;       // the games it searched
+    uint64_t *keys; // the games it searched
     int key_count, key_cap;
     atomic_int games_done, puzzles_found;
     char scan_error[512];
     // The book and this session's queue of puzzles.
     PuzzleBook *book;
     char book_path[4096];
-    char prefix[4100];    // "FILE#": train FILE serves that file's puzzles (empty: all)
-    int *queue;           // book indexes; a failed puzzle is queued again
+    char prefix[4100]; // "FILE#": train FILE serves that file's puzzles (empty: all)
+    int *queue;        // book indexes; a failed puzzle is queued again
     int queue_len, queue_cap, pos;
-    int index;            // the puzzle shown (-1: none)
-    Game *game;           // its position and the moves played on it, both sides human
-    int step;             // solution plies played
+    int index;  // the puzzle shown (-1: none)
+    Game *game; // its position and the moves played on it, both sides human
+    int step;   // solution plies played
     bool over, failed, hinted;
     int solved_count, failed_count;
 } TrainState;
 
-// The opening explorer (explore.c): the files given to `index`, the
-// player's archive, and the thread that builds their indexes.
-enum { EXPLORE_SOURCES_MAX = 16 };
-typedef struct ExploreSource {
-    char path[PATH_MAX_LEN];
-    char index_path[PATH_MAX_LEN];
-    ExploreIndex *index; // open while up to date
-} ExploreSource;
-
-typedef struct ExploreJob {
-    char path[PATH_MAX_LEN], index_path[PATH_MAX_LEN];
-    bool ok;              // written by the thread, read after it is joined
-    char err[512];
-    IndexProgress done;
-    int64_t ms;
-} ExploreJob;
-
-typedef struct ExploreState {
-    ExploreSource sources[EXPLORE_SOURCES_MAX]; // remembered across sessions
-    int count;
-    bool loaded;          // the list of earlier sessions was read
-    ExploreSource archive;
-    Book *book;           // the session's book, for its moves and weights
-    bool book_tried;
-    Explorer shown;       // the last table, for clicks on its rows
-    char *text;
-    bool pending;         // show the explorer when indexing ends
-    // The indexing thread.
-    pthread_t thread;
-    bool running;
-    atomic_bool cancel;
-    EventQueue *events;
-    ExploreJob jobs[EXPLORE_SOURCES_MAX + 1];
-    int job_count;
-    atomic_int job_now;
-    atomic_llong bytes, total_bytes, games, positions, job_start_ms;
-    int64_t last_push_ms; // the thread's own
-} ExploreState;
+// The opening explorer's state, private to explore.c.
+typedef struct ExploreState ExploreState;
 
 struct Session {
     // Services every mode may use.
@@ -323,29 +207,29 @@ struct Session {
     bool flipped;
     int graph[GAME_MAX_PLIES]; // evaluation after each ply of the last review
     int graph_count;
-    bool graph_of_live;        // the graph is of the live game (else of a file's game)
-    char list_path[4096];      // the file whose games `games` and `game N` show
-    char list_text[8192];      // what was said of the last game list (its heading)
-    GameList *list;            // the games of list_path (owned), read once per change
-    Game *live;                // the game being played: mode play shows it
+    bool graph_of_live;   // the graph is of the live game (else of a file's game)
+    char list_path[4096]; // the file whose games `games` and `game N` show
+    char list_text[8192]; // what was said of the last game list (its heading)
+    GameList *list;       // the games of list_path (owned), read once per change
+    Game *live;           // the game being played: mode play shows it
 
     // The core's own.
     SessionMode mode, back_mode;
     bool quit;
-    int browse_number;         // the file's game browse shows (0: a game in memory)
-    int browse_ply;            // the ply it showed when left for an analysis or the editor
-    bool asking_resume;        // the next line answers "resume the unfinished game?"
-    bool quit_warned;          // quit was refused once for changes not saved
+    int browse_number;  // the file's game browse shows (0: a game in memory)
+    int browse_ply;     // the ply it showed when left for an analysis or the editor
+    bool asking_resume; // the next line answers "resume the unfinished game?"
+    bool quit_warned;   // quit was refused once for changes not saved
     // Games of files changed in browse and left without saving: kept until
     // saved or the session ends, and shown again when reopened.
     PgnGame *edited[EDITED_MAX];
     int edited_count;
-    PgnGame *replace_pending;  // the game `save FILE replace` waits to write (its question)
+    PgnGame *replace_pending; // the game `save FILE replace` waits to write (its question)
     char replace_path[PATH_MAX_LEN];
-    Game *pending;             // the unfinished game that question is about
-    bool live_dirty;           // the live game changed since the start (autosave it)
-    bool live_archived;        // the live game is in the archive already
-    PgnSource live_spot;       // where in the archive (its review replaces it there)
+    Game *pending;       // the unfinished game that question is about
+    bool live_dirty;     // the live game changed since the start (autosave it)
+    bool live_archived;  // the live game is in the archive already
+    PgnSource live_spot; // where in the archive (its review replaces it there)
     // The writes that keep the games (session_base.c): each one's failure as
     // last said (empty while it works), said once per cause and once more
     // when it works again; the failures said, counted for the line mode.
@@ -362,36 +246,34 @@ struct Session {
     // (the finished game keeps those it was played with).
     GameSettings next_settings;
     bool next_settings_set;
-    MsgLog messages;           // the last status messages, for `messages`
+    MsgLog messages; // the last status messages, for `messages`
     // The status line shows the last message only while the state it was
     // said in lasts (session_status_line): a message said during an event is
     // pending until the event is done, then stamped with the state it left.
     bool said_pending;
     uint64_t said_stamp;
-    unsigned long lines;       // lines handled: a new line retires the last message
-    Engine *coach;             // searches for `why` (made when first needed)
-    Move why_move;             // the move `why` shows, while the position is why_key
+    unsigned long lines; // lines handled: a new line retires the last message
+    Engine *coach;       // searches for `why` (made when first needed)
+    Move why_move;       // the move `why` shows, while the position is why_key
     Key why_key;
     // The last lines of the last analysis that ended, shown again whenever
     // its position is on the board: what the user asked for outlives the
     // analysis mode (session_thinking).
     SessionThinking analysis_final;
     Key analysis_final_key;
+    PointingState pointing;
 
-    // Each mode's own state.
-    PlayState play;
-    BrowseState browse;
-    EditState edit;
-    AnalyseState analyse;
+    // Each mode's own state, private to its file (ModeOps.state_size).
+    void *mode_state[SESSION_MODE_COUNT];
     ReviewState review;
     TrainState train;
-    ExploreState explore;
+    ExploreState *explore;
 
     // Scratch for queries.
     SessionTreeItem *tree;      // the move tree (annotate.c), tree_cap items
     const PgnNode **tree_nodes; // for a browsed game, the node of each item
     int tree_cap;
-    char *comment_text;         // a comment joined with a line's closing comment
+    char *comment_text; // a comment joined with a line's closing comment
     const char *sans[GAME_MAX_PLIES];
     MoveList completion_moves;
     char completion_san[MAX_MOVES][MOVE_TEXT_MAX];
@@ -443,19 +325,11 @@ void session_move_error(Session *s, const char *text, GameStatus st, const char 
 Game *session_game_from_line(const Session *s, const GameSettings *settings, const Move *moves,
                              int n, int cursor, char *err, size_t errsz);
 
-// Mode play's moves: plays the move typed (an error message when it is not
-// legal). Pointing (pointing.c) plays through it too.
-void play_text_move(Session *s, const char *text, int64_t now);
-// Mode play: shows the position after the live game's first ply moves (its
-// length: the live position again); false after saying why.
-bool play_view(Session *s, int ply);
-// Whether mode play looks back (a move then says how to return).
-bool play_viewing(const Session *s);
-
 // Pointing at squares in modes play and train (pointing.c): a typed square,
-// a click or the cursor selects a piece, a second square plays it or queues
-// it as a premove while the engine thinks. The selection lives in PlayState
-// whichever of the two modes points.
+// a click or the cursor selects a piece, a second square plays it (through
+// the mode's play_move) or queues
+// it as a premove while the engine thinks. The selection lives in the
+// session's PointingState whichever of the two modes points.
 // The game pointed at (the current mode's) and how its moves are played (the
 // core hands them to the current mode as typed moves).
 const Game *pointing_game(const Session *s);
@@ -481,20 +355,13 @@ bool pointing_prompt(const Session *s, char *buf, size_t bufsz);
 // "knight": a piece type's name for messages.
 const char *pointing_piece_name(PieceType t);
 
-// Mode browse's move list: the line shown and each move's variation count.
-void browse_move_list(Session *s, const char *const **sans, int *count, int *current,
-                      const unsigned char **variations);
-// The number and side of that list's first move.
-void browse_move_list_start(const Session *s, int *fullmove, Color *side);
-// Mode browse: goes to node n of the game's tree (the line through it on
-// the board). False when n is not in the tree.
-bool browse_goto_node(Session *s, const PgnNode *n);
 // "12 moves" (full moves, the plural right), and the one wording of the
 // question about an unfinished game g (status.c).
 const char *session_moves_text(const Game *g, char *buf, size_t bufsz);
 void session_resume_question(const Game *g, char *buf, size_t bufsz);
-// The mode the session is in (the core's table), for services beside it.
+// The mode the session is in, and any mode's operations (modes.c).
 const ModeOps *session_ops(const Session *s);
+const ModeOps *session_mode_ops(SessionMode m);
 // save (save.c): `save [FILE [replace]]`; the answer to its question; quit,
 // which warns once about games of files with changes not saved.
 void save_command(Session *s, const char *text, int64_t now);
@@ -505,8 +372,6 @@ void save_quit(Session *s, int64_t now);
 // none kept).
 void session_keep_edited(Session *s, PgnGame *g);
 PgnGame *session_take_edited(Session *s, const char *path, int number);
-// Mode browse: the board's game again from the tree (after an annotation).
-void browse_refresh(Session *s);
 
 // Annotations (annotate.c): comment and nag on the current move of the
 // game shown; a move's typed NAG (cmd->nag) set once the move is played.
@@ -523,6 +388,9 @@ void annotate_free(Session *s);
 
 // The opening explorer (explore.c): `explore`, `index FILE...`, the events
 // of the indexing thread, whether it runs, and the end of the session.
+// Its state, made when the session starts (false: out of memory); explore_free
+// ends the indexing and frees it.
+bool explore_init(Session *s);
 void explore_command(Session *s);
 void index_command(Session *s, const char *text);
 void explore_event(Session *s, const Event *ev);
@@ -530,8 +398,5 @@ bool explore_busy(const Session *s);
 // stop while indexing cancels it (true); false when no indexing runs.
 bool explore_stop(Session *s);
 void explore_free(Session *s);
-
-// Mode review's progress: true while it runs.
-bool review_mode_progress(const Session *s, int *done, int *total);
 
 #endif

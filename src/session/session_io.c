@@ -250,6 +250,10 @@ bool session_load(Game *g, const char *path, int64_t now, bool *in_archive, char
     PgnGame *p = read_first(path, err, errsz);
     if (!p)
         return false;
+    // The autosave is the game's keeper, not a file of games the user edits:
+    // a resumed game answers to autosave and archive, and quit does not ask
+    // to write it back.
+    pgn_set_source(p, NULL);
     int n = pgn_mainline_length(p);
     int *scores = malloc(((size_t)n + 1) * sizeof *scores);
     int *depths = malloc(((size_t)n + 1) * sizeof *depths);

@@ -42,19 +42,10 @@ void session_status(const Session *s, char *buf, size_t bufsz) {
         size_t n = strlen(text);
         snprintf(text + n, sizeof text - n, " - %s", prompt);
     }
-    const char *opening = session_opening(s);
-    switch (s->mode) {
-    case SESSION_PLAY:
-        snprintf(buf, bufsz, "%s%s%s  [play]", text, opening ? "   " : "", opening ? opening : "");
-        break;
-    case SESSION_BROWSE:
-        if (s->browse_number > 0)
-            snprintf(buf, bufsz, "%s  [browse: game %d]", text, s->browse_number);
-        else
-            snprintf(buf, bufsz, "%s  [browse: reviewed game]", text);
-        break;
-    default: snprintf(buf, bufsz, "%s", text); break;
-    }
+    char tag[256] = "";
+    if (session_ops(s)->status_tag)
+        session_ops(s)->status_tag(s, tag, sizeof tag);
+    snprintf(buf, bufsz, "%s%s", text, tag);
 }
 
 // FNV-1a over the value's bytes: the stamp only has to differ when the
@@ -75,9 +66,9 @@ uint64_t session_state_stamp(const Session *s) {
     h = mix(h, (uint64_t)session_shown_ply(s));
     h = mix(h, g ? game_generation(g) : 0);
     h = mix(h, g ? (uint64_t)game_is_over(g) : 0); // a flag falls without a move
-    h = mix(h, (uint64_t)s->play.selected);
-    h = mix(h, (uint64_t)s->play.promotion);
-    h = mix(h, (uint64_t)s->play.premove);
+    h = mix(h, (uint64_t)s->pointing.selected);
+    h = mix(h, (uint64_t)s->pointing.promotion);
+    h = mix(h, (uint64_t)s->pointing.premove);
     h = mix(h, (uint64_t)s->asking_resume);
     h = mix(h, s->replace_pending != NULL);
     return h;
@@ -135,5 +126,5 @@ void session_player_label(const Session *s, Color c, char *name, size_t namesz, 
 }
 
 bool session_review_progress(const Session *s, int *done, int *total) {
-    return s->mode == SESSION_REVIEW && review_mode_progress(s, done, total);
+    return session_ops(s)->progress && session_ops(s)->progress(s, done, total);
 }

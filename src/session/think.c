@@ -14,19 +14,19 @@
 
 static void on_info(const SearchInfo *info, void *ctx) {
     Think *t = ctx;
-    Event ev = {.kind = EV_INFO, .request = t->request, .info = *info};
+    Event ev = { .kind = EV_INFO, .request = t->request, .info = *info };
     eventq_push(t->events, &ev);
 }
 
 static void on_bestmove(Move best, Move ponder, void *ctx) {
     Think *t = ctx;
-    Event ev = {.kind = EV_BESTMOVE, .request = t->request, .best = best, .ponder = ponder};
+    Event ev = { .kind = EV_BESTMOVE, .request = t->request, .best = best, .ponder = ponder };
     eventq_push(t->events, &ev);
 }
 
 static void on_failure(void *ctx) {
     Think *t = ctx;
-    Event ev = {.kind = EV_ENGINE_FAILED, .request = t->request};
+    Event ev = { .kind = EV_ENGINE_FAILED, .request = t->request };
     eventq_push(t->events, &ev);
 }
 
@@ -104,7 +104,7 @@ static void start_builtin(Think *t) {
     engine_set_option(t->engine, "UCI_AnalyseMode", t->kind == REQ_ANALYSIS ? "true" : "false",
                       NULL, 0);
     engine_set_position(t->engine, &t->root, t->keys, t->plies);
-    EngineCallbacks cb = {on_info, on_bestmove, t};
+    EngineCallbacks cb = { on_info, on_bestmove, t };
     engine_go(t->engine, &t->limits, &cb);
 }
 
@@ -130,8 +130,10 @@ static void uci_strength(Think *t, int level) {
     int want = engine_level_elo(level);
     int v = want < elo->min ? elo->min : want > elo->max ? elo->max : want;
     if (v != want && !t->elo_said) {
-        session_say(t->session, MSG_INFO, "%s plays at UCI_Elo %d to %d: level %d (about %d Elo) "
-                    "is played at %d.", uci_client_name(t->uci), elo->min, elo->max, level, want, v);
+        session_say(t->session, MSG_INFO,
+                    "%s plays at UCI_Elo %d to %d: level %d (about %d Elo) "
+                    "is played at %d.",
+                    uci_client_name(t->uci), elo->min, elo->max, level, want, v);
         t->elo_said = true;
     }
     char text[16];
@@ -154,14 +156,14 @@ static bool start_uci(Think *t) {
         t->lines = 1;
     }
     if (uci_client_find_option(t->uci, "UCI_AnalyseMode"))
-        uci_client_set_option(t->uci, "UCI_AnalyseMode",
-                              t->kind == REQ_ANALYSIS ? "true" : "false", true, err, sizeof err);
-    UciCallbacks cb = {on_info, on_bestmove, on_failure, t};
+        uci_client_set_option(t->uci, "UCI_AnalyseMode", t->kind == REQ_ANALYSIS ? "true" : "false",
+                              true, err, sizeof err);
+    UciCallbacks cb = { on_info, on_bestmove, on_failure, t };
     return uci_client_go(t->uci, &t->start, t->moves, t->plies, &t->limits, &cb);
 }
 
-void think_start(Think *t, const Game *g, RequestKind kind, const SearchLimits *limits,
-                 int level, int lines) {
+void think_start(Think *t, const Game *g, RequestKind kind, const SearchLimits *limits, int level,
+                 int lines) {
     think_cancel(t);
     t->lines = kind == REQ_ANALYSIS ? lines : 1;
     memcpy(&t->root, game_board(g), sizeof t->root);
@@ -300,4 +302,21 @@ void think_format(const Think *t, const char *prefix, char *buf, size_t bufsz) {
             break;
         len += (size_t)n;
     }
+}
+
+void think_drop_uci(Think *t) {
+    uci_client_free(t->uci);
+    t->uci = NULL;
+    t->uci_command[0] = '\0';
+    t->uci_argc = 0;
+}
+
+void think_free(Think *t) {
+    think_cancel(t);
+    uci_client_free(t->uci);
+    t->uci = NULL;
+    if (t->engine)
+        netfile_release(&t->net, t->engine);
+    engine_free(t->engine);
+    t->engine = NULL;
 }

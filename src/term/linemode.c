@@ -226,7 +226,9 @@ int linemode_run(const Config *cfg, FILE *in, FILE *out, const char *first_line)
         free(lm->start_text);
         lm->start_text = NULL;
     }
-    print_board(lm);
+    // While the resume question waits, the answer decides which board to show.
+    if (!session_asking(lm->session))
+        print_board(lm);
     if (first_line) {
         size_t n = strlen(first_line);
         if (n + 1 < sizeof lm->buf) {

@@ -223,6 +223,8 @@ static void on_display(const char *command, const char *arg, void *ctx) {
             session_message(t->session, MSG_ERROR, msg);
             return;
         }
+        if (theme)
+            (void)ui_screen_apply_theme(); // a refused colour pair leaves the old look
         const char *name = theme ? ui_theme_current() : ui_pieces_name(ui_pieces_current());
         snprintf(msg, sizeof msg, "%s %s", theme ? "Theme" : "Pieces", name);
         keep_setting(t, command, name, msg, look_note(theme));
@@ -256,6 +258,7 @@ static void apply_look(Tui *t, const Config *cfg, char *note, size_t notesz) {
         snprintf(note, notesz, "patzer.conf: no theme '%s' (see the theme command)", cfg->theme);
     if (cfg->pieces[0])
         ui_pieces_select(cfg->pieces); // checked when the file was read
+    (void)ui_screen_apply_theme();      // when the screen is open already
     if (!paths_config_file("patzer.conf", t->conf_path, sizeof t->conf_path, true))
         t->conf_path[0] = '\0';
 }

@@ -26,45 +26,19 @@ void train_position_from_board(TrainPosition *p, const Board *b) {
 }
 
 void train_position_fen(const TrainPosition *p, char *buf, size_t bufsz) {
-    static const char letters[] = "PpNnBbRrQqKk";
-    char fen[FEN_MAX + 16];
-    size_t n = 0;
-    for (int rank = 7; rank >= 0; rank--) {
-        int empty = 0;
-        for (int file = 0; file < 8; file++) {
-            int piece = p->squares[make_square(file, rank)];
-            if (piece >= PIECE_NB) {
-                empty++;
-                continue;
-            }
-            if (empty)
-                fen[n++] = (char)('0' + empty);
-            empty = 0;
-            fen[n++] = letters[piece];
-        }
-        if (empty)
-            fen[n++] = (char)('0' + empty);
-        if (rank)
-            fen[n++] = '/';
-    }
-    fen[n++] = ' ';
-    fen[n++] = p->side == WHITE ? 'w' : 'b';
-    fen[n++] = ' ';
-    if (!p->castling)
-        fen[n++] = '-';
-    static const char castle_letters[] = "KQkq";
-    for (int i = 0; i < 4; i++)
-        if (p->castling & (1 << i))
-            fen[n++] = castle_letters[i];
-    fen[n++] = ' ';
-    if (p->ep < SQ_NB) {
-        square_name(p->ep, fen + n);
-        n += 2;
-    } else {
-        fen[n++] = '-';
-    }
-    snprintf(fen + n, sizeof fen - n, " %u %u", (unsigned)p->halfmove, (unsigned)(p->ply / 2 + 1));
-    snprintf(buf, bufsz, "%s", fen);
+    // The engine's one FEN writer, on a board holding just what it prints:
+    // the pieces, the side to move, the rights, the en-passant square and the
+    // counters (the full-move number from the ply).
+    Board b;
+    memset(&b, 0, sizeof b);
+    for (Square s = 0; s < SQ_NB; s++)
+        b.squares[s] = p->squares[s] < PIECE_NB ? p->squares[s] : NO_PIECE;
+    b.side = p->side;
+    b.castling = p->castling;
+    b.ep = p->ep < SQ_NB ? p->ep : SQ_NONE;
+    b.halfmove = p->halfmove;
+    b.fullmove = (uint16_t)(p->ply / 2 + 1);
+    board_to_fen(&b, buf, bufsz);
 }
 
 bool train_position_to_board(const TrainPosition *p, Board *b, char *err, size_t errsz) {
@@ -247,8 +221,8 @@ int train_reader_next(TrainReader *r, TrainPosition *p, char *err, size_t errsz)
         if (got == sizeof rec) {
             char why[128];
             if (!train_decode(rec, p, why, sizeof why)) {
-                errmsg_set(err, errsz, "%s: record %lld: %s", r->paths[r->path_index],
-                           r->record, why);
+                errmsg_set(err, errsz, "%s: record %lld: %s", r->paths[r->path_index], r->record,
+                           why);
                 return -1;
             }
             r->record++;
@@ -259,7 +233,7 @@ int train_reader_next(TrainReader *r, TrainPosition *p, char *err, size_t errsz)
         r->file = NULL;
         if (bad) {
             errmsg_set(err, errsz, "%s: %s after record %lld", r->paths[r->path_index],
-                 got ? "truncated record" : "read error", r->record);
+                       got ? "truncated record" : "read error", r->record);
             return -1;
         }
         r->path_index++;
