@@ -64,18 +64,18 @@ struct Engine {
 // (the labels of the weakest and the strongest weakened level): see
 // fill_options.
 static EngineOption options[] = {
-    {"Hash", OPTION_SPIN, "16", TT_MB_MIN, TT_MB_MAX},
-    {"Clear Hash", OPTION_BUTTON, "", 0, 0},
-    {"Threads", OPTION_SPIN, "1", 1, SEARCH_THREADS_MAX},
-    {"MultiPV", OPTION_SPIN, "1", 1, MAX_MULTIPV},
-    {"Contempt", OPTION_SPIN, "100", 0, 200},
-    {"Move Overhead", OPTION_SPIN, "50", 0, 5000},
-    {"Ponder", OPTION_CHECK, "false", 0, 0},
-    {"OwnBook", OPTION_CHECK, "false", 0, 0},
-    {"BookFile", OPTION_STRING, "", 0, 0},
-    {"UCI_AnalyseMode", OPTION_CHECK, "false", 0, 0},
-    {"UCI_LimitStrength", OPTION_CHECK, "false", 0, 0},
-    {"UCI_Elo", OPTION_SPIN, "1500", 0, 0}, // min, max: set by fill_options
+    { "Hash", OPTION_SPIN, "16", TT_MB_MIN, TT_MB_MAX },
+    { "Clear Hash", OPTION_BUTTON, "", 0, 0 },
+    { "Threads", OPTION_SPIN, "1", 1, SEARCH_THREADS_MAX },
+    { "MultiPV", OPTION_SPIN, "1", 1, MAX_MULTIPV },
+    { "Contempt", OPTION_SPIN, "100", 0, 200 },
+    { "Move Overhead", OPTION_SPIN, "50", 0, 5000 },
+    { "Ponder", OPTION_CHECK, "false", 0, 0 },
+    { "OwnBook", OPTION_CHECK, "false", 0, 0 },
+    { "BookFile", OPTION_STRING, "", 0, 0 },
+    { "UCI_AnalyseMode", OPTION_CHECK, "false", 0, 0 },
+    { "UCI_LimitStrength", OPTION_CHECK, "false", 0, 0 },
+    { "UCI_Elo", OPTION_SPIN, "1500", 0, 0 }, // min, max: set by fill_options
     // The network: only remembered here; the program reads the file and hands the net over
     // with engine_set_net (the engine does no I/O).
     {"EvalFile", OPTION_STRING, "", 0, 0},
@@ -96,9 +96,13 @@ static void fill_options(void) {
     options[OPTION_UCI_ELO].max = engine_level_elo(ENGINE_LEVEL_MAX - 1);
 }
 
-static void init_options(void) { pthread_once(&options_once, fill_options); }
+static void init_options(void) {
+    pthread_once(&options_once, fill_options);
+}
 
-int engine_option_count(void) { return (int)(sizeof options / sizeof options[0]); }
+int engine_option_count(void) {
+    return (int)(sizeof options / sizeof options[0]);
+}
 
 const EngineOption *engine_option(int index) {
     init_options();
@@ -107,9 +111,13 @@ const EngineOption *engine_option(int index) {
 
 // ------------------------------------------------------------------ levels
 
-int engine_level_elo(int level) { return skill_level_elo(level); }
+int engine_level_elo(int level) {
+    return skill_level_elo(level);
+}
 
-int engine_level_for_elo(int elo) { return skill_level_for_elo(elo); }
+int engine_level_for_elo(int elo) {
+    return skill_level_for_elo(elo);
+}
 
 void engine_set_level(Engine *e, int level) {
     if (level < 1)
@@ -122,9 +130,13 @@ void engine_set_level(Engine *e, int level) {
         e->elo = engine_level_elo(level);
 }
 
-int engine_level(const Engine *e) { return e->level; }
+int engine_level(const Engine *e) {
+    return e->level;
+}
 
-void engine_set_seed(Engine *e, uint64_t seed) { e->rng = seed ? seed : 1; }
+void engine_set_seed(Engine *e, uint64_t seed) {
+    e->rng = seed ? seed : 1;
+}
 
 static void update_level(Engine *e) {
     e->level = e->limit_strength ? engine_level_for_elo(e->elo) : ENGINE_LEVEL_MAX;
@@ -176,7 +188,9 @@ void engine_set_position(Engine *e, const Board *b, const Key *keys, int nkeys) 
     e->nkeys = n > 0 ? n : 0;
 }
 
-const Board *engine_position(const Engine *e) { return &e->board; }
+const Board *engine_position(const Engine *e) {
+    return &e->board;
+}
 
 // Makes the hash table and the searcher if they are not there yet.
 static bool prepare_search(Engine *e) {
@@ -226,8 +240,8 @@ static void *search_thread(void *arg) {
             .net = e->net,
         };
         SearchResult result;
-        search_run(e->searcher, &e->board, e->keys, e->nkeys, &e->limits, &params,
-                   e->cb.on_info, e->cb.ctx, &result);
+        search_run(e->searcher, &e->board, e->keys, e->nkeys, &e->limits, &params, e->cb.on_info,
+                   e->cb.ctx, &result);
         best = result.best;
         ponder = result.ponder;
     }
@@ -289,7 +303,9 @@ void engine_ponderhit(Engine *e) {
     pthread_mutex_unlock(&e->lock);
 }
 
-bool engine_is_searching(Engine *e) { return e->thread_joinable; }
+bool engine_is_searching(Engine *e) {
+    return e->thread_joinable;
+}
 
 void engine_new_game(Engine *e) {
     engine_stop(e);
@@ -311,7 +327,9 @@ void engine_set_net(Engine *e, const NnueNet *net) {
     engine_new_game(e);
 }
 
-const NnueNet *engine_net(const Engine *e) { return e->net; }
+const NnueNet *engine_net(const Engine *e) {
+    return e->net;
+}
 
 // ------------------------------------------------------------------ options
 
@@ -462,4 +480,107 @@ bool engine_get_option(const Engine *e, const char *name, char *buf, size_t bufs
         return true;
     }
     return false;
+}
+
+// ------------------------------------------------------------ blocking search
+
+void engine_query_init(EngineQuery *q) {
+    memset(q, 0, sizeof *q);
+    search_limits_init(&q->limits);
+    q->multipv = 1;
+}
+
+void engine_collector_init(EngineCollector *c, EngineResult *out, int lines) {
+    memset(c, 0, sizeof *c);
+    memset(out, 0, sizeof *out);
+    c->out = out;
+    c->want = lines < 1 ? 1 : lines > MAX_MULTIPV ? MAX_MULTIPV : lines;
+    c->depth = -1;
+}
+
+void engine_collector_info(EngineCollector *c, const SearchInfo *info) {
+    if (info->bound != BOUND_EXACT || info->pv_length < 1 || info->multipv < 1 ||
+        info->multipv > MAX_MULTIPV)
+        return;
+    if (info->multipv == 1 || info->depth != c->depth) {
+        c->depth = info->depth;
+        c->count = 0;
+    }
+    if (info->multipv != c->count + 1)
+        return; // a line out of turn: wait for the next iteration
+    EngineLine *l = &c->lines[c->count++];
+    l->score = info->score;
+    l->mate = info->mate;
+    l->pv_length = info->pv_length < MAX_PLY ? info->pv_length : MAX_PLY;
+    memcpy(l->pv, info->pv, (size_t)l->pv_length * sizeof l->pv[0]);
+    EngineResult *out = c->out;
+    out->nodes = info->nodes;
+    out->time_ms = info->time_ms;
+    if (c->count == c->want) {
+        out->depth = c->depth;
+        out->line_count = c->count;
+        memcpy(out->lines, c->lines, (size_t)c->count * sizeof c->lines[0]);
+        out->score = c->lines[0].score;
+        out->mate = c->lines[0].mate;
+    }
+}
+
+// One blocking search: the collector and the query's observer.
+typedef struct Gather {
+    const EngineQuery *q;
+    EngineCollector c;
+} Gather;
+
+static void gather_info(const SearchInfo *info, void *ctx) {
+    Gather *g = ctx;
+    if (g->q->on_info)
+        g->q->on_info(info, g->q->ctx);
+    engine_collector_info(&g->c, info);
+}
+
+static void gather_bestmove(Move best, Move ponder, void *ctx) {
+    Gather *g = ctx;
+    g->c.out->best = best;
+    g->c.out->ponder = ponder;
+}
+
+bool engine_search(Engine *e, const EngineQuery *q, EngineResult *out) {
+    engine_stop(e);
+    engine_wait(e);
+    memset(out, 0, sizeof *out);
+    MoveList legal;
+    movegen_legal(&e->board, &legal);
+    int roots = legal.count;
+    if (q->limits.searchmoves_count > 0) {
+        roots = 0;
+        for (int i = 0; i < legal.count; i++)
+            for (int j = 0; j < q->limits.searchmoves_count; j++)
+                roots += legal.moves[i] == q->limits.searchmoves[j];
+    }
+    if (roots == 0)
+        return false;
+    if (q->new_game)
+        engine_new_game(e);
+    // The options a search of this kind sets for itself, kept to be restored.
+    bool analyse = e->analyse_mode, limit = e->limit_strength;
+    int level = e->level, multipv = e->multipv;
+    e->analyse_mode = true;
+    e->limit_strength = false;
+    e->level = ENGINE_LEVEL_MAX;
+    e->multipv = q->multipv < 1 ? 1 : q->multipv > MAX_MULTIPV ? MAX_MULTIPV : q->multipv;
+    Gather *g = calloc(1, sizeof *g);
+    if (g) {
+        g->q = q;
+        engine_collector_init(&g->c, out, e->multipv < roots ? e->multipv : roots);
+        EngineCallbacks cb = { .on_info = gather_info, .on_bestmove = gather_bestmove, .ctx = g };
+        engine_go(e, &q->limits, &cb);
+        engine_wait(e);
+    }
+    e->analyse_mode = analyse;
+    e->limit_strength = limit;
+    e->level = level;
+    e->multipv = multipv;
+    bool searched = g != NULL && out->best != MOVE_NONE;
+    free(g);
+    return searched;
 }

@@ -49,6 +49,65 @@ void engine_go(Engine *e, const SearchLimits *limits, const EngineCallbacks *cb)
 void engine_stop(Engine *e);
 // Blocks until the running search (if any) has finished and reported.
 void engine_wait(Engine *e);
+// ------------------------------------------------------------ blocking search
+
+// What a blocking search is asked: its limits (depth, nodes, movetime,
+// searchmoves, ...; a limit must be set, or it never ends), the lines to
+// score, and an optional observer of every report.
+typedef struct EngineQuery {
+    SearchLimits limits;
+    int multipv;          // lines to score, 1..MAX_MULTIPV (0: 1)
+    bool new_game;        // forget the table and the history first (engine_new_game),
+                          // so that a search with a node or depth limit on one thread
+                          // gives the same result every time
+    SearchInfoFn on_info; // also sees every report, ON THE SEARCH THREAD (NULL: none)
+    void *ctx;
+} EngineQuery;
+
+// One scored line of the deepest iteration a search completed.
+typedef struct EngineLine {
+    int score; // centipawns from the side to move's view, or a mate score
+    int mate;  // 0, or mate in N moves (negative: getting mated)
+    Move pv[MAX_PLY];
+    int pv_length; // >= 1
+} EngineLine;
+
+// What it found.
+typedef struct EngineResult {
+    Move best, ponder; // the move the search settled on; MOVE_NONE with no legal move
+    // The lines of the deepest completed iteration, best first (line_count
+    // 0: none completed, only best is known). lines[0] is the PV; score and
+    // mate repeat its own for convenience.
+    int depth, line_count;
+    int score, mate;
+    EngineLine lines[MAX_MULTIPV];
+    uint64_t nodes;
+    int64_t time_ms;
+} EngineResult;
+
+// A query with no limit, one line and no observer.
+void engine_query_init(EngineQuery *q);
+// Searches the engine's position (engine_set_position) with q and fills out;
+// blocks until the search is over. The search runs at full strength in
+// analysis mode (no book, no contempt) with q->multipv lines, and the
+// engine's own strength, analysis and MultiPV options are restored before it
+// returns. engine_stop from another thread ends it early (out then holds
+// what was found so far). False when nothing could be searched: no memory,
+// or no legal move (then out->best is MOVE_NONE).
+bool engine_search(Engine *e, const EngineQuery *q, EngineResult *out);
+
+// The reports of a search gathered into a result as engine_search does,
+// for searches run another way (an external engine): the lines of the
+// deepest iteration whose `lines` exact lines have all been reported. best
+// and ponder are the caller's to fill.
+typedef struct EngineCollector {
+    EngineResult *out;
+    int want, depth, count;
+    EngineLine lines[MAX_MULTIPV];
+} EngineCollector;
+void engine_collector_init(EngineCollector *c, EngineResult *out, int lines);
+void engine_collector_info(EngineCollector *c, const SearchInfo *info);
+
 // The expected reply was played while pondering: switch to the clock.
 void engine_ponderhit(Engine *e);
 bool engine_is_searching(Engine *e);

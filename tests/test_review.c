@@ -8,13 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/fen.h"
 #include "engine/engine.h"
-#include "src/pgn/pgn.h"
-#include "tests/pgn_helpers.h"
+#include "engine/fen.h"
 #include "src/game/review.h"
 #include "src/game/theory.h"
+#include "src/pgn/pgn.h"
 #include "tests/helpers.h"
+#include "tests/pgn_helpers.h"
 
 // The first game of the fixture walks into Scholar's mate (3...Nf6?? 4.Qxf7#),
 // the second leaves the queen to a bishop (2.Qg4?? Bxg4).
@@ -95,10 +95,12 @@ Test(review, judge_mates) {
     cr_expect_eq(review_judge(m3, 700, NULL, NULL), REVIEW_NAG_MISTAKE);
     cr_expect_eq(review_judge(m3, 1500, NULL, NULL), REVIEW_NAG_INACCURACY);
     cr_expect_eq(review_judge(m3, REVIEW_MATE - 6, NULL, NULL), 0, "a slower mate");
-    cr_expect_eq(review_judge(0, -(REVIEW_MATE - 1), NULL, NULL), REVIEW_NAG_BLUNDER, "into a mate");
+    cr_expect_eq(review_judge(0, -(REVIEW_MATE - 1), NULL, NULL), REVIEW_NAG_BLUNDER,
+                 "into a mate");
     cr_expect_eq(review_judge(-700, -(REVIEW_MATE - 2), NULL, NULL), REVIEW_NAG_MISTAKE);
     cr_expect_eq(review_judge(-1500, -(REVIEW_MATE - 2), NULL, NULL), REVIEW_NAG_INACCURACY);
-    cr_expect_eq(review_judge(-(REVIEW_MATE - 5), -(REVIEW_MATE - 1), NULL, NULL), 0, "mated anyway");
+    cr_expect_eq(review_judge(-(REVIEW_MATE - 5), -(REVIEW_MATE - 1), NULL, NULL), 0,
+                 "mated anyway");
     int loss;
     cr_expect_eq(review_judge(m3, -(REVIEW_MATE - 2), &loss, NULL), REVIEW_NAG_BLUNDER);
     cr_expect_eq(loss, 2 * REVIEW_LOSS_CAP);
@@ -284,29 +286,34 @@ static bool fake_begin(void *ctx) {
     return true;
 }
 
-static void fake_end(void *ctx) { ((Fake *)ctx)->ended++; }
+static void fake_end(void *ctx) {
+    ((Fake *)ctx)->ended++;
+}
 
-static bool fake_search(void *ctx, const Line *l, const SearchLimits *limits, ReviewSearch *out) {
+static bool fake_search(void *ctx, int worker, const Line *l, const SearchLimits *limits,
+                        int multipv, ReviewSearch *out) {
     Fake *f = ctx;
+    cr_expect_eq(worker, 0, "one worker unless the evaluator has more");
+    cr_expect_eq(multipv, 1, "the quick pass asks one line");
     cr_expect_eq(limits->movetime, 25, "the review's limit is passed on");
     if (f->searches++ == f->fail_at)
         return false;
     f->last_ply = l->ply;
     Board b = l->board;
-    out->scored = true;
-    out->mate = b.side == WHITE ? 2 : -2;
+    out->line_count = 1;
+    out->lines[0].mate = b.side == WHITE ? 2 : -2;
     out->depth = 7;
     Move m = MOVE_NONE;
-    for (const char *const *san = (const char *const[]){"e4", "Nf3", "Nf6", "Nc6", NULL}; *san;
+    for (const char *const *san = (const char *const[]){ "e4", "Nf3", "Nf6", "Nc6", NULL }; *san;
          san++) {
         char err[64];
         if (notation_parse_move(&b, *san, &m, err, sizeof err) == NOTATION_OK)
             break;
     }
     out->best = m;
-    out->pv[0] = m;
-    out->pv[1] = m; // the same move again: not legal after it
-    out->pv_length = 2;
+    out->lines[0].pv[0] = m;
+    out->lines[0].pv[1] = m; // the same move again: not legal after it
+    out->lines[0].pv_length = 2;
     return true;
 }
 
@@ -488,10 +495,178 @@ Test(review, theory_follows_the_named_lines) {
     cr_expect_eq(theory_plies(g, o, NULL), 6, "the Ruy Lopez up to 3... a6");
     pgn_game_free(g);
     g = test_read_game("[SetUp \"1\"]\n[FEN \"" BOARD_START_FEN "\"]\n\n1. h4 *\n");
-    cr_expect_eq(theory_plies(g, o, NULL), 1, "the standard position, given as a FEN: 1. h4 is named");
+    cr_expect_eq(theory_plies(g, o, NULL), 1,
+                 "the standard position, given as a FEN: 1. h4 is named");
     pgn_game_free(g);
     g = test_read_game("[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n\n1. e4 *\n");
     cr_expect_eq(theory_plies(g, o, NULL), 0, "a set-up position has no theory");
     pgn_game_free(g);
     openings_free(o);
+}
+
+// ---------------------------------------------------------------- checked marks
+
+// A real game with several mistakes (lichess.org/LDMb6LzZ, two players
+// rated about 900: bench/data/review_games.pgn).
+static const char AMATEUR[] =
+    "1. e4 d5 2. exd5 Qxd5 3. Nc3 Qe5+ 4. Qe2 Qxe2+ 5. Bxe2 e6 6. Nf3 Bc5 7. d4 Bb4 "
+    "8. Bb5+ c6 9. Ba4 b5 10. Bxb5 cxb5 11. O-O Bxc3 12. bxc3 Nf6 13. Bg5 O-O 14. Rfe1 "
+    "Ng4 15. h3 Nh6 16. Be7 Re8 17. Bd6 Nd7 18. Ne5 Nxe5 19. dxe5 Nf5 20. Rad1 Bb7 "
+    "21. Be7 Rxe7 22. Rd8+ 1-0\n";
+
+static ReviewOptions defaults(void) {
+    ReviewOptions opt;
+    review_options_default(&opt);
+    return opt;
+}
+
+// At the default settings a blunder is marked, by the check, with a better
+// move that the check scored better than the move played.
+Test(review, a_blunder_is_marked_with_a_better_move_that_verifies) {
+    Engine *e = new_engine();
+    PgnGame *g = test_read_game(HANGING);
+    ReviewOptions opt = defaults();
+    ReviewPly *p = review(e, g, &opt);
+    const ReviewPly *q = &p[2]; // 2. Qg4??
+    cr_expect_eq(q->nag, REVIEW_NAG_BLUNDER);
+    cr_expect(q->checked, "the mark comes from the check");
+    Board b;
+    cr_assert(pgn_position_at(g, 2, &b));
+    cr_expect(movegen_is_legal(&b, q->best));
+    cr_expect_neq(q->best, q->played);
+    cr_expect_eq(q->best_line[0], q->best);
+    cr_expect_gt(q->best_score_white, q->score_white, "White's better move scores better");
+    cr_expect_geq(q->loss_wc, REVIEW_BLUNDER_WC);
+    cr_expect(review_is_mistake(q));
+    free(p);
+    pgn_game_free(g);
+    engine_free(e);
+}
+
+// The check never looks at theory, so it cannot mark it either.
+Test(review, a_book_move_is_never_marked_by_the_check) {
+    Engine *e = new_engine();
+    PgnGame *g = test_read_game(HANGING);
+    ReviewOptions opt = defaults();
+    opt.book_plies = 3;
+    ReviewPly *p = review(e, g, &opt);
+    cr_expect_eq(p[2].nag, 0);
+    cr_expect_not(p[2].checked);
+    cr_expect_not(review_is_mistake(&p[2]));
+    free(p);
+    pgn_game_free(g);
+    engine_free(e);
+}
+
+// An evaluator whose quick pass thinks 1. e4 loses (Black +5.00 after it,
+// d4 best at +0.20), and whose check, given both moves, scores them as
+// `checked` says.
+typedef struct Doubt {
+    int e4_checked; // the check's score of 1. e4 (White's view)
+    int checks;
+    bool both_moves;     // the check was asked about e4 and d4 only
+    atomic_bool *cancel; // raised by the quick pass's last search (NULL: not)
+} Doubt;
+
+static Move san_move(const Board *b, const char *san) {
+    Move m = MOVE_NONE;
+    char err[64];
+    cr_assert_eq(notation_parse_move(b, san, &m, err, sizeof err), NOTATION_OK, "%s", san);
+    return m;
+}
+
+static void doubt_line(ReviewLine *l, const Board *b, const char *san, int score) {
+    l->score = score;
+    l->pv[0] = san_move(b, san);
+    l->pv_length = 1;
+}
+
+static bool doubt_search(void *ctx, int worker, const Line *l, const SearchLimits *limits,
+                         int multipv, ReviewSearch *out) {
+    (void)worker;
+    Doubt *d = ctx;
+    const Board *b = &l->board;
+    out->depth = 9;
+    if (multipv == 2) {
+        d->checks++;
+        Move e4 = san_move(b, "e4"), d4 = san_move(b, "d4");
+        d->both_moves = limits->searchmoves_count == 2 &&
+                        ((limits->searchmoves[0] == e4 && limits->searchmoves[1] == d4) ||
+                         (limits->searchmoves[0] == d4 && limits->searchmoves[1] == e4));
+        bool e4_first = d->e4_checked > 20;
+        doubt_line(&out->lines[e4_first ? 0 : 1], b, "e4", d->e4_checked);
+        doubt_line(&out->lines[e4_first ? 1 : 0], b, "d4", 20);
+        out->line_count = 2;
+        out->best = out->lines[0].pv[0];
+        return true;
+    }
+    if (d->cancel && l->ply == 2)
+        atomic_store(d->cancel, true);
+    static const char *const best[] = { "d4", "e5", "Nf3" };
+    static const int score[] = { 20, 500, 20 }; // the side to move's view
+    doubt_line(&out->lines[0], b, best[l->ply], score[l->ply]);
+    out->line_count = 1;
+    out->best = out->lines[0].pv[0];
+    return true;
+}
+
+Test(review, a_move_the_check_exonerates_is_not_marked) {
+    PgnGame *g = test_read_game("1. e4 e5 *\n");
+    Doubt d = { .e4_checked = 30 };
+    ReviewEvaluator ev = { .search = doubt_search, .ctx = &d };
+    ReviewOptions opt = { .nodes = 1000 };
+    ReviewPly p[2];
+    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
+    cr_expect_eq(d.checks, 1, "only 1. e4 was in doubt");
+    cr_expect(d.both_moves, "the check scores the played and the better move");
+    cr_expect(p[0].checked);
+    cr_expect_eq(p[0].nag, 0, "the check found 1. e4 as good as d4");
+    cr_expect_eq(p[0].loss_wc, 0);
+    cr_expect_eq(p[0].score_white, 30, "the check's score");
+
+    // The same doubt confirmed: marked, with d4 and the check's scores.
+    d = (Doubt){ .e4_checked = -300 };
+    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
+    cr_expect_eq(p[0].nag, REVIEW_NAG_BLUNDER);
+    cr_expect_eq(p[0].best_score_white, 20);
+    cr_expect_eq(p[0].score_white, -300);
+    Board start;
+    cr_assert(pgn_position_at(g, 0, &start));
+    cr_expect_eq(p[0].best, san_move(&start, "d4"));
+    cr_expect_eq(p[0].best_line_len, 1);
+
+    // Cancelled before the checks: the doubt stays unchecked and unmarked.
+    atomic_bool cancel;
+    atomic_init(&cancel, false);
+    d = (Doubt){ .e4_checked = -300, .cancel = &cancel };
+    opt.cancel = &cancel;
+    cr_assert_geq(review_game_with(&ev, g, &opt, p), 0);
+    cr_expect_eq(d.checks, 0, "no check after the cancel");
+    cr_expect_eq(p[0].nag, 0);
+    cr_expect_not(p[0].checked);
+    pgn_game_free(g);
+}
+
+// Node limits, one thread per search and an empty table for each: the same
+// review every time, with one engine or two.
+Test(review, marks_are_the_same_from_run_to_run) {
+    Engine *e = new_engine();
+    PgnGame *g = test_read_game(AMATEUR);
+    ReviewOptions opt = { .nodes = 20000, .verify_nodes = 80000, .threads = 1 };
+    ReviewPly *a = review(e, g, &opt);
+    opt.threads = 2;
+    ReviewPly *b = review(e, g, &opt);
+    int n = pgn_mainline_length(g), marks = 0;
+    for (int i = 0; i < n; i++) {
+        cr_expect_eq(a[i].nag, b[i].nag, "ply %d", i);
+        cr_expect_eq(a[i].best, b[i].best, "ply %d", i);
+        cr_expect_eq(a[i].score_white, b[i].score_white, "ply %d", i);
+        cr_expect_eq(a[i].checked, b[i].checked, "ply %d", i);
+        marks += a[i].nag != 0;
+    }
+    cr_expect_gt(marks, 2, "a game with mistakes to compare");
+    free(a);
+    free(b);
+    pgn_game_free(g);
+    engine_free(e);
 }

@@ -36,7 +36,7 @@ static Capture search_depth(Engine *e, int depth) {
     SearchLimits limits;
     search_limits_init(&limits);
     limits.depth = depth;
-    EngineCallbacks cb = {capture_on_info, capture_on_bestmove, &c};
+    EngineCallbacks cb = { capture_on_info, capture_on_bestmove, &c };
     engine_set_position(e, &line.board, line.keys, line.ply);
     engine_go(e, &limits, &cb);
     engine_wait(e);
@@ -46,16 +46,16 @@ static Capture search_depth(Engine *e, int depth) {
 
 static const struct {
     const char *fen;
-    int mate;          // moves, positive: the side to move mates
-    const char *move;  // the only mating move, or NULL when several work
+    int mate;         // moves, positive: the side to move mates
+    const char *move; // the only mating move, or NULL when several work
 } mates[] = {
-    {"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 1, "d1d8"},
-    {"r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", 1, "h5f7"},
-    {"k7/8/1K6/8/8/8/8/7R w - - 0 1", 1, "h1h8"},
-    {"1r6/8/8/8/8/8/5k1K/8 b - - 0 1", 1, "b8h8"},
-    {"7k/8/5K2/8/8/8/8/6R1 w - - 0 1", 2, NULL},
-    {"r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 3, NULL},
-    {"6k1/6pp/8/8/8/8/1Q6/K6R w - - 0 1", 4, NULL},
+    { "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 1, "d1d8" },
+    { "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", 1, "h5f7" },
+    { "k7/8/1K6/8/8/8/8/7R w - - 0 1", 1, "h1h8" },
+    { "1r6/8/8/8/8/8/5k1K/8 b - - 0 1", 1, "b8h8" },
+    { "7k/8/5K2/8/8/8/8/6R1 w - - 0 1", 2, NULL },
+    { "r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 3, NULL },
+    { "6k1/6pp/8/8/8/8/1Q6/K6R w - - 0 1", 4, NULL },
 };
 
 Test(search, finds_mates_with_the_right_distance) {
@@ -67,8 +67,7 @@ Test(search, finds_mates_with_the_right_distance) {
         Capture c = search_depth(e, 4 * mates[i].mate + 6);
         cr_expect_eq(c.last.mate, mates[i].mate, "%s: mate %d, expected %d", mates[i].fen,
                      c.last.mate, mates[i].mate);
-        cr_expect_geq(c.last.score, VALUE_MATE_IN_MAX, "%s: score %d", mates[i].fen,
-                      c.last.score);
+        cr_expect_geq(c.last.score, VALUE_MATE_IN_MAX, "%s: score %d", mates[i].fen, c.last.score);
         char uci[MOVE_TEXT_MAX];
         notation_to_uci(c.best, uci);
         if (mates[i].move)
@@ -117,7 +116,7 @@ Test(search, stalemate_is_a_draw) {
     limits.searchmoves_count = 1;
     Capture d;
     memset(&d, 0, sizeof d);
-    EngineCallbacks cb = {capture_on_info, capture_on_bestmove, &d};
+    EngineCallbacks cb = { capture_on_info, capture_on_bestmove, &d };
     engine_set_position(e, &line.board, line.keys, line.ply);
     engine_go(e, &limits, &cb);
     engine_wait(e);
@@ -137,7 +136,7 @@ static int score_of_move(Engine *e, const char *san, int depth) {
     limits.searchmoves_count = 1;
     Capture c;
     memset(&c, 0, sizeof c);
-    EngineCallbacks cb = {capture_on_info, capture_on_bestmove, &c};
+    EngineCallbacks cb = { capture_on_info, capture_on_bestmove, &c };
     engine_set_position(e, &line.board, line.keys, line.ply);
     engine_go(e, &limits, &cb);
     engine_wait(e);
@@ -204,7 +203,7 @@ Test(search, depth_and_nodes_limits) {
     SearchLimits limits;
     search_limits_init(&limits);
     limits.nodes = 20000;
-    EngineCallbacks cb = {capture_on_info, capture_on_bestmove, &c};
+    EngineCallbacks cb = { capture_on_info, capture_on_bestmove, &c };
     engine_go(e, &limits, &cb);
     engine_wait(e);
     cr_expect_eq(c.bestmoves, 1);
@@ -221,10 +220,10 @@ Test(search, infinite_waits_for_stop) {
     SearchLimits limits;
     search_limits_init(&limits);
     limits.infinite = true;
-    EngineCallbacks cb = {capture_on_info, capture_on_bestmove, &c};
+    EngineCallbacks cb = { capture_on_info, capture_on_bestmove, &c };
     engine_set_position(e, &line.board, line.keys, line.ply);
     engine_go(e, &limits, &cb);
-    struct timespec ts = {0, 100 * 1000 * 1000};
+    struct timespec ts = { 0, 100 * 1000 * 1000 };
     nanosleep(&ts, NULL);
     cr_expect_eq(c.bestmoves, 0, "no bestmove before stop in infinite mode");
     engine_stop(e);
@@ -244,7 +243,7 @@ Test(search, time_limit_is_kept) {
     limits.time[WHITE] = 1000;
     limits.time[BLACK] = 1000;
     limits.inc[WHITE] = limits.inc[BLACK] = 10;
-    EngineCallbacks cb = {capture_on_info, capture_on_bestmove, &c};
+    EngineCallbacks cb = { capture_on_info, capture_on_bestmove, &c };
     engine_set_position(e, &line.board, line.keys, line.ply);
     engine_go(e, &limits, &cb);
     engine_wait(e);
@@ -293,4 +292,78 @@ Test(search, bench_is_reproducible) {
         cr_expect_eq(a.best, b.best);
     }
     bench_runner_free(r);
+}
+
+// ------------------------------------------------------------ blocking search
+
+// engine_search: the lines of one complete iteration, searchmoves kept to,
+// the engine's own options untouched, and the same result every time from
+// an empty table with a node limit.
+Test(search, blocking_search_lines_and_options) {
+    Engine *e = engine_new();
+    cr_assert_not_null(e);
+    char err[128], buf[32];
+    cr_assert(engine_set_option(e, "UCI_LimitStrength", "true", err, sizeof err), "%s", err);
+    cr_assert(engine_set_option(e, "MultiPV", "3", err, sizeof err), "%s", err);
+    setup(BOARD_START_FEN, "e4 e5 Qh5 Nc6 Bc4");
+    engine_set_position(e, &line.board, line.keys, line.ply);
+
+    EngineQuery q;
+    engine_query_init(&q);
+    q.limits.depth = 6;
+    q.multipv = 2;
+    Move nf6 = MOVE_NONE, g6 = MOVE_NONE;
+    cr_assert_eq(notation_parse_uci(&line.board, "g8f6", &nf6), NOTATION_OK);
+    cr_assert_eq(notation_parse_uci(&line.board, "g7g6", &g6), NOTATION_OK);
+    q.limits.searchmoves[0] = nf6;
+    q.limits.searchmoves[1] = g6;
+    q.limits.searchmoves_count = 2;
+    EngineResult *r = malloc(sizeof *r);
+    cr_assert_not_null(r);
+    cr_assert(engine_search(e, &q, r));
+    cr_expect_eq(r->depth, 6);
+    cr_assert_eq(r->line_count, 2, "both moves scored in the same iteration");
+    cr_expect_eq(r->lines[0].pv[0], g6);
+    cr_expect_eq(r->lines[1].pv[0], nf6);
+    cr_expect_eq(r->lines[1].mate, -1, "3... Nf6 walks into mate");
+    cr_expect_eq(r->best, g6);
+    cr_expect_eq(r->score, r->lines[0].score);
+
+    cr_assert(engine_get_option(e, "UCI_LimitStrength", buf, sizeof buf));
+    cr_expect_str_eq(buf, "true", "the engine's strength is restored");
+    cr_assert(engine_get_option(e, "MultiPV", buf, sizeof buf));
+    cr_expect_str_eq(buf, "3");
+    cr_assert(engine_get_option(e, "UCI_AnalyseMode", buf, sizeof buf));
+    cr_expect_str_eq(buf, "false");
+
+    // A node limit from an empty table: the same search twice.
+    engine_query_init(&q);
+    q.limits.nodes = 30000;
+    q.new_game = true;
+    EngineResult *again = malloc(sizeof *again);
+    cr_assert_not_null(again);
+    cr_assert(engine_search(e, &q, r));
+    cr_assert(engine_search(e, &q, again));
+    cr_expect_eq(r->best, again->best);
+    cr_expect_eq(r->score, again->score);
+    cr_expect_eq(r->depth, again->depth);
+    cr_expect_eq(r->nodes, again->nodes);
+    free(again);
+    free(r);
+    engine_free(e);
+}
+
+Test(search, blocking_search_without_moves) {
+    Engine *e = engine_new();
+    cr_assert_not_null(e);
+    setup("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", NULL); // stalemate
+    engine_set_position(e, &line.board, line.keys, line.ply);
+    EngineQuery q;
+    engine_query_init(&q);
+    q.limits.depth = 3;
+    EngineResult r;
+    cr_expect_not(engine_search(e, &q, &r));
+    cr_expect_eq(r.best, MOVE_NONE);
+    cr_expect_eq(r.line_count, 0);
+    engine_free(e);
 }

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/fen.h"
 #include "engine/bench.h"
 #include "engine/engine.h"
+#include "engine/fen.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/skill.h"
@@ -415,7 +415,7 @@ static void on_bestmove(Move best, Move ponder, void *ctx) {
     c->bestmoves++;
 }
 
-static Capture engine_search(Engine *e, const Board *b, int depth) {
+static Capture go_and_wait(Engine *e, const Board *b, int depth) {
     Capture c;
     memset(&c, 0, sizeof c);
     SearchLimits limits;
@@ -436,24 +436,24 @@ Test(skill, the_engine_plays_at_its_level) {
     cr_assert_not_null(e);
     Board b;
     set_fen(&b, bench_position(2));
-    Capture full = engine_search(e, &b, 9);
+    Capture full = go_and_wait(e, &b, 9);
 
     set_option(e, "UCI_LimitStrength", "true");
     char weakest[16]; // the weakest level's label, UCI_Elo's minimum
     snprintf(weakest, sizeof weakest, "%d", skill_level_elo(1));
     set_option(e, "UCI_Elo", weakest);
     engine_set_seed(e, 7);
-    Capture weak = engine_search(e, &b, 0);
+    Capture weak = go_and_wait(e, &b, 0);
     cr_assert(is_legal(&b, weak.best));
     cr_assert_leq(weak.last.depth, skill_level(1)->depth);
     cr_assert_lt(weak.last.nodes, 5000);
     cr_assert_eq(weak.last.pv[0], weak.best, "the last line shown is the move played");
 
     engine_set_seed(e, 7);
-    cr_assert_eq(engine_search(e, &b, 0).best, weak.best, "the seed reproduces the choice");
+    cr_assert_eq(go_and_wait(e, &b, 0).best, weak.best, "the seed reproduces the choice");
 
     engine_set_level(e, ENGINE_LEVEL_MAX);
-    Capture again = engine_search(e, &b, 9);
+    Capture again = go_and_wait(e, &b, 9);
     cr_assert_eq(again.best, full.best);
     cr_assert_eq(again.last.nodes, full.last.nodes, "back to full strength, node for node");
     engine_free(e);

@@ -63,15 +63,16 @@ Test(uci_client, info_mate_scores_and_bounds) {
     cr_assert(uci_parse_info("info depth 5 score mate -2 pv e2e4", &start, &info));
     cr_assert_eq(info.mate, -2);
     cr_assert_eq(info.score, -VALUE_MATE + 4);
-    cr_assert(uci_parse_info("info depth 9 score cp 40 lowerbound nodes 10 pv d2d4", &start, &info));
+    cr_assert(
+        uci_parse_info("info depth 9 score cp 40 lowerbound nodes 10 pv d2d4", &start, &info));
     cr_assert_eq(info.bound, BOUND_LOWER);
     cr_assert_eq(info.score, 40);
     cr_assert_eq(info.nodes, 10);
     cr_assert(uci_parse_info("info depth 9 score cp 10 upperbound pv d2d4", &start, &info));
     cr_assert_eq(info.bound, BOUND_UPPER);
     // The WDL Stockfish adds after the score is skipped.
-    cr_assert(uci_parse_info("info depth 3 score cp 20 wdl 100 800 100 nodes 5 pv e2e4", &start,
-                             &info));
+    cr_assert(
+        uci_parse_info("info depth 3 score cp 20 wdl 100 800 100 nodes 5 pv e2e4", &start, &info));
     cr_assert_eq(info.nodes, 5);
     cr_assert_eq(info.pv_length, 1);
 }
@@ -79,8 +80,8 @@ Test(uci_client, info_mate_scores_and_bounds) {
 Test(uci_client, info_without_score_is_not_reported) {
     SearchInfo info;
     cr_assert_not(uci_parse_info("info depth 12 currmove e2e4 currmovenumber 1", &start, &info));
-    cr_assert_not(uci_parse_info("info string NNUE evaluation using nn.nnue score cp 3", &start,
-                                 &info));
+    cr_assert_not(
+        uci_parse_info("info string NNUE evaluation using nn.nnue score cp 3", &start, &info));
     cr_assert_not(uci_parse_info("information depth 3 score cp 3", &start, &info));
     cr_assert_not(uci_parse_info("", &start, &info));
     cr_assert_not(uci_parse_info("bestmove e2e4", &start, &info));
@@ -124,18 +125,18 @@ Test(uci_client, garbled_info_lines) {
 Test(uci_client, bestmove_lines) {
     Move best, ponder;
     char text[32];
-    cr_assert_eq(uci_parse_bestmove("bestmove e2e4 ponder e7e5", &start, &best, &ponder, text,
-                                    sizeof text),
-                 UCI_BEST_MOVE);
+    cr_assert_eq(
+        uci_parse_bestmove("bestmove e2e4 ponder e7e5", &start, &best, &ponder, text, sizeof text),
+        UCI_BEST_MOVE);
     cr_assert_eq(best, uci(&start, "e2e4"));
     cr_assert_neq(ponder, MOVE_NONE);
     cr_assert_eq(uci_parse_bestmove("bestmove g1f3", &start, &best, &ponder, text, sizeof text),
                  UCI_BEST_MOVE);
     cr_assert_eq(ponder, MOVE_NONE);
     // A ponder move that is not legal is dropped, the best move kept.
-    cr_assert_eq(uci_parse_bestmove("bestmove g1f3 ponder g1f3", &start, &best, &ponder, text,
-                                    sizeof text),
-                 UCI_BEST_MOVE);
+    cr_assert_eq(
+        uci_parse_bestmove("bestmove g1f3 ponder g1f3", &start, &best, &ponder, text, sizeof text),
+        UCI_BEST_MOVE);
     cr_assert_eq(ponder, MOVE_NONE);
     cr_assert_eq(uci_parse_bestmove("bestmove (none)", &start, &best, &ponder, text, sizeof text),
                  UCI_BEST_NONE);
@@ -158,9 +159,9 @@ Test(uci_client, bestmove_illegal_and_garbled) {
                  UCI_BEST_GARBLED);
     cr_assert_eq(uci_parse_bestmove("bestmoves e2e4", &start, &best, &ponder, text, sizeof text),
                  UCI_BEST_NOT);
-    cr_assert_eq(uci_parse_bestmove("info bestmove e2e4", &start, &best, &ponder, text,
-                                    sizeof text),
-                 UCI_BEST_NOT);
+    cr_assert_eq(
+        uci_parse_bestmove("info bestmove e2e4", &start, &best, &ponder, text, sizeof text),
+        UCI_BEST_NOT);
     // Castling as UCI writes it (king two squares).
     Board b;
     test_board_from_fen(&b, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
@@ -263,6 +264,13 @@ Test(uci_client, go_lines) {
     search_limits_init(&l);
     uci_format_go(&l, go, sizeof go);
     cr_assert_str_eq(go, "go infinite", "no limit is a search until stopped");
+    search_limits_init(&l);
+    l.nodes = 5000;
+    l.searchmoves[0] = move_make(SQ_E1 + 8, SQ_E1 + 24);
+    l.searchmoves[1] = move_make(SQ_G1, SQ_F1 + 16);
+    l.searchmoves_count = 2;
+    uci_format_go(&l, go, sizeof go);
+    cr_assert_str_eq(go, "go nodes 5000 searchmoves e2e4 g1f3", "the moves last");
 }
 
 // ------------------------------------------------------------------ process
@@ -290,11 +298,13 @@ static void seen_best(Move best, Move ponder, void *ctx) {
     ((Seen *)ctx)->bests++;
     ((Seen *)ctx)->best = best;
 }
-static void seen_failure(void *ctx) { ((Seen *)ctx)->failures++; }
+static void seen_failure(void *ctx) {
+    ((Seen *)ctx)->failures++;
+}
 
 // Asks c for a 10 ms search of the start position, the answers counted in seen.
 static bool go_briefly(UciClient *c, Seen *seen) {
-    UciCallbacks cb = {seen_info, seen_best, seen_failure, seen};
+    UciCallbacks cb = { seen_info, seen_best, seen_failure, seen };
     SearchLimits l;
     search_limits_init(&l);
     l.movetime = 10;
@@ -318,7 +328,7 @@ Test(uci_client, fake_engine_plays_and_cheats) {
              "  isready) echo readyok;; quit) exit 0;; esac; done\n",
              handshake_script);
     fake_engine(path, script);
-    char *argv[] = {path, NULL};
+    char *argv[] = { path, NULL };
     char err[512];
     UciClient *c = uci_client_start(argv, 3000, err, sizeof err);
     cr_assert_not_null(c, "%s", err);
@@ -329,7 +339,7 @@ Test(uci_client, fake_engine_plays_and_cheats) {
     cr_assert(uci_client_set_option(c, "Hash", "4", false, err, sizeof err), "%s", err);
     cr_assert_not(uci_client_set_option(c, "Nope", "4", false, err, sizeof err));
     cr_assert(uci_client_new_game(c, 3000));
-    Seen seen = {0};
+    Seen seen = { 0 };
     cr_assert(go_briefly(c, &seen));
     cr_assert(uci_client_wait(c, 3000));
     cr_assert_eq(seen.infos, 1);
@@ -348,14 +358,14 @@ Test(uci_client, fake_engine_plays_and_cheats) {
 
 Test(uci_client, engines_that_fail_to_start) {
     char err[512];
-    char *missing[] = {"/nonexistent/engine", NULL};
+    char *missing[] = { "/nonexistent/engine", NULL };
     cr_assert_null(uci_client_start(missing, 2000, err, sizeof err));
     cr_assert(strstr(err, "No such file"), "%s", err);
     char path[256];
     int fd = test_temp_file(path, sizeof path, "patzer-fake-engine");
     close(fd);
     fake_engine(path, "read l; echo 'I am not UCI'; sleep 5\n");
-    char *silent[] = {path, NULL};
+    char *silent[] = { path, NULL };
     cr_assert_null(uci_client_start(silent, 300, err, sizeof err));
     cr_assert(strstr(err, "did not answer uciok"), "%s", err);
     fake_engine(path, "exit 3\n");
@@ -372,11 +382,11 @@ Test(uci_client, engine_that_dies_in_a_search) {
     snprintf(script, sizeof script, "%swhile read l; do case \"$l\" in go*) exit 1;; esac; done\n",
              handshake_script);
     fake_engine(path, script);
-    char *argv[] = {path, NULL};
+    char *argv[] = { path, NULL };
     char err[512];
     UciClient *c = uci_client_start(argv, 3000, err, sizeof err);
     cr_assert_not_null(c, "%s", err);
-    Seen seen = {0};
+    Seen seen = { 0 };
     cr_assert(go_briefly(c, &seen));
     cr_assert(uci_client_wait(c, 3000));
     cr_assert_eq(seen.failures, 1);

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// `patzer annotate FILE [--movetime MS] [--depth N] [--jobs N]`: reviews every
+// `patzer annotate FILE [--nodes N] [--verify-nodes N] [--movetime MS] [--depth N]
+// [--jobs N]`: reviews every
 // game of a PGN file with the engine (src/game/review.h) and writes the games
 // to standard output with evaluation comments, ?! ? ?? marks (as the NAGs $6
 // $2 $4) and the engine's better lines as variations, plus an Annotator tag.
 //
-// - Games are reviewed in parallel, one engine per job (each game starts from
-//   a fresh table), and written in the file's order: at a fixed depth the
-//   output is the same for any number of jobs.
+// - Games are reviewed in parallel, one engine per job, and the positions of
+//   a game too when there are fewer games than jobs; every search starts
+//   from an empty table, and the games are written in the file's order: with
+//   node or depth limits (the default is nodes) the output is the same for
+//   any number of jobs.
 // - "-" reads standard input. A game with an error is reported on stderr as
 //   FILE:LINE:COL: game N: reason and left out of the output; the others
 //   are still annotated.
@@ -22,17 +25,17 @@
 
 #include "engine/engine.h"
 #include "src/cli/cli.h"
-#include "src/pgn/pgn.h"
 #include "src/game/review.h"
 #include "src/game/theory.h"
-#include "src/util/paths.h"
+#include "src/pgn/pgn.h"
 #include "src/util/jobs.h"
+#include "src/util/paths.h"
 #include "src/util/text.h"
 
 enum {
-    ANNOTATE_DEFAULT_MOVETIME_MS = 500,
     ANNOTATE_MAX_MOVETIME_MS = 86400000,
     ANNOTATE_MAX_DEPTH = MAX_PLY - 2,
+    ANNOTATE_MAX_NODES = 1000000000,
     STDIN_CHUNK = 1 << 16,
     GAMES_PER_JOB = 4, // games read ahead per job, so that no job waits long
 };
@@ -41,18 +44,24 @@ static const char STDIN_NAME[] = "<stdin>";
 
 static void usage(FILE *out) {
     fprintf(out,
-            "usage: patzer annotate FILE [--movetime MS] [--depth N] [--jobs N] > OUT.pgn\n"
+            "usage: patzer annotate FILE [--nodes N] [--verify-nodes N] [--movetime MS]\n"
+            "                        [--depth N] [--jobs N] > OUT.pgn\n"
             "Reviews every game of the PGN file (\"-\" is standard input) with the engine\n"
             "and writes it to standard output annotated: the evaluation after each move\n"
             "(White's view), inaccuracies, mistakes and blunders marked ?!, ?, ?? (as $6,\n"
-            "$2, $4) with the engine's better line as a variation.\n"
-            "  --movetime MS  search time per position (default %d)\n"
-            "  --depth N      search depth per position (alone: no time limit)\n"
-            "  --jobs N       games reviewed at once (default: the number of cores)\n"
+            "$2, $4) with the engine's better line as a variation. A move is marked only\n"
+            "when a deeper search of the played and the better move confirms the loss.\n"
+            "  --nodes N         nodes per position of the quick pass (default %d)\n"
+            "  --verify-nodes N  nodes per check of a doubtful move (default %d)\n"
+            "  --movetime MS     search time per position instead of nodes\n"
+            "  --depth N         search depth per position instead of nodes\n"
+            "                    (with either, a check searches 4 times as long or\n"
+            "                    4 plies deeper unless --verify-nodes is given)\n"
+            "  --jobs N          engines at once (default: the number of cores)\n"
             "A game with an error is reported as FILE:LINE:COL on standard error and left\n"
             "out. Exit status: 0 when every game was annotated, 1 when some had errors, 2\n"
             "for bad usage or a file that cannot be read or written.\n",
-            ANNOTATE_DEFAULT_MOVETIME_MS);
+            REVIEW_NODES, REVIEW_VERIFY_NODES);
 }
 
 static int usage_error(const char *fmt, const char *arg) {
@@ -126,8 +135,8 @@ static bool is_input_failure(const PgnError *e) {
 // One game read and, once reviewed, its annotated text.
 typedef struct Item {
     PgnGame *game;
-    int number;  // 1-based in the file
-    char *text;  // NULL when the review failed (out of memory)
+    int number; // 1-based in the file
+    char *text; // NULL when the review failed (out of memory)
     size_t len;
 } Item;
 
@@ -138,6 +147,7 @@ typedef struct Batch {
     Engine **engines;
     ReviewOptions *opts; // one per job (each with its own progress)
     Progress *progress;
+    int jobs;
     // Theory, whose moves are never marked: the named lines and the book.
     Openings *openings;
     Book *book;
@@ -156,6 +166,8 @@ static void review_item(int index, int worker, void *ctx) {
         return;
     b->progress[worker].game = it->number;
     ReviewOptions *opt = &b->opts[worker];
+    // Fewer games than jobs: the positions of each game in parallel too.
+    opt->threads = b->jobs / b->count > 1 ? b->jobs / b->count : 1;
     opt->book_plies = theory_plies(g, b->openings, b->book);
     int reviewed = review_game(b->engines[worker], g, opt, plies);
     if (opt->progress)
@@ -186,50 +198,92 @@ static bool write_item(int index, void *ctx) {
     return written;
 }
 
+// The options that take a number: name, range, and what a bad value is told.
+typedef struct NumberOption {
+    const char *name;
+    int64_t min, max;
+    const char *what;
+} NumberOption;
+
+enum { OPT_NODES, OPT_VERIFY_NODES, OPT_MOVETIME, OPT_DEPTH, OPT_JOBS, OPT_COUNT };
+
+static const NumberOption number_options[OPT_COUNT] = {
+    [OPT_NODES] = { "--nodes", 1, ANNOTATE_MAX_NODES, "a number of nodes, 1 or more" },
+    [OPT_VERIFY_NODES] = { "--verify-nodes", 1, ANNOTATE_MAX_NODES,
+                           "a number of nodes, 1 or more" },
+    [OPT_MOVETIME] = { "--movetime", 1, ANNOTATE_MAX_MOVETIME_MS, "milliseconds, 1 or more" },
+    [OPT_DEPTH] = { "--depth", 1, ANNOTATE_MAX_DEPTH, "a number from 1 to 126" },
+    [OPT_JOBS] = { "--jobs", 1, JOBS_MAX, "a number from 1 to 256" },
+};
+
+// Which number option arg names ("--nodes" or "--nodes=N"); its value, if
+// inline, to *inline_value. -1 for none.
+static int number_option(const char *arg, const char **inline_value) {
+    for (int k = 0; k < OPT_COUNT; k++) {
+        size_t n = strlen(number_options[k].name);
+        if (strncmp(arg, number_options[k].name, n) != 0)
+            continue;
+        if (arg[n] == '\0') {
+            *inline_value = NULL;
+            return k;
+        }
+        if (arg[n] == '=') {
+            *inline_value = arg + n + 1;
+            return k;
+        }
+    }
+    return -1;
+}
+
 int cli_annotate(int argc, char **argv) {
     const char *path = NULL;
-    int64_t movetime = 0, depth = 0, jobs = jobs_cores();
+    int64_t values[OPT_COUNT] = { [OPT_JOBS] = jobs_cores() };
+    bool given[OPT_COUNT] = { false };
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             usage(stdout);
             return 0;
         }
-        bool is_movetime = strcmp(arg, "--movetime") == 0, is_depth = strcmp(arg, "--depth") == 0;
-        bool is_jobs = strcmp(arg, "--jobs") == 0;
         const char *value = NULL;
-        if (is_movetime || is_depth || is_jobs) {
+        int k = number_option(arg, &value);
+        if (k < 0) {
+            if (arg[0] == '-' && arg[1])
+                return usage_error("unknown option '%s'", arg);
+            if (path)
+                return usage_error("only one FILE, please (got '%s' too)", arg);
+            path = arg;
+            continue;
+        }
+        if (!value) {
             if (i + 1 >= argc)
                 return usage_error("%s needs a value", arg);
             value = argv[++i];
-        } else if (strncmp(arg, "--movetime=", 11) == 0) {
-            is_movetime = true;
-            value = arg + 11;
-        } else if (strncmp(arg, "--depth=", 8) == 0) {
-            is_depth = true;
-            value = arg + 8;
-        } else if (strncmp(arg, "--jobs=", 7) == 0) {
-            is_jobs = true;
-            value = arg + 7;
-        } else if (arg[0] == '-' && arg[1]) {
-            return usage_error("unknown option '%s'", arg);
-        } else if (!path) {
-            path = arg;
-            continue;
-        } else {
-            return usage_error("only one FILE, please (got '%s' too)", arg);
         }
-        if (is_movetime && !text_parse_i64(value, 1, ANNOTATE_MAX_MOVETIME_MS, &movetime))
-            return usage_error("--movetime takes milliseconds, 1 or more, not '%s'", value);
-        if (is_depth && !text_parse_i64(value, 1, ANNOTATE_MAX_DEPTH, &depth))
-            return usage_error("--depth takes a number from 1 to 126, not '%s'", value);
-        if (is_jobs && !text_parse_i64(value, 1, JOBS_MAX, &jobs))
-            return usage_error("--jobs takes a number from 1 to 256, not '%s'", value);
+        const NumberOption *o = &number_options[k];
+        if (!text_parse_i64(value, o->min, o->max, &values[k])) {
+            fprintf(stderr, "patzer annotate: %s takes %s, not '%s'\n", o->name, o->what, value);
+            usage(stderr);
+            return 2;
+        }
+        given[k] = true;
     }
     if (!path)
         return usage_error("missing FILE%s", "");
-    if (!movetime && !depth)
-        movetime = ANNOTATE_DEFAULT_MOVETIME_MS;
+    ReviewOptions defaults;
+    review_options_default(&defaults);
+    if (given[OPT_MOVETIME] || given[OPT_DEPTH]) {
+        // Time or depth instead of nodes, for the check too unless told.
+        defaults.nodes = (uint64_t)values[OPT_NODES];
+        defaults.verify_nodes = 0;
+    } else if (given[OPT_NODES]) {
+        defaults.nodes = (uint64_t)values[OPT_NODES];
+    }
+    if (given[OPT_VERIFY_NODES])
+        defaults.verify_nodes = (uint64_t)values[OPT_VERIFY_NODES];
+    defaults.movetime_ms = values[OPT_MOVETIME];
+    defaults.depth = (int)values[OPT_DEPTH];
+    int64_t jobs = values[OPT_JOBS];
 
     char err[512];
     PgnReader *reader;
@@ -253,6 +307,7 @@ int cli_annotate(int argc, char **argv) {
     int njobs = (int)jobs;
     int cap = njobs * GAMES_PER_JOB;
     Batch batch = {
+        .jobs = njobs,
         .items = calloc((size_t)cap, sizeof *batch.items),
         .engines = calloc((size_t)njobs, sizeof *batch.engines),
         .opts = calloc((size_t)njobs, sizeof *batch.opts),
@@ -270,12 +325,9 @@ int cli_annotate(int argc, char **argv) {
         memory = (batch.items[i].game = pgn_game_new()) != NULL;
     for (int i = 0; memory && i < njobs; i++) {
         memory = (batch.engines[i] = engine_new()) != NULL;
-        batch.opts[i] = (ReviewOptions){
-            .movetime_ms = movetime,
-            .depth = (int)depth,
-            .progress = isatty(STDERR_FILENO) ? show_progress : NULL,
-            .ctx = &batch.progress[i],
-        };
+        batch.opts[i] = defaults;
+        batch.opts[i].progress = isatty(STDERR_FILENO) ? show_progress : NULL;
+        batch.opts[i].ctx = &batch.progress[i];
     }
 
     bool invalid = false, failed = !memory, more = memory;

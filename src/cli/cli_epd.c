@@ -33,25 +33,9 @@ typedef struct EpdRun {
     int bm_count, am_count;
     bool usable; // parsed; else reported as unusable
     int number;  // 1-based among the file's positions
-    // Filled by the search callbacks; read only after engine_wait.
-    SearchInfo info;
-    bool have_info;
-    Move best;
+    // What the search found (engine_search, on a worker thread).
+    EngineResult result;
 } EpdRun;
-
-static void on_info(const SearchInfo *info, void *ctx) {
-    EpdRun *run = ctx;
-    if (info->multipv == 1 && info->bound == BOUND_EXACT) {
-        run->info = *info;
-        run->have_info = true;
-    }
-}
-
-static void on_bestmove(Move best, Move ponder, void *ctx) {
-    (void)ponder;
-    EpdRun *run = ctx;
-    run->best = best;
-}
 
 // Parses the SAN moves of a bm or am operation into moves[]. Returns false
 // with a message on stderr for a move that is not legal here.
@@ -173,26 +157,22 @@ static void format_moves(EpdRun *run, const Move *moves, int count, char *buf, s
 
 // Searches one parsed position (on a worker thread).
 static void search_position(Engine *engine, EpdRun *run, int64_t movetime, int depth) {
-    SearchLimits limits;
-    search_limits_init(&limits);
-    limits.movetime = movetime;
-    limits.depth = depth;
-    run->have_info = false;
-    run->best = MOVE_NONE;
-    engine_new_game(engine); // each position on its own, not helped by the last
+    EngineQuery q;
+    engine_query_init(&q);
+    q.limits.movetime = movetime;
+    q.limits.depth = depth;
+    q.new_game = true; // each position on its own, not helped by the last
     engine_set_position(engine, &run->board, NULL, 0);
-    EngineCallbacks cb = { .on_info = on_info, .on_bestmove = on_bestmove, .ctx = run };
-    engine_go(engine, &limits, &cb);
-    engine_wait(engine);
+    (void)engine_search(engine, &q, &run->result); // nothing found: reported as such
 }
 
 // Prints the line of a searched position; returns true if solved.
 static bool report(EpdRun *run) {
     int number = run->number;
 
-    bool ok = run->best != MOVE_NONE &&
-              (!run->bm_count || contains(run->bm, run->bm_count, run->best)) &&
-              !contains(run->am, run->am_count, run->best);
+    Move best = run->result.best;
+    bool ok = best != MOVE_NONE && (!run->bm_count || contains(run->bm, run->bm_count, best)) &&
+              !contains(run->am, run->am_count, best);
     char expected[EPD_MOVES_MAX * MOVE_TEXT_MAX + 8] = "";
     if (run->bm_count) {
         format_moves(run, run->bm, run->bm_count, expected, sizeof expected);
@@ -200,12 +180,12 @@ static bool report(EpdRun *run) {
         format_moves(run, run->am, run->am_count, expected, sizeof expected);
     }
     char found[MOVE_TEXT_MAX] = "none";
-    if (run->best != MOVE_NONE)
-        notation_to_san(&run->board, run->best, found);
+    if (best != MOVE_NONE)
+        notation_to_san(&run->board, best, found);
     char score[32] = "?";
     int depth = 0;
-    if (run->have_info) {
-        const SearchInfo *i = &run->info;
+    if (run->result.line_count > 0) {
+        const EngineResult *i = &run->result;
         depth = i->depth;
         if (i->score >= VALUE_MATE_IN_MAX || i->score <= VALUE_MATED_IN_MAX)
             snprintf(score, sizeof score, "mate %d", i->mate);
@@ -221,8 +201,7 @@ static bool report(EpdRun *run) {
 
 static int usage_error(const char *why) {
     fprintf(stderr,
-            "patzer epd: %s\nusage: patzer epd FILE [--movetime MS] [--depth N] [--jobs N]\n",
-            why);
+            "patzer epd: %s\nusage: patzer epd FILE [--movetime MS] [--depth N] [--jobs N]\n", why);
     return 2;
 }
 
@@ -310,7 +289,7 @@ int cli_epd(int argc, char **argv) {
     const char *path = NULL;
     long long movetime = 0, depth = 0, jobs = jobs_cores();
     for (int i = 0; i < argc; i++) {
-        static const char *const names[] = {"--movetime", "--depth", "--jobs"};
+        static const char *const names[] = { "--movetime", "--depth", "--jobs" };
         int which = -1;
         const char *value = NULL;
         for (int n = 0; n < 3 && which < 0; n++) {
@@ -353,7 +332,7 @@ int cli_epd(int argc, char **argv) {
         fprintf(stderr, "patzer epd: cannot open %s: %s\n", path, strerror(errno));
         return 2;
     }
-    Suite suite = {.movetime = movetime, .depth = (int)depth};
+    Suite suite = { .movetime = movetime, .depth = (int)depth };
     bool read_ok = read_suite(&suite, f, path);
     bool read_error = ferror(f) != 0;
     if (f != stdin && fclose(f) != 0)

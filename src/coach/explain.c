@@ -22,38 +22,35 @@ static const char *const PIECE_NAMES[PIECE_TYPE_NB] = { "pawn", "knight", "bisho
 static const char *const SIDE_NAMES[COLOR_NB] = { "White", "Black" };
 
 typedef struct Found {
-    SearchInfo info; // the last exact first line
+    SearchInfo info; // the first line of the deepest complete iteration
     bool have;
 } Found;
 
-static void on_info(const SearchInfo *info, void *ctx) {
-    Found *f = ctx;
-    if (info->multipv == 1 && info->bound == BOUND_EXACT && info->pv_length > 0) {
-        f->info = *info;
-        f->have = true;
-    }
-}
-
-static void on_bestmove(Move best, Move ponder, void *ctx) {
-    (void)best, (void)ponder, (void)ctx;
-}
-
-// Searches b (keys: the positions before it) to the options' limits.
+// Searches b (keys: the positions before it) to the options' limits, at full
+// strength in analysis mode (engine_search keeps the engine's own options).
 static bool search(Engine *e, const Board *b, const Key *keys, int nkeys, int depth_less,
                    const ExplainOptions *opt, Found *f) {
     memset(f, 0, sizeof *f);
-    MoveList legal;
-    movegen_legal(b, &legal);
-    if (legal.count == 0)
+    EngineResult *res = malloc(sizeof *res);
+    if (!res)
         return false;
+    EngineQuery q;
+    engine_query_init(&q);
+    q.limits.depth = opt->depth - depth_less > 1 ? opt->depth - depth_less : 1;
+    q.limits.nodes = opt->nodes;
     engine_set_position(e, b, keys, nkeys);
-    SearchLimits limits;
-    search_limits_init(&limits);
-    limits.depth = opt->depth - depth_less > 1 ? opt->depth - depth_less : 1;
-    limits.nodes = opt->nodes;
-    EngineCallbacks cb = { on_info, on_bestmove, f };
-    engine_go(e, &limits, &cb);
-    engine_wait(e);
+    if (engine_search(e, &q, res) && res->line_count > 0) {
+        const EngineLine *l = &res->lines[0];
+        f->info.depth = res->depth;
+        f->info.multipv = 1;
+        f->info.score = l->score;
+        f->info.mate = l->mate;
+        f->info.bound = BOUND_EXACT;
+        f->info.pv_length = l->pv_length;
+        memcpy(f->info.pv, l->pv, (size_t)l->pv_length * sizeof l->pv[0]);
+        f->have = true;
+    }
+    free(res);
     return f->have;
 }
 
@@ -432,10 +429,6 @@ bool explain_move(Engine *e, const Board *before, const Key *keys, int nkeys, Mo
             san);
         return true;
     }
-    engine_set_option(e, "UCI_AnalyseMode", "true", NULL, 0);
-    engine_set_option(e, "MultiPV", "1", NULL, 0);
-    engine_set_level(e, ENGINE_LEVEL_MAX);
-
     Key *history = malloc(((size_t)nkeys + 2) * sizeof *history);
     if (!history) {
         snprintf(out->text, sizeof out->text, "Out of memory explaining the move.\n");

@@ -11,7 +11,7 @@
 #include "engine/notation.h"
 #include "src/game/review.h"
 
-enum { OPTION_TEXT_MAX = 32, DEPTH_SLOTS = 128 };
+enum { DEPTH_SLOTS = 128 };
 
 // What one iteration reported for a line (1 or 2).
 typedef struct Slot {
@@ -20,12 +20,10 @@ typedef struct Slot {
     Move move;
 } Slot;
 
-// The infos of one search, by depth and line; written on the search thread,
-// read after engine_wait.
+// The lines of one search by depth, seen by engine_search's observer on the
+// search thread, read once it has returned.
 typedef struct Capture {
     Slot lines[DEPTH_SLOTS][2];
-    SearchInfo last; // the deepest exact line 1
-    bool have_last;
     int max_depth;
 } Capture;
 
@@ -33,7 +31,7 @@ static int clamp(int v, int lo, int hi) {
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-static int scale(const SearchInfo *info) {
+static int scale(const EngineLine *info) {
     if (info->mate > 0)
         return REVIEW_MATE - info->mate;
     if (info->mate < 0)
@@ -46,18 +44,11 @@ static void on_info(const SearchInfo *info, void *ctx) {
     if (info->bound != BOUND_EXACT || info->pv_length < 1 || info->multipv < 1 ||
         info->multipv > 2 || info->depth < 0 || info->depth >= DEPTH_SLOTS)
         return;
+    EngineLine line = { .score = info->score, .mate = info->mate };
     c->lines[info->depth][info->multipv - 1] =
-        (Slot){ .have = true, .score = scale(info), .move = info->pv[0] };
+        (Slot){ .have = true, .score = scale(&line), .move = info->pv[0] };
     if (info->depth > c->max_depth)
         c->max_depth = info->depth;
-    if (info->multipv == 1) {
-        c->last = *info;
-        c->have_last = true;
-    }
-}
-
-static void on_bestmove(Move best, Move ponder, void *ctx) {
-    (void)best, (void)ponder, (void)ctx;
 }
 
 static bool is_mate(int s) {
@@ -71,16 +62,6 @@ static bool clearly_better(int best, int second) {
     int b = clamp(best, -REVIEW_LOSS_CAP, REVIEW_LOSS_CAP);
     int s = clamp(second, -REVIEW_LOSS_CAP, REVIEW_LOSS_CAP);
     return b - s >= PUZZLE_MARGIN_CP && s < PUZZLE_SECOND_MAX_CP;
-}
-
-static void save_option(const Engine *e, const char *name, char *buf) {
-    if (!engine_get_option(e, name, buf, OPTION_TEXT_MAX))
-        buf[0] = '\0';
-}
-
-static void restore_option(Engine *e, const char *name, const char *value) {
-    if (*value)
-        (void)engine_set_option(e, name, value, NULL, 0);
 }
 
 void puzzle_options_default(PuzzleOptions *opt) {
@@ -97,28 +78,24 @@ bool puzzle_clear_best(Engine *e, const Line *l, int depth, PuzzleCheck *out) {
     if (moves.count < 2)
         return false;
     Capture *c = calloc(1, sizeof *c);
-    if (!c)
+    EngineResult *res = malloc(sizeof *res);
+    if (!c || !res) {
+        free(c);
+        free(res);
         return false;
-    char multipv[OPTION_TEXT_MAX], analyse[OPTION_TEXT_MAX], limit[OPTION_TEXT_MAX];
-    save_option(e, "MultiPV", multipv);
-    save_option(e, "UCI_AnalyseMode", analyse);
-    save_option(e, "UCI_LimitStrength", limit);
-    (void)engine_set_option(e, "MultiPV", "2", NULL, 0);
-    (void)engine_set_option(e, "UCI_AnalyseMode", "true", NULL, 0);
-    (void)engine_set_option(e, "UCI_LimitStrength", "false", NULL, 0);
-    SearchLimits limits;
-    search_limits_init(&limits);
-    limits.depth = depth;
-    EngineCallbacks cb = { .on_info = on_info, .on_bestmove = on_bestmove, .ctx = c };
+    }
+    EngineQuery q;
+    engine_query_init(&q);
+    q.limits.depth = depth;
+    q.multipv = 2;
+    q.on_info = on_info;
+    q.ctx = c;
     engine_set_position(e, &l->board, l->keys, l->ply);
-    engine_go(e, &limits, &cb);
-    engine_wait(e);
-    restore_option(e, "MultiPV", multipv);
-    restore_option(e, "UCI_AnalyseMode", analyse);
-    restore_option(e, "UCI_LimitStrength", limit);
+    bool have_last = engine_search(e, &q, res) && res->line_count > 0;
+    const EngineLine *last = &res->lines[0];
 
     int d = c->max_depth;
-    bool ok = c->have_last && c->lines[d][0].have;
+    bool ok = have_last && c->lines[d][0].have;
     if (ok) {
         const Slot *best = &c->lines[d][0], *second = &c->lines[d][1];
         out->best = best->move;
@@ -137,16 +114,17 @@ bool puzzle_clear_best(Engine *e, const Line *l, int depth, PuzzleCheck *out) {
         }
         // The line, as far as its moves are legal (part of it comes from the table).
         Board scratch = l->board;
-        for (int i = 0; i < c->last.pv_length && i < PUZZLE_PLIES_MAX + 1; i++) {
-            if (!movegen_is_legal(&scratch, c->last.pv[i]))
+        for (int i = 0; i < last->pv_length && i < PUZZLE_PLIES_MAX + 1; i++) {
+            if (!movegen_is_legal(&scratch, last->pv[i]))
                 break;
-            out->pv[out->pv_length++] = c->last.pv[i];
-            board_play(&scratch, c->last.pv[i]);
+            out->pv[out->pv_length++] = last->pv[i];
+            board_play(&scratch, last->pv[i]);
         }
         if (out->pv_length == 0 || out->pv[0] != out->best)
             out->clear = false; // the reports disagree: no verdict
     }
     free(c);
+    free(res);
     return ok && out->clear;
 }
 
@@ -281,28 +259,26 @@ int puzzle_refutation(Engine *e, const Board *b, int depth, Move *line, int max,
     *score = 0;
     if (game_over(b))
         return 0;
-    Capture *c = calloc(1, sizeof *c);
-    if (!c)
+    EngineResult *res = malloc(sizeof *res);
+    if (!res)
         return 0;
-    SearchLimits limits;
-    search_limits_init(&limits);
-    limits.depth = depth;
-    EngineCallbacks cb = { .on_info = on_info, .on_bestmove = on_bestmove, .ctx = c };
+    EngineQuery q;
+    engine_query_init(&q);
+    q.limits.depth = depth;
     engine_set_position(e, b, NULL, 0);
-    engine_go(e, &limits, &cb);
-    engine_wait(e);
     int n = 0;
-    if (c->have_last) {
-        *score = scale(&c->last);
+    if (engine_search(e, &q, res) && res->line_count > 0) {
+        const EngineLine *last = &res->lines[0];
+        *score = scale(last);
         Board scratch = *b;
-        for (int i = 0; i < c->last.pv_length && n < max; i++) {
-            if (!movegen_is_legal(&scratch, c->last.pv[i]))
+        for (int i = 0; i < last->pv_length && n < max; i++) {
+            if (!movegen_is_legal(&scratch, last->pv[i]))
                 break;
-            line[n++] = c->last.pv[i];
-            board_play(&scratch, c->last.pv[i]);
+            line[n++] = last->pv[i];
+            board_play(&scratch, last->pv[i]);
         }
     }
-    free(c);
+    free(res);
     return n;
 }
 

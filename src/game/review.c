@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Game review: one search per position of the main line, moves judged by the
-// evaluation they gave away, and the result written into the game.
+// Game review: a quick search of every position of the main line, a deeper
+// check of the moves it doubts, the moves judged by the winning chances they
+// gave away, and the result written into the game.
 #include "src/game/review.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,10 +13,11 @@
 #include "engine/line.h"
 #include "engine/movegen.h"
 #include "src/game/outcome.h"
+#include "src/util/jobs.h"
 
 enum {
     VARIATION_PLIES = 10, // moves of the engine's line written as a variation
-    OPTION_TEXT_MAX = 32,
+    WORKER_HASH_MB = 8,   // the table of each engine the review makes
 };
 
 // What one search (or the rules) said about a position.
@@ -34,13 +37,16 @@ static int clamp(int v, int lo, int hi) {
     return v < lo ? lo : v > hi ? hi : v;
 }
 
+void review_options_default(ReviewOptions *opt) {
+    *opt = (ReviewOptions){ .nodes = REVIEW_NODES, .verify_nodes = REVIEW_VERIFY_NODES };
+}
+
 // A game over by the rules (outcome.h): the endings they impose, and at the
 // end of the game (where a draw was claimed) the claimable ones. Fills ev and
 // returns true.
 static bool rules_eval(const Line *l, bool last, PositionEval *ev) {
     const Board *b = &l->board;
-    Outcome o = last ? outcome_with_claims(b, l->keys, l->ply)
-                     : outcome_forced(b, l->keys, l->ply);
+    Outcome o = last ? outcome_with_claims(b, l->keys, l->ply) : outcome_forced(b, l->keys, l->ply);
     if (o.end == END_NONE)
         return false;
     ev->score_white = o.result == RESULT_WHITE_WINS   ? REVIEW_MATE
@@ -49,51 +55,60 @@ static bool rules_eval(const Line *l, bool last, PositionEval *ev) {
     return true;
 }
 
+// A line's score on the review scale, from the side to move's view.
+static int line_scale(const ReviewLine *line) {
+    if (line->mate > 0)
+        return REVIEW_MATE - line->mate;
+    if (line->mate < 0)
+        return -REVIEW_MATE - line->mate;
+    return clamp(line->score, -REVIEW_EVAL_MAX, REVIEW_EVAL_MAX);
+}
+
+// The line's moves into ev, as far as they are legal from b (the built-in
+// engine's come from the hash table in part, another engine's from another
+// program).
+static void take_line(const Board *b, const ReviewLine *line, PositionEval *ev) {
+    Board scratch = *b;
+    ev->line_len = 0;
+    for (int i = 0; i < line->pv_length && i < REVIEW_LINE_MAX; i++) {
+        if (!movegen_is_legal(&scratch, line->pv[i]))
+            break;
+        ev->line[ev->line_len++] = line->pv[i];
+        board_play(&scratch, line->pv[i]);
+    }
+}
+
+// Fills ev from one line of a search of b.
+static void line_eval(const Board *b, const ReviewLine *line, int depth, PositionEval *ev) {
+    int side = b->side == WHITE ? 1 : -1;
+    memset(ev, 0, sizeof *ev);
+    ev->score_white = side * line_scale(line);
+    ev->mate_white = side * line->mate;
+    ev->depth = depth;
+    take_line(b, line, ev);
+}
+
 // Searches the line's position (with its history) and fills ev; false when
 // the evaluator failed.
-static bool analyse(const ReviewEvaluator *re, const Line *l, bool last, const ReviewOptions *opt,
-                    ReviewSearch *found, PositionEval *ev) {
+static bool analyse(const ReviewEvaluator *re, int worker, const Line *l, bool last,
+                    const SearchLimits *limits, PositionEval *ev) {
     const Board *b = &l->board;
     memset(ev, 0, sizeof *ev);
     if (rules_eval(l, last, ev))
         return true;
-    SearchLimits limits;
-    search_limits_init(&limits);
-    limits.movetime = opt->movetime_ms;
-    limits.depth = opt->depth;
-    memset(found, 0, sizeof *found);
-    if (!re->search(re->ctx, l, &limits, found))
+    ReviewSearch found;
+    memset(&found, 0, sizeof found);
+    if (!re->search(re->ctx, worker, l, limits, 1, &found))
         return false;
-
-    int side = b->side == WHITE ? 1 : -1;
-    if (!found->scored) {
+    if (found.line_count < 1) {
         // Stopped before the first iteration: only the move is known.
-        if (found->best != MOVE_NONE && movegen_is_legal(b, found->best)) {
-            ev->line[0] = found->best;
+        if (found.best != MOVE_NONE && movegen_is_legal(b, found.best)) {
+            ev->line[0] = found.best;
             ev->line_len = 1;
         }
         return true;
     }
-    int score;
-    if (found->mate > 0)
-        score = REVIEW_MATE - found->mate;
-    else if (found->mate < 0)
-        score = -REVIEW_MATE - found->mate;
-    else
-        score = clamp(found->score, -REVIEW_EVAL_MAX, REVIEW_EVAL_MAX);
-    ev->score_white = side * score;
-    ev->mate_white = side * found->mate;
-    ev->depth = found->depth;
-
-    // The line, as far as its moves are legal (the built-in engine's comes
-    // from the hash table in part, another engine's from another program).
-    Board scratch = *b;
-    for (int i = 0; i < found->pv_length && i < REVIEW_LINE_MAX; i++) {
-        if (!movegen_is_legal(&scratch, found->pv[i]))
-            break;
-        ev->line[ev->line_len++] = found->pv[i];
-        board_play(&scratch, found->pv[i]);
-    }
+    line_eval(b, &found.lines[0], found.depth, ev);
     return true;
 }
 
@@ -137,7 +152,12 @@ int review_judge(int best, int played, int *loss, int *loss_wc) {
     return lost_wc >= REVIEW_INACCURACY_WC ? REVIEW_NAG_INACCURACY : 0;
 }
 
-// Fills one reviewed ply from the evaluations before and after the move.
+bool review_is_mistake(const ReviewPly *p) {
+    return p->nag == REVIEW_NAG_MISTAKE || p->nag == REVIEW_NAG_BLUNDER;
+}
+
+// Fills one reviewed ply from the quick pass's evaluations before and after
+// the move; the mark waits for the check.
 static void judge_ply(ReviewPly *p, Move played, Color mover, bool theory,
                       const PositionEval *before, const PositionEval *after) {
     memset(p, 0, sizeof *p);
@@ -154,147 +174,287 @@ static void judge_ply(ReviewPly *p, Move played, Color mover, bool theory,
     if (p->best == MOVE_NONE || p->best == played || played == MOVE_NULL)
         return; // the engine's own choice (or nothing to compare with, or no move)
     int sign = mover == WHITE ? 1 : -1;
-    p->nag = review_judge(sign * before->score_white, sign * after->score_white, &p->loss,
-                          &p->loss_wc);
-    if (theory)
-        p->nag = 0; // theory is no error, whatever a short search thinks of it
+    p->nag =
+        review_judge(sign * before->score_white, sign * after->score_white, &p->loss, &p->loss_wc);
+}
+
+// Whether the quick pass's verdict on p calls for a check.
+static bool doubtful(const ReviewPly *p) {
+    return !p->theory && (p->nag != 0 || p->loss_wc >= REVIEW_CANDIDATE_WC);
+}
+
+// ------------------------------------------------------------ the two passes
+
+// One review under way, shared by the workers of a pass.
+typedef struct Run {
+    const ReviewEvaluator *re;
+    const PgnGame *g;
+    const ReviewOptions *opt;
+    int total;
+    Board start;
+    SearchLimits quick, verify;
+    PositionEval *evs; // the quick pass: evs[k] is the position after k plies
+    ReviewPly *out;
+    int *checks; // the plies to check
+    int ncheck;
+    atomic_bool failed; // an evaluator failed or memory ran out: the review fails
+    bool stopped;       // progress said stop
+    int done;           // plies delivered to progress
+} Run;
+
+// The game up to ply k (its moves and keys, for repetitions) into l.
+static void line_at(const Run *r, int k, Line *l) {
+    line_init(l, &r->start);
+    for (int i = 0; i < k; i++)
+        line_play(l, pgn_mainline_node(r->g, i)->move); // a null move passes the turn
+}
+
+static void quick_work(int index, int worker, void *ctx) {
+    Run *r = ctx;
+    if (atomic_load(&r->failed))
+        return;
+    Line *l = malloc(sizeof *l);
+    if (!l) {
+        atomic_store(&r->failed, true);
+        return;
+    }
+    line_at(r, index, l);
+    if (!analyse(r->re, worker, l, index == r->total, &r->quick, &r->evs[index]))
+        atomic_store(&r->failed, true);
+    free(l);
+}
+
+static bool cancelled(const Run *r) {
+    return r->opt->cancel && atomic_load(r->opt->cancel);
+}
+
+// Position k is known: so is ply k - 1, judged and told to progress.
+static bool quick_deliver(int index, void *ctx) {
+    Run *r = ctx;
+    if (atomic_load(&r->failed))
+        return false;
+    if (index == 0)
+        return true;
+    int ply = index - 1;
+    Board b;
+    Color mover = pgn_position_at(r->g, ply, &b) ? b.side : WHITE;
+    judge_ply(&r->out[ply], pgn_mainline_move(r->g, ply), mover, ply < r->opt->book_plies,
+              &r->evs[ply], &r->evs[index]);
+    r->done = index;
+    // The last move is told once the checks are done too.
+    if (index < r->total && r->opt->progress && !r->opt->progress(index, r->total, r->opt->ctx)) {
+        r->stopped = true;
+        return false;
+    }
+    return true;
+}
+
+// The check of one doubtful ply: the played move and the quick pass's best
+// scored in one deeper search of the position before it.
+static void check_work(int index, int worker, void *ctx) {
+    Run *r = ctx;
+    int ply = r->checks[index];
+    ReviewPly *p = &r->out[ply];
+    if (atomic_load(&r->failed) || cancelled(r)) {
+        p->nag = 0; // unchecked: no mark
+        return;
+    }
+    Line *l = malloc(sizeof *l);
+    ReviewSearch *found = calloc(1, sizeof *found);
+    if (!l || !found) {
+        free(l);
+        free(found);
+        atomic_store(&r->failed, true);
+        return;
+    }
+    line_at(r, ply, l);
+    SearchLimits limits = r->verify;
+    limits.searchmoves[0] = p->played;
+    limits.searchmoves[1] = p->best;
+    limits.searchmoves_count = 2;
+    if (!r->re->search(r->re->ctx, worker, l, &limits, 2, found)) {
+        atomic_store(&r->failed, true);
+    } else {
+        const ReviewLine *mine = NULL, *other = NULL;
+        for (int i = 0; i < found->line_count && i < REVIEW_LINES_MAX; i++) {
+            const ReviewLine *x = &found->lines[i];
+            if (x->pv_length < 1)
+                continue;
+            if (x->pv[0] == p->played && !mine)
+                mine = x;
+            else if (x->pv[0] == p->best && !other && movegen_is_legal(&l->board, p->best))
+                other = x;
+        }
+        if (mine && other) {
+            // The check's verdict replaces the quick pass's, mark or none.
+            const Board *b = &l->board;
+            int sign = b->side == WHITE ? 1 : -1;
+            PositionEval best, played;
+            line_eval(b, other, found->depth, &best);
+            line_eval(b, mine, found->depth, &played);
+            p->checked = true;
+            p->score_white = played.score_white;
+            p->mate_white = played.mate_white;
+            p->depth = found->depth;
+            p->best_score_white = best.score_white;
+            p->best_mate_white = best.mate_white;
+            memcpy(p->best_line, best.line, (size_t)best.line_len * sizeof best.line[0]);
+            p->best_line_len = best.line_len;
+            p->nag = review_judge(sign * best.score_white, sign * played.score_white, &p->loss,
+                                  &p->loss_wc);
+            if (p->best_line_len < 1)
+                p->nag = 0;
+        } else {
+            p->nag = 0; // no verdict: no mark
+        }
+    }
+    free(l);
+    free(found);
+}
+
+// The checks are told nothing: their plies are already in out.
+static bool check_deliver(int index, void *ctx) {
+    (void)index;
+    Run *r = ctx;
+    if (cancelled(r))
+        r->stopped = true;
+    return !atomic_load(&r->failed) && !r->stopped;
+}
+
+static void scale_limits(SearchLimits *l, const ReviewOptions *opt, bool verify) {
+    search_limits_init(l);
+    if (verify && opt->verify_nodes) {
+        l->nodes = opt->verify_nodes;
+        return;
+    }
+    int more = verify ? 4 : 1;
+    l->nodes = opt->nodes * (uint64_t)more;
+    l->movetime = opt->movetime_ms * more;
+    l->depth = opt->depth > 0 ? opt->depth + (verify ? REVIEW_VERIFY_DEPTH_MORE : 0) : 0;
+    if (l->depth > MAX_PLY - 2)
+        l->depth = MAX_PLY - 2;
 }
 
 int review_game_with(const ReviewEvaluator *re, const PgnGame *g, const ReviewOptions *opt,
                      ReviewPly *out) {
-    if (opt->movetime_ms <= 0 && opt->depth <= 0)
+    if (opt->movetime_ms <= 0 && opt->depth <= 0 && opt->nodes == 0)
         return -1;
-    int total = pgn_mainline_length(g);
-    Line *b = malloc(sizeof *b); // the game so far, for repetitions
-    ReviewSearch *found = malloc(sizeof *found);
-    PositionEval *evs = malloc(2 * sizeof *evs);
-    Board start;
-    if (!b || !found || !evs || !pgn_position_at(g, 0, &start)) {
-        free(b);
-        free(found);
-        free(evs);
+    Run *r = calloc(1, sizeof *r);
+    if (!r)
         return -1;
+    r->re = re;
+    r->g = g;
+    r->opt = opt;
+    r->total = pgn_mainline_length(g);
+    atomic_init(&r->failed, false);
+    scale_limits(&r->quick, opt, false);
+    scale_limits(&r->verify, opt, true);
+    r->evs = calloc((size_t)r->total + 1, sizeof *r->evs);
+    r->checks = calloc((size_t)r->total + 1, sizeof *r->checks);
+    r->out = out;
+    bool ok = r->evs && r->checks && pgn_position_at(g, 0, &r->start);
+    ok = ok && (!re->begin || re->begin(re->ctx));
+    bool began = ok;
+    int workers = re->workers > 1 ? re->workers : 1;
+    if (ok && opt->progress && !opt->progress(0, r->total, opt->ctx))
+        r->stopped = true;
+    if (ok && !r->stopped && r->total > 0) {
+        (void)jobs_run(workers, r->total + 1, quick_work, quick_deliver, r);
+        ok = !atomic_load(&r->failed);
     }
-    line_init(b, &start);
-
-    bool ok = !re->begin || re->begin(re->ctx);
-    int done = 0;
-    bool go_on = ok && (!opt->progress || opt->progress(0, total, opt->ctx));
-    PositionEval *before = &evs[0], *after = &evs[1];
-    if (go_on && total > 0)
-        ok = analyse(re, b, total == 0, opt, found, before);
-    for (; ok && go_on && done < total; done++) {
-        Move m = pgn_mainline_move(g, done);
-        Color mover = b->board.side;
-        line_play(b, pgn_mainline_node(g, done)->move); // a null move passes the turn
-        if (!analyse(re, b, done + 1 == total, opt, found, after)) {
-            ok = false;
-            break;
-        }
-        judge_ply(&out[done], m, mover, done < opt->book_plies, before, after);
-        PositionEval *t = before;
-        before = after;
-        after = t;
-        if (opt->progress && !opt->progress(done + 1, total, opt->ctx))
-            go_on = false;
-    }
-    if (re->end)
+    // The checks, of the plies reviewed (all of them unless stopped).
+    for (int k = 0; ok && k < r->done; k++)
+        if (doubtful(&out[k]))
+            r->checks[r->ncheck++] = k;
+        else if (out[k].theory)
+            out[k].nag = 0; // theory is no error, whatever a short search thinks of it
+    if (ok && r->ncheck > 0 && !r->stopped)
+        (void)jobs_run(workers, r->ncheck, check_work, check_deliver, r);
+    for (int i = 0; i < r->ncheck; i++)
+        if (!out[r->checks[i]].checked)
+            out[r->checks[i]].nag = 0; // no verdict (or stopped before it): no mark
+    ok = ok && !atomic_load(&r->failed);
+    if (ok && !r->stopped && r->total > 0 && opt->progress &&
+        !opt->progress(r->total, r->total, opt->ctx))
+        r->stopped = true;
+    if (began && re->end)
         re->end(re->ctx);
-    free(b);
-    free(found);
-    free(evs);
+    int done = r->done;
+    free(r->evs);
+    free(r->checks);
+    free(r);
     return ok ? done : -1;
 }
 
 // ------------------------------------------------------------ the built-in engine
 
-// The built-in engine as an evaluator, with the options the review changes
-// saved to be restored.
+// The built-in engine as an evaluator: the caller's engine and the ones made
+// for the review, each searching on one thread.
 typedef struct Builtin {
-    Engine *e;
-    char analyse_mode[OPTION_TEXT_MAX], limit[OPTION_TEXT_MAX], elo[OPTION_TEXT_MAX];
-    // The last full line of thinking of a search; written on the search
-    // thread, read only after engine_wait.
-    SearchInfo info;
-    bool have_info;
-    Move best;
+    Engine *engines[REVIEW_THREADS_MAX];
+    int count;
+    char threads[16]; // the caller's engine's Threads, restored at the end
 } Builtin;
 
-static void on_info(const SearchInfo *info, void *ctx) {
-    Builtin *c = ctx;
-    if (info->multipv == 1 && info->bound == BOUND_EXACT && info->pv_length > 0) {
-        c->info = *info;
-        c->have_info = true;
+void review_search_from_result(const EngineResult *res, ReviewSearch *out) {
+    memset(out, 0, sizeof *out);
+    out->best = res->best;
+    out->depth = res->depth;
+    for (int i = 0; i < res->line_count && i < REVIEW_LINES_MAX; i++) {
+        const EngineLine *from = &res->lines[i];
+        ReviewLine *to = &out->lines[out->line_count++];
+        to->score = from->score;
+        to->mate = from->mate;
+        to->pv_length = from->pv_length < REVIEW_LINE_MAX ? from->pv_length : REVIEW_LINE_MAX;
+        memcpy(to->pv, from->pv, (size_t)to->pv_length * sizeof to->pv[0]);
     }
 }
 
-static void on_bestmove(Move best, Move ponder, void *ctx) {
-    (void)ponder;
+static bool builtin_search(void *ctx, int worker, const Line *l, const SearchLimits *limits,
+                           int multipv, ReviewSearch *out) {
     Builtin *c = ctx;
-    c->best = best;
-}
-
-// Saves an engine option into buf ("" when it cannot be read).
-static void save_option(const Engine *e, const char *name, char *buf) {
-    if (!engine_get_option(e, name, buf, OPTION_TEXT_MAX))
-        buf[0] = '\0';
-}
-
-static void restore_option(Engine *e, const char *name, const char *value) {
-    // The value was read from the engine, so setting it back cannot fail in a
-    // way that matters; an unreadable one is left as the review set it.
-    if (*value)
-        (void)engine_set_option(e, name, value, NULL, 0);
-}
-
-static bool builtin_begin(void *ctx) {
-    Builtin *c = ctx;
-    save_option(c->e, "UCI_AnalyseMode", c->analyse_mode);
-    save_option(c->e, "UCI_LimitStrength", c->limit);
-    save_option(c->e, "UCI_Elo", c->elo);
-    // Known options with valid values: these cannot fail.
-    (void)engine_set_option(c->e, "UCI_AnalyseMode", "true", NULL, 0);
-    (void)engine_set_option(c->e, "UCI_LimitStrength", "false", NULL, 0);
-    engine_new_game(c->e);
-    return true;
-}
-
-static void builtin_end(void *ctx) {
-    Builtin *c = ctx;
-    restore_option(c->e, "UCI_AnalyseMode", c->analyse_mode);
-    restore_option(c->e, "UCI_LimitStrength", c->limit);
-    restore_option(c->e, "UCI_Elo", c->elo);
-}
-
-static bool builtin_search(void *ctx, const Line *l, const SearchLimits *limits,
-                           ReviewSearch *out) {
-    Builtin *c = ctx;
-    c->have_info = false;
-    c->best = MOVE_NONE;
-    EngineCallbacks cb = { .on_info = on_info, .on_bestmove = on_bestmove, .ctx = c };
-    engine_set_position(c->e, &l->board, l->keys, l->ply);
-    engine_go(c->e, limits, &cb);
-    engine_wait(c->e);
-    out->best = c->best;
-    if (!c->have_info)
-        return true;
-    out->scored = true;
-    out->score = c->info.score;
-    out->mate = c->info.mate;
-    out->depth = c->info.depth;
-    out->pv_length = c->info.pv_length < REVIEW_LINE_MAX ? c->info.pv_length : REVIEW_LINE_MAX;
-    memcpy(out->pv, c->info.pv, (size_t)out->pv_length * sizeof out->pv[0]);
+    Engine *e = c->engines[worker];
+    EngineQuery q;
+    engine_query_init(&q);
+    q.limits = *limits;
+    q.multipv = multipv;
+    q.new_game = true; // the same result whatever this engine searched before
+    EngineResult *res = malloc(sizeof *res);
+    if (!res)
+        return false;
+    engine_set_position(e, &l->board, l->keys, l->ply);
+    (void)engine_search(e, &q, res); // no legal move: nothing found, as the rules know
+    review_search_from_result(res, out);
+    free(res);
     return true;
 }
 
 int review_game(Engine *e, const PgnGame *g, const ReviewOptions *opt, ReviewPly *out) {
-    Builtin *c = malloc(sizeof *c);
+    Builtin *c = calloc(1, sizeof *c);
     if (!c)
         return -1;
-    c->e = e;
-    ReviewEvaluator re = { .search = builtin_search, .begin = builtin_begin,
-                           .end = builtin_end, .ctx = c };
+    int want = opt->threads > 0 ? opt->threads : jobs_cores();
+    want = clamp(want, 1, REVIEW_THREADS_MAX);
+    c->engines[c->count++] = e;
+    if (!engine_get_option(e, "Threads", c->threads, sizeof c->threads))
+        c->threads[0] = '\0';
+    (void)engine_set_option(e, "Threads", "1", NULL, 0); // a known option and value
+    char hash[16];
+    snprintf(hash, sizeof hash, "%d", WORKER_HASH_MB);
+    while (c->count < want) {
+        Engine *w = engine_new();
+        if (!w)
+            break; // fewer engines: slower, the same marks
+        (void)engine_set_option(w, "Hash", hash, NULL, 0);
+        engine_set_net(w, engine_net(e));
+        c->engines[c->count++] = w;
+    }
+    ReviewEvaluator re = { .search = builtin_search, .workers = c->count, .ctx = c };
     int n = review_game_with(&re, g, opt, out);
+    for (int i = 1; i < c->count; i++)
+        engine_free(c->engines[i]);
+    if (c->threads[0])
+        (void)engine_set_option(e, "Threads", c->threads, NULL, 0);
     free(c);
     return n;
 }
@@ -343,7 +503,7 @@ static const char *what_it_keeps(int best_mover) {
 static bool annotate_ply(PgnGame *g, int ply, const ReviewPly *p) {
     if (pgn_mainline_move(g, ply) != p->played)
         return true; // not a review of this game
-    char eval[32] = "", text[200];
+    char eval[32] = "", text[260];
     if (abs(p->score_white) != REVIEW_MATE)
         review_format_score(p->score_white, eval, sizeof eval);
     const char *word = review_nag_word(p->nag);
@@ -360,9 +520,11 @@ static bool annotate_ply(PgnGame *g, int ply, const ReviewPly *p) {
     review_format_score(p->best_score_white, before, sizeof before);
     review_format_score(p->score_white, after, sizeof after);
     int sign = known && b.side == BLACK ? -1 : 1;
-    snprintf(text, sizeof text, "%s (%s to %s). Better was %d%s %s%s.", word, before, after,
-             known ? b.fullmove : 0, known && b.side == BLACK ? "..." : ".", san,
-             what_it_keeps(sign * p->best_score_white));
+    snprintf(text, sizeof text,
+             "%s (%s to %s). Better was %d%s %s%s. The move gave away %d%% of the winning "
+             "chances.",
+             word, before, after, known ? b.fullmove : 0, known && b.side == BLACK ? "..." : ".",
+             san, what_it_keeps(sign * p->best_score_white), (p->loss_wc + 5) / 10);
     const PgnNode *node = pgn_mainline_node(g, ply);
     if (!node || (!has_assessment(node) && !pgn_mainline_add_nag(g, ply, p->nag)))
         return false;

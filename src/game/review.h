@@ -12,9 +12,21 @@
 //   scores order correctly (a quicker mate is bigger) and an evaluation graph
 //   can clamp them to any range it draws. The mate distance is also kept
 //   apart in mate_white (0 when there is no forced mate).
-// - Each position is searched once: the position after move k is the one
-//   before move k+1, so a game of n plies costs n + 1 searches (fewer when
-//   the game ends in checkmate or a draw the rules see, which is not searched).
+// Two passes, so that a mark is one a deeper look agrees with
+// - The quick pass searches every position of the game once (the position
+//   after move k is the one before move k+1: n + 1 searches for n plies,
+//   fewer when the game ends in checkmate or a draw the rules see), and
+//   judges each move by its best score before and its score after.
+// - The check: a move the quick pass finds REVIEW_CANDIDATE_WC worse than
+//   the best (or a mate given up or walked into) is searched again, deeper,
+//   from the position before it, the played move and the quick pass's best
+//   move scored in one search (MultiPV 2 over those two moves). Only that
+//   verdict marks: the move is marked when the loss holds there, and the
+//   better move shown is the one that scored better in it. A move the check
+//   exonerates keeps no mark.
+// - The searches of each pass run in parallel, one engine per core, each on
+//   one thread from an empty hash table and with a node limit by default, so
+//   that the marks are the same from run to run.
 //
 // Judging a move (review_judge), with both scores from the mover's view,
 // by the winning chances it gave away, as lichess does
@@ -40,6 +52,7 @@
 #ifndef SRC_REVIEW_H
 #define SRC_REVIEW_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -59,6 +72,15 @@ enum {
     REVIEW_MISTAKE_WC = 100,
     REVIEW_BLUNDER_WC = 150,
     REVIEW_DECIDED_CP = 500, // for mates given up or walked into
+    // A move the quick pass finds this much worse (tenths of a point of win%)
+    // is checked by a deeper search.
+    REVIEW_CANDIDATE_WC = 30,
+    // Defaults (review_options_default): nodes per position of the quick
+    // pass and per check; engines at once at most.
+    REVIEW_NODES = 100000,
+    REVIEW_VERIFY_NODES = 1000000,
+    REVIEW_THREADS_MAX = 16,
+    REVIEW_LINES_MAX = 2, // lines of a check
 };
 
 // The NAGs a review gives (PGN standard numbers).
@@ -73,35 +95,61 @@ typedef struct ReviewPly {
     int best_mate_white;
     Move best_line[REVIEW_LINE_MAX]; // starts with best
     int best_line_len;
-    int depth; // of the search of the position after the move (0: not searched)
-    int loss;    // centipawns the mover lost against best, >= 0
-    int loss_wc; // winning chances lost, tenths of a point of win%, >= 0
-    bool theory; // a move of theory (never marked)
-    int nag;     // 0, REVIEW_NAG_INACCURACY, REVIEW_NAG_MISTAKE or REVIEW_NAG_BLUNDER
+    int depth;    // of the search that scored the move (0: not searched)
+    bool checked; // scored by the check (then the scores above and the loss are its)
+    int loss;     // centipawns the mover lost against best, >= 0
+    int loss_wc;  // winning chances lost, tenths of a point of win%, >= 0
+    bool theory;  // a move of theory (never marked)
+    int nag;      // 0, REVIEW_NAG_INACCURACY, REVIEW_NAG_MISTAKE or REVIEW_NAG_BLUNDER
 } ReviewPly;
 
 typedef struct ReviewOptions {
-    int64_t movetime_ms; // per position; 0: no time limit (then set depth)
-    int depth;           // per position; 0: no depth limit
-    int book_plies;      // the game's first moves that are theory: never marked
+    // The quick pass, per position: at least one of these is set.
+    uint64_t nodes;
+    int64_t movetime_ms;
+    int depth;
+    // The check, per candidate: nodes, or when 0, the quick pass's limits
+    // (depth + REVIEW_VERIFY_DEPTH_MORE, movetime * 4, nodes * 4).
+    uint64_t verify_nodes;
+    int threads;    // engines searching at once (built-in engine); 0: one per core
+    int book_plies; // the game's first moves that are theory: never marked
     // Called (on the caller's thread) once before the first search with done
     // 0 and after each move reviewed; returning false stops the review.
     // NULL for none.
     bool (*progress)(int done, int total, void *ctx);
     void *ctx;
+    // Raised (from any thread): stop soon, as progress returning false does,
+    // during the checks too (a move left unchecked keeps no mark). NULL: never.
+    const atomic_bool *cancel;
 } ReviewOptions;
 
-// What one search of a position found, as the engine reported it: scores
-// from the side to move's view (engine/search.h's SearchInfo).
-typedef struct ReviewSearch {
-    bool scored; // false: no complete iteration (only best, if any, is known)
-    int score;   // centipawns
-    int mate;    // mate in N moves, negative when mated; 0 when none
-    int depth;
-    Move best;   // MOVE_NONE when none
+// Defaults: REVIEW_NODES, REVIEW_VERIFY_NODES, one engine per core, no
+// theory, no progress.
+void review_options_default(ReviewOptions *opt);
+
+enum { REVIEW_VERIFY_DEPTH_MORE = 4 };
+
+// One line of a search, as the engine reported it: scores from the side to
+// move's view (engine/search.h's SearchInfo).
+typedef struct ReviewLine {
+    int score; // centipawns
+    int mate;  // mate in N moves, negative when mated; 0 when none
     Move pv[REVIEW_LINE_MAX];
     int pv_length;
+} ReviewLine;
+
+// What one search of a position found: the lines of its deepest complete
+// iteration, best first.
+typedef struct ReviewSearch {
+    Move best; // MOVE_NONE when none
+    int depth;
+    int line_count; // 0: no complete iteration (only best, if any, is known)
+    ReviewLine lines[REVIEW_LINES_MAX];
 } ReviewSearch;
+
+// A blocking search's result (engine/engine.h) as a review's: its first
+// REVIEW_LINES_MAX lines, each cut to REVIEW_LINE_MAX moves.
+void review_search_from_result(const EngineResult *res, ReviewSearch *out);
 
 // The engine a review asks: the built-in one (review_game) or any other,
 // such as an external UCI engine, so that this module knows no protocol.
@@ -109,13 +157,19 @@ typedef struct ReviewSearch {
 // that is not legal, and a best move that is not legal is dropped.
 typedef struct ReviewEvaluator {
     // Searches the position at the end of l (its moves and keys are the game
-    // so far, for repetitions) within limits and fills out; false when the
+    // so far, for repetitions) within limits (searchmoves included) for
+    // multipv lines (1..REVIEW_LINES_MAX) and fills out; false when the
     // engine failed, which ends the review (review_game_with returns -1).
-    bool (*search)(void *ctx, const Line *l, const SearchLimits *limits, ReviewSearch *out);
+    // worker: 0..workers-1, which of the evaluator's engines searches (a
+    // worker runs one search at a time; different workers run at once).
+    // Each search should be alike whatever was searched before.
+    bool (*search)(void *ctx, int worker, const Line *l, const SearchLimits *limits, int multipv,
+                   ReviewSearch *out);
     // Called once before the first search (a new game; false ends the review
     // with -1) and once after the last one, even then. NULL for none.
     bool (*begin)(void *ctx);
     void (*end)(void *ctx);
+    int workers; // searches it can run at once; 0 means 1
     void *ctx;
 } ReviewEvaluator;
 
@@ -126,9 +180,10 @@ typedef struct ReviewEvaluator {
 int review_game_with(const ReviewEvaluator *ev, const PgnGame *g, const ReviewOptions *opt,
                      ReviewPly *out);
 
-// review_game_with the built-in engine e (which must not be searching):
-// starts a new game in it and searches in analysis mode at full strength;
-// the engine's strength and analysis options are restored afterwards.
+// review_game_with the built-in engine e (which must not be searching) and
+// up to opt->threads - 1 more engines made for the review with e's network
+// (engine/engine.h's blocking search: analysis at full strength, one thread
+// each, each search from an empty table); e's options are left as they were.
 int review_game(Engine *e, const PgnGame *g, const ReviewOptions *opt, ReviewPly *out);
 
 // The mark for a move (0 or a REVIEW_NAG_*) from the best score and the
@@ -136,6 +191,9 @@ int review_game(Engine *e, const PgnGame *g, const ReviewOptions *opt, ReviewPly
 // loss in centipawns goes to *loss and in winning chances (tenths of a
 // point) to *loss_wc, when they are not NULL.
 int review_judge(int best, int played, int *loss, int *loss_wc);
+// Whether the review calls the move a mistake or worse (? or ??): what the
+// puzzle miner takes for a real mistake.
+bool review_is_mistake(const ReviewPly *p);
 // A score on the review scale (the mover's view) as winning chances, 0..100.
 double review_win_percent(int score);
 
@@ -149,9 +207,10 @@ const char *review_nag_word(int nag);
 // Writes a review into g (the game it was made of): every move gets its
 // evaluation appended to its comment ("+0.35", White's view; none after a
 // checkmate); a marked move gets its NAG (unless it already has a move
-// assessment, $1-$6) and a sentence from White's point of view, "Mistake
-// (+0.31 → -0.95). Better was 12... Nf6, keeping the balance.", and the
-// engine's line as a variation commented with its evaluation. A ply whose
+// assessment, $1-$6) and sentences from White's point of view, "Mistake
+// (+0.31 to -0.95). Better was 12... Nf6, keeping the balance. The move gave
+// away 14% of the winning chances.", and the better move's line (from the
+// check) as a variation commented with its evaluation. A ply whose
 // move is not the game's is skipped. False when out of memory.
 bool review_annotate(PgnGame *g, const ReviewPly *plies, int n);
 

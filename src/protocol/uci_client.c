@@ -124,7 +124,7 @@ static int read_line(UciClient *c, char *line, size_t linesz, int timeout_ms) {
     while (!take_line(c, line, linesz)) {
         if (timeout_ms >= 0) {
             int64_t left = deadline - now_ms();
-            struct pollfd p = {.fd = c->from_fd, .events = POLLIN};
+            struct pollfd p = { .fd = c->from_fd, .events = POLLIN };
             int r = left > 0 ? poll(&p, 1, (int)left) : 0;
             if (r < 0 && errno == EINTR)
                 continue;
@@ -221,7 +221,7 @@ static void *reader_main(void *arg) {
         }
         if (gone)
             break;
-        struct timespec ts = {0, 20 * 1000000L};
+        struct timespec ts = { 0, 20 * 1000000L };
         nanosleep(&ts, NULL);
     }
     pthread_mutex_lock(&c->lock);
@@ -295,7 +295,7 @@ static void reap(UciClient *c, int wait_ms) {
         pthread_mutex_unlock(&c->lock);
         if (gone)
             return;
-        struct timespec ts = {0, 10 * 1000000L};
+        struct timespec ts = { 0, 10 * 1000000L };
         nanosleep(&ts, NULL);
     }
 }
@@ -428,8 +428,12 @@ void uci_client_free(UciClient *c) {
     free(c);
 }
 
-const char *uci_client_name(const UciClient *c) { return c->name; }
-int uci_client_option_count(const UciClient *c) { return c->option_count; }
+const char *uci_client_name(const UciClient *c) {
+    return c->name;
+}
+int uci_client_option_count(const UciClient *c) {
+    return c->option_count;
+}
 const UciOption *uci_client_option(const UciClient *c, int index) {
     return index >= 0 && index < c->option_count ? &c->options[index] : NULL;
 }
@@ -441,12 +445,11 @@ const UciOption *uci_client_find_option(const UciClient *c, const char *name) {
     return NULL;
 }
 
-bool uci_client_set_option(UciClient *c, const char *name, const char *value,
-                           bool only_if_changed, char *err, size_t errsz) {
+bool uci_client_set_option(UciClient *c, const char *name, const char *value, bool only_if_changed,
+                           char *err, size_t errsz) {
     UciOption *opt = (UciOption *)uci_client_find_option(c, name);
     if (!opt) {
-        snprintf(err, errsz, "%s has no option '%.60s' (engine options lists them)", c->name,
-                 name);
+        snprintf(err, errsz, "%s has no option '%.60s' (engine options lists them)", c->name, name);
         return false;
     }
     char v[UCI_OPTION_VALUE_MAX];
@@ -566,4 +569,52 @@ void uci_client_error(UciClient *c, char *buf, size_t bufsz) {
     pthread_mutex_lock(&c->lock);
     snprintf(buf, bufsz, "%s", c->error);
     pthread_mutex_unlock(&c->lock);
+}
+
+// ------------------------------------------------------------ blocking search
+
+// One blocking search: the collector, and whether the engine failed.
+typedef struct Blocking {
+    EngineCollector c;
+    bool failed;
+} Blocking;
+
+static void blocking_info(const SearchInfo *info, void *ctx) {
+    Blocking *b = ctx;
+    engine_collector_info(&b->c, info);
+}
+
+static void blocking_best(Move best, Move ponder, void *ctx) {
+    Blocking *b = ctx;
+    b->c.out->best = best;
+    b->c.out->ponder = ponder;
+}
+
+static void blocking_failure(void *ctx) {
+    Blocking *b = ctx;
+    b->failed = true;
+}
+
+bool uci_client_search(UciClient *c, const Board *start, const Move *moves, int n,
+                       const SearchLimits *limits, int lines, int timeout_ms, int stop_ms,
+                       EngineResult *out) {
+    Blocking *b = calloc(1, sizeof *b);
+    if (!b)
+        return false;
+    engine_collector_init(&b->c, out, lines);
+    char value[16], err[256];
+    snprintf(value, sizeof value, "%d", b->c.want);
+    if (uci_client_find_option(c, "MultiPV"))
+        (void)uci_client_set_option(c, "MultiPV", value, true, err, sizeof err);
+    else
+        engine_collector_init(&b->c, out, 1); // one line is all it gives
+    UciCallbacks cb = { blocking_info, blocking_best, blocking_failure, b };
+    bool ok = uci_client_go(c, start, moves, n, limits, &cb);
+    if (ok && !uci_client_wait(c, timeout_ms)) {
+        uci_client_stop(c);
+        ok = uci_client_wait(c, stop_ms);
+    }
+    ok = ok && !b->failed;
+    free(b);
+    return ok;
 }

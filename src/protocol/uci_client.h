@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "engine/engine.h"
 #include "engine/search.h"
 
 enum {
@@ -59,13 +60,12 @@ typedef enum {
 UciBest uci_parse_bestmove(const char *line, const Board *root, Move *best, Move *ponder,
                            char *text, size_t textsz);
 
-// The `go ...` line for the limits (without a newline).
+// The `go ...` line for the limits (without a newline); searchmoves last.
 void uci_format_go(const SearchLimits *limits, char *buf, size_t bufsz);
 // Checks a value for an option: false with the reason in err. A value of a
 // combo is replaced by its spelling in the engine's list, a check's by
 // true or false.
-bool uci_option_check(const UciOption *opt, char *value, size_t valuesz, char *err,
-                      size_t errsz);
+bool uci_option_check(const UciOption *opt, char *value, size_t valuesz, char *err, size_t errsz);
 
 // ------------------------------------------------------------ the engine process
 
@@ -101,8 +101,8 @@ const UciOption *uci_client_option(const UciClient *c, int index);
 const UciOption *uci_client_find_option(const UciClient *c, const char *name);
 // Checks and sends `setoption`; with only_if_changed, nothing is sent when the
 // option already has that value. False with the reason in err.
-bool uci_client_set_option(UciClient *c, const char *name, const char *value,
-                           bool only_if_changed, char *err, size_t errsz);
+bool uci_client_set_option(UciClient *c, const char *name, const char *value, bool only_if_changed,
+                           char *err, size_t errsz);
 
 // ucinewgame, then isready; false when the engine did not answer in time.
 bool uci_client_new_game(UciClient *c, int timeout_ms);
@@ -116,6 +116,15 @@ void uci_client_stop(UciClient *c);
 // Waits until the search has reported; false when it did not within timeout_ms.
 bool uci_client_wait(UciClient *c, int timeout_ms);
 bool uci_client_alive(UciClient *c);
+// A blocking search, as engine_search is for the built-in engine: `lines`
+// lines (MultiPV, when the engine has the option; else one), go, and a wait
+// of timeout_ms, then stop and stop_ms more. The lines of the deepest
+// iteration whose lines all came go to out (engine/engine.h's collector).
+// False when the engine failed (uci_client_error may say how), named an
+// illegal move, or did not answer in time.
+bool uci_client_search(UciClient *c, const Board *start, const Move *moves, int n,
+                       const SearchLimits *limits, int lines, int timeout_ms, int stop_ms,
+                       EngineResult *out);
 // What went wrong last (empty when nothing did).
 void uci_client_error(UciClient *c, char *buf, size_t bufsz);
 

@@ -54,7 +54,7 @@ bool uci_parse_option(const char *line, UciOption *opt) {
         return false;
     memset(opt, 0, sizeof *opt);
     join(w, 2, type_at, opt->name, sizeof opt->name);
-    static const char *const types[] = {"spin", "check", "combo", "button", "string"};
+    static const char *const types[] = { "spin", "check", "combo", "button", "string" };
     int t = 0;
     while (t < 5 && strcmp(w[type_at + 1], types[t]))
         t++;
@@ -130,7 +130,8 @@ bool uci_parse_info(const char *line, const Board *root, SearchInfo *info) {
                            text_parse_i64(w[i + 1], -MAX_PLY / 2, MAX_PLY / 2, &v)) {
                     // Mate in N moves is 2N-1 plies; mated in N, 2N plies.
                     info->mate = (int)v;
-                    info->score = v > 0 ? VALUE_MATE - (int)(2 * v - 1) : -VALUE_MATE - (int)(2 * v);
+                    info->score =
+                        v > 0 ? VALUE_MATE - (int)(2 * v - 1) : -VALUE_MATE - (int)(2 * v);
                     scored = true;
                     i++;
                 } else if (!strcmp(w[i], "lowerbound")) {
@@ -198,11 +199,11 @@ UciBest uci_parse_bestmove(const char *line, const Board *root, Move *best, Move
 
 void uci_format_go(const SearchLimits *l, char *buf, size_t bufsz) {
     size_t len = 0;
-#define ADD(...)                                                                              \
-    do {                                                                                      \
-        int k_ = snprintf(buf + len, len < bufsz ? bufsz - len : 0, __VA_ARGS__);             \
-        if (k_ > 0)                                                                           \
-            len += (size_t)k_;                                                                \
+#define ADD(...)                                                                  \
+    do {                                                                          \
+        int k_ = snprintf(buf + len, len < bufsz ? bufsz - len : 0, __VA_ARGS__); \
+        if (k_ > 0)                                                               \
+            len += (size_t)k_;                                                    \
     } while (0)
     if (bufsz == 0)
         return;
@@ -225,6 +226,12 @@ void uci_format_go(const SearchLimits *l, char *buf, size_t bufsz) {
         ADD(" mate %d", l->mate);
     if (len == 2) // no limit at all: a search until stopped
         ADD(" infinite");
+    // Last: UCI reads every word after it as a move.
+    for (int i = 0; i < l->searchmoves_count && i < MAX_MOVES; i++) {
+        char move[MOVE_TEXT_MAX];
+        notation_to_uci(l->searchmoves[i], move);
+        ADD("%s %s", i == 0 ? " searchmoves" : "", move);
+    }
 #undef ADD
 }
 
@@ -243,8 +250,7 @@ static bool word_in_list(const char *list, char *value, size_t valuesz) {
     return false;
 }
 
-bool uci_option_check(const UciOption *opt, char *value, size_t valuesz, char *err,
-                      size_t errsz) {
+bool uci_option_check(const UciOption *opt, char *value, size_t valuesz, char *err, size_t errsz) {
     int64_t v;
     switch (opt->type) {
     case UCI_SPIN:

@@ -18,8 +18,6 @@
 #include "src/session/session_int.h"
 #include "src/util/text.h"
 
-enum { REVIEW_MOVETIME_MS = 300 };
-
 static const Transition stay = { .kind = TR_STAY };
 
 static bool progress(int done, int total, void *ctx) {
@@ -32,10 +30,12 @@ static bool progress(int done, int total, void *ctx) {
 
 static void *review_thread(void *arg) {
     ReviewState *r = arg;
-    ReviewOptions opt = { .movetime_ms = REVIEW_MOVETIME_MS,
-                          .book_plies = r->book_plies,
-                          .progress = progress,
-                          .ctx = r };
+    ReviewOptions opt;
+    review_options_default(&opt); // node limits: the same marks every time
+    opt.book_plies = r->book_plies;
+    opt.progress = progress;
+    opt.ctx = r;
+    opt.cancel = &r->cancel; // the checks stop too
     r->result = -1;
     if (r->uci) {
         ReviewEvaluator ev = review_uci_evaluator(r->uci);

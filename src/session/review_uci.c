@@ -22,12 +22,6 @@ enum {
 
 struct ReviewUci {
     UciClient *client;
-    // The current search: written on the client's reader thread under its
-    // lock, read after uci_client_wait has seen the search end.
-    SearchInfo info;
-    bool have_info;
-    Move best;
-    bool failed;
     char error[UCI_ERROR_MAX];
 };
 
@@ -107,25 +101,6 @@ void review_uci_error(ReviewUci *u, char *buf, size_t bufsz) {
     snprintf(buf, bufsz, "%s", u->error);
 }
 
-static void on_info(const SearchInfo *info, void *ctx) {
-    ReviewUci *u = ctx;
-    if (info->multipv == 1 && info->bound == BOUND_EXACT && info->pv_length > 0) {
-        u->info = *info;
-        u->have_info = true;
-    }
-}
-
-static void on_bestmove(Move best, Move ponder, void *ctx) {
-    (void)ponder;
-    ReviewUci *u = ctx;
-    u->best = best;
-}
-
-static void on_failure(void *ctx) {
-    ReviewUci *u = ctx;
-    u->failed = true;
-}
-
 static void fail(ReviewUci *u) {
     uci_client_error(u->client, u->error, sizeof u->error);
     if (!u->error[0])
@@ -144,7 +119,9 @@ static bool uci_begin(void *ctx) {
     return false;
 }
 
-static bool uci_search(void *ctx, const Line *l, const SearchLimits *limits, ReviewSearch *out) {
+static bool uci_search(void *ctx, int worker, const Line *l, const SearchLimits *limits,
+                       int multipv, ReviewSearch *out) {
+    (void)worker; // one instance: one search at a time
     ReviewUci *u = ctx;
     // UCI has no null move: a game with one (from a PGN) is sent from the
     // position after the last one.
@@ -160,35 +137,20 @@ static bool uci_search(void *ctx, const Line *l, const SearchLimits *limits, Rev
             board_play(&cur, l->moves[i]);
         }
     }
-    u->have_info = false;
-    u->best = MOVE_NONE;
-    u->failed = false;
-    UciCallbacks cb = { on_info, on_bestmove, on_failure, u };
-    if (!uci_client_go(u->client, &base, l->moves + from, l->ply - from, limits, &cb)) {
+    EngineResult *res = malloc(sizeof *res);
+    if (!res) {
+        snprintf(u->error, sizeof u->error, "out of memory");
+        return false;
+    }
+    int wait = limits->movetime > 0 ? (int)limits->movetime + SLACK_MS : DEPTH_WAIT_MS;
+    if (!uci_client_search(u->client, &base, l->moves + from, l->ply - from, limits, multipv, wait,
+                           STOP_WAIT_MS, res)) {
+        free(res);
         fail(u);
         return false;
     }
-    int64_t wait = limits->movetime > 0 ? limits->movetime + SLACK_MS : DEPTH_WAIT_MS;
-    if (!uci_client_wait(u->client, (int)wait)) {
-        uci_client_stop(u->client);
-        if (!uci_client_wait(u->client, STOP_WAIT_MS)) {
-            fail(u);
-            return false;
-        }
-    }
-    if (u->failed) {
-        fail(u);
-        return false;
-    }
-    out->best = u->best;
-    if (!u->have_info)
-        return true;
-    out->scored = true;
-    out->score = u->info.score;
-    out->mate = u->info.mate;
-    out->depth = u->info.depth;
-    out->pv_length = u->info.pv_length < REVIEW_LINE_MAX ? u->info.pv_length : REVIEW_LINE_MAX;
-    memcpy(out->pv, u->info.pv, (size_t)out->pv_length * sizeof out->pv[0]);
+    review_search_from_result(res, out);
+    free(res);
     return true;
 }
 
