@@ -18,6 +18,35 @@
 #include "src/session/session_int.h"
 #include "src/util/text.h"
 
+typedef struct ReviewState {
+    pthread_t thread;
+    bool running;
+    int book_plies; // the game's first moves that are theory (never marked)
+    atomic_bool cancel;
+    unsigned id; // events of older reviews are dropped
+    Engine *engine;
+    PgnGame *game; // the copy being reviewed, annotated when done
+    ReviewPly *plies;
+    atomic_int done; // plies reviewed so far
+    int result;      // plies reviewed, -1 on failure
+    int total;
+    EventQueue *events;
+    Game *shown; // the game as it stands when the review started
+    // The external engine reviewing (NULL: the built-in engine); when it
+    // fails, the thread reviews again with the built-in one and sets
+    // fell_back after writing why into fallback.
+    ReviewUci *uci;
+    bool external; // the session had an external engine when it started
+    char reviewer[UCI_NAME_MAX];
+    char fallback[UCI_ERROR_MAX];
+    atomic_bool fell_back;
+    bool fallback_said;
+} ReviewState;
+
+static ReviewState *state(const Session *s) {
+    return s->mode_state[SESSION_REVIEW];
+}
+
 static const Transition stay = { .kind = TR_STAY };
 
 static bool progress(int done, int total, void *ctx) {
@@ -123,7 +152,7 @@ static int theory_of(Session *s, const PgnGame *g) {
 
 static bool review_enter(Session *s, const ModeArgs *args, int64_t now) {
     (void)now;
-    ReviewState *r = &s->review;
+    ReviewState *r = state(s);
     PgnGame *g = args->game;
     if (!g || pgn_mainline_length(g) == 0) {
         session_say(s, MSG_ERROR, g ? "No moves to review." : "Out of memory for the review.");
@@ -171,12 +200,12 @@ static bool review_enter(Session *s, const ModeArgs *args, int64_t now) {
 static void keep_graph(Session *s, int n) {
     s->graph_count = n < GAME_MAX_PLIES ? n : GAME_MAX_PLIES;
     for (int i = 0; i < s->graph_count; i++)
-        s->graph[i] = s->review.plies[i].score_white;
+        s->graph[i] = state(s)->plies[i].score_white;
 }
 
 static void review_leave(Session *s, int64_t now) {
     (void)now;
-    ReviewState *r = &s->review;
+    ReviewState *r = state(s);
     join(r);
     if (r->game && r->result > 0)
         keep_graph(s, r->result);
@@ -185,7 +214,7 @@ static void review_leave(Session *s, int64_t now) {
 
 // The game report of the n plies reviewed, in the pager (line mode prints it).
 static void show_report(Session *s, int n) {
-    ReviewState *r = &s->review;
+    ReviewState *r = state(s);
     Board start;
     Color first = board_set_fen(&start, pgn_start_fen(r->game), NULL, 0) ? start.side : WHITE;
     GameReport report;
@@ -210,7 +239,7 @@ static void archive_review(Session *s) {
     if (!s->graph_of_live || !s->live_archived || !s->opts.archive_path[0])
         return;
     char err[512] = "out of memory";
-    if (session_archive_replace(s->review.game, s->opts.archive_path, &s->live_spot, err,
+    if (session_archive_replace(state(s)->game, s->opts.archive_path, &s->live_spot, err,
                                 sizeof err))
         session_say(s, MSG_INFO, "The annotated game is in the archive.");
     else
@@ -219,7 +248,7 @@ static void archive_review(Session *s) {
 
 // Says once that the external engine failed and the built-in one took over.
 static void say_fallback(Session *s) {
-    ReviewState *r = &s->review;
+    ReviewState *r = state(s);
     if (r->fallback_said || !atomic_load(&r->fell_back))
         return;
     r->fallback_said = true;
@@ -229,7 +258,7 @@ static void say_fallback(Session *s) {
 // The review ended (done or stopped): annotate what was reviewed, report it
 // and hand the game to the core to show.
 static Transition conclude(Session *s, bool stopped) {
-    ReviewState *r = &s->review;
+    ReviewState *r = state(s);
     join(r);
     say_fallback(s);
     int n = r->result; // plies reviewed: all, or as far as it got when stopped
@@ -286,26 +315,26 @@ static Transition review_handle(Session *s, const Command *cmd, int64_t now) {
 
 static Transition review_poll(Session *s, const Event *ev, int64_t now) {
     (void)now;
-    if (!ev || ev->request != s->review.id)
+    if (!ev || ev->request != state(s)->id)
         return stay;
     if (ev->kind == EV_REVIEW_PROGRESS) {
         say_fallback(s);
         session_changed(s);
-    } else if (ev->kind == EV_REVIEW_DONE && s->review.running)
+    } else if (ev->kind == EV_REVIEW_DONE && state(s)->running)
         return conclude(s, false);
     return stay;
 }
 
 static const Game *review_game_shown(const Session *s) {
-    return s->review.shown;
+    return state(s)->shown;
 }
 static const Board *review_board(const Session *s) {
-    return game_board(s->review.shown);
+    return game_board(state(s)->shown);
 }
 
 static void review_status(const Session *s, char *buf, size_t bufsz) {
-    snprintf(buf, bufsz, "Reviewing: %d of %d %s...", atomic_load(&s->review.done), s->review.total,
-             text_plural(s->review.total, "move", "moves"));
+    snprintf(buf, bufsz, "Reviewing: %d of %d %s...", atomic_load(&state(s)->done), state(s)->total,
+             text_plural(state(s)->total, "move", "moves"));
 }
 
 static PgnGame *review_to_pgn(Session *s, int64_t now) {
@@ -314,17 +343,18 @@ static PgnGame *review_to_pgn(Session *s, int64_t now) {
 }
 
 static bool review_busy(const Session *s) {
-    return s->review.running;
+    return state(s)->running;
 }
 
 // How far the running review is (for the screen's progress line).
 static bool review_progress(const Session *s, int *done, int *total) {
-    *done = atomic_load(&s->review.done);
-    *total = s->review.total;
-    return s->review.running;
+    *done = atomic_load(&state(s)->done);
+    *total = state(s)->total;
+    return state(s)->running;
 }
 
 const ModeOps mode_review_ops = {
+    .state_size = sizeof(ReviewState),
     .enter = review_enter,
     .leave = review_leave,
     .handle = review_handle,

@@ -126,7 +126,6 @@ extern const ModeOps mode_play_ops, mode_browse_ops, mode_edit_ops, mode_analyse
 // ------------------------------------------------------------ mode states
 // Each mode's state is its own file's (the core allocates ModeOps.state_size
 // bytes for it, zeroed, and frees it): nothing outside mode_*.c sees inside.
-// Review still keeps its own here.
 
 // Pointing at squares (pointing.c), a service of the modes that point
 // (play, train): what is selected, queued or waiting for a piece.
@@ -136,32 +135,6 @@ typedef struct PointingState {
     char premove_text[MOVE_TEXT_MAX]; // how the premove is named: "Nf3", "g1f3"
     Move promotion;                   // from/to waiting for the promotion piece (MOVE_NONE: none)
 } PointingState;
-
-typedef struct ReviewState {
-    pthread_t thread;
-    bool running;
-    int book_plies; // the game's first moves that are theory (never marked)
-    atomic_bool cancel;
-    unsigned id; // events of older reviews are dropped
-    Engine *engine;
-    PgnGame *game; // the copy being reviewed, annotated when done
-    ReviewPly *plies;
-    atomic_int done; // plies reviewed so far
-    int result;      // plies reviewed, -1 on failure
-    int total;
-    EventQueue *events;
-    Game *shown; // the game as it stands when the review started
-    // The external engine reviewing (NULL: the built-in engine); when it
-    // fails, the thread reviews again with the built-in one and sets
-    // fell_back after writing why into fallback.
-    ReviewUci *uci;
-    bool external; // the session had an external engine when it started
-    char reviewer[UCI_NAME_MAX];
-    char fallback[UCI_ERROR_MAX];
-    atomic_bool fell_back;
-    bool fallback_said;
-} ReviewState;
-
 
 // The opening explorer's state, private to explore.c.
 typedef struct ExploreState ExploreState;
@@ -235,7 +208,6 @@ struct Session {
 
     // Each mode's own state, private to its file (ModeOps.state_size).
     void *mode_state[SESSION_MODE_COUNT];
-    ReviewState review;
     ExploreState *explore;
 
     // Scratch for queries.
