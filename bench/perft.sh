@@ -22,20 +22,10 @@ PATZER=${PATZER:-$top/src/patzer}
 RUNS=${RUNS:-5}
 BAR=${BAR:-1.5}
 
-if [ -z "${STOCKFISH:-}" ]; then
-    if command -v stockfish >/dev/null 2>&1; then
-        STOCKFISH=$(command -v stockfish)
-    elif [ -x /usr/games/stockfish ]; then
-        STOCKFISH=/usr/games/stockfish
-    else
-        echo "bench-perft: stockfish not found (Debian/Ubuntu: apt-get install stockfish)" >&2
-        exit 1
-    fi
-fi
-if [ ! -x "$PATZER" ]; then
-    echo "bench-perft: $PATZER is not built (run make first, or set PATZER)" >&2
-    exit 1
-fi
+# shellcheck source=bench/common.sh
+source "$here/common.sh"
+bench_find_stockfish bench-perft
+bench_need_patzer bench-perft
 case $RUNS in
     '' | *[!0-9]* | 0) echo "bench-perft: RUNS must be a positive integer" >&2; exit 1 ;;
 esac

@@ -24,20 +24,10 @@ COUNT=${COUNT:-8}
 DEPTH=${DEPTH:-6}
 RUNS=${RUNS:-3}
 SEED=${SEED:-1}
-if [ -z "${STOCKFISH:-}" ]; then
-    if command -v stockfish >/dev/null 2>&1; then
-        STOCKFISH=$(command -v stockfish)
-    elif [ -x /usr/games/stockfish ]; then
-        STOCKFISH=/usr/games/stockfish
-    else
-        echo "bench-perft960: stockfish not found (Debian/Ubuntu: apt-get install stockfish)" >&2
-        exit 1
-    fi
-fi
-if [ ! -x "$PATZER" ]; then
-    echo "bench-perft960: $PATZER is not built (run make first, or set PATZER)" >&2
-    exit 1
-fi
+# shellcheck source=bench/common.sh
+source "$here/common.sh"
+bench_find_stockfish bench-perft960
+bench_need_patzer bench-perft960
 for v in COUNT DEPTH RUNS SEED; do
     case ${!v} in
         '' | *[!0-9]*) echo "bench-perft960: $v must be a non-negative integer" >&2; exit 1 ;;
