@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "tests/helpers.h"
-#include "src/session/config.h"
+#include "src/term/config.h"
 #include "src/util/paths.h"
 
 static char dir[256], path[300];

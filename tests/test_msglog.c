@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "tests/helpers.h"
-#include "src/session/msglog.h"
+#include "src/util/msglog.h"
 #include "src/session/session.h"
 
 static MsgLog log_;

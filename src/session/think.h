@@ -9,7 +9,7 @@
 #include "src/game/review.h"
 #include "src/protocol/uci_client.h"
 #include "src/session/command.h"
-#include "src/session/eventq.h"
+#include "src/util/eventq.h"
 #include "src/session/session.h"
 #include "src/util/netfile.h"
 

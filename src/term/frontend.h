@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "engine/search.h"
-#include "src/session/config.h"
+#include "src/term/config.h"
 
 // Milliseconds of a monotonic clock (the session's notion of "now").
 static inline int64_t frontend_now_ms(void) { return search_now_ms(); }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Reading patzer.conf.
-#include "src/session/config.h"
+#include "src/term/config.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A fixed-size ring of engine events plus a self-pipe for wake-ups.
-#include "src/session/eventq.h"
+#include "src/util/eventq.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The message log (see msglog.h).
-#include "src/session/msglog.h"
+#include "src/util/msglog.h"
 
 #include <stdio.h>
 #include <stdlib.h>
