@@ -180,7 +180,7 @@ static void analyse_status(const Session *s, char *buf, size_t bufsz) {
 }
 
 static PgnGame *analyse_to_pgn(Session *s, int64_t now) {
-    return session_to_pgn(state(s)->game, s->openings, now);
+    return gamefile_to_pgn(state(s)->game, s->openings, now);
 }
 
 // An analysis with a limit ends by itself: the screen waits for it.

@@ -543,7 +543,7 @@ static void play_status(const Session *s, char *buf, size_t bufsz) {
 }
 
 static PgnGame *play_to_pgn(Session *s, int64_t now) {
-    PgnGame *g = session_to_pgn(s->live, s->openings, now);
+    PgnGame *g = gamefile_to_pgn(s->live, s->openings, now);
     if (g && state(s)->saved_to.path[0])
         pgn_set_source(g, &state(s)->saved_to); // a second save writes it there again
     return g;

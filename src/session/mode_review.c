@@ -159,7 +159,7 @@ static bool review_enter(Session *s, const ModeArgs *args, int64_t now) {
         pgn_game_free(g);
         return false;
     }
-    if (!session_strip_evals(g)) { // the engine's own scores would read as riddles beside
+    if (!gamefile_strip_evals(g)) { // the engine's own scores would read as riddles beside
         session_say(s, MSG_ERROR, "Out of memory for the review.");
         pgn_game_free(g);
         return false;
@@ -239,7 +239,7 @@ static void archive_review(Session *s) {
     if (!s->graph_of_live || !s->live_archived || !s->opts.archive_path[0])
         return;
     char err[512] = "out of memory";
-    if (session_archive_replace(state(s)->game, s->opts.archive_path, &s->live_spot, err,
+    if (gamefile_archive_replace(state(s)->game, s->opts.archive_path, &s->live_spot, err,
                                 sizeof err))
         session_say(s, MSG_INFO, "The annotated game is in the archive.");
     else

@@ -899,7 +899,7 @@ static void train_status(const Session *s, char *buf, size_t bufsz) {
 }
 
 static PgnGame *train_to_pgn(Session *s, int64_t now) {
-    return session_to_pgn(state(s)->game, s->openings, now);
+    return gamefile_to_pgn(state(s)->game, s->openings, now);
 }
 
 // Searching the games for puzzles.

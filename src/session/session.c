@@ -655,7 +655,7 @@ static void find_unfinished(Session *s, int64_t now) {
     char why[512];
     bool in_archive = true;
     Game *g = path[0] ? game_new(&s->opts.settings, why, sizeof why) : NULL;
-    bool loaded = g && session_load(g, path, now, &in_archive, why, sizeof why);
+    bool loaded = g && gamefile_load(g, path, now, &in_archive, why, sizeof why);
     if (g && !loaded && access(path, F_OK) == 0)
         session_say(s, MSG_ERROR, "Cannot read the autosaved game: %s", why);
     if (loaded && game_is_over(g) && !in_archive) {

@@ -60,7 +60,7 @@ static void write_outcome(Session *s, char *failure, size_t failuresz, const cha
 // Appends one game to the archive; spot (may be NULL) learns where it went.
 static bool archive_pgn(Session *s, PgnGame *pgn, PgnSource *spot) {
     char err[512];
-    bool ok = session_archive(pgn, s->opts.archive_path, spot, err, sizeof err);
+    bool ok = gamefile_archive(pgn, s->opts.archive_path, spot, err, sizeof err);
     write_outcome(s, s->archive_failure, sizeof s->archive_failure, "The archive",
                   s->opts.archive_path, ok ? NULL : err, "tried again after each move");
     return ok;
@@ -79,7 +79,7 @@ static bool archive_waiting(Session *s) {
 bool session_archive_live(Session *s, const Game *g, bool keep, int64_t now) {
     if (game_ply_count(g) == 0 || !s->opts.archive_path[0])
         return true; // a game without moves is not kept
-    PgnGame *pgn = session_to_pgn(g, s->openings, now);
+    PgnGame *pgn = gamefile_to_pgn(g, s->openings, now);
     if (!pgn || (!game_is_over(g) && !pgn_set_tag(pgn, "Termination", "abandoned"))) {
         pgn_game_free(pgn);
         session_say(s, MSG_ERROR, "Cannot archive the game: out of memory");
@@ -101,7 +101,7 @@ bool session_archive_live(Session *s, const Game *g, bool keep, int64_t now) {
 
 bool session_autosave_game(Session *s, const Game *g, bool in_archive, int64_t now) {
     char err[512];
-    bool ok = session_autosave(g, s->openings, s->opts.autosave_path, in_archive, now, err,
+    bool ok = gamefile_autosave(g, s->openings, s->opts.autosave_path, in_archive, now, err,
                                sizeof err);
     write_outcome(s, s->autosave_failure, sizeof s->autosave_failure, "Autosave",
                   s->opts.autosave_path, ok ? NULL : err, "tried again after each move");

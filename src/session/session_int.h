@@ -23,7 +23,7 @@
 #include "src/util/eventq.h"
 #include "src/util/msglog.h"
 #include "src/session/session.h"
-#include "src/session/session_io.h"
+#include "src/game/gamefile.h"
 #include "src/session/think.h"
 #include "src/util/netfile.h"
 
@@ -242,7 +242,7 @@ bool session_archive_live(Session *s, const Game *g, bool keep, int64_t now);
 // `why`: explains the last move of the game shown.
 void why_command(Session *s);
 
-// Writes g to the autosave (in_archive: see session_autosave), saying a
+// Writes g to the autosave (in_archive: see gamefile_autosave), saying a
 // failure once per cause and the recovery. False when it failed.
 bool session_autosave_game(Session *s, const Game *g, bool in_archive, int64_t now);
 // The live game changed: autosave it; when it ended, archive it (first, so

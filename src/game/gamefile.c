@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Converting between the game record and PGN.
-#include "src/session/session_io.h"
+#include "src/game/gamefile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,7 +50,7 @@ static bool write_evals(const Game *g, PgnGame *doc) {
     return true;
 }
 
-PgnGame *session_to_pgn(const Game *g, const Openings *o, int64_t now) {
+PgnGame *gamefile_to_pgn(const Game *g, const Openings *o, int64_t now) {
     PgnGame *p = game_document(g);
     if (!p)
         return NULL;
@@ -80,11 +80,11 @@ PgnGame *session_to_pgn(const Game *g, const Openings *o, int64_t now) {
     return p;
 }
 
-bool session_autosave(const Game *g, const Openings *o, const char *path, bool in_archive,
+bool gamefile_autosave(const Game *g, const Openings *o, const char *path, bool in_archive,
                       int64_t now, char *err, size_t errsz) {
     if (!path || !path[0])
         return true;
-    PgnGame *p = session_to_pgn(g, o, now);
+    PgnGame *p = gamefile_to_pgn(g, o, now);
     if (!p || (game_is_over(g) && !in_archive && !pgn_set_tag(p, TAG_ARCHIVED, "no"))) {
         pgn_game_free(p);
         snprintf(err, errsz, "out of memory saving the game");
@@ -96,7 +96,7 @@ bool session_autosave(const Game *g, const Openings *o, const char *path, bool i
     return ok;
 }
 
-// Takes the engine's evaluation that session_to_pgn writes at the end of a
+// Takes the engine's evaluation that gamefile_to_pgn writes at the end of a
 // comment ("+0.35/12", "-M/5") off it: into *score and *depth, the rest of
 // the comment (NULL when none is left) into *rest, owned by the caller.
 // False when out of memory.
@@ -237,11 +237,11 @@ static bool take_evals(PgnGame *p, int n, int *scores, int *depths) {
     return true;
 }
 
-bool session_strip_evals(PgnGame *p) {
+bool gamefile_strip_evals(PgnGame *p) {
     return take_evals(p, pgn_mainline_length(p), NULL, NULL);
 }
 
-bool session_load(Game *g, const char *path, int64_t now, bool *in_archive, char *err,
+bool gamefile_load(Game *g, const char *path, int64_t now, bool *in_archive, char *err,
                   size_t errsz) {
     if (!path || !path[0]) {
         snprintf(err, errsz, "no file name");
@@ -303,7 +303,7 @@ bool session_load(Game *g, const char *path, int64_t now, bool *in_archive, char
     return ok;
 }
 
-bool session_archive(PgnGame *g, const char *path, PgnSource *place, char *err, size_t errsz) {
+bool gamefile_archive(PgnGame *g, const char *path, PgnSource *place, char *err, size_t errsz) {
     if (!path || !path[0])
         return true;
     int number;
@@ -314,7 +314,7 @@ bool session_archive(PgnGame *g, const char *path, PgnSource *place, char *err, 
     return true;
 }
 
-bool session_archive_replace(PgnGame *g, const char *path, PgnSource *place, char *err,
+bool gamefile_archive_replace(PgnGame *g, const char *path, PgnSource *place, char *err,
                              size_t errsz) {
     if (!path || !path[0])
         return true;
@@ -330,5 +330,5 @@ bool session_archive_replace(PgnGame *g, const char *path, PgnSource *place, cha
         *place = *pgn_source(g);
         return true;
     }
-    return session_archive(g, path, place, err, errsz);
+    return gamefile_archive(g, path, place, err, errsz);
 }
