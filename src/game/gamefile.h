@@ -14,7 +14,7 @@
 // reason (the file and the system's words) when the write failed; the file
 // is then as it was.
 bool gamefile_autosave(const Game *g, const Openings *o, const char *path, bool in_archive,
-                      int64_t now, char *err, size_t errsz);
+                       int64_t now, char *err, size_t errsz);
 // The game as PGN: tags (with patzer's own for resuming, and ECO/Opening
 // when o knows the opening; o may be NULL), moves with clock comments and the
 // engine's evaluations. NULL when out of memory.
@@ -32,7 +32,7 @@ bool gamefile_strip_evals(PgnGame *p);
 // finished game its autosave marks as not archived). On failure the game is
 // unchanged and err says why.
 bool gamefile_load(Game *g, const char *path, int64_t now, bool *in_archive, char *err,
-                  size_t errsz);
+                   size_t errsz);
 
 // The archive is a PGN file like any other (src/pgn/database.h): a game is
 // added to it, and its place (place, may be NULL) is then its source there.
@@ -42,6 +42,6 @@ bool gamefile_archive(PgnGame *g, const char *path, PgnSource *place, char *err,
 // the plain one), every other game kept byte for byte; when the archive has
 // changed since, g is added instead. Updates place.
 bool gamefile_archive_replace(PgnGame *g, const char *path, PgnSource *place, char *err,
-                             size_t errsz);
+                              size_t errsz);
 
 #endif
