@@ -89,7 +89,7 @@ fi
 
 engine_srcs=$(cd "$top_srcdir" && ls engine/*.c)
 declare -A extra=(
-    [fen]="" [san]="" [pgn]="src/pgn/model.c src/pgn/read.c src/pgn/build.c src/pgn/lex.c src/pgn/write.c src/util/paths.c"
+    [fen]="" [san]="" [pgn]="src/pgn/model.c src/pgn/read.c src/pgn/build.c src/pgn/lex.c src/pgn/write.c src/util/paths.c src/util/strbuf.c"
     [command]="src/session/command.c src/session/command_table.c src/game/clock.c"
     [uci]="src/protocol/uci.c src/util/paths.c src/util/text.c src/util/netfile.c"
     [uci_client]="src/protocol/uci_client_parse.c src/util/text.c"
