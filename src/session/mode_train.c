@@ -350,8 +350,12 @@ static bool show_puzzle(Session *s) {
             take_retry(t, k);
             break;
         }
-    if (t->pos >= t->queue_len && !queue_shipped(t) &&
-        !(t->retry_count && !t->running && take_retry(t, 0)))
+    // When the queue is done: the puzzles failed, then the shipped set, which
+    // serves a player with nothing of their own: while the player's games are
+    // still searched the next one found is waited for (so what is served does
+    // not depend on how fast the search is).
+    if (t->pos >= t->queue_len && !(t->retry_count && !t->running && take_retry(t, 0)) &&
+        (t->running || !queue_shipped(t)))
         return false;
     const Puzzle *p = &t->book->items[t->queue[t->pos]].puzzle;
     Game *g = position_game(s, p->fen);
@@ -473,7 +477,9 @@ static bool start_mining(Session *s) {
     t->scanned = malloc((size_t)(t->book->scanned_count + 1) * sizeof *t->scanned);
     if (!t->scanned)
         return false;
-    memcpy(t->scanned, t->book->scanned, (size_t)t->book->scanned_count * sizeof *t->scanned);
+    if (t->book->scanned_count > 0) // a new book has no list to copy (NULL)
+        memcpy(t->scanned, t->book->scanned,
+               (size_t)t->book->scanned_count * sizeof *t->scanned);
     t->scanned_count = t->book->scanned_count;
     qsort(t->scanned, (size_t)t->scanned_count, sizeof *t->scanned, compare_keys);
     const char *base = strrchr(t->path, '/');
