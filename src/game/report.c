@@ -10,6 +10,7 @@
 #include "engine/fen.h"
 #include "engine/notation.h"
 #include "src/util/strbuf.h"
+#include "src/util/text.h"
 
 // Scores beyond this count as decided when turned into winning chances.
 enum { WIN_SCORE_CAP = 1000, MOMENT_LINE_PLIES = 8 };
@@ -107,12 +108,11 @@ static void put_side(StrBuf *t, const GameReport *r, Color c) {
         return;
     }
     const int *m = r->marks[c];
-    strbuf_printf(t,
-                  "%s: accuracy %.0f%% over %d move%s; %d inaccurac%s (?!), %d mistake%s (?), %d "
-                  "blunder%s (?\?)\n",
-                  name, r->accuracy[c], r->moves[c], r->moves[c] == 1 ? "" : "s", m[0],
-                  m[0] == 1 ? "y" : "ies", m[1],
-                  m[1] == 1 ? "" : "s", m[2], m[2] == 1 ? "" : "s");
+    strbuf_printf(t, "%s: accuracy %.0f%% over %d %s; %d %s (?!), %d %s (?), %d %s (?\?)\n", name,
+                  r->accuracy[c], r->moves[c], text_plural(r->moves[c], "move", "moves"), m[0],
+                  text_plural(m[0], "inaccuracy", "inaccuracies"), m[1],
+                  text_plural(m[1], "mistake", "mistakes"), m[2],
+                  text_plural(m[2], "blunder", "blunders"));
 }
 
 // White's winning chances after each ply, one column per ply (or per group

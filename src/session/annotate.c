@@ -108,7 +108,7 @@ static void game_tree(TreeBuild *b, const Game *g) {
 int session_move_tree(Session *s, const SessionTreeItem **items) {
     TreeBuild b = { .s = s, .ok = true };
     const ModeOps *ops = session_ops(s);
-    const PgnCursor *cursor = ops->cursor ? ops->cursor(s) : NULL;
+    const PgnCursor *cursor = session_cursor(s);
     if (cursor)
         browse_tree(&b, cursor);
     else if (!ops->hides_moves)
@@ -121,7 +121,7 @@ bool session_goto_tree_item(Session *s, int index, int64_t now) {
     session_settle(s); // what was said before this click is stamped before it
     (void)now;
     const ModeOps *ops = session_ops(s);
-    PgnCursor *cursor = ops->cursor ? ops->cursor(s) : NULL;
+    PgnCursor *cursor = session_cursor(s);
     if (!cursor && !ops->view_ply) {
         session_say(s, MSG_ERROR, "Clicking a move goes to it in your game or a game you browse.");
         return false;
@@ -162,7 +162,7 @@ static const char *joined(Session *s, const char *a, const char *b) {
 void session_comments(Session *s, const char **before, const char **after) {
     *before = *after = NULL;
     const ModeOps *ops = session_ops(s);
-    const PgnCursor *r = ops->cursor ? ops->cursor(s) : NULL;
+    const PgnCursor *r = session_cursor(s);
     if (r) {
         PgnGame *g = pgn_cursor_game(r);
         int cursor = pgn_cursor_ply(r);
@@ -198,8 +198,7 @@ static const char *nag_name(int nag, char *buf, size_t bufsz) {
 // The current move of the game shown as "12... Nf6", for messages.
 static void current_move_text(Session *s, char *buf, size_t bufsz) {
     buf[0] = '\0';
-    const ModeOps *ops = session_ops(s);
-    const PgnCursor *r = ops->cursor ? ops->cursor(s) : NULL;
+    const PgnCursor *r = session_cursor(s);
     if (r) {
         int cursor = pgn_cursor_ply(r);
         if (cursor > 0) {
@@ -219,7 +218,7 @@ static void current_move_text(Session *s, char *buf, size_t bufsz) {
 static bool annotate(Session *s, const char *text, int nag, int64_t now) {
     bool ok;
     const ModeOps *ops = session_ops(s);
-    PgnCursor *r = ops->cursor ? ops->cursor(s) : NULL;
+    PgnCursor *r = session_cursor(s);
     if (r) {
         PgnGame *g = pgn_cursor_game(r);
         int cursor = pgn_cursor_ply(r);
@@ -276,8 +275,7 @@ void annotate_command(Session *s, const Command *cmd, int64_t now) {
 void annotate_mark(const Session *s, AnnotateMark *m) {
     m->plies = game_ply_count(s->live);
     m->node = NULL;
-    const ModeOps *ops = session_ops(s);
-    const PgnCursor *r = ops->cursor ? ops->cursor(s) : NULL;
+    const PgnCursor *r = session_cursor(s);
     if (r) {
         int cursor = pgn_cursor_ply(r);
         m->node = cursor > 0 ? pgn_cursor_line_node(r, cursor - 1) : NULL;
@@ -290,7 +288,7 @@ void annotate_after_move(Session *s, const AnnotateMark *before, int nag, int64_
     AnnotateMark after;
     annotate_mark(s, &after);
     const ModeOps *ops = session_ops(s);
-    PgnCursor *r = ops->cursor ? ops->cursor(s) : NULL;
+    PgnCursor *r = session_cursor(s);
     bool moved = r                 ? after.node && after.node != before->node
                  : ops->shows_live ? after.plies == before->plies + 1
                                    : false;

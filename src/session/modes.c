@@ -68,3 +68,7 @@ const char *session_opening(const Session *s) {
     return openings_lookup(s->openings, game_board(g), game_keys(g), game_ply_count(g), NULL, 0,
                            NULL, 0);
 }
+
+PgnCursor *session_cursor(const Session *s) {
+    return session_ops(s)->cursor ? session_ops(s)->cursor(s) : NULL;
+}

@@ -30,10 +30,6 @@ static bool user_side(const Game *g, Color *side) {
     return game_player(g, *side) == PLAYER_HUMAN;
 }
 
-const Game *pointing_game(const Session *s) {
-    return session_ops(s)->game(s);
-}
-
 void pointing_play(Session *s, const char *text, int64_t now) {
     session_ops(s)->play_move(s, text, now);
 }
@@ -89,7 +85,7 @@ static void queue(Session *s, Move m, const char *text) {
 // Plays from/to on the user's turn; a promotion first asks for the piece.
 static void play_from_to(Session *s, Move m, int64_t now) {
     Move legal[4];
-    int n = moves_between(game_board(pointing_game(s)), move_from(m), move_to(m), legal, 4);
+    int n = moves_between(game_board(session_game(s)), move_from(m), move_to(m), legal, 4);
     char text[8];
     if (n == 0) {
         move_text(m, 0, text, sizeof text);
@@ -123,7 +119,7 @@ void pointing_square(Session *s, Square sq, int64_t now) {
         ops->play_move(s, "", now); // says where the moves are played and how to return
         return;
     }
-    const Game *g = pointing_game(s);
+    const Game *g = session_game(s);
     Color me;
     if (game_is_over(g) || !user_side(g, &me)) {
         session_say(s, MSG_ERROR,
@@ -186,7 +182,7 @@ bool pointing_text(Session *s, const char *text, int64_t now) {
     Square sq = square_from_name(word);
     if (sq == SQ_NONE)
         return false;
-    const Game *g = pointing_game(s);
+    const Game *g = session_game(s);
     Color me;
     Piece p = board_piece_on(game_board(g), sq);
     bool mine = user_side(g, &me) && p != NO_PIECE && piece_color(p) == me;
@@ -232,7 +228,7 @@ static NotationStatus parse_for_user(const Board *b, const char *text, Move *m, 
 }
 
 bool pointing_queue_text(Session *s, const char *text) {
-    const Game *g = pointing_game(s);
+    const Game *g = session_game(s);
     Color me;
     if (!user_side(g, &me))
         return false;
@@ -294,7 +290,7 @@ bool pointing_prompt(const Session *s, char *buf, size_t bufsz) {
         snprintf(buf, bufsz, "promote to: q, r, b or n (Enter: queen, Esc: cancel)");
         return true;
     }
-    const Game *g = pointing_game(s);
+    const Game *g = session_game(s);
     Square from = s->pointing.selected;
     Piece p = from == SQ_NONE || game_is_over(g) ? NO_PIECE : board_piece_on(game_board(g), from);
     if (p == NO_PIECE)
@@ -307,7 +303,7 @@ bool pointing_prompt(const Session *s, char *buf, size_t bufsz) {
 
 void pointing_after_engine(Session *s, int64_t now) {
     Move pm = s->pointing.premove;
-    const Game *g = pointing_game(s);
+    const Game *g = session_game(s);
     if (pm == MOVE_NONE || game_engine_to_move(g))
         return;
     char name[MOVE_TEXT_MAX];
@@ -334,7 +330,7 @@ void pointing_after_engine(Session *s, int64_t now) {
 void pointing_targets(const Session *s, Bitboard *quiet, Bitboard *captures) {
     *quiet = *captures = 0;
     Square from = s->pointing.selected;
-    const Game *g = pointing_game(s);
+    const Game *g = session_game(s);
     if (from == SQ_NONE || game_engine_to_move(g) || game_is_over(g))
         return;
     const Board *b = game_board(g);

@@ -271,9 +271,8 @@ Game *session_game_from_line(const Session *s, const GameSettings *settings, con
 // the mode's play_move) or queues
 // it as a premove while the engine thinks. The selection lives in the
 // session's PointingState whichever of the two modes points.
-// The game pointed at (the current mode's) and how its moves are played (the
-// core hands them to the current mode as typed moves).
-const Game *pointing_game(const Session *s);
+// How a move pointed at is played (the current mode's play_move; the game
+// pointed at is session_game's).
 void pointing_play(Session *s, const char *text, int64_t now);
 void pointing_reset(Session *s);
 void pointing_square(Session *s, Square sq, int64_t now);
@@ -303,6 +302,8 @@ void session_resume_question(const Game *g, char *buf, size_t bufsz);
 // The mode the session is in, and any mode's operations (modes.c).
 const ModeOps *session_ops(const Session *s);
 const ModeOps *session_mode_ops(SessionMode m);
+// The cursor through the document the mode browses (ModeOps.cursor), or NULL.
+PgnCursor *session_cursor(const Session *s);
 // save (save.c): `save [FILE [replace]]`; the answer to its question; quit,
 // which warns once about games of files with changes not saved.
 void save_command(Session *s, const char *text, int64_t now);

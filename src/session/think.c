@@ -313,8 +313,7 @@ void think_drop_uci(Think *t) {
 
 void think_free(Think *t) {
     think_cancel(t);
-    uci_client_free(t->uci);
-    t->uci = NULL;
+    think_drop_uci(t);
     if (t->engine)
         netfile_release(&t->net, t->engine);
     engine_free(t->engine);
