@@ -43,7 +43,7 @@ else
     fail "three epochs write the net and a checkpoint" "$log"
 fi
 desc=$(head -c $((32 + $(u32 "$tmp/net.nnue" 28))) "$tmp/net.nnue" | tail -c +33)
-if [[ $desc == "patzer NNUE v1, (768->256)x2->1 SCReLU. Trained "*" by tools/nnue_train from $tmp/data (every record of each file): "*" positions of "*" records ("*" games; min ply 0, max score 2000). Datagen settings: seed 1 nodes 300 "*". Epoch "?" of 3 "*"lambda 0.50, seed 1, 2 threads. Loss "*"Command: $NNUE_TRAIN $tmp/data --min-ply 0 "* ]]; then
+if [[ $desc == "patzer NNUE v1, (768->256)x2->1 SCReLU. Trained "*" by tools/nnue_train from $tmp/data (every record of each file): "*" positions of "*" records ("*" games; min ply 0, max score 2000). Datagen settings: seed 1 nodes 300 "*". Epoch "?" of 3 "*"lambda 0.50, eval scale "*" cp (fitted on the results), seed 1, 2 threads. Loss "*"Command: $NNUE_TRAIN $tmp/data --min-ply 0 "* ]]; then
     pass "the net's description gives its provenance"
 else
     fail "the net's description gives its provenance" "$desc"

@@ -138,11 +138,34 @@ Test(nnue_train, target_blends_result_and_score_for_the_side_to_move) {
     rec[24] = 400 & 255, rec[25] = 400 >> 8;                     // +400 cp for White
     rec[31] = (uint8_t)((rec[31] & ~6) | TRAIN_WHITE_WINS << 1); // White won
     double s = 1 / (1 + exp(-1.0));
-    cr_assert_float_eq(ntrain_target(rec, 0.5), 0.5 + 0.5 * s, 1e-6);
-    cr_assert_float_eq(ntrain_target(rec, 1.0), 1.0, 1e-6);
-    cr_assert_float_eq(ntrain_target(rec, 0.0), s, 1e-6);
+    NtObjective half = { 0.5, 400 }, result = { 1.0, 400 }, score = { 0.0, 400 };
+    cr_assert_float_eq(ntrain_target(rec, half), 0.5 + 0.5 * s, 1e-6);
+    cr_assert_float_eq(ntrain_target(rec, result), 1.0, 1e-6);
+    cr_assert_float_eq(ntrain_target(rec, score), s, 1e-6);
+    // The scale is the score's centipawns per unit of the sigmoid.
+    cr_assert_float_eq(ntrain_target(rec, (NtObjective){ 0.0, 200 }), 1 / (1 + exp(-2.0)), 1e-6);
     rec[31] |= 1; // Black to move: both turn round
-    cr_assert_float_eq(ntrain_target(rec, 0.5), 0.5 * (1 - s), 1e-6);
+    cr_assert_float_eq(ntrain_target(rec, half), 0.5 * (1 - s), 1e-6);
+}
+
+Test(nnue_train, the_fitted_scale_is_the_one_the_results_follow) {
+    // For each score, as many wins (the rest losses) as sigmoid(score / 250) says: least
+    // squares puts the scale at 250.
+    uint8_t rec[TRAIN_RECORD_SIZE];
+    record_of_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", rec);
+    NtRecords r = { 0 };
+    for (int score = -1000; score <= 1000; score += 20) {
+        int wins = (int)lround(200 / (1 + exp(-score / 250.0)));
+        for (int i = 0; i < 200; i++) {
+            rec[24] = (uint8_t)(score & 255), rec[25] = (uint8_t)((score >> 8) & 255);
+            int res = i < wins ? TRAIN_WHITE_WINS : TRAIN_BLACK_WINS;
+            rec[31] = (uint8_t)((rec[31] & ~6) | res << 1);
+            cr_assert(ntrain_records_add(&r, rec));
+        }
+    }
+    double k = ntrain_fit_scale(&r);
+    cr_assert(fabs(k - 250) < 3, "fitted %f", k);
+    ntrain_records_free(&r);
 }
 
 // ------------------------------------------------------------------------------ data
@@ -201,6 +224,7 @@ static void options_for(NtOptions *o, const char *data) {
     o->lr = 0.005;
     o->threads = 2;
     o->held_out = 5;
+    o->eval_scale = 400; // the program fits it on the data when it is 0
 }
 
 static void load_games(NtOptions *o, NtData *d, int games) {
@@ -277,16 +301,16 @@ Test(nnue_train, a_few_epochs_lower_the_loss) {
     o.lambda = 0;
     Trainer t;
     cr_assert(ntrain_init(&t, o.seed));
-    double before = ntrain_loss(t.params, &d.train, o.lambda, 1);
-    double held_before = ntrain_loss(t.params, &d.held, o.lambda, 1);
+    double before = ntrain_loss(t.params, &d.train, ntrain_objective(&o), 1);
+    double held_before = ntrain_loss(t.params, &d.held, ntrain_objective(&o), 1);
     char err[256];
     for (int e = 0; e < o.epochs; e++)
         cr_assert(ntrain_epoch(&t, &d, &o, NULL, err, sizeof err), "%s", err);
-    double after = ntrain_loss(t.params, &d.train, o.lambda, 1);
+    double after = ntrain_loss(t.params, &d.train, ntrain_objective(&o), 1);
     cr_assert_eq(t.epoch, o.epochs);
     cr_assert_lt(after, before * 0.8, "loss %f -> %f", before, after);
     cr_assert_lt(t.held_loss, held_before, "held-out loss %f -> %f", held_before, t.held_loss);
-    cr_assert_float_eq(t.held_loss, ntrain_loss(t.params, &d.held, o.lambda, 3), 1e-9);
+    cr_assert_float_eq(t.held_loss, ntrain_loss(t.params, &d.held, ntrain_objective(&o), 3), 1e-9);
     for (int i = 0; i < NT_PARAMS; i++)
         cr_assert(fabsf(t.params[i]) <= NT_CLIP, "parameter %d: %f", i, t.params[i]);
     // The last epoch (a quarter of 4) fits with the output weights on the file's grid.
@@ -562,6 +586,10 @@ Test(nnue_train, resuming_a_checkpoint_gives_the_uninterrupted_run) {
     other.batch = 64;
     cr_assert_not(ntrain_load_checkpoint(path, &resumed, &other, err, sizeof err));
     cr_assert(strstr(err, "--batch is 128, this run's 64"), "%s", err);
+    other = key;
+    other.eval_scale = 180;
+    cr_assert_not(ntrain_load_checkpoint(path, &resumed, &other, err, sizeof err));
+    cr_assert(strstr(err, "eval scale is 400 cp, this run's 180 cp"), "%s", err);
     other = key;
     other.fingerprint ^= 1;
     cr_assert_not(ntrain_load_checkpoint(path, &resumed, &other, err, sizeof err));

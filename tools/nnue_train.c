@@ -61,8 +61,9 @@ typedef struct Run {
     int argc;
     char **argv;
     NtQuantised *q;
-    NtQuantError qe; // of the net last written
-    NtParent parent; // the --init net (when o.init is set)
+    NtQuantError qe;   // of the net last written
+    NtParent parent;   // the --init net (when o.init is set)
+    bool scale_fitted; // o.eval_scale was fitted on the data rather than given
 } Run;
 
 // The parent's description up to its first sentence about the data ("... Trained DATE by
@@ -124,14 +125,16 @@ static void describe(char *buf, size_t bufsz, const Run *r, const Trainer *t) {
         "patzer NNUE v1, (768->%d)x2->1 SCReLU.%s Trained %s by tools/nnue_train from %s (%s of "
         "each file): %lld%s positions of %lld records (%lld games; min ply %d, max score %d).%s "
         "Epoch %d of %d (the last %d with the output layer on its quantised grid), batch %d, "
-        "Adam lr %g cosine to %g, lambda %.2f, seed %" PRIu64 ", %d thread%s. Loss %.6f (last "
+        "Adam lr %g cosine to %g, lambda %.2f, eval scale %.1f cp (%s), seed %" PRIu64
+        ", %d thread%s. Loss %.6f (last "
         "epoch), %s. Quantised: loss %.6f against %.6f for the float model on %lld %s "
         "positions, eval %.1f cp from the float model's on average. Command:",
         NT_HIDDEN, parent, date, o->data, per_file, d->train.count + d->held.count,
         o->all ? "" : " quiet", d->records, d->games, o->min_ply, o->max_score, settings, t->epoch,
-        o->epochs, ntrain_grid_epochs(o), o->batch, o->lr, o->lr / 100, o->lambda, o->seed,
-        o->threads, o->threads == 1 ? "" : "s", t->train_loss, held, r->qe.loss, r->qe.float_loss,
-        r->qe.count, d->held.count ? "held-out" : "training", r->qe.mean);
+        o->epochs, ntrain_grid_epochs(o), o->batch, o->lr, o->lr / 100, o->lambda, o->eval_scale,
+        r->scale_fitted ? "fitted on the results" : "given", o->seed, o->threads,
+        o->threads == 1 ? "" : "s", t->train_loss, held, r->qe.loss, r->qe.float_loss, r->qe.count,
+        d->held.count ? "held-out" : "training", r->qe.mean);
     for (int i = 0; i < r->argc && n > 0 && (size_t)n < bufsz; i++)
         n += snprintf(buf + n, bufsz - (size_t)n, " %s", r->argv[i]);
 }
@@ -142,7 +145,7 @@ static void write_net(Run *r, const Trainer *t) {
     char err[512], desc[NT_DESC_MAX * 2];
     ntrain_quantise(t->params, r->q);
     const NtRecords *probe = r->d.held.count ? &r->d.held : &r->d.train;
-    ntrain_quantisation_error(t->params, r->q, probe, 20000, r->o.lambda, &r->qe);
+    ntrain_quantisation_error(t->params, r->q, probe, 20000, ntrain_objective(&r->o), &r->qe);
     describe(desc, sizeof desc, r, t);
     if (!ntrain_write_net(r->o.out, r->q, desc, err, sizeof err))
         die(err);
@@ -170,7 +173,7 @@ static void start(Run *r, Trainer *t) {
         fprintf(stderr, "nnue_train: starting from %s (checksum %08x), lr %g\n", r->o.init,
                 (unsigned)r->parent.checksum, r->o.lr);
     }
-    t->held_loss = ntrain_loss(t->params, &r->d.held, r->o.lambda, r->o.threads);
+    t->held_loss = ntrain_loss(t->params, &r->d.held, ntrain_objective(&r->o), r->o.threads);
     if (r->d.held.count)
         fprintf(stderr, "nnue_train: epoch 0: held-out loss %.6f\n", t->held_loss);
     if (r->o.epochs == 0) {
@@ -259,6 +262,12 @@ int main(int argc, char **argv) {
             r->d.train.count, r->d.held.count, r->d.held_games, r->d.games, r->d.records, r->o.data,
             now_seconds() - begin,
             (double)(r->d.train.cap + r->d.held.cap) * TRAIN_RECORD_SIZE / 1e6);
+    if (r->o.eval_scale == 0) {
+        r->scale_fitted = true;
+        r->o.eval_scale = ntrain_fit_scale(&r->d.train);
+    }
+    fprintf(stderr, "nnue_train: eval scale %.1f cp (%s)\n", r->o.eval_scale,
+            r->scale_fitted ? "fitted on the game results" : "--eval-scale");
     ntrain_run_key(&r->o, &r->d, r->o.init ? &r->parent : NULL, &r->key);
 
     Trainer t;

@@ -58,10 +58,11 @@ typedef struct NtOptions {
     long long limit;        // positions kept at most
     long long per_file;     // records read from the start of each file at most
     int min_ply;
-    int max_score; // positions whose search score is beyond this are left out
-    int held_out;  // every held_out-th game of each file is kept for the validation loss
-                   // (0: none)
-    double lambda; // the game result's share of the target (the rest: the search score)
+    int max_score;     // positions whose search score is beyond this are left out
+    int held_out;      // every held_out-th game of each file is kept for the validation loss
+                       // (0: none)
+    double lambda;     // the game result's share of the target (the rest: the search score)
+    double eval_scale; // centipawns per unit of the sigmoid (0: fitted on the data's results)
     int epochs;
     int batch;
     double lr;       // Adam's first step size; cosine decay to lr / 100 at the end
@@ -117,8 +118,25 @@ static inline int ntrain_feature(Color persp, Piece pc, Square sq) {
 // record directly (the pieces are all the model needs); the record must be valid.
 int ntrain_features(const uint8_t rec[TRAIN_RECORD_SIZE], uint16_t us[NT_MAX_FEATURES],
                     uint16_t them[NT_MAX_FEATURES], Color *stm);
-// The training target of a record (data/NNUE.md: "Training").
-float ntrain_target(const uint8_t rec[TRAIN_RECORD_SIZE], double lambda);
+// What the model is fitted to (data/NNUE.md: "Training"): its prediction is
+// sigmoid(eval_cp / scale) and its target lambda * result + (1 - lambda) * sigmoid(score /
+// scale). One scale for both, the one that best predicts the results from the search scores,
+// keeps the net's centipawns those of the search that made the data, so the search's margins
+// (futility, delta pruning, ...) mean the same with the net as without it.
+typedef struct NtObjective {
+    double lambda;
+    double scale;
+} NtObjective;
+
+static inline NtObjective ntrain_objective(const NtOptions *o) {
+    return (NtObjective){ .lambda = o->lambda, .scale = o->eval_scale };
+}
+
+// The training target of a record.
+float ntrain_target(const uint8_t rec[TRAIN_RECORD_SIZE], NtObjective obj);
+// The scale (centipawns) at which sigmoid(score / scale) predicts the records' game results
+// best (least squares, golden-section search over 50..2000).
+double ntrain_fit_scale(const NtRecords *r);
 
 // ------------------------------------------------------------------------------ the model
 
@@ -138,10 +156,10 @@ typedef struct Trainer {
 bool ntrain_init(Trainer *t, uint64_t seed);
 void ntrain_free(Trainer *t);
 
-// The float model's output for a record (eval_cp = out * 400, side to move's view).
+// The float model's output for a record (eval_cp = out * NT_SCALE, side to move's view).
 float ntrain_forward(const float *params, const uint8_t rec[TRAIN_RECORD_SIZE]);
 // Mean squared error of the model over the records.
-double ntrain_loss(const float *params, const NtRecords *r, double lambda, int threads);
+double ntrain_loss(const float *params, const NtRecords *r, NtObjective obj, int threads);
 // How many of the last epochs keep the output layer on its quantised grid: --grid-epochs,
 // but at most a quarter of the run.
 int ntrain_grid_epochs(const NtOptions *o);
@@ -173,13 +191,14 @@ void ntrain_dequantise(const NtQuantised *q, float *params);
 // to +-VALUE_EVAL_MAX).
 int ntrain_quantised_eval(const NtQuantised *q, const uint8_t rec[TRAIN_RECORD_SIZE]);
 // Over the first max records: the mean and the worst |quantised - float| evaluation in
-// centipawns, the quantised net's loss (its eval / 400 in place of out) and the float one's.
+// centipawns, the quantised net's loss (its eval in place of the float one's) and the float
+// one's.
 typedef struct NtQuantError {
     double mean, worst, loss, float_loss;
     long long count;
 } NtQuantError;
 void ntrain_quantisation_error(const float *params, const NtQuantised *q, const NtRecords *r,
-                               long long max, double lambda, NtQuantError *e);
+                               long long max, NtObjective obj, NtQuantError *e);
 
 // ------------------------------------------------------------------------------ files
 
@@ -211,7 +230,7 @@ typedef struct NtRunKey {
     uint64_t fingerprint;
     long long train_count, held_count;
     int epochs, batch, grid_epochs;
-    double lr, lambda;
+    double lr, lambda, eval_scale;
 } NtRunKey;
 
 // parent: the --init net, or NULL.

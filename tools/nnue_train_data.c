@@ -142,12 +142,49 @@ int ntrain_features(const uint8_t rec[TRAIN_RECORD_SIZE], uint16_t us[NT_MAX_FEA
     return n;
 }
 
-float ntrain_target(const uint8_t rec[TRAIN_RECORD_SIZE], double lambda) {
-    int score = (int16_t)(rec[24] | rec[25] << 8);
-    double result = ((rec[31] >> 1) & 3) / 2.0; // White's
+// The record's search score and game result from the side to move's view.
+static void score_and_result(const uint8_t rec[TRAIN_RECORD_SIZE], int *score, double *result) {
+    *score = (int16_t)(rec[24] | rec[25] << 8);
+    *result = ((rec[31] >> 1) & 3) / 2.0; // White's
     if (rec[31] & 1) {
-        score = -score;
-        result = 1 - result;
+        *score = -*score;
+        *result = 1 - *result;
     }
-    return (float)(lambda * result + (1 - lambda) / (1 + exp(-score / 400.0)));
+}
+
+float ntrain_target(const uint8_t rec[TRAIN_RECORD_SIZE], NtObjective obj) {
+    int score;
+    double result;
+    score_and_result(rec, &score, &result);
+    return (float)(obj.lambda * result + (1 - obj.lambda) / (1 + exp(-score / obj.scale)));
+}
+
+static double results_loss(const NtRecords *r, double scale) {
+    double sum = 0;
+    for (long long i = 0; i < r->count; i++) {
+        int score;
+        double result;
+        score_and_result(r->rec[i], &score, &result);
+        double diff = 1 / (1 + exp(-score / scale)) - result;
+        sum += diff * diff;
+    }
+    return r->count ? sum / (double)r->count : 0;
+}
+
+double ntrain_fit_scale(const NtRecords *r) {
+    double lo = 50, hi = 2000, g = (sqrt(5.0) - 1) / 2;
+    double a = hi - g * (hi - lo), b = lo + g * (hi - lo);
+    double fa = results_loss(r, a), fb = results_loss(r, b);
+    for (int i = 0; i < 30; i++) {
+        if (fa < fb) {
+            hi = b, b = a, fb = fa;
+            a = hi - g * (hi - lo);
+            fa = results_loss(r, a);
+        } else {
+            lo = a, a = b, fa = fb;
+            b = lo + g * (hi - lo);
+            fb = results_loss(r, b);
+        }
+    }
+    return (lo + hi) / 2;
 }

@@ -188,9 +188,10 @@ bool ntrain_read_net(const char *path, NtParent *p, char *err, size_t errsz) {
 // ------------------------------------------------------------------------------ checkpoints
 
 enum {
-    // 2: the --init net's checksum (a run from one parent must not go on from another's).
-    CKPT_VERSION = 2,
-    CKPT_HEAD = 8 + 4 * 4 + 8 * 3 + 4 + 8 * 2 + 8 * 3 + 8 * 2 + 4 + 4 + 8 + 8,
+    // 2: the --init net's checksum (a run from one parent must not go on from another's);
+    // 3: the eval scale.
+    CKPT_VERSION = 3,
+    CKPT_HEAD = 8 + 4 * 4 + 8 * 3 + 4 + 8 * 3 + 8 * 3 + 8 * 2 + 4 + 4 + 8 + 8,
     CKPT_SIZE = CKPT_HEAD + 3 * NT_PARAMS * 4 + 4,
 };
 
@@ -204,7 +205,8 @@ void ntrain_run_key(const NtOptions *o, const NtData *d, const NtParent *parent,
                      .batch = o->batch,
                      .grid_epochs = ntrain_grid_epochs(o),
                      .lr = o->lr,
-                     .lambda = o->lambda };
+                     .lambda = o->lambda,
+                     .eval_scale = o->eval_scale };
 }
 
 bool ntrain_save_checkpoint(const char *path, const Trainer *t, const NtRunKey *k, char *err,
@@ -224,6 +226,7 @@ bool ntrain_save_checkpoint(const char *path, const Trainer *t, const NtRunKey *
     put32(&b, (uint32_t)k->batch);
     put_double(&b, k->lr);
     put_double(&b, k->lambda);
+    put_double(&b, k->eval_scale);
     put64(&b, (uint64_t)k->train_count);
     put64(&b, (uint64_t)k->held_count);
     put64(&b, k->fingerprint);
@@ -291,7 +294,7 @@ bool ntrain_load_checkpoint(const char *path, Trainer *t, const NtRunKey *k, cha
     int epoch = (int)get32(&b), epochs = (int)get32(&b);
     uint64_t step = get64(&b), rng = get64(&b), seed = get64(&b);
     int batch = (int)get32(&b);
-    double lr = get_double(&b), lambda = get_double(&b);
+    double lr = get_double(&b), lambda = get_double(&b), eval_scale = get_double(&b);
     long long train_count = (long long)get64(&b), held_count = (long long)get64(&b);
     uint64_t fingerprint = get64(&b);
     double train_loss = get_double(&b), held_loss = get_double(&b);
@@ -331,6 +334,10 @@ bool ntrain_load_checkpoint(const char *path, Trainer *t, const NtRunKey *k, cha
         what = lr != k->lr ? "--lr" : "--lambda";
         snprintf(was, sizeof was, "%g", lr != k->lr ? lr : lambda);
         snprintf(now, sizeof now, "%g", lr != k->lr ? k->lr : k->lambda);
+    } else if (eval_scale != k->eval_scale) {
+        what = "eval scale";
+        snprintf(was, sizeof was, "%g cp", eval_scale);
+        snprintf(now, sizeof now, "%g cp", k->eval_scale);
     } else if (epoch > epochs) {
         what = "epoch";
         snprintf(was, sizeof was, "%d", epoch);

@@ -112,19 +112,21 @@ float ntrain_forward(const float *params, const uint8_t rec[TRAIN_RECORD_SIZE]) 
 }
 
 // Adds the sample's squared error to *loss and, with grad, its gradient times scale.
-static void sample(const float *restrict p, const uint8_t *rec, double lambda, float *restrict grad,
-                   float scale, double *loss) {
+static void sample(const float *restrict p, const uint8_t *rec, NtObjective obj,
+                   float *restrict grad, float scale, double *loss) {
     float acc[2][H], act[2][H], d[2][H];
     uint16_t feat[2][NT_MAX_FEATURES];
     int n;
     float out = forward(p, rec, acc, act, feat, &n);
-    float pred = 1.0f / (1.0f + expf(-out));
-    float diff = pred - ntrain_target(rec, lambda);
+    // eval_cp = out * NT_SCALE, so the sigmoid's argument is out * slope.
+    float slope = (float)(NT_SCALE / obj.scale);
+    float pred = 1.0f / (1.0f + expf(-out * slope));
+    float diff = pred - ntrain_target(rec, obj);
     *loss += (double)diff * diff;
     if (!grad)
         return;
     // d loss / d out, then down through the output layer and SCReLU (2x on (0, 1)).
-    float g = 2.0f * diff * pred * (1.0f - pred) * scale;
+    float g = 2.0f * diff * pred * (1.0f - pred) * slope * scale;
     grad[NT_OUT_B] += g;
     for (int s = 0; s < 2; s++) {
         const float *restrict w = p + NT_OUT_W + s * H;
@@ -154,7 +156,7 @@ typedef struct Work {
     const NtRecords *records;
     const uint32_t *order; // the shuffled indices, or NULL for the records in order
     long long lo, hi;
-    double lambda;
+    NtObjective obj;
     float *grad; // NULL: the loss only
     float scale;
     double loss;
@@ -167,7 +169,7 @@ static void *run_work(void *arg) {
         memset(w->grad, 0, NT_PARAMS * sizeof *w->grad);
     for (long long i = w->lo; i < w->hi; i++) {
         long long r = w->order ? w->order[i] : i;
-        sample(w->params, w->records->rec[r], w->lambda, w->grad, w->scale, &w->loss);
+        sample(w->params, w->records->rec[r], w->obj, w->grad, w->scale, &w->loss);
     }
     return NULL;
 }
@@ -200,12 +202,12 @@ static int clamp_threads(int threads) {
     return threads < 1 ? 1 : threads > MAX_THREADS ? MAX_THREADS : threads;
 }
 
-double ntrain_loss(const float *params, const NtRecords *r, double lambda, int threads) {
+double ntrain_loss(const float *params, const NtRecords *r, NtObjective obj, int threads) {
     if (r->count == 0)
         return 0;
     int n = clamp_threads(threads);
     Work work[MAX_THREADS];
-    split(work, n, 0, r->count, (Work){ .params = params, .records = r, .lambda = lambda });
+    split(work, n, 0, r->count, (Work){ .params = params, .records = r, .obj = obj });
     run_parallel(work, n);
     double sum = 0;
     for (int k = 0; k < n; k++)
@@ -256,8 +258,8 @@ bool ntrain_epoch(Trainer *t, const NtData *d, const NtOptions *o, const NtProgr
                   size_t errsz) {
     long long count = d->train.count;
     if (count > UINT32_MAX)
-        return errmsg_set(err, errsz, "%lld positions: at most %lu fit an epoch (--limit)",
-                          count, (unsigned long)UINT32_MAX);
+        return errmsg_set(err, errsz, "%lld positions: at most %lu fit an epoch (--limit)", count,
+                          (unsigned long)UINT32_MAX);
     int n = clamp_threads(o->threads);
     uint32_t *order = malloc((size_t)count * sizeof *order);
     float *grads = malloc((size_t)n * NT_PARAMS * sizeof *grads);
@@ -290,7 +292,7 @@ bool ntrain_epoch(Trainer *t, const NtData *d, const NtOptions *o, const NtProgr
               (Work){ .params = t->params,
                       .records = &d->train,
                       .order = order,
-                      .lambda = o->lambda,
+                      .obj = ntrain_objective(o),
                       .scale = 1.0f / (float)(hi - lo) });
         for (int k = 0; k < n; k++)
             work[k].grad = grads + (size_t)k * NT_PARAMS;
@@ -311,6 +313,6 @@ bool ntrain_epoch(Trainer *t, const NtData *d, const NtOptions *o, const NtProgr
     t->rng = rng;
     t->epoch++;
     t->train_loss = loss / (double)count;
-    t->held_loss = ntrain_loss(t->params, &d->held, o->lambda, n);
+    t->held_loss = ntrain_loss(t->params, &d->held, ntrain_objective(o), n);
     return true;
 }

@@ -39,7 +39,8 @@ void ntrain_options_default(NtOptions *o) {
 
 const char *ntrain_usage(void) {
     return "usage: nnue_train DATA [--out FILE] [--checkpoint FILE] [--resume] [--init NET]\n"
-           "           [--epochs N] [--batch N] [--lr R] [--lambda L] [--seed N] [--threads N]\n"
+           "           [--epochs N] [--batch N] [--lr R] [--lambda L] [--eval-scale CP]\n"
+           "           [--seed N] [--threads N]\n"
            "           [--limit N] [--per-file N] [--min-ply N] [--max-score CP] [--held-out N]\n"
            "           [--all] [--grid-epochs N] [--last]\n"
            "Trains the patzer NNUE network on patzer datagen data (a .bin file or a directory\n"
@@ -96,6 +97,7 @@ static const Arg ARGS[] = {
     INT_ARG("--threads", threads, 1, MAX_THREADS, 4),
     INT_ARG("--grid-epochs", grid_epochs, 0, 1000000, 4),
     REAL_ARG("--lambda", lambda, 0.0, 1.0),
+    REAL_ARG("--eval-scale", eval_scale, 1.0, 100000.0),
     REAL_ARG("--lr", lr, 1e-9, 10.0),
 };
 

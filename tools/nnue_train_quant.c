@@ -63,16 +63,16 @@ int ntrain_quantised_eval(const NtQuantised *q, const uint8_t rec[TRAIN_RECORD_S
 }
 
 void ntrain_quantisation_error(const float *params, const NtQuantised *q, const NtRecords *r,
-                               long long max, double lambda, NtQuantError *e) {
+                               long long max, NtObjective obj, NtQuantError *e) {
     long long n = r->count < max ? r->count : max;
     double total = 0, loss = 0, float_loss = 0;
     e->worst = 0;
     for (long long i = 0; i < n; i++) {
         int cp = ntrain_quantised_eval(q, r->rec[i]);
-        double out = ntrain_forward(params, r->rec[i]), target = ntrain_target(r->rec[i], lambda);
+        double out = ntrain_forward(params, r->rec[i]), target = ntrain_target(r->rec[i], obj);
         double diff = fabs(cp - out * NT_SCALE);
-        double err = 1 / (1 + exp(-cp / (double)NT_SCALE)) - target;
-        double float_err = 1 / (1 + exp(-out)) - target;
+        double err = 1 / (1 + exp(-cp / obj.scale)) - target;
+        double float_err = 1 / (1 + exp(-out * NT_SCALE / obj.scale)) - target;
         total += diff;
         loss += err * err;
         float_loss += float_err * float_err;
