@@ -76,9 +76,9 @@ search "after UseNNUE false"
 
 send setoption name EvalFile value
 send setoption name UseNNUE value true
-check_reply "UseNNUE with no EvalFile: info string" \
-    '^info string UseNNUE is true but EvalFile is empty'
-search "no EvalFile"
+check_reply "UseNNUE with no EvalFile: the built-in net" \
+    '^info string NNUE: the built-in net: patzer NNUE v1, '
+search "the built-in net"
 
 stop_engine
 if [ "$STATUS" -eq 0 ]; then pass "quit: exit status 0"; else fail "quit: exit status $STATUS"; fi

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/errmsg.h"
+#include "src/util/netbuiltin.h"
 
 NnueNet *netfile_read(const char *path, char *err, size_t errsz) {
     FILE *f = fopen(path, "rb");
@@ -44,6 +45,19 @@ fail:
     return NULL;
 }
 
+NnueNet *netfile_builtin(char *err, size_t errsz) {
+    NnueNet *net = nnue_net_new();
+    if (!net) {
+        errmsg_set(err, errsz, "out of memory");
+        return NULL;
+    }
+    if (!nnue_net_load(net, netbuiltin, netbuiltin_size, err, errsz)) {
+        nnue_net_free(net);
+        return NULL;
+    }
+    return net;
+}
+
 // The description on one line: control characters (newlines) become spaces.
 static void one_line(char *s) {
     for (; *s; s++)
@@ -70,20 +84,19 @@ NetFileStatus netfile_sync(NetFile *nf, Engine *e, char *msg, size_t msgsz) {
     }
     // The net may be in use by a search: the engine lets go of it before it is replaced.
     netfile_release(nf, e);
-    if (!path[0]) {
-        errmsg_set(msg, msgsz, "UseNNUE is true but EvalFile is empty: using the hand-crafted "
-                               "evaluation");
-        return NETFILE_ERROR;
-    }
     char why[256];
-    NnueNet *net = netfile_read(path, why, sizeof why);
+    NnueNet *net = path[0] ? netfile_read(path, why, sizeof why) : netfile_builtin(why, sizeof why);
     if (!net) {
-        errmsg_set(msg, msgsz, "EvalFile %s: %s; using the hand-crafted evaluation", path, why);
+        errmsg_set(msg, msgsz, "EvalFile %s: %s; using the hand-crafted evaluation",
+                   path[0] ? path : "(the built-in net)", why);
         return NETFILE_ERROR;
     }
     nf->net = net;
     engine_set_net(e, net);
-    errmsg_set(msg, msgsz, "NNUE loaded from %s: %s", path, net->desc);
+    if (path[0])
+        errmsg_set(msg, msgsz, "NNUE loaded from %s: %s", path, net->desc);
+    else
+        errmsg_set(msg, msgsz, "NNUE: the built-in net: %s", net->desc);
     one_line(msg);
     return NETFILE_LOADED;
 }

@@ -14,6 +14,10 @@
 // large, or what nnue_net_load says).
 NnueNet *netfile_read(const char *path, char *err, size_t errsz);
 
+// The net built into the program (data/patzer.nnue at build time). NULL with what is wrong
+// in err (out of memory; a build from a damaged file).
+NnueNet *netfile_builtin(char *err, size_t errsz);
+
 typedef struct NetFile {
     NnueNet *net; // the net the engine uses, NULL for none
 } NetFile;
@@ -26,8 +30,9 @@ typedef enum {
 } NetFileStatus;
 
 // Makes the engine's net follow its EvalFile and UseNNUE options: (re)loads the file when
-// UseNNUE is true, drops the net when it is false. Stops a running search first, so that
-// no net is read or freed under it. msg: one line, without control characters.
+// UseNNUE is true (the built-in net when EvalFile is empty), drops the net when it is false. Stops
+// a running search first, so that no net is read or freed under it. msg: one line, without control
+// characters.
 NetFileStatus netfile_sync(NetFile *nf, Engine *e, char *msg, size_t msgsz);
 // Takes the net from the engine and frees it.
 void netfile_release(NetFile *nf, Engine *e);
