@@ -129,4 +129,27 @@ else
     fail "--960 with --book is refused" "$out"
 fi
 
+# --eval-file: the games are played with a net (builtin: the one in the program), named in
+# the settings by its weights' checksum, so that the run is continued with it only.
+if "$PATZER" datagen --eval-file builtin --out "$tmp/net" --positions 100 --jobs 1 \
+    --nodes 300 >/dev/null 2>&1 && grep -q " eval nnue [0-9a-f]\{8\} format 1" "$tmp/net/settings.txt" &&
+    [ "$(stat -c %s "$tmp/net/worker-000.bin")" -ge 3200 ]; then
+    pass "--eval-file builtin plays with the net and says so in the settings"
+else
+    fail "--eval-file builtin plays with the net and says so in the settings" \
+        "$(cat "$tmp/net/settings.txt" 2>&1)"
+fi
+out=$("$PATZER" datagen --out "$tmp/net" --positions 200 --jobs 1 --nodes 300 2>&1)
+if [ $? -eq 2 ] && [[ $out == *"other settings"* ]]; then
+    pass "a net's run is not continued with the hand-crafted evaluation"
+else
+    fail "a net's run is not continued with the hand-crafted evaluation" "$out"
+fi
+out=$("$PATZER" datagen --eval-file "$tmp/missing.nnue" --out "$tmp/n2" --jobs 1 2>&1)
+if [ $? -eq 2 ] && [[ $out == *"--eval-file $tmp/missing.nnue: cannot open"* ]]; then
+    pass "a net that cannot be read is named"
+else
+    fail "a net that cannot be read is named" "$out"
+fi
+
 finish

@@ -17,6 +17,7 @@
 #include "engine/notation.h"
 #include "src/cli/cli.h"
 #include "src/train/datagen.h"
+#include "src/util/netfile.h"
 #include "src/util/paths.h"
 #include "src/util/text.h"
 
@@ -30,6 +31,8 @@ typedef struct Args {
     const char *dir;
     const char *epd_out;
     const char *book_path;
+    const char *eval_file; // --eval-file: a net file, or "builtin"
+    NnueNet *net;          // owned: the net loaded from it
     bool all;
     int jobs;
     long long positions;
@@ -42,7 +45,7 @@ typedef struct Args {
 static void usage(FILE *out) {
     fputs("usage: patzer datagen [--out DIR] [--positions N] [--jobs N] [--nodes N] [--seed N]\n"
           "                      [--random-plies N] [--book EPD | --960] [--hash MB]\n"
-          "                      [--progress SEC]\n"
+          "                      [--progress SEC] [--eval-file NET|builtin]\n"
           "       patzer datagen --stats [--out DIR]\n"
           "       patzer datagen --to-epd FILE [--all] [--out DIR]\n"
           "Self-play training data in DIR (default " DEFAULT_DIR "), one file per worker;\n"
@@ -50,7 +53,9 @@ static void usage(FILE *out) {
           "per core, 5000 nodes per move, seed 1, 8 random plies, 8 MB hash, progress\n"
           "every 30 s. --to-epd writes the quiet positions (all with --all) as EPD with\n"
           "ce (side to move), pm and the result in c9. --960 starts every game from a\n"
-          "Chess960 position drawn at random (then the random plies).\n",
+          "Chess960 position drawn at random (then the random plies). --eval-file plays\n"
+          "the games with an NNUE net (builtin: the one built into patzer) instead of\n"
+          "the hand-crafted evaluation.\n",
           out);
 }
 
@@ -97,6 +102,8 @@ static bool parse_args(int argc, char **argv, Args *a) {
             a->dir = v;
         } else if (strcmp(o, "--book") == 0) {
             a->book_path = v;
+        } else if (strcmp(o, "--eval-file") == 0) {
+            a->eval_file = v;
         } else if (strcmp(o, "--positions") == 0) {
             ok = parse_number(o, v, 1, INT64_MAX / 2, &n);
             a->positions = n;
@@ -186,6 +193,29 @@ static void free_args(Args *a) {
     for (int i = 0; i < a->book_count; i++)
         free(a->book[i]);
     free(a->book);
+    nnue_net_free(a->net);
+}
+
+// Loads the net of --eval-file; false after saying why.
+static bool load_net(Args *a) {
+    char err[256];
+    bool builtin = strcmp(a->eval_file, "builtin") == 0;
+    a->net =
+        builtin ? netfile_builtin(err, sizeof err) : netfile_read(a->eval_file, err, sizeof err);
+    if (!a->net) {
+        fprintf(stderr, "patzer datagen: --eval-file %s: %s\n", a->eval_file, err);
+        return false;
+    }
+    a->opt.net = a->net;
+    return true;
+}
+
+// Names the net by a checksum of its weights, so that a run is continued with the same one.
+static uint32_t net_checksum(const NnueNet *net) {
+    uint32_t parts[3] = { nnue_fnv1a((const uint8_t *)net->ft_w, sizeof net->ft_w),
+                          nnue_fnv1a((const uint8_t *)net->ft_b, sizeof net->ft_b),
+                          nnue_fnv1a((const uint8_t *)net->out_w, sizeof net->out_w) };
+    return nnue_fnv1a((const uint8_t *)parts, sizeof parts) ^ (uint32_t)net->out_b;
 }
 
 static void worker_path(const Args *a, int worker, char *buf, size_t bufsz) {
@@ -294,13 +324,19 @@ static long long report(const Args *a, FileCount *counts, long long start_record
 // The settings that shape the data; a restart must use the same ones.
 static void settings_text(const Args *a, char *buf, size_t bufsz) {
     const DatagenOptions *o = &a->opt;
+    // A run with the hand-crafted evaluation keeps the text of the runs before nets.
+    char eval[32] = "";
+    if (a->net)
+        snprintf(eval, sizeof eval, " eval nnue %08x", (unsigned)net_checksum(a->net));
     snprintf(buf, bufsz,
              "seed %" PRIu64 " nodes %" PRIu64 " hash %d jobs %d random-plies %d book %s "
-             "opening-max %d win %d/%d draw %d/%d/%d format 1\n",
+             "opening-max %d win %d/%d draw %d/%d/%d%s format 1\n",
              o->seed, o->nodes, o->hash_mb, a->jobs, o->random_plies,
-             o->chess960 ? "chess960" : a->book_path ? a->book_path : "-", o->opening_max_cp,
-             o->win_cp, o->win_plies,
-             o->draw_cp, o->draw_plies, o->draw_min_ply);
+             o->chess960    ? "chess960"
+             : a->book_path ? a->book_path
+                            : "-",
+             o->opening_max_cp, o->win_cp, o->win_plies, o->draw_cp, o->draw_plies, o->draw_min_ply,
+             eval);
 }
 
 // Creates DIR and its settings file, or checks that a restart matches them.
@@ -565,6 +601,8 @@ int cli_datagen(int argc, char **argv) {
         fprintf(stderr, "patzer datagen: --960 and --book exclude each other\n");
         ok = false;
     }
+    if (ok && a.eval_file && a.mode == MODE_RUN)
+        ok = load_net(&a);
     if (ok && (!a.book_path || load_book(&a))) {
         switch (a.mode) {
         case MODE_RUN: status = run(&a); break;

@@ -135,9 +135,9 @@ static void search(Datagen *d, SearchResult *result) {
     SearchLimits limits;
     search_limits_init(&limits);
     limits.nodes = d->opt->nodes;
-    SearchParams params = { .multipv = 1, .analysis = true, .level = 0 };
-    search_run(d->searcher, &d->game.board, d->game.keys, d->game.ply, &limits, &params, NULL,
-               NULL, result);
+    SearchParams params = { .multipv = 1, .analysis = true, .level = 0, .net = d->opt->net };
+    search_run(d->searcher, &d->game.board, d->game.keys, d->game.ply, &limits, &params, NULL, NULL,
+               result);
 }
 
 // Sets up a fresh opening from the generator; false when it is over already

@@ -6,6 +6,7 @@
 #ifndef SRC_TRAIN_DATAGEN_H
 #define SRC_TRAIN_DATAGEN_H
 
+#include "engine/nnue.h"
 #include "src/train/record.h"
 
 // Longest game played; longer games are adjudicated drawn.
@@ -24,7 +25,9 @@ typedef struct DatagenOptions {
     int draw_min_ply;        // ... from this ply of the game on
     const char *const *book; // opening FENs to start from (NULL: the start position)
     int book_count;
-    bool chess960; // start from Chess960 positions drawn at random (instead of a book)
+    bool chess960;      // start from Chess960 positions drawn at random (instead of a book)
+    const NnueNet *net; // the evaluation the games are played with (NULL: the hand-crafted
+                        // one); the quietness test stays the hand-crafted capture search
 } DatagenOptions;
 
 // The defaults: 5,000 nodes, 8 random plies, openings within 300 cp, a win at
