@@ -40,10 +40,11 @@ check_reply "uci: UseNNUE option" '^option name UseNNUE type check default false
 expect '^uciok$' 10
 
 # Nothing is read, nor said, until UseNNUE is on.
+seen_before=${#SEEN}
 send setoption name EvalFile value "$tmp/missing.nnue"
 send isready
 expect '^readyok$' 10
-if [[ $SEEN =~ info\ string ]]; then fail "EvalFile alone: nothing said"; else
+if [[ ${SEEN:$seen_before} =~ info\ string ]]; then fail "EvalFile alone: nothing said"; else
     pass "EvalFile alone: nothing said"; fi
 
 send setoption name UseNNUE value true

@@ -29,6 +29,7 @@
 #include "src/game/theory.h"
 #include "src/pgn/pgn.h"
 #include "src/util/jobs.h"
+#include "src/util/netfile.h"
 #include "src/util/paths.h"
 #include "src/util/text.h"
 
@@ -45,7 +46,8 @@ static const char STDIN_NAME[] = "<stdin>";
 static void usage(FILE *out) {
     fprintf(out,
             "usage: patzer annotate FILE [--nodes N] [--verify-nodes N] [--movetime MS]\n"
-            "                        [--depth N] [--jobs N] > OUT.pgn\n"
+            "                        [--depth N] [--jobs N] [--eval-file NET|builtin|none]\n"
+            "                        > OUT.pgn\n"
             "Reviews every game of the PGN file (\"-\" is standard input) with the engine\n"
             "and writes it to standard output annotated: the evaluation after each move\n"
             "(White's view), inaccuracies, mistakes and blunders marked ?!, ?, ?? (as $6,\n"
@@ -58,6 +60,8 @@ static void usage(FILE *out) {
             "                    (with either, a check searches 4 times as long or\n"
             "                    4 plies deeper unless --verify-nodes is given)\n"
             "  --jobs N          engines at once (default: the number of cores)\n"
+            "  --eval-file NET   evaluate with that NNUE net (builtin: the one built into\n"
+            "                    patzer; none: the hand-crafted evaluation)\n"
             "A game with an error is reported as FILE:LINE:COL on standard error and left\n"
             "out. Exit status: 0 when every game was annotated, 1 when some had errors, 2\n"
             "for bad usage or a file that cannot be read or written.\n",
@@ -239,11 +243,22 @@ int cli_annotate(int argc, char **argv) {
     const char *path = NULL;
     int64_t values[OPT_COUNT] = { [OPT_JOBS] = jobs_cores() };
     bool given[OPT_COUNT] = { false };
+    const char *eval_file = NULL; // --eval-file: NET, builtin or none
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             usage(stdout);
             return 0;
+        }
+        if (strncmp(arg, "--eval-file=", 12) == 0) {
+            eval_file = arg + 12;
+            continue;
+        }
+        if (strcmp(arg, "--eval-file") == 0) {
+            if (i + 1 >= argc)
+                return usage_error("%s needs a value", arg);
+            eval_file = argv[++i];
+            continue;
         }
         const char *value = NULL;
         int k = number_option(arg, &value);
@@ -330,9 +345,18 @@ int cli_annotate(int argc, char **argv) {
         batch.opts[i].ctx = &batch.progress[i];
     }
 
-    bool invalid = false, failed = !memory, more = memory;
+    // One net for all the engines, which only read it.
+    NetFile net = { 0 };
+    char net_msg[NNUE_DESC_MAX + 1200];
+    bool net_ok =
+        !memory || netfile_choose(&net, batch.engines[0], eval_file, net_msg, sizeof net_msg);
+    for (int i = 1; memory && i < njobs; i++)
+        engine_set_net(batch.engines[i], net.net);
+    bool invalid = false, failed = !memory || !net_ok, more = memory && net_ok;
     if (!memory)
         fputs("patzer annotate: out of memory\n", stderr);
+    else if (!net_ok)
+        fprintf(stderr, "patzer annotate: %s\n", net_msg);
     // Batches of games: read (errors reported in order as they are met),
     // reviewed in parallel, written in order.
     for (int games = 0; more && !failed;) {
@@ -368,6 +392,8 @@ int cli_annotate(int argc, char **argv) {
         free(batch.items[i].text);
         pgn_game_free(batch.items[i].game);
     }
+    if (memory)
+        netfile_release(&net, batch.engines[0]);
     for (int i = 0; batch.engines && i < njobs; i++)
         engine_free(batch.engines[i]);
     free(batch.items);

@@ -13,6 +13,7 @@
 #include "engine/notation.h"
 #include "src/protocol/protocol.h"
 #include "src/util/jobs.h"
+#include "src/util/netfile.h"
 #include "src/util/text.h"
 
 enum {
@@ -201,7 +202,9 @@ static bool report(EpdRun *run) {
 
 static int usage_error(const char *why) {
     fprintf(stderr,
-            "patzer epd: %s\nusage: patzer epd FILE [--movetime MS] [--depth N] [--jobs N]\n", why);
+            "patzer epd: %s\nusage: patzer epd FILE [--movetime MS] [--depth N] [--jobs N]\n"
+            "                 [--eval-file NET|builtin|none]\n",
+            why);
     return 2;
 }
 
@@ -288,11 +291,12 @@ static bool parse_option_number(const char *value, long long min, long long max,
 int cli_epd(int argc, char **argv) {
     const char *path = NULL;
     long long movetime = 0, depth = 0, jobs = jobs_cores();
+    const char *eval_file = NULL; // --eval-file: NET, builtin or none
     for (int i = 0; i < argc; i++) {
-        static const char *const names[] = { "--movetime", "--depth", "--jobs" };
+        static const char *const names[] = { "--movetime", "--depth", "--jobs", "--eval-file" };
         int which = -1;
         const char *value = NULL;
-        for (int n = 0; n < 3 && which < 0; n++) {
+        for (int n = 0; n < 4 && which < 0; n++) {
             size_t len = strlen(names[n]);
             if (strcmp(argv[i], names[n]) == 0) {
                 if (i + 1 >= argc) {
@@ -320,6 +324,8 @@ int cli_epd(int argc, char **argv) {
             return usage_error("--depth takes a number from 1 to 126");
         } else if (which == 2 && !parse_option_number(value, 1, JOBS_MAX, &jobs)) {
             return usage_error("--jobs takes a number from 1 to 256");
+        } else if (which == 3) {
+            eval_file = value;
         }
     }
     if (!path)
@@ -349,8 +355,18 @@ int cli_epd(int argc, char **argv) {
     bool memory = read_ok && suite.engines;
     for (int i = 0; memory && i < njobs; i++)
         memory = (suite.engines[i] = engine_new()) != NULL;
-    if (memory)
+    // One net for all the engines, which only read it.
+    NetFile net = { 0 };
+    char msg[NNUE_DESC_MAX + 1200];
+    bool net_ok = !memory || netfile_choose(&net, suite.engines[0], eval_file, msg, sizeof msg);
+    for (int i = 1; memory && i < njobs; i++)
+        engine_set_net(suite.engines[i], net.net);
+    if (!net_ok)
+        fprintf(stderr, "patzer epd: %s\n", msg);
+    else if (memory)
         jobs_run(njobs, suite.count, work, deliver, &suite);
+    if (memory)
+        netfile_release(&net, suite.engines[0]);
     for (int i = 0; suite.engines && i < njobs; i++)
         engine_free(suite.engines[i]);
     free(suite.engines);
@@ -359,7 +375,7 @@ int cli_epd(int argc, char **argv) {
         fputs("patzer epd: out of memory\n", stderr);
         return 2;
     }
-    if (suite.output_failed)
+    if (!net_ok || suite.output_failed)
         return 2;
     printf("solved %d of %d\n", suite.solved, suite.count);
     return fflush(stdout) == EOF ? 2 : 0;

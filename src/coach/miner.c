@@ -199,6 +199,8 @@ Miner *miner_start(const MinerOptions *opt, char *err, size_t errsz) {
         w->m = m;
         w->counts = i == 0;
         w->engine = engine_new();
+        if (w->engine)
+            engine_set_net(w->engine, opt->net);
         w->game = pgn_game_new();
         w->found = malloc(MINER_GAME_PUZZLES_MAX * sizeof *w->found);
         if (!w->engine || !w->game || !w->found) {

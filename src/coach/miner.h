@@ -39,6 +39,8 @@ typedef struct MinerOptions {
     int jobs;                 // worker threads; 0: one per online core
     int max_games;            // games read at most, over all files in turn (0: all)
     PuzzleOptions puzzle;     // depths and sides (its cancel is the miner's own)
+    const NnueNet *net;       // the evaluation the workers search with (NULL: the hand-crafted
+                              // one); the caller's, kept until miner_free
     // Whether to skip a game (searched before): called under the lock.
     bool (*skip)(int file, int number, uint64_t key, void *ctx);
     // Which sides' mistakes count in game g (the player's archive): fills

@@ -441,6 +441,9 @@ int uci_run(FILE *in, FILE *out, const char *first_line) {
         return 1;
     }
     paths_set_default_book(u->engine);
+    char msg[NNUE_DESC_MAX + 1200];
+    if (netfile_sync(&u->net, u->engine, msg, sizeof msg) == NETFILE_ERROR)
+        fprintf(out, "info string %s\n", msg);
     if (pthread_mutex_init(&u->out_lock, NULL) != 0) {
         fputs("patzer: cannot create a mutex\n", stderr);
         engine_free(u->engine);

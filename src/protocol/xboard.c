@@ -723,6 +723,9 @@ int xboard_run(FILE *in, FILE *out, const char *first_line) {
         return 1;
     }
     paths_set_default_book(x->engine);
+    char msg[NNUE_DESC_MAX + 1200];
+    if (netfile_sync(&x->net, x->engine, msg, sizeof msg) == NETFILE_ERROR)
+        fprintf(out, "# %s\n", msg); // before the handshake: a comment xboard ignores
     // Human White, engine Black, no clock until the GUI sets one; xboard
     // judges the flags.
     GameSettings settings;

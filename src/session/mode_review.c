@@ -25,6 +25,7 @@ typedef struct ReviewState {
     atomic_bool cancel;
     unsigned id; // events of older reviews are dropped
     Engine *engine;
+    NetFile net;   // the engine's own copy of the built-in engine's net
     PgnGame *game; // the copy being reviewed, annotated when done
     ReviewPly *plies;
     atomic_int done; // plies reviewed so far
@@ -86,6 +87,8 @@ static void *review_thread(void *arg) {
 static void release(ReviewState *r) {
     review_uci_free(r->uci);
     r->uci = NULL;
+    if (r->engine)
+        netfile_release(&r->net, r->engine);
     engine_free(r->engine);
     pgn_game_free(r->game);
     free(r->plies);
@@ -169,6 +172,10 @@ static bool review_enter(Session *s, const ModeArgs *args, int64_t now) {
     r->game = g;
     r->total = pgn_mainline_length(g);
     r->engine = engine_new();
+    if (r->engine) {
+        char net_msg[NNUE_DESC_MAX + 1200];
+        (void)netfile_attach(&r->net, r->engine, s->think.engine, net_msg, sizeof net_msg);
+    }
     r->plies = calloc((size_t)r->total + 1, sizeof *r->plies);
     r->shown = shown_game(s, g);
     r->events = s->think.events;
@@ -240,7 +247,7 @@ static void archive_review(Session *s) {
         return;
     char err[512] = "out of memory";
     if (gamefile_archive_replace(state(s)->game, s->opts.archive_path, &s->live_spot, err,
-                                sizeof err))
+                                 sizeof err))
         session_say(s, MSG_INFO, "The annotated game is in the archive.");
     else
         session_say(s, MSG_ERROR, "Cannot archive the annotated game: %s", err);

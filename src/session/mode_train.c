@@ -53,6 +53,7 @@ typedef struct TrainState {
     int scanned_count;
     int added, games_searched;           // this search's new puzzles, and its games
     Engine *engine;                      // the solver's: verifies other moves, refutes wrong ones
+    NetFile net;                         // its own copy of the built-in engine's net
     char path[4096];                     // the file searched (empty: none)
     const char *mine_path, *mine_name;   // the miner's list of one file and its name
     bool archive;                        // the player's archive: only the player's moves count
@@ -179,6 +180,8 @@ static void stop_mining(TrainState *t) {
 
 static void release(TrainState *t) {
     stop_mining(t);
+    if (t->engine)
+        netfile_release(&t->net, t->engine);
     engine_free(t->engine);
     puzzlebook_free(t->book);
     puzzleset_clear(&t->shipped);
@@ -478,14 +481,14 @@ static bool start_mining(Session *s) {
     if (!t->scanned)
         return false;
     if (t->book->scanned_count > 0) // a new book has no list to copy (NULL)
-        memcpy(t->scanned, t->book->scanned,
-               (size_t)t->book->scanned_count * sizeof *t->scanned);
+        memcpy(t->scanned, t->book->scanned, (size_t)t->book->scanned_count * sizeof *t->scanned);
     t->scanned_count = t->book->scanned_count;
     qsort(t->scanned, (size_t)t->scanned_count, sizeof *t->scanned, compare_keys);
     const char *base = strrchr(t->path, '/');
     t->mine_path = t->path;
     t->mine_name = t->archive && base ? base + 1 : t->path;
-    MinerOptions mo = { .paths = &t->mine_path,
+    MinerOptions mo = { .net = t->net.net,
+                        .paths = &t->mine_path,
                         .path_count = 1,
                         .names = &t->mine_name,
                         .skip = skip_scanned,
@@ -543,6 +546,10 @@ static bool train_enter(Session *s, const ModeArgs *args, int64_t now) {
     t->lock_ready = true;
     t->book = puzzlebook_new();
     t->engine = engine_new();
+    if (t->engine) {
+        char net_msg[NNUE_DESC_MAX + 1200];
+        (void)netfile_attach(&t->net, t->engine, s->think.engine, net_msg, sizeof net_msg);
+    }
     t->game = position_game(s, NULL);
     t->events = s->think.events;
     if (!t->book || !t->engine || !t->game) {

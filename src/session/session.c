@@ -755,6 +755,9 @@ Session *session_new(const SessionOptions *opts, const SessionHooks *hooks, int6
     }
     if (opts->notes[0])
         session_say(s, MSG_ERROR, "%s", opts->notes);
+    char net_msg[NNUE_DESC_MAX + 1200];
+    if (netfile_sync(&s->think.net, s->think.engine, net_msg, sizeof net_msg) == NETFILE_ERROR)
+        session_say(s, MSG_ERROR, "%s.", net_msg);
     if (fen_note[0])
         session_say(s, MSG_INFO, "Start position: %s.", fen_note);
     check_directories(s);
@@ -786,6 +789,8 @@ void session_free(Session *s, int64_t now) {
         pgn_game_free(s->edited[i]);
     openings_free(s->openings);
     think_free(&s->think);
+    if (s->coach)
+        netfile_release(&s->coach_net, s->coach);
     engine_free(s->coach);
     game_free(s->live);
     free_states(s);

@@ -13,6 +13,7 @@
 #include "engine/movegen.h"
 #include "src/coach/puzzlebook.h"
 #include "src/explore/explorer.h"
+#include "src/game/gamefile.h"
 #include "src/game/openings.h"
 #include "src/game/review.h"
 #include "src/pgn/cursor.h"
@@ -20,11 +21,10 @@
 #include "src/pgn/gamelist.h"
 #include "src/protocol/uci_client.h"
 #include "src/session/command.h"
+#include "src/session/session.h"
+#include "src/session/think.h"
 #include "src/util/eventq.h"
 #include "src/util/msglog.h"
-#include "src/session/session.h"
-#include "src/game/gamefile.h"
-#include "src/session/think.h"
 #include "src/util/netfile.h"
 
 enum { MESSAGE_MAX = 4096, PACE_DEFAULT_MS = 1000, EDITED_MAX = 16 };
@@ -197,6 +197,7 @@ struct Session {
     uint64_t said_stamp;
     unsigned long lines; // lines handled: a new line retires the last message
     Engine *coach;       // searches for `why` (made when first needed)
+    NetFile coach_net;   // its own copy of the built-in engine's net
     Move why_move;       // the move `why` shows, while the position is why_key
     Key why_key;
     // The last lines of the last analysis that ended, shown again whenever

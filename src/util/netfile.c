@@ -71,6 +71,35 @@ void netfile_release(NetFile *nf, Engine *e) {
     nf->net = NULL;
 }
 
+NetFileStatus netfile_attach(NetFile *nf, Engine *e, const Engine *like, char *msg, size_t msgsz) {
+    if (like) {
+        static const char *const names[] = { "EvalFile", "UseNNUE" };
+        for (int i = 0; i < 2; i++) {
+            char value[1024];
+            if (engine_get_option(like, names[i], value, sizeof value))
+                (void)engine_set_option(e, names[i], value, NULL, 0); // like's value: valid
+        }
+    }
+    return netfile_sync(nf, e, msg, msgsz);
+}
+
+bool netfile_choose(NetFile *nf, Engine *e, const char *choice, char *msg, size_t msgsz) {
+    if (choice) {
+        bool none = strcmp(choice, "none") == 0, builtin = strcmp(choice, "builtin") == 0;
+        (void)engine_set_option(e, "EvalFile", none || builtin ? "" : choice, NULL, 0);
+        (void)engine_set_option(e, "UseNNUE", none ? "false" : "true", NULL, 0);
+    }
+    char why[NNUE_DESC_MAX + 1200];
+    if (netfile_sync(nf, e, why, sizeof why) != NETFILE_ERROR)
+        return true;
+    // A command line stops there rather than going on with another evaluation.
+    char *cut = strstr(why, "; using the hand-crafted evaluation");
+    if (cut)
+        *cut = '\0';
+    errmsg_set(msg, msgsz, "--eval-file %s", strncmp(why, "EvalFile ", 9) == 0 ? why + 9 : why);
+    return false;
+}
+
 NetFileStatus netfile_sync(NetFile *nf, Engine *e, char *msg, size_t msgsz) {
     char use[8], path[1024];
     engine_get_option(e, "UseNNUE", use, sizeof use);
