@@ -179,6 +179,12 @@ expect_usage "--depth=x" "$fixture" --depth=x
 expect_usage "--jobs 0" "$fixture" --jobs 0
 expect_usage "--jobs=300" "$fixture" --jobs=300
 expect_usage "unknown option" "$fixture" --fast
+run "$fixture" --eval-file "$tmp/none.nnue"
+if [ "$status" -eq 2 ] && grep -q "^patzer annotate: --eval-file $tmp/none.nnue: cannot open" "$tmp/err"; then
+    pass "--eval-file with a missing net: exit 2, named"
+else
+    fail "--eval-file with a missing net: status $status" "$(cat "$tmp/err")"
+fi
 
 run --help
 if [ "$status" -eq 0 ] && grep -q '^usage: patzer annotate' "$tmp/out"; then

@@ -93,5 +93,18 @@ for bad in "--jobs 0" "--jobs 257" "--depth 0" "--jobs"; do
     status=$?
     if [ "$status" -eq 2 ]; then pass "$bad: exit 2"; else fail "$bad: status $status"; fi
 done
+# --eval-file: the built-in net or the hand-crafted evaluation solve the mates alike; a net
+# that cannot be read stops the run, naming it.
+for e in builtin none; do
+    out=$(timeout 60 "$PATZER" epd "$suite" --depth 6 --jobs 1 --eval-file "$e" 2>&1)
+    if [ $? -eq 0 ] && grep -q "^solved" <<<"$out"; then pass "--eval-file $e runs the suite"; else
+        fail "--eval-file $e runs the suite" "$out"; fi
+done
+out=$(timeout 10 "$PATZER" epd "$suite" --eval-file "$tmp/none.nnue" 2>&1)
+if [ $? -eq 2 ] && [[ $out == "patzer epd: --eval-file $tmp/none.nnue: cannot open"* ]]; then
+    pass "--eval-file with a missing net: exit 2, named"
+else
+    fail "--eval-file with a missing net: exit 2, named" "$out"
+fi
 
 finish

@@ -83,21 +83,14 @@ NetFileStatus netfile_attach(NetFile *nf, Engine *e, const Engine *like, char *m
     return netfile_sync(nf, e, msg, msgsz);
 }
 
-bool netfile_choose(NetFile *nf, Engine *e, const char *choice, char *msg, size_t msgsz) {
-    if (choice) {
-        bool none = strcmp(choice, "none") == 0, builtin = strcmp(choice, "builtin") == 0;
-        (void)engine_set_option(e, "EvalFile", none || builtin ? "" : choice, NULL, 0);
-        (void)engine_set_option(e, "UseNNUE", none ? "false" : "true", NULL, 0);
-    }
-    char why[NNUE_DESC_MAX + 1200];
-    if (netfile_sync(nf, e, why, sizeof why) != NETFILE_ERROR)
-        return true;
-    // A command line stops there rather than going on with another evaluation.
-    char *cut = strstr(why, "; using the hand-crafted evaluation");
-    if (cut)
-        *cut = '\0';
-    errmsg_set(msg, msgsz, "--eval-file %s", strncmp(why, "EvalFile ", 9) == 0 ? why + 9 : why);
-    return false;
+// Loads the net e's options name into nf (the built-in one when EvalFile is empty); on
+// failure, what is wrong with which file in why and NULL.
+static NnueNet *load_named(const char *path, char *why, size_t whysz) {
+    char err[256];
+    NnueNet *net = path[0] ? netfile_read(path, err, sizeof err) : netfile_builtin(err, sizeof err);
+    if (!net)
+        errmsg_set(why, whysz, "%s: %s", path[0] ? path : "(the built-in net)", err);
+    return net;
 }
 
 NetFileStatus netfile_sync(NetFile *nf, Engine *e, char *msg, size_t msgsz) {
@@ -113,11 +106,10 @@ NetFileStatus netfile_sync(NetFile *nf, Engine *e, char *msg, size_t msgsz) {
     }
     // The net may be in use by a search: the engine lets go of it before it is replaced.
     netfile_release(nf, e);
-    char why[256];
-    NnueNet *net = path[0] ? netfile_read(path, why, sizeof why) : netfile_builtin(why, sizeof why);
+    char why[1400];
+    NnueNet *net = load_named(path, why, sizeof why);
     if (!net) {
-        errmsg_set(msg, msgsz, "EvalFile %s: %s; using the hand-crafted evaluation",
-                   path[0] ? path : "(the built-in net)", why);
+        errmsg_set(msg, msgsz, "EvalFile %s; using the hand-crafted evaluation", why);
         return NETFILE_ERROR;
     }
     nf->net = net;
@@ -128,4 +120,27 @@ NetFileStatus netfile_sync(NetFile *nf, Engine *e, char *msg, size_t msgsz) {
         errmsg_set(msg, msgsz, "NNUE: the built-in net: %s", net->desc);
     one_line(msg);
     return NETFILE_LOADED;
+}
+
+bool netfile_choose(NetFile *nf, Engine *e, const char *choice, char *msg, size_t msgsz) {
+    if (choice) {
+        bool none = strcmp(choice, "none") == 0, builtin = strcmp(choice, "builtin") == 0;
+        (void)engine_set_option(e, "EvalFile", none || builtin ? "" : choice, NULL, 0);
+        (void)engine_set_option(e, "UseNNUE", none ? "false" : "true", NULL, 0);
+    }
+    char use[8], path[1024];
+    engine_get_option(e, "UseNNUE", use, sizeof use);
+    engine_get_option(e, "EvalFile", path, sizeof path);
+    netfile_release(nf, e);
+    if (strcmp(use, "true") != 0)
+        return true;
+    // A command line stops on a net it cannot use rather than going on with another
+    // evaluation.
+    char why[1400];
+    NnueNet *net = load_named(path, why, sizeof why);
+    if (!net)
+        return errmsg_set(msg, msgsz, "--eval-file %s", why);
+    nf->net = net;
+    engine_set_net(e, net);
+    return true;
 }
