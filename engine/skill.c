@@ -198,23 +198,12 @@ int skill_pick(const SkillLevel *lvl, const Board *b, const SkillLine *lines, in
 
     // A free piece is taken: people do not miss one outside a blind moment,
     // even when a shallow search finds it can be taken later as well (or
-    // something else scores a little more).
+    // something else scores a little more). Only among the lines: a capture
+    // the search put below them is a poisoned one.
     int grab_floor = lines[first_safe].score - lvl->margin - see_piece_value(KNIGHT);
     for (int i = first_safe; i < n; i++)
         if (safe[i] && lines[i].score >= grab_floor && wins_a_piece(b, lines[i].move))
             return i;
-    int grab = -1, grab_value = 0;
-    for (int i = 0; i < nothers; i++) {
-        if (!wins_a_piece(b, others[i]))
-            continue;
-        int value = see_piece_value(piece_type(board_piece_on(b, move_to(others[i]))));
-        if (value > grab_value && !skill_allows_mate_in_one(b, others[i])) {
-            grab = i;
-            grab_value = value;
-        }
-    }
-    if (grab >= 0)
-        return -1 - grab;
 
     // Candidates: safe and within the margin of the best safe line. Their
     // scores get a little noise, so that equal choices vary between games.
