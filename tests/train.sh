@@ -113,9 +113,12 @@ check "only the player's mistakes" test "$(grep -c '^puzzle	' "$XDG_DATA_HOME/pa
 check "every game searched" test "$(grep -c '^scanned	' "$XDG_DATA_HOME/patzer/puzzles")" -eq 5
 check "the sources name the archive" grep -qE '^Wrong: .*\(The game: games\.pgn#1 3\. d3\.\)' <<<"$out"
 check "the others come first" \
-    grep -qE '^White to move: find the best move \(puzzle 3 of 3, rating 1010;' <<<"$out"
+    grep -qE '^White to move: find the best move \(puzzle 3 of 3, rating [0-9]+;' <<<"$out"
+# The failed one is puzzle 1 again: the same rating (the rating itself, from
+# the depth at which the search settled on the move, is not checked here).
+first_rating=$(grep -oE '\(puzzle 1 of [0-9]+, rating [0-9]+;' <<<"$out" | head -1 | grep -oE '[0-9]+;')
 check "the failed one comes back at the end" \
-    grep -qE '^White to move: find the best move \(puzzle 4 of 4, rating 1100;' <<<"$out"
+    grep -qE "^White to move: find the best move \\(puzzle 4 of 4, rating ${first_rating:-none}" <<<"$out"
 
 # Nothing to train on: a missing file.
 export XDG_DATA_HOME=$tmp/data3
