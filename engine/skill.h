@@ -3,10 +3,15 @@
 // move. A level below SKILL_LEVEL_MAX searches shallowly (a depth cap and a
 // node budget), keeps several candidate lines (MultiPV), and then picks
 // among the candidates that are close to the best one, the better ones more
-// often, with a little noise on their scores. It never picks a move that is
-// outside the candidates, far below the best, or that allows a mate in one
-// when something else does not. SKILL_LEVEL_MAX is full strength: the search
-// is exactly the unweakened one.
+// often, with a little noise on their scores; a capture that wins a piece
+// outright is always taken, as people take a free piece. Now and then (a
+// "blind moment", more often at the lower levels) it overlooks what it
+// searched: every legal move looks nearly as good as the lines it found, its
+// own mate included, so it may hang a piece or miss a mate as people of its
+// strength do (bench/humanlike.sh measures the size of its mistakes against
+// rated human games). It never allows a mate in one when something else does
+// not. SKILL_LEVEL_MAX is full strength: the search is exactly the
+// unweakened one.
 #ifndef ENGINE_SKILL_H
 #define ENGINE_SKILL_H
 
@@ -23,6 +28,7 @@ typedef struct SkillLevel {
     int noise;           // cp: candidates' scores are shifted by up to +-noise
     int mistake_percent; // chance of a weighted draw among the candidates
                          // instead of playing the best (noisy) score
+    int blind_permille;  // chance per move of a blind moment (see above)
 } SkillLevel;
 
 // The settings of a level; NULL for full strength (level <= 0 or >=
@@ -43,9 +49,10 @@ typedef struct SkillLine {
 } SkillLine;
 
 // Chooses the move to play from the candidate lines (sorted best first, n
-// >= 1) of a search of b; others are the remaining legal moves, used only
-// when every candidate allows a mate in one. Returns the index of the chosen
-// line in lines, or -1 - i when others[i] was chosen. b is restored.
+// >= 1) of a search of b; others are the remaining legal moves, chosen only
+// in a blind moment or when every candidate allows a mate in one. Returns
+// the index of the chosen line in lines, or -1 - i when others[i] was
+// chosen. b is restored.
 int skill_pick(const SkillLevel *lvl, const Board *b, const SkillLine *lines, int n,
                const Move *others, int nothers, uint64_t *rng);
 

@@ -249,6 +249,8 @@ typedef struct Seen {
     int games, puzzles, done_calls;
     bool numbers[16];
     bool overlap;
+    int last;          // the number of the game reported last
+    bool out_of_order; // a game reported after one read later
 } Seen;
 
 static void seen_game(const MinerGame *g, void *ctx) {
@@ -261,6 +263,9 @@ static void seen_game(const MinerGame *g, void *ctx) {
     s->puzzles += g->count;
     if (g->number > 0 && g->number < 16)
         s->numbers[g->number] = true;
+    if (g->number <= s->last)
+        s->out_of_order = true;
+    s->last = g->number;
     pthread_mutex_unlock(&s->lock);
 }
 
@@ -296,6 +301,7 @@ Test(miner, every_game_once_on_two_workers, .timeout = 120) {
     cr_expect_eq(seen.games, 4, "five games, the fourth skipped");
     cr_expect(seen.numbers[1] && seen.numbers[2] && seen.numbers[3] && seen.numbers[5]);
     cr_expect(!seen.numbers[4]);
+    cr_expect(!seen.out_of_order, "games reported in the order read, whichever worker ends first");
     cr_expect_geq(seen.puzzles, 4, "the sample's four puzzles");
 }
 

@@ -96,6 +96,7 @@ Test(skill, level_table_is_monotonic) {
         cr_assert_not_null(a, "level %d", l);
         cr_assert(a->depth >= 1 && a->lines >= 2 && a->lines <= MAX_MULTIPV, "level %d", l);
         cr_assert(a->mistake_percent >= 0 && a->mistake_percent <= 100, "level %d", l);
+        cr_assert(a->blind_permille >= 0 && a->blind_permille <= 1000, "level %d", l);
         if (l + 1 == ENGINE_LEVEL_MAX)
             break;
         const SkillLevel *b = skill_level(l + 1);
@@ -106,6 +107,7 @@ Test(skill, level_table_is_monotonic) {
         cr_assert_gt(a->temperature, b->temperature, "temperature, level %d", l);
         cr_assert_gt(a->noise, b->noise, "noise, level %d", l);
         cr_assert_gt(a->mistake_percent, b->mistake_percent, "mistakes, level %d", l);
+        cr_assert_gt(a->blind_permille, b->blind_permille, "blind moments, level %d", l);
     }
     // elo N (and patzer.conf's elo) accept down to ENGINE_ELO_MIN: the weakest level.
     cr_assert_geq(engine_level_elo(1), ENGINE_ELO_MIN);
@@ -199,10 +201,12 @@ Test(skill, uci_options_choose_the_level) {
 // ------------------------------------------------------------------ the choice
 
 // Every level, on the first POSITIONS bench positions: a legal move, one of
-// the candidate lines the level searched, and within its node budget (once
+// the candidate lines the level searched (another move only in a blind
+// moment, rank -1: rare, rarer higher up), and within its node budget (once
 // its first iteration is done).
 Test(skill, moves_are_legal_and_among_the_best_lines, .init = searcher_up, .fini = searcher_down,
      .timeout = 120) {
+    int outside_low = 0, outside_high = 0;
     for (int level = 1; level < ENGINE_LEVEL_MAX; level++) {
         const SkillLevel *lvl = skill_level(level);
         for (int p = 0; p < POSITIONS; p++) {
@@ -210,14 +214,20 @@ Test(skill, moves_are_legal_and_among_the_best_lines, .init = searcher_up, .fini
             set_fen(&b, bench_position(p));
             SearchResult r = run(&b, level, 1000 + (uint64_t)p, 0, MOVE_NONE);
             cr_assert(is_legal(&b, r.best), "level %d position %d: illegal move", level, p);
-            cr_assert(r.rank >= 0 && r.rank < lvl->lines, "level %d position %d: rank %d", level, p,
-                      r.rank);
+            cr_assert(r.rank >= -1 && r.rank < lvl->lines, "level %d position %d: rank %d", level,
+                      p, r.rank);
+            if (r.rank < 0)
+                *(level <= 5 ? &outside_low : &outside_high) += 1;
             cr_assert(r.depth >= 1 && r.depth <= lvl->depth, "level %d position %d: depth %d",
                       level, p, r.depth);
             cr_assert(r.depth == 1 || r.nodes <= lvl->nodes + 64,
                       "level %d position %d: %llu nodes", level, p, (unsigned long long)r.nodes);
         }
     }
+    cr_assert_leq(outside_low, 5 * POSITIONS / 3, "levels 1-5: %d moves outside the lines",
+                  outside_low);
+    cr_assert_leq(outside_high, 14 * POSITIONS / 10, "levels 6-19: %d moves outside the lines",
+                  outside_high);
 }
 
 // White can take a loose queen with the rook that guards the back rank,
@@ -250,16 +260,24 @@ Test(skill, takes_a_mate_in_one, .init = searcher_up, .fini = searcher_down) {
         { "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", "h5f7" },
         { "1r6/8/8/8/8/8/5k1K/8 b - - 0 1", "b8h8" },
     };
+    // Taken at least 6 times in 8 at every level; missed only in a blind
+    // moment, as people miss one now and then (more often lower down).
+    int missed_low = 0, missed_high = 0;
     for (size_t i = 0; i < sizeof mates / sizeof mates[0]; i++) {
         Board b;
         set_fen(&b, mates[i].fen);
         Move mate = test_san_move(&b, mates[i].mate);
-        for (int level = 1; level < ENGINE_LEVEL_MAX; level++)
-            for (uint64_t seed = 1; seed <= 4; seed++)
-                cr_assert_eq(run(&b, level, seed, 0, MOVE_NONE).best, mate,
-                             "%s: level %d seed %llu", mates[i].fen, level,
-                             (unsigned long long)seed);
+        for (int level = 1; level < ENGINE_LEVEL_MAX; level++) {
+            int missed = 0;
+            for (uint64_t seed = 1; seed <= 8; seed++)
+                missed += run(&b, level, seed, 0, MOVE_NONE).best != mate;
+            cr_assert_leq(missed, 2, "%s: level %d misses it %d times in 8", mates[i].fen, level,
+                          missed);
+            *(level <= 5 ? &missed_low : &missed_high) += missed;
+        }
     }
+    cr_assert_geq(missed_low, missed_high * 5 / 14, "levels 1-5 miss %d, 6-19 %d", missed_low,
+                  missed_high);
 }
 
 // 1.e4 e5 2.Qh5 Nc6 3.Bc4 g6: the queen is attacked by a pawn and only a
@@ -267,18 +285,34 @@ Test(skill, takes_a_mate_in_one, .init = searcher_up, .fini = searcher_down) {
 static const char *const HANGING_QUEEN =
     "r1bqkbnr/pppp1p1p/2n3p1/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 0 4";
 
+// Saved at least 6 times in 8 at every level (left only in a blind moment).
 Test(skill, saves_a_hanging_queen, .init = searcher_up, .fini = searcher_down, .timeout = 60) {
     Board b;
     set_fen(&b, HANGING_QUEEN);
     for (int level = 1; level < ENGINE_LEVEL_MAX; level++) {
+        int left = 0;
         for (uint64_t seed = 1; seed <= 8; seed++) {
             Move m = run(&b, level, seed, 0, MOVE_NONE).best;
-            char text[8];
-            notation_to_uci(m, text);
-            cr_assert_eq(move_from(m), move_from(test_san_move(&b, "Qf3")),
-                         "level %d seed %llu leaves the queen: %s", level, (unsigned long long)seed,
-                         text);
+            left += move_from(m) != move_from(test_san_move(&b, "Qf3"));
         }
+        cr_assert_leq(left, 2, "level %d leaves the queen %d times in 8", level, left);
+    }
+}
+
+// A queen left en prise by the opponent (1.e4 e5 2.Nf3 Qh4??): taken by
+// every level, save in a blind moment.
+static const char *const FREE_QUEEN =
+    "rnb1kbnr/pppp1ppp/8/4p3/4P2q/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+
+Test(skill, takes_a_free_piece, .init = searcher_up, .fini = searcher_down, .timeout = 60) {
+    Board b;
+    set_fen(&b, FREE_QUEEN);
+    Move take = test_san_move(&b, "Nxh4");
+    for (int level = 1; level < ENGINE_LEVEL_MAX; level++) {
+        int missed = 0;
+        for (uint64_t seed = 1; seed <= 8; seed++)
+            missed += run(&b, level, seed, 0, MOVE_NONE).best != take;
+        cr_assert_leq(missed, 2, "level %d misses the queen %d times in 8", level, missed);
     }
 }
 

@@ -22,13 +22,25 @@ typedef struct Worker {
     bool counts; // the worker that counts the games before it mines
 } Worker;
 
+// A game searched before one that was read earlier: held until that one is
+// done, so that games are reported in the order they were read.
+typedef struct Held {
+    int seq; // the game's place in the order read, from 0
+    MinerGame game;
+    Puzzle *puzzles; // owned (NULL: nothing to report, e.g. a skipped game)
+    bool report;
+} Held;
+
 struct Miner {
     MinerOptions opt;
     pthread_mutex_t lock;
     // Under the lock: the reader of file `file`, the games read of it.
     PgnReader *reader;
     int file, number;
-    int read;    // games read of all files
+    int read;     // games read of all files
+    int reported; // games done in the order read (reported or skipped)
+    Held *held;   // games done out of order
+    int held_count, held_cap;
     int running; // workers not yet finished
     char error[512];
     atomic_bool cancel;
@@ -70,10 +82,64 @@ static int count_games(const Miner *m) {
     return total;
 }
 
-// The next game to search into w->game, under the lock: false when there
-// is none (all read, or cancelled). Skipped and broken games are counted
-// as done here.
-static bool next_game(Worker *w, int *file, int *number, uint64_t *key, bool sides[COLOR_NB]) {
+// Reports, under the lock, the held games that are next in the order read.
+static void flush_held(Miner *m) {
+    for (int i = 0; i < m->held_count;) {
+        Held *h = &m->held[i];
+        if (h->seq != m->reported) {
+            i++;
+            continue;
+        }
+        if (h->report && m->opt.on_game)
+            m->opt.on_game(&h->game, m->opt.ctx);
+        free(h->puzzles);
+        m->held[i] = m->held[--m->held_count];
+        m->reported++;
+        i = 0; // the next one may be anywhere
+    }
+}
+
+// Game seq is done, under the lock: g (NULL: nothing to report) is reported
+// once every game read before it is done. False when out of memory.
+static bool game_done(Miner *m, int seq, const MinerGame *g) {
+    if (m->held_count == m->held_cap) {
+        int cap = m->held_cap ? 2 * m->held_cap : 16;
+        Held *p = realloc(m->held, (size_t)cap * sizeof *p);
+        if (!p)
+            return false;
+        m->held = p;
+        m->held_cap = cap;
+    }
+    Held h = { .seq = seq, .report = g != NULL };
+    if (g) {
+        h.game = *g;
+        // At least one element: callbacks may copy from it even when empty.
+        h.puzzles = malloc((size_t)(g->count > 0 ? g->count : 1) * sizeof *h.puzzles);
+        if (!h.puzzles)
+            return false;
+        if (g->count > 0)
+            memcpy(h.puzzles, g->puzzles, (size_t)g->count * sizeof *h.puzzles);
+        h.game.puzzles = h.puzzles;
+    }
+    m->held[m->held_count++] = h;
+    flush_held(m);
+    return true;
+}
+
+// A game that gives nothing to report (broken, skipped, no side to search).
+static void game_skipped(Miner *m, int seq) {
+    atomic_fetch_add(&m->done, 1);
+    if (!game_done(m, seq, NULL)) {
+        set_error(m, "out of memory finding puzzles");
+        atomic_store(&m->cancel, true);
+    }
+}
+
+// The next game to search into w->game, under the lock, with its place in
+// the order read: false when there is none (all read, or cancelled).
+// Skipped and broken games are counted as done here.
+static bool next_game(Worker *w, int *seq, int *file, int *number, uint64_t *key,
+                      bool sides[COLOR_NB]) {
     Miner *m = w->m;
     while (!atomic_load(&m->cancel) && m->file < m->opt.path_count &&
            (m->opt.max_games <= 0 || m->read < m->opt.max_games)) {
@@ -96,23 +162,23 @@ static bool next_game(Worker *w, int *file, int *number, uint64_t *key, bool sid
             continue;
         }
         m->number++;
-        m->read++;
+        *seq = m->read++;
         if (status < 0) {
-            atomic_fetch_add(&m->done, 1); // a broken game: the others still count
+            game_skipped(m, *seq); // a broken game: the others still count
             continue;
         }
         *file = m->file;
         *number = m->number;
         *key = puzzlebook_game_key(w->game);
         if (m->opt.skip && m->opt.skip(*file, *number, *key, m->opt.ctx)) {
-            atomic_fetch_add(&m->done, 1);
+            game_skipped(m, *seq);
             continue;
         }
         memcpy(sides, m->opt.puzzle.sides, sizeof m->opt.puzzle.sides);
         if (m->opt.sides)
             m->opt.sides(w->game, sides, m->opt.ctx);
         if (!sides[WHITE] && !sides[BLACK]) {
-            atomic_fetch_add(&m->done, 1);
+            game_skipped(m, *seq);
             continue;
         }
         return true;
@@ -128,10 +194,10 @@ static void *work(void *arg) {
     PuzzleOptions opt = m->opt.puzzle;
     opt.cancel = &m->cancel;
     for (;;) {
-        int file, number;
+        int seq, file, number;
         uint64_t key;
         pthread_mutex_lock(&m->lock);
-        bool have = next_game(w, &file, &number, &key, opt.sides);
+        bool have = next_game(w, &seq, &file, &number, &key, opt.sides);
         pthread_mutex_unlock(&m->lock);
         if (!have)
             break;
@@ -142,17 +208,15 @@ static void *work(void *arg) {
         if (atomic_load(&m->cancel))
             break; // this game is not finished: not reported
         pthread_mutex_lock(&m->lock);
-        if (n < 0) {
+        MinerGame g = {
+            .file = file, .number = number, .key = key, .puzzles = w->found, .count = n
+        };
+        if (n < 0 || !game_done(m, seq, &g)) {
             set_error(m, "out of memory finding puzzles");
             atomic_store(&m->cancel, true);
         } else {
             atomic_fetch_add(&m->puzzles, n);
             atomic_fetch_add(&m->done, 1);
-            MinerGame g = {
-                .file = file, .number = number, .key = key, .puzzles = w->found, .count = n
-            };
-            if (m->opt.on_game)
-                m->opt.on_game(&g, m->opt.ctx);
         }
         pthread_mutex_unlock(&m->lock);
     }
@@ -251,6 +315,9 @@ void miner_free(Miner *m) {
     }
     if (m->reader)
         pgn_reader_close(m->reader);
+    for (int i = 0; i < m->held_count; i++)
+        free(m->held[i].puzzles); // behind a game cancelled: searched next time
+    free(m->held);
     pthread_mutex_destroy(&m->lock);
     free(m);
 }

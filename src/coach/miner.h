@@ -10,8 +10,11 @@
 // the lock (reading is fast next to the search) and searches it unlocked,
 // from a cleared hash table and history, so that what a game gives does not
 // depend on which worker searched it or what it searched before.
-// Results come back in the order games finish, each with the file and the
-// game's number in it, so a caller that needs file order sorts by them.
+// Results come back in the order the games were read (a game finished early
+// is held until those before it are done), each with the file and the game's
+// number in it: what a caller hears does not depend on how many workers
+// there are or how fast they run. A cancel drops the games held behind the
+// unfinished ones.
 #ifndef SRC_COACH_MINER_H
 #define SRC_COACH_MINER_H
 

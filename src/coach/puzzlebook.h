@@ -18,7 +18,8 @@
 // 10 * (0.1 - (5-q) * (0.08 + (5-q) * 0.02)) points (at least 130). Solved:
 // the interval becomes 1 day, then 6, then interval * ease; failed: the
 // interval is reset and the puzzle is due at once (the session shows it again
-// after PUZZLEBOOK_RETRY_AFTER other puzzles, else it leads the next session).
+// after PUZZLEBOOK_RETRY_AFTER other puzzles, waiting for puzzles still being
+// found, else at the end of its queue; it also leads the next session).
 //
 // Rating: Elo against the puzzle's rating, on the first attempt of each
 // puzzle only (a retry after seeing the solution proves little): expected
