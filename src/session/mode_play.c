@@ -301,11 +301,12 @@ static void play_text_move(Session *s, const char *text, int64_t now) {
     char err[512] = "";
     if (s->think.busy && s->think.kind == REQ_HINT)
         think_cancel(&s->think);
+    bool over = game_is_over(s->live);
     GameStatus st = game_play_text(s->live, text, now, err, sizeof err);
-    if (st == GAME_OK)
-        after_move(s, now);
-    else
+    if (st != GAME_OK)
         session_move_error(s, text, st, err);
+    if (st == GAME_OK || (!over && game_is_over(s->live))) // a flag fell before the move
+        after_move(s, now);
 }
 
 static void claim(Session *s, const char *text, int64_t now) {
@@ -430,12 +431,16 @@ static void on_bestmove(Session *s, const Event *ev, int64_t now) {
     if (kind == REQ_MOVE && s->think.uci && !s->think.fallback &&
         !game_settings(s->live)->names[mover][0])
         game_set_name(s->live, mover, think_engine_name(&s->think));
-    if (kind == REQ_MOVE && game_engine_to_move(s->live) &&
-        game_play_move(s->live, ev->best, s->think.engine_score, s->think.thinking.depth, now) ==
-            GAME_OK) {
+    if (kind != REQ_MOVE || !game_engine_to_move(s->live))
+        return;
+    GameStatus st =
+        game_play_move(s->live, ev->best, s->think.engine_score, s->think.thinking.depth, now);
+    // A move that arrives after the mover's flag fell (between two clock
+    // ticks, on a loaded machine) ends the game: it is said like any end.
+    if (st == GAME_OK || game_is_over(s->live))
         after_move(s, now);
+    if (st == GAME_OK)
         pointing_after_engine(s, now);
-    }
 }
 
 // When the engine plays itself, it waits pace_ms after the last move.
