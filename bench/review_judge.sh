@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # bench/review_judge.sh: how right the review's marks are, with Stockfish as
 # the judge (issue 26): `patzer annotate` on the games of
-# bench/data/review_games.pgn (provenance in bench/data/README.md), twice, and
+# bench/data/review_games.pgn and review_games_2.pgn (26 games; provenance in
+# bench/data/README.md), twice, and
 # bench/review_judge scoring each run against Stockfish at depth DEPTH
 # (precision and recall of ?/?? and of ??, marks in the first 8 moves and on
 # theory, better moves shown against the judge's, the stability of the marks
@@ -15,9 +16,11 @@
 # Environment: PATZER (default: src/patzer of this tree), PATZER_BASE (an
 # older build to compare, run with its own defaults; none by default),
 # JUDGE_HELPER (default bench/review_judge of this tree), JUDGE (default
-# /usr/games/stockfish), DEPTH (default 16), GAMES (default the file above),
-# CACHE (default $TMPDIR/review_judge.cache: the judge's evaluations, kept
-# between runs), ANNOTATE_ARGS (passed to the new build's annotate), RUNS
+# /usr/games/stockfish), DEPTH (default 16), GAMES (default the two files
+# above; one or more PGN files, separated by spaces; GAMES=bench/data/review_games.pgn
+# gives the first set of 11 games), CACHE (default
+# $TMPDIR/review_judge.dDEPTH.cache: the judge's evaluations, kept between
+# runs, so that only positions it never saw cost its time), ANNOTATE_ARGS (passed to the new build's annotate), RUNS
 # (default 3), BENCH_BOOK and BENCH_OPENINGS (theory, for the marks on it).
 #
 # Exit status: 0 after a complete run, 1 when a program fails, 2 for a
@@ -33,8 +36,8 @@ PATZER_BASE=${PATZER_BASE:-}
 JUDGE_HELPER=${JUDGE_HELPER:-$top/bench/review_judge}
 JUDGE=${JUDGE:-/usr/games/stockfish}
 DEPTH=${DEPTH:-16}
-GAMES=${GAMES:-$here/data/review_games.pgn}
-CACHE=${CACHE:-${TMPDIR:-/tmp}/review_judge.cache}
+GAMES=${GAMES:-$here/data/review_games.pgn $here/data/review_games_2.pgn}
+CACHE=${CACHE:-${TMPDIR:-/tmp}/review_judge.d$DEPTH.cache}
 ANNOTATE_ARGS=${ANNOTATE_ARGS:-}
 RUNS=${RUNS:-3}
 GAME40=${GAME40:-4}
@@ -48,6 +51,15 @@ done
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# The games, in one file, a blank line between files.
+for f in $GAMES; do
+    if ! cat "$f"; then
+        echo "review_judge.sh: cannot read $f" >&2
+        exit 2
+    fi
+    echo
+done >"$work/games.pgn"
+GAMES=$work/games.pgn
 
 now() { date +%s.%N; }
 
