@@ -21,7 +21,10 @@
 # gives the first set of 11 games), CACHE (default
 # $TMPDIR/review_judge.dDEPTH.cache: the judge's evaluations, kept between
 # runs, so that only positions it never saw cost its time), ANNOTATE_ARGS (passed to the new build's annotate), RUNS
-# (default 3), BENCH_BOOK and BENCH_OPENINGS (theory, for the marks on it).
+# (default 3), BENCH_BOOK and BENCH_OPENINGS (theory, for the marks on it),
+# PEER_DEPTH (none by default: the judge at that depth is scored like an
+# annotator too, its evaluations cached in CACHE.peerPEER_DEPTH; how far a
+# strong engine agrees with itself).
 #
 # Exit status: 0 after a complete run, 1 when a program fails, 2 for a
 # missing program.
@@ -43,6 +46,7 @@ RUNS=${RUNS:-3}
 GAME40=${GAME40:-4}
 BENCH_BOOK=${BENCH_BOOK:-$top/data/patzer.bin}
 BENCH_OPENINGS=${BENCH_OPENINGS:-$top/data/openings.txt}
+PEER_DEPTH=${PEER_DEPTH:-}
 
 for prog in "$PATZER" "$JUDGE_HELPER" "$JUDGE"; do
     [ -x "$prog" ] || { echo "review_judge.sh: $prog is missing (make bench-review builds it; apt-get install stockfish)" >&2; exit 2; }
@@ -107,8 +111,10 @@ report() {
     t1=$(annotate "$build" "$work/$name.1.pgn" "$@")
     t2=$(annotate "$build" "$work/$name.2.pgn" "$@")
     local figures
+    local peer=()
+    [ -z "$PEER_DEPTH" ] || peer=(--peer-depth "$PEER_DEPTH" --peer-cache "$CACHE.peer$PEER_DEPTH")
     figures=$("$JUDGE_HELPER" --judge "$JUDGE" --depth "$DEPTH" --cache "$CACHE" \
-        --openings "$BENCH_OPENINGS" --book "$BENCH_BOOK" \
+        --openings "$BENCH_OPENINGS" --book "$BENCH_BOOK" "${peer[@]}" \
         "$GAMES" "$work/$name.1.pgn" "$work/$name.2.pgn") || exit 1
     local game
     game=$(one_game "$build" "$@")
