@@ -3,7 +3,8 @@
 // strong UCI engine (the judge), for bench/review_judge.sh.
 //
 //   bench/review_judge [--judge CMD] [--depth N] [--cache FILE] [--openings FILE]
-//                      [--book FILE] [--verbose] GAMES.pgn RUN.pgn [RUN2.pgn]
+//                      [--book FILE] [--verbose] [--peer-depth N [--peer-cache FILE]]
+//                      GAMES.pgn RUN.pgn [RUN2.pgn]
 //
 // GAMES.pgn holds the games, RUN.pgn the same games as `patzer annotate`
 // wrote them (RUN2.pgn: a second run, for stability). The judge (default
@@ -21,7 +22,9 @@
 // share of better moves shown that are the judge's best, better moves the
 // judge scores worse than the move played (by 1 point of win% or more),
 // marks on the judge's own best move, and with RUN2 the Jaccard index of the
-// ?/?? marks of the two runs.
+// ?/?? marks of the two runs. With --peer-depth, also the precision and
+// recall of the judge's own "mistake or worse" at that depth (its evaluations
+// cached in the peer cache): how far the judge agrees with itself.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,6 +138,7 @@ typedef struct Tally {
     int early_marks, early_false, theory_marks;
     int suggestions, suggestions_best, suggestions_worse, marks_on_best;
     int stable_both, stable_either;
+    int peer_marked, peer_hits; // the peer judge's "mistake or worse" (--peer-depth)
 } Tally;
 
 static bool is_mistake_nag(int nag) {
@@ -149,7 +153,7 @@ static int mark_of(const PgnNode *n) {
 }
 
 // Scores one game: g the original, a and a2 (may be NULL) its annotations.
-static bool score_game(Judge *j, const PgnGame *g, const PgnGame *a, const PgnGame *a2,
+static bool score_game(Judge *j, Judge *peer, const PgnGame *g, const PgnGame *a, const PgnGame *a2,
                        const Openings *o, const Book *book, Tally *t) {
     int n = pgn_mainline_length(g);
     if (pgn_mainline_length(a) != n || (a2 && pgn_mainline_length(a2) != n)) {
@@ -213,8 +217,14 @@ static bool score_game(Judge *j, const PgnGame *g, const PgnGame *a, const PgnGa
             char shown[MOVE_TEXT_MAX] = "-";
             if (v && movegen_is_legal(&b, v->move))
                 notation_to_san(&b, v->move, shown);
-            fprintf(stderr, "ply %3d %-7s judge %5.1f best %-7s mark %d shown %-7s%s\n", k, san,
-                    loss, best, mark, shown, k < theory ? " theory" : "");
+            // The judge's view before and after (the mover's; m: mate in N), and the
+            // pieces on the board, for sorting the disagreements by kind.
+            fprintf(stderr,
+                    "ply %3d %-7s judge %5.1f best %-7s mark %d shown %-7s before %d m%d after %d "
+                    "m%d pieces %d%s\n",
+                    k, san, loss, best, mark, shown, before->cp, before->mate, -then->cp,
+                    -then->mate, __builtin_popcountll(board_occupied(&b)),
+                    k < theory ? " theory" : "");
         }
         if (is_mistake_nag(mark)) {
             t->mistakes_marked++;
@@ -235,8 +245,25 @@ static bool score_game(Judge *j, const PgnGame *g, const PgnGame *a, const PgnGa
             moves[k] = pgn_mainline_move(g, k);
             if (!s)
                 ok = false;
-            else if (100.0 - win_percent(s) <= wa - 1.0)
+            else if (100.0 - win_percent(s) <= wa - 1.0) {
                 t->suggestions_worse++;
+                if (j->verbose)
+                    fprintf(stderr, "worse ply %3d: the move played %.1f%%, the one shown %.1f%%\n",
+                            k, wa, 100.0 - win_percent(s));
+            }
+        }
+        if (peer) {
+            // The same engine at another depth, judged like the annotation: how far
+            // a strong engine agrees with itself, a ceiling for any annotator.
+            const Eval *pb = judge(peer, &start, moves, k, &b);
+            const Eval *pa = judge(peer, &start, moves, k + 1, &after);
+            if (!pb || !pa) {
+                ok = false;
+                break;
+            }
+            bool peer_mistake = win_percent(pb) - (100.0 - win_percent(pa)) >= 10.0;
+            t->peer_marked += peer_mistake;
+            t->peer_hits += peer_mistake && judge_mistake;
         }
         if (a2) {
             bool m1 = is_mistake_nag(mark), m2 = is_mistake_nag(mark_of(pgn_mainline_node(a2, k)));
@@ -256,12 +283,17 @@ int main(int argc, char **argv) {
     const char *cmd = "/usr/games/stockfish", *cache = "review_judge.cache";
     const char *openings_path = NULL, *book_path = NULL;
     const char *files[3] = { NULL, NULL, NULL };
-    int nfiles = 0, depth = 16;
+    int nfiles = 0, depth = 16, peer_depth = 0;
+    const char *peer_cache = "review_judge.peer.cache";
     bool verbose = false;
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(argv[i], "--judge") && v)
             cmd = argv[++i];
+        else if (!strcmp(argv[i], "--peer-depth") && v)
+            peer_depth = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--peer-cache") && v)
+            peer_cache = argv[++i];
         else if (!strcmp(argv[i], "--depth") && v)
             depth = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--cache") && v)
@@ -281,7 +313,8 @@ int main(int argc, char **argv) {
     }
     if (nfiles < 2 || depth < 1) {
         fprintf(stderr, "usage: review_judge [--judge CMD] [--depth N] [--cache FILE] "
-                        "[--openings FILE] [--book FILE] GAMES.pgn RUN.pgn [RUN2.pgn]\n");
+                        "[--openings FILE] [--book FILE] [--verbose] [--peer-depth N "
+                        "[--peer-cache FILE]] GAMES.pgn RUN.pgn [RUN2.pgn]\n");
         return 2;
     }
     char err[256];
@@ -295,6 +328,18 @@ int main(int argc, char **argv) {
     (void)uci_client_set_option(j.uci, "Threads", "1", false, err, sizeof err);
     (void)uci_client_set_option(j.uci, "Hash", "64", false, err, sizeof err);
     load_cache(&j, cache);
+    Judge peer = { .depth = peer_depth };
+    if (peer_depth > 0) {
+        peer.cache = calloc(CACHE_MAX, sizeof(Eval));
+        peer.uci = uci_client_start(judge_argv, UCI_START_MS, err, sizeof err);
+        if (!peer.cache || !peer.uci) {
+            fprintf(stderr, "review_judge: %s: %s\n", cmd, peer.cache ? err : "out of memory");
+            return 1;
+        }
+        (void)uci_client_set_option(peer.uci, "Threads", "1", false, err, sizeof err);
+        (void)uci_client_set_option(peer.uci, "Hash", "64", false, err, sizeof err);
+        load_cache(&peer, peer_cache);
+    }
     Openings *o = openings_path ? openings_open(openings_path) : NULL;
     Book *book = book_path ? book_open(book_path, err, sizeof err) : NULL;
 
@@ -318,7 +363,8 @@ int main(int argc, char **argv) {
         if (!more)
             break;
         games++;
-        if (!score_game(&j, g[0], g[1], nfiles > 2 ? g[2] : NULL, o, book, &t)) {
+        if (!score_game(&j, peer_depth > 0 ? &peer : NULL, g[0], g[1], nfiles > 2 ? g[2] : NULL, o,
+                        book, &t)) {
             fprintf(stderr, "review_judge: game %d failed\n", games);
             return 1;
         }
@@ -336,6 +382,9 @@ int main(int argc, char **argv) {
            t.marks_on_best);
     if (nfiles > 2)
         printf(" jaccard=%.2f", t.stable_either ? ratio(t.stable_both, t.stable_either) : 1.0);
+    if (peer_depth > 0)
+        printf(" peer_depth=%d peer_precision_mistake=%.2f peer_recall_mistake=%.2f", peer_depth,
+               ratio(t.peer_hits, t.peer_marked), ratio(t.peer_hits, t.judge_mistakes));
     printf("\n");
     for (int i = 0; i < nfiles; i++) {
         pgn_reader_close(r[i]);
@@ -345,6 +394,11 @@ int main(int argc, char **argv) {
     openings_free(o);
     book_close(book);
     uci_client_free(j.uci);
+    if (peer.uci)
+        uci_client_free(peer.uci);
+    if (peer.out)
+        fclose(peer.out);
+    free(peer.cache);
     if (j.out)
         fclose(j.out);
     free(j.cache);

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # bench/review_judge.sh: how right the review's marks are, with Stockfish as
 # the judge (issue 26): `patzer annotate` on the games of
-# bench/data/review_games.pgn (provenance in bench/data/README.md), twice, and
+# bench/data/review_games.pgn and review_games_2.pgn (26 games; provenance in
+# bench/data/README.md), twice, and
 # bench/review_judge scoring each run against Stockfish at depth DEPTH
 # (precision and recall of ?/?? and of ??, marks in the first 8 moves and on
 # theory, better moves shown against the judge's, the stability of the marks
@@ -15,10 +16,15 @@
 # Environment: PATZER (default: src/patzer of this tree), PATZER_BASE (an
 # older build to compare, run with its own defaults; none by default),
 # JUDGE_HELPER (default bench/review_judge of this tree), JUDGE (default
-# /usr/games/stockfish), DEPTH (default 16), GAMES (default the file above),
-# CACHE (default $TMPDIR/review_judge.cache: the judge's evaluations, kept
-# between runs), ANNOTATE_ARGS (passed to the new build's annotate), RUNS
-# (default 3), BENCH_BOOK and BENCH_OPENINGS (theory, for the marks on it).
+# /usr/games/stockfish), DEPTH (default 16), GAMES (default the two files
+# above; one or more PGN files, separated by spaces; GAMES=bench/data/review_games.pgn
+# gives the first set of 11 games), CACHE (default
+# $TMPDIR/review_judge.dDEPTH.cache: the judge's evaluations, kept between
+# runs, so that only positions it never saw cost its time), ANNOTATE_ARGS (passed to the new build's annotate), RUNS
+# (default 3), BENCH_BOOK and BENCH_OPENINGS (theory, for the marks on it),
+# PEER_DEPTH (none by default: the judge at that depth is scored like an
+# annotator too, its evaluations cached in CACHE.peerPEER_DEPTH; how far a
+# strong engine agrees with itself).
 #
 # Exit status: 0 after a complete run, 1 when a program fails, 2 for a
 # missing program.
@@ -33,13 +39,14 @@ PATZER_BASE=${PATZER_BASE:-}
 JUDGE_HELPER=${JUDGE_HELPER:-$top/bench/review_judge}
 JUDGE=${JUDGE:-/usr/games/stockfish}
 DEPTH=${DEPTH:-16}
-GAMES=${GAMES:-$here/data/review_games.pgn}
-CACHE=${CACHE:-${TMPDIR:-/tmp}/review_judge.cache}
+GAMES=${GAMES:-$here/data/review_games.pgn $here/data/review_games_2.pgn}
+CACHE=${CACHE:-${TMPDIR:-/tmp}/review_judge.d$DEPTH.cache}
 ANNOTATE_ARGS=${ANNOTATE_ARGS:-}
 RUNS=${RUNS:-3}
 GAME40=${GAME40:-4}
 BENCH_BOOK=${BENCH_BOOK:-$top/data/patzer.bin}
 BENCH_OPENINGS=${BENCH_OPENINGS:-$top/data/openings.txt}
+PEER_DEPTH=${PEER_DEPTH:-}
 
 for prog in "$PATZER" "$JUDGE_HELPER" "$JUDGE"; do
     [ -x "$prog" ] || { echo "review_judge.sh: $prog is missing (make bench-review builds it; apt-get install stockfish)" >&2; exit 2; }
@@ -48,6 +55,15 @@ done
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# The games, in one file, a blank line between files.
+for f in $GAMES; do
+    if ! cat "$f"; then
+        echo "review_judge.sh: cannot read $f" >&2
+        exit 2
+    fi
+    echo
+done >"$work/games.pgn"
+GAMES=$work/games.pgn
 
 now() { date +%s.%N; }
 
@@ -95,8 +111,10 @@ report() {
     t1=$(annotate "$build" "$work/$name.1.pgn" "$@")
     t2=$(annotate "$build" "$work/$name.2.pgn" "$@")
     local figures
+    local peer=()
+    [ -z "$PEER_DEPTH" ] || peer=(--peer-depth "$PEER_DEPTH" --peer-cache "$CACHE.peer$PEER_DEPTH")
     figures=$("$JUDGE_HELPER" --judge "$JUDGE" --depth "$DEPTH" --cache "$CACHE" \
-        --openings "$BENCH_OPENINGS" --book "$BENCH_BOOK" \
+        --openings "$BENCH_OPENINGS" --book "$BENCH_BOOK" "${peer[@]}" \
         "$GAMES" "$work/$name.1.pgn" "$work/$name.2.pgn") || exit 1
     local game
     game=$(one_game "$build" "$@")

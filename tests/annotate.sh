@@ -95,6 +95,19 @@ else
     fail "2...Bxg4 unmarked, Black ahead" "$(cat "$tmp/out")"
 fi
 
+# --wc-pawn: a scale ten times as large weighs every loss in centipawns ten
+# times less, so it marks no more moves; walking into a mate stays ??.
+marks_default=$(grep -o '\$[246]\b' "$tmp/annotated.pgn" | wc -l)
+run "$fixture" --depth "$depth" --wc-pawn 1000
+marks_large=$(grep -o '\$[246]\b' "$tmp/out" | wc -l)
+if [ "$status" -eq 0 ] && [ "$marks_large" -le "$marks_default" ]; then
+    pass "--wc-pawn 1000: $marks_large marks, no more than $marks_default"
+else
+    fail "--wc-pawn 1000: status $status, $marks_large marks against $marks_default" "$(cat "$tmp/out")"
+fi
+if [[ $(flat) == *"3... Nf6 \$4 {Blunder ("* ]]; then pass "--wc-pawn 1000: a mate walked into is still ??"; else
+    fail "--wc-pawn 1000: a mate walked into is still ??" "$(cat "$tmp/out")"; fi
+
 # Standard input and --depth alone.
 timeout 120 "$PATZER" annotate - --depth 4 <"$fixture" >"$tmp/out" 2>"$tmp/err"
 status=$?
@@ -179,6 +192,8 @@ expect_usage "--depth=x" "$fixture" --depth=x
 expect_usage "--jobs 0" "$fixture" --jobs 0
 expect_usage "--jobs=300" "$fixture" --jobs=300
 expect_usage "unknown option" "$fixture" --fast
+expect_usage "--wc-pawn 5" "$fixture" --wc-pawn 5
+expect_usage "--wc-pawn=abc" "$fixture" --wc-pawn=abc
 run "$fixture" --eval-file "$tmp/none.nnue"
 if [ "$status" -eq 2 ] && grep -q "^patzer annotate: --eval-file $tmp/none.nnue: cannot open" "$tmp/err"; then
     pass "--eval-file with a missing net: exit 2, named"

@@ -52,57 +52,93 @@ static ReviewPly *review(Engine *e, const PgnGame *g, const ReviewOptions *opt) 
 
 // ---------------------------------------------------------------- judging
 
+// review_judge on lichess's own scale (a pawn is 100), whatever REVIEW_WC_PAWN is.
+static int judge100(int best, int played, int *loss, int *loss_wc) {
+    return review_judge_scaled(best, played, 100, loss, loss_wc);
+}
+
 // Winning chances lost, in tenths of a point of win% (lichess's formula,
 // centipawns capped at 1000): 5.0 for ?!, 10.0 for ?, 15.0 for ??.
 Test(review, judge_thresholds) {
     int loss = -1, wc = -1;
-    cr_expect_eq(review_judge(30, 20, &loss, &wc), 0);
+    cr_expect_eq(judge100(30, 20, &loss, &wc), 0);
     cr_expect_eq(loss, 10);
     cr_expect_lt(wc, 20);
-    cr_expect_eq(review_judge(30, 60, &loss, &wc), 0, "a better score than the best is no loss");
+    cr_expect_eq(judge100(30, 60, &loss, &wc), 0, "a better score than the best is no loss");
     cr_expect_eq(loss, 0);
     cr_expect_eq(wc, 0);
-    cr_expect_eq(review_judge(30, -20, NULL, &wc), 0);
+    cr_expect_eq(judge100(30, -20, NULL, &wc), 0);
     cr_expect_eq(wc, 46);
-    cr_expect_eq(review_judge(30, -30, &loss, NULL), REVIEW_NAG_INACCURACY);
+    cr_expect_eq(judge100(30, -30, &loss, NULL), REVIEW_NAG_INACCURACY);
     cr_expect_eq(loss, 60);
-    cr_expect_eq(review_judge(30, -70, NULL, NULL), REVIEW_NAG_INACCURACY);
-    cr_expect_eq(review_judge(30, -90, NULL, NULL), REVIEW_NAG_MISTAKE);
-    cr_expect_eq(review_judge(30, -130, NULL, NULL), REVIEW_NAG_MISTAKE);
-    cr_expect_eq(review_judge(30, -150, NULL, NULL), REVIEW_NAG_BLUNDER);
-    cr_expect_eq(review_judge(-100, -900, NULL, NULL), REVIEW_NAG_BLUNDER);
-    double even = review_win_percent(0), won = review_win_percent(1000);
+    cr_expect_eq(judge100(30, -70, NULL, NULL), REVIEW_NAG_INACCURACY);
+    cr_expect_eq(judge100(30, -90, NULL, NULL), REVIEW_NAG_MISTAKE);
+    cr_expect_eq(judge100(30, -130, NULL, NULL), REVIEW_NAG_MISTAKE);
+    cr_expect_eq(judge100(30, -150, NULL, NULL), REVIEW_NAG_BLUNDER);
+    cr_expect_eq(judge100(-100, -900, NULL, NULL), REVIEW_NAG_BLUNDER);
+    double even = review_win_percent_scaled(0, 100), won = review_win_percent_scaled(1000, 100);
     cr_expect(even > 49.99 && even < 50.01, "%f", even);
     cr_expect(won > 97 && won < 98, "%f", won);
-    cr_expect_eq(review_win_percent(5000), won, "capped at 1000");
+    cr_expect_eq(review_win_percent_scaled(5000, 100), won, "capped at 1000");
 }
 
 // The same centipawns weigh less as a position is more decided.
 Test(review, judge_decided_positions) {
-    cr_expect_eq(review_judge(0, -100, NULL, NULL), REVIEW_NAG_INACCURACY, "balanced");
-    cr_expect_eq(review_judge(400, 300, NULL, NULL), REVIEW_NAG_INACCURACY);
-    cr_expect_eq(review_judge(800, 700, NULL, NULL), 0, "won either way");
-    cr_expect_eq(review_judge(2000, 1200, NULL, NULL), 0, "beyond the cap");
-    cr_expect_eq(review_judge(1500, 600, NULL, NULL), REVIEW_NAG_INACCURACY, "less won");
-    cr_expect_eq(review_judge(-600, -1400, NULL, NULL), REVIEW_NAG_INACCURACY, "more lost");
-    cr_expect_eq(review_judge(700, 300, NULL, NULL), REVIEW_NAG_BLUNDER, "winning no more");
-    cr_expect_eq(review_judge(-400, -700, NULL, NULL), REVIEW_NAG_MISTAKE, "now lost");
+    cr_expect_eq(judge100(0, -100, NULL, NULL), REVIEW_NAG_INACCURACY, "balanced");
+    cr_expect_eq(judge100(400, 300, NULL, NULL), REVIEW_NAG_INACCURACY);
+    cr_expect_eq(judge100(800, 700, NULL, NULL), 0, "won either way");
+    cr_expect_eq(judge100(2000, 1200, NULL, NULL), 0, "beyond the cap");
+    cr_expect_eq(judge100(1500, 600, NULL, NULL), REVIEW_NAG_INACCURACY, "less won");
+    cr_expect_eq(judge100(-600, -1400, NULL, NULL), REVIEW_NAG_INACCURACY, "more lost");
+    cr_expect_eq(judge100(700, 300, NULL, NULL), REVIEW_NAG_BLUNDER, "winning no more");
+    cr_expect_eq(judge100(-400, -700, NULL, NULL), REVIEW_NAG_MISTAKE, "now lost");
+}
+
+// patzer's scores are converted to lichess's scale before its curve:
+// wc_pawn of them weigh what 100 weigh there, the cap scales with them, and
+// a value out of range means the default.
+Test(review, judge_scale) {
+    cr_expect_eq(review_win_percent_scaled(300, 200), review_win_percent_scaled(150, 100));
+    cr_expect_eq(review_win_percent_scaled(-300, 150), review_win_percent_scaled(-200, 100));
+    cr_expect_eq(review_win_percent_scaled(2000, 200), review_win_percent_scaled(1000, 100),
+                 "the cap is 1000 on lichess's scale, 2000 of a scale twice as large");
+    cr_expect_lt(review_win_percent_scaled(1900, 200), review_win_percent_scaled(2000, 200));
+    cr_expect_eq(review_win_percent(250), review_win_percent_scaled(250, REVIEW_WC_PAWN));
+    cr_expect_eq(review_win_percent_scaled(250, 0), review_win_percent(250), "0: the default");
+    cr_expect_eq(review_win_percent_scaled(250, 5000), review_win_percent(250));
+    // Twice the scale: the same loss needs twice the centipawns.
+    cr_expect_eq(judge100(30, -130, NULL, NULL), REVIEW_NAG_MISTAKE);
+    cr_expect_eq(review_judge_scaled(30, -130, 200, NULL, NULL), REVIEW_NAG_INACCURACY);
+    cr_expect_eq(review_judge_scaled(60, -260, 200, NULL, NULL), REVIEW_NAG_MISTAKE);
+    int wc100, wc200;
+    (void)judge100(100, -100, NULL, &wc100);
+    (void)review_judge_scaled(200, -200, 200, NULL, &wc200);
+    cr_expect_eq(wc100, wc200);
+    cr_expect_eq(review_judge(30, -130, NULL, NULL),
+                 review_judge_scaled(30, -130, REVIEW_WC_PAWN, NULL, NULL));
+    // The mates' thresholds scale too: a mate given up for 700 is a mistake
+    // on lichess's scale, a blunder where 700 is worth less than 500 there.
+    int m3 = REVIEW_MATE - 3;
+    cr_expect_eq(judge100(m3, 700, NULL, NULL), REVIEW_NAG_MISTAKE);
+    cr_expect_eq(review_judge_scaled(m3, 700, 200, NULL, NULL), REVIEW_NAG_BLUNDER);
+    cr_expect_eq(review_judge_scaled(-700, -(REVIEW_MATE - 2), 200, NULL, NULL),
+                 REVIEW_NAG_BLUNDER);
+    cr_expect_eq(review_judge_scaled(-1500, -(REVIEW_MATE - 2), 200, NULL, NULL),
+                 REVIEW_NAG_MISTAKE);
 }
 
 Test(review, judge_mates) {
     int m3 = REVIEW_MATE - 3;
-    cr_expect_eq(review_judge(m3, 100, NULL, NULL), REVIEW_NAG_BLUNDER, "mate given up");
-    cr_expect_eq(review_judge(m3, 700, NULL, NULL), REVIEW_NAG_MISTAKE);
-    cr_expect_eq(review_judge(m3, 1500, NULL, NULL), REVIEW_NAG_INACCURACY);
-    cr_expect_eq(review_judge(m3, REVIEW_MATE - 6, NULL, NULL), 0, "a slower mate");
-    cr_expect_eq(review_judge(0, -(REVIEW_MATE - 1), NULL, NULL), REVIEW_NAG_BLUNDER,
-                 "into a mate");
-    cr_expect_eq(review_judge(-700, -(REVIEW_MATE - 2), NULL, NULL), REVIEW_NAG_MISTAKE);
-    cr_expect_eq(review_judge(-1500, -(REVIEW_MATE - 2), NULL, NULL), REVIEW_NAG_INACCURACY);
-    cr_expect_eq(review_judge(-(REVIEW_MATE - 5), -(REVIEW_MATE - 1), NULL, NULL), 0,
-                 "mated anyway");
+    cr_expect_eq(judge100(m3, 100, NULL, NULL), REVIEW_NAG_BLUNDER, "mate given up");
+    cr_expect_eq(judge100(m3, 700, NULL, NULL), REVIEW_NAG_MISTAKE);
+    cr_expect_eq(judge100(m3, 1500, NULL, NULL), REVIEW_NAG_INACCURACY);
+    cr_expect_eq(judge100(m3, REVIEW_MATE - 6, NULL, NULL), 0, "a slower mate");
+    cr_expect_eq(judge100(0, -(REVIEW_MATE - 1), NULL, NULL), REVIEW_NAG_BLUNDER, "into a mate");
+    cr_expect_eq(judge100(-700, -(REVIEW_MATE - 2), NULL, NULL), REVIEW_NAG_MISTAKE);
+    cr_expect_eq(judge100(-1500, -(REVIEW_MATE - 2), NULL, NULL), REVIEW_NAG_INACCURACY);
+    cr_expect_eq(judge100(-(REVIEW_MATE - 5), -(REVIEW_MATE - 1), NULL, NULL), 0, "mated anyway");
     int loss;
-    cr_expect_eq(review_judge(m3, -(REVIEW_MATE - 2), &loss, NULL), REVIEW_NAG_BLUNDER);
+    cr_expect_eq(judge100(m3, -(REVIEW_MATE - 2), &loss, NULL), REVIEW_NAG_BLUNDER);
     cr_expect_eq(loss, 2 * REVIEW_LOSS_CAP);
 }
 
@@ -563,6 +599,7 @@ Test(review, a_book_move_is_never_marked_by_the_check) {
 // `checked` says.
 typedef struct Doubt {
     int e4_checked; // the check's score of 1. e4 (White's view)
+    int e4_quick;   // the quick pass's score after 1. e4 (Black's view; 0: 500)
     int checks;
     bool both_moves;     // the check was asked about e4 and d4 only
     atomic_bool *cancel; // raised by the quick pass's last search (NULL: not)
@@ -603,7 +640,7 @@ static bool doubt_search(void *ctx, int worker, const Line *l, const SearchLimit
     if (d->cancel && l->ply == 2)
         atomic_store(d->cancel, true);
     static const char *const best[] = { "d4", "e5", "Nf3" };
-    static const int score[] = { 20, 500, 20 }; // the side to move's view
+    const int score[] = { 20, d->e4_quick ? d->e4_quick : 500, 20 }; // the side to move's view
     doubt_line(&out->lines[0], b, best[l->ply], score[l->ply]);
     out->line_count = 1;
     out->best = out->lines[0].pv[0];
@@ -634,6 +671,16 @@ Test(review, a_move_the_check_exonerates_is_not_marked) {
     cr_assert(pgn_position_at(g, 0, &start));
     cr_expect_eq(p[0].best, san_move(&start, "d4"));
     cr_expect_eq(p[0].best_line_len, 1);
+
+    // The two passes must agree: a blunder to the quick pass and a mistake to
+    // the check is a mistake, and so is the reverse.
+    d = (Doubt){ .e4_checked = -100 };
+    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
+    cr_expect_eq(p[0].nag, REVIEW_NAG_MISTAKE, "the check's lesser mark");
+    d = (Doubt){ .e4_checked = -300, .e4_quick = 100 };
+    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
+    cr_expect_eq(p[0].nag, REVIEW_NAG_MISTAKE, "the quick pass's lesser mark");
+    cr_expect_eq(p[0].score_white, -300, "the check's scores all the same");
 
     // Cancelled before the checks: the doubt stays unchecked and unmarked.
     atomic_bool cancel;

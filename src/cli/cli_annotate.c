@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `patzer annotate FILE [--nodes N] [--verify-nodes N] [--movetime MS] [--depth N]
-// [--jobs N]`: reviews every
+// [--jobs N] [--wc-pawn CP]`: reviews every
 // game of a PGN file with the engine (src/game/review.h) and writes the games
 // to standard output with evaluation comments, ?! ? ?? marks (as the NAGs $6
 // $2 $4) and the engine's better lines as variations, plus an Annotator tag.
@@ -46,8 +46,8 @@ static const char STDIN_NAME[] = "<stdin>";
 static void usage(FILE *out) {
     fprintf(out,
             "usage: patzer annotate FILE [--nodes N] [--verify-nodes N] [--movetime MS]\n"
-            "                        [--depth N] [--jobs N] [--eval-file NET|builtin|none]\n"
-            "                        > OUT.pgn\n"
+            "                        [--depth N] [--jobs N] [--wc-pawn CP]\n"
+            "                        [--eval-file NET|builtin|none] > OUT.pgn\n"
             "Reviews every game of the PGN file (\"-\" is standard input) with the engine\n"
             "and writes it to standard output annotated: the evaluation after each move\n"
             "(White's view), inaccuracies, mistakes and blunders marked ?!, ?, ?? (as $6,\n"
@@ -60,12 +60,15 @@ static void usage(FILE *out) {
             "                    (with either, a check searches 4 times as long or\n"
             "                    4 plies deeper unless --verify-nodes is given)\n"
             "  --jobs N          engines at once (default: the number of cores)\n"
+            "  --wc-pawn CP      the engine's score worth a pawn in winning chances\n"
+            "                    (default %d; moves are judged by the winning chances\n"
+            "                    they lose: 10 points a mistake, 15 a blunder)\n"
             "  --eval-file NET   evaluate with that NNUE net (builtin: the one built into\n"
             "                    patzer; none: the hand-crafted evaluation)\n"
             "A game with an error is reported as FILE:LINE:COL on standard error and left\n"
             "out. Exit status: 0 when every game was annotated, 1 when some had errors, 2\n"
             "for bad usage or a file that cannot be read or written.\n",
-            REVIEW_NODES, REVIEW_VERIFY_NODES);
+            REVIEW_NODES, REVIEW_VERIFY_NODES, REVIEW_WC_PAWN);
 }
 
 static int usage_error(const char *fmt, const char *arg) {
@@ -209,7 +212,7 @@ typedef struct NumberOption {
     const char *what;
 } NumberOption;
 
-enum { OPT_NODES, OPT_VERIFY_NODES, OPT_MOVETIME, OPT_DEPTH, OPT_JOBS, OPT_COUNT };
+enum { OPT_NODES, OPT_VERIFY_NODES, OPT_MOVETIME, OPT_DEPTH, OPT_JOBS, OPT_WC_PAWN, OPT_COUNT };
 
 static const NumberOption number_options[OPT_COUNT] = {
     [OPT_NODES] = { "--nodes", 1, ANNOTATE_MAX_NODES, "a number of nodes, 1 or more" },
@@ -218,6 +221,8 @@ static const NumberOption number_options[OPT_COUNT] = {
     [OPT_MOVETIME] = { "--movetime", 1, ANNOTATE_MAX_MOVETIME_MS, "milliseconds, 1 or more" },
     [OPT_DEPTH] = { "--depth", 1, ANNOTATE_MAX_DEPTH, "a number from 1 to 126" },
     [OPT_JOBS] = { "--jobs", 1, JOBS_MAX, "a number from 1 to 256" },
+    [OPT_WC_PAWN] = { "--wc-pawn", REVIEW_WC_PAWN_MIN, REVIEW_WC_PAWN_MAX,
+                      "a score from 20 to 1000 (centipawns)" },
 };
 
 // Which number option arg names ("--nodes" or "--nodes=N"); its value, if
@@ -241,7 +246,7 @@ static int number_option(const char *arg, const char **inline_value) {
 
 int cli_annotate(int argc, char **argv) {
     const char *path = NULL;
-    int64_t values[OPT_COUNT] = { [OPT_JOBS] = jobs_cores() };
+    int64_t values[OPT_COUNT] = { [OPT_JOBS] = jobs_cores(), [OPT_WC_PAWN] = REVIEW_WC_PAWN };
     bool given[OPT_COUNT] = { false };
     const char *eval_file = NULL; // --eval-file: NET, builtin or none
     for (int i = 0; i < argc; i++) {
@@ -298,6 +303,7 @@ int cli_annotate(int argc, char **argv) {
         defaults.verify_nodes = (uint64_t)values[OPT_VERIFY_NODES];
     defaults.movetime_ms = values[OPT_MOVETIME];
     defaults.depth = (int)values[OPT_DEPTH];
+    defaults.wc_pawn = (int)values[OPT_WC_PAWN];
     int64_t jobs = values[OPT_JOBS];
 
     char err[512];

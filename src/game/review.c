@@ -112,36 +112,55 @@ static bool analyse(const ReviewEvaluator *re, int worker, const Line *l, bool l
     return true;
 }
 
-double review_win_percent(int score) {
-    int cp = clamp(score, -REVIEW_CP_CAP, REVIEW_CP_CAP); // a mate counts as the cap
+static int wc_pawn_or_default(int wc_pawn) {
+    return wc_pawn >= REVIEW_WC_PAWN_MIN && wc_pawn <= REVIEW_WC_PAWN_MAX ? wc_pawn
+                                                                          : REVIEW_WC_PAWN;
+}
+
+double review_win_percent_scaled(int score, int wc_pawn) {
+    // On lichess's scale first (a mate counts as the cap), then its curve.
+    double cp = (double)clamp(score, -REVIEW_EVAL_MAX - 1, REVIEW_EVAL_MAX + 1) * 100.0 /
+                wc_pawn_or_default(wc_pawn);
+    cp = cp > REVIEW_CP_CAP ? REVIEW_CP_CAP : cp < -REVIEW_CP_CAP ? -REVIEW_CP_CAP : cp;
     return 50.0 + 50.0 * (2.0 / (1.0 + exp(-0.00368208 * cp)) - 1.0);
 }
 
+double review_win_percent(int score) {
+    return review_win_percent_scaled(score, REVIEW_WC_PAWN);
+}
+
 int review_judge(int best, int played, int *loss, int *loss_wc) {
+    return review_judge_scaled(best, played, REVIEW_WC_PAWN, loss, loss_wc);
+}
+
+int review_judge_scaled(int best, int played, int wc_pawn, int *loss, int *loss_wc) {
     int lost = clamp(best, -REVIEW_LOSS_CAP, REVIEW_LOSS_CAP) -
                clamp(played, -REVIEW_LOSS_CAP, REVIEW_LOSS_CAP);
     if (lost < 0)
         lost = 0;
     if (loss)
         *loss = lost;
-    double wc = review_win_percent(best) - review_win_percent(played);
+    double wc =
+        review_win_percent_scaled(best, wc_pawn) - review_win_percent_scaled(played, wc_pawn);
     int lost_wc = wc > 0 ? (int)(wc * 10.0 + 0.5) : 0;
     if (loss_wc)
         *loss_wc = lost_wc;
 
+    // REVIEW_DECIDED_CP is on lichess's scale too.
+    int decided = REVIEW_DECIDED_CP * wc_pawn_or_default(wc_pawn) / 100;
     bool best_mates = best > REVIEW_EVAL_MAX, best_mated = best < -REVIEW_EVAL_MAX;
     bool played_mates = played > REVIEW_EVAL_MAX, played_mated = played < -REVIEW_EVAL_MAX;
     if (best_mates && !played_mates) {
         // A forced mate given up.
-        if (played < REVIEW_DECIDED_CP)
+        if (played < decided)
             return REVIEW_NAG_BLUNDER;
-        return played < 2 * REVIEW_DECIDED_CP ? REVIEW_NAG_MISTAKE : REVIEW_NAG_INACCURACY;
+        return played < 2 * decided ? REVIEW_NAG_MISTAKE : REVIEW_NAG_INACCURACY;
     }
     if (played_mated && !best_mated) {
         // Walked into a forced mate.
-        if (best > -REVIEW_DECIDED_CP)
+        if (best > -decided)
             return REVIEW_NAG_BLUNDER;
-        return best > -2 * REVIEW_DECIDED_CP ? REVIEW_NAG_MISTAKE : REVIEW_NAG_INACCURACY;
+        return best > -2 * decided ? REVIEW_NAG_MISTAKE : REVIEW_NAG_INACCURACY;
     }
     if (best_mates || best_mated || played_mates || played_mated)
         return 0; // a slower mate, or mated either way
@@ -158,7 +177,7 @@ bool review_is_mistake(const ReviewPly *p) {
 
 // Fills one reviewed ply from the quick pass's evaluations before and after
 // the move; the mark waits for the check.
-static void judge_ply(ReviewPly *p, Move played, Color mover, bool theory,
+static void judge_ply(ReviewPly *p, Move played, Color mover, bool theory, int wc_pawn,
                       const PositionEval *before, const PositionEval *after) {
     memset(p, 0, sizeof *p);
     p->played = played;
@@ -174,13 +193,17 @@ static void judge_ply(ReviewPly *p, Move played, Color mover, bool theory,
     if (p->best == MOVE_NONE || p->best == played || played == MOVE_NULL)
         return; // the engine's own choice (or nothing to compare with, or no move)
     int sign = mover == WHITE ? 1 : -1;
-    p->nag =
-        review_judge(sign * before->score_white, sign * after->score_white, &p->loss, &p->loss_wc);
+    p->nag = review_judge_scaled(sign * before->score_white, sign * after->score_white, wc_pawn,
+                                 &p->loss, &p->loss_wc);
+}
+
+static int nag_rank(int nag) {
+    return nag == REVIEW_NAG_BLUNDER ? 3 : nag == REVIEW_NAG_MISTAKE ? 2 : nag ? 1 : 0;
 }
 
 // Whether the quick pass's verdict on p calls for a check.
 static bool doubtful(const ReviewPly *p) {
-    return !p->theory && (p->nag != 0 || p->loss_wc >= REVIEW_CANDIDATE_WC);
+    return !p->theory && p->nag != 0;
 }
 
 // ------------------------------------------------------------ the two passes
@@ -239,7 +262,7 @@ static bool quick_deliver(int index, void *ctx) {
     Board b;
     Color mover = pgn_position_at(r->g, ply, &b) ? b.side : WHITE;
     judge_ply(&r->out[ply], pgn_mainline_move(r->g, ply), mover, ply < r->opt->book_plies,
-              &r->evs[ply], &r->evs[index]);
+              r->opt->wc_pawn, &r->evs[ply], &r->evs[index]);
     r->done = index;
     // The last move is told once the checks are done too.
     if (index < r->total && r->opt->progress && !r->opt->progress(index, r->total, r->opt->ctx)) {
@@ -300,10 +323,15 @@ static void check_work(int index, int worker, void *ctx) {
             p->best_mate_white = best.mate_white;
             memcpy(p->best_line, best.line, (size_t)best.line_len * sizeof best.line[0]);
             p->best_line_len = best.line_len;
-            p->nag = review_judge(sign * best.score_white, sign * played.score_white, &p->loss,
-                                  &p->loss_wc);
+            int quick_nag = p->nag;
+            p->nag = review_judge_scaled(sign * best.score_white, sign * played.score_white,
+                                         r->opt->wc_pawn, &p->loss, &p->loss_wc);
             if (p->best_line_len < 1)
                 p->nag = 0;
+            // Both searches must agree: the lesser of their classes, so that
+            // a move is never marked worse than either search finds it.
+            if (nag_rank(quick_nag) < nag_rank(p->nag))
+                p->nag = quick_nag;
         } else {
             p->nag = 0; // no verdict: no mark
         }

@@ -17,13 +17,15 @@
 //   after move k is the one before move k+1: n + 1 searches for n plies,
 //   fewer when the game ends in checkmate or a draw the rules see), and
 //   judges each move by its best score before and its score after.
-// - The check: a move the quick pass finds REVIEW_CANDIDATE_WC worse than
-//   the best (or a mate given up or walked into) is searched again, deeper,
-//   from the position before it, the played move and the quick pass's best
-//   move scored in one search (MultiPV 2 over those two moves). Only that
-//   verdict marks: the move is marked when the loss holds there, and the
-//   better move shown is the one that scored better in it. A move the check
-//   exonerates keeps no mark.
+// - The check: a move the quick pass marks (an inaccuracy or worse, a mate
+//   given up or walked into) is searched again, deeper, from the position
+//   before it, the played move and the quick pass's best move scored in one
+//   search (MultiPV 2 over those two moves). The move keeps the lesser of the
+//   two passes' marks: it is marked only as badly as both find it (the
+//   check alone marked 0.71 of ?/?? right against Stockfish on the
+//   benchmark's 26 games, both together 0.76; bench/results/
+//   2026-11-26-review-judge-2.md), and the better move shown is the one that
+//   scored better in the check. A move the check exonerates keeps no mark.
 // - The searches of each pass run in parallel, one engine per core, each on
 //   one thread from an empty hash table and with a node limit by default, so
 //   that the marks are the same from run to run.
@@ -34,7 +36,13 @@
 //   played: its score of the position after the move. The engine's own best
 //   move always gets loss 0 and no mark, whatever the second search said.
 // - Winning chances: win% = 50 + 50 * (2 / (1 + e^(-0.00368208 * cp)) - 1),
-//   centipawns capped at +-REVIEW_CP_CAP. A move that loses
+//   cp capped at +-REVIEW_CP_CAP, lichess's curve for Stockfish's centipawns.
+//   patzer's scores are on another scale, so they are converted first: cp =
+//   score * 100 / wc_pawn, where wc_pawn (ReviewOptions, default
+//   REVIEW_WC_PAWN) is the score of patzer's engine that means what a pawn
+//   (100) means to that curve, fitted against Stockfish 15.1 on games that
+//   are not the benchmark's (bench/results/2026-11-26-review-judge-2.md).
+//   A move that loses
 //   REVIEW_BLUNDER_WC tenths of a point of win% (15.0) is ??,
 //   REVIEW_MISTAKE_WC (10.0) ?, REVIEW_INACCURACY_WC (5.0) ?!. So a hundred
 //   centipawns thrown away in a won position cost little and are not marked,
@@ -67,14 +75,16 @@ enum {
     REVIEW_EVAL_MAX = 9000, // evaluations are clamped to this
     REVIEW_LOSS_CAP = 2000, // scores are clamped to this to measure a loss in centipawns
     REVIEW_CP_CAP = 1000,   // and to this to turn them into winning chances
+    // patzer's score worth 100 centipawns of lichess's win% curve (see above):
+    // the default, and the range ReviewOptions.wc_pawn takes.
+    REVIEW_WC_PAWN = 95,
+    REVIEW_WC_PAWN_MIN = 20,
+    REVIEW_WC_PAWN_MAX = 1000,
     // Winning chances lost, in tenths of a point of win%, for ?!, ?, ??.
     REVIEW_INACCURACY_WC = 50,
     REVIEW_MISTAKE_WC = 100,
     REVIEW_BLUNDER_WC = 150,
     REVIEW_DECIDED_CP = 500, // for mates given up or walked into
-    // A move the quick pass finds this much worse (tenths of a point of win%)
-    // is checked by a deeper search.
-    REVIEW_CANDIDATE_WC = 30,
     // Defaults (review_options_default): nodes per position of the quick
     // pass and per check; engines at once at most.
     REVIEW_NODES = 100000,
@@ -112,6 +122,7 @@ typedef struct ReviewOptions {
     // (depth + REVIEW_VERIFY_DEPTH_MORE, movetime * 4, nodes * 4).
     uint64_t verify_nodes;
     int threads;    // engines searching at once (built-in engine); 0: one per core
+    int wc_pawn;    // the score worth a pawn in winning chances; 0: REVIEW_WC_PAWN
     int book_plies; // the game's first moves that are theory: never marked
     // Called (on the caller's thread) once before the first search with done
     // 0 and after each move reviewed; returning false stops the review.
@@ -191,11 +202,17 @@ int review_game(Engine *e, const PgnGame *g, const ReviewOptions *opt, ReviewPly
 // loss in centipawns goes to *loss and in winning chances (tenths of a
 // point) to *loss_wc, when they are not NULL.
 int review_judge(int best, int played, int *loss, int *loss_wc);
+// review_judge with wc_pawn (REVIEW_WC_PAWN_MIN..REVIEW_WC_PAWN_MAX, else
+// REVIEW_WC_PAWN) as the score worth a pawn in winning chances; review_judge
+// uses REVIEW_WC_PAWN.
+int review_judge_scaled(int best, int played, int wc_pawn, int *loss, int *loss_wc);
 // Whether the review calls the move a mistake or worse (? or ??): what the
 // puzzle miner takes for a real mistake.
 bool review_is_mistake(const ReviewPly *p);
 // A score on the review scale (the mover's view) as winning chances, 0..100.
 double review_win_percent(int score);
+// The same with wc_pawn as in review_judge_scaled.
+double review_win_percent_scaled(int score, int wc_pawn);
 
 // A score from White's view as text: "+0.35", "-1.20", "0.00", "#3" (White
 // mates in 3), "#-2" (Black mates in 2), "#0" for a checkmate on the board.
