@@ -47,7 +47,7 @@ check "searches the file in the background" \
     has "$out" "Looking for puzzles in $sample (1 thread); each one found joins the queue"
 check "the progress is shown" grep -qE 'Looking for puzzles: [0-9]+ of 5 games, [0-9]+ found' <<<"$out"
 check "the first puzzle is shown as soon as found" \
-    grep -qE '^White to move: find the best move \(puzzle 1 of [0-9]+, rating 1100; yours 1500\) · Looking for puzzles: ' <<<"$out"
+    grep -qE '^White to move: find the best move \(puzzle 1 of [0-9]+, rating [0-9]+; yours 1500\) · Looking for puzzles: ' <<<"$out"
 check "the status says what to find" \
     has "$out" "White to move: find the best move (puzzle 1 of "
 check "hint names the piece" has "$out" "Hint: move your knight on f3."

@@ -228,7 +228,13 @@ int puzzle_find(Engine *e, const PgnGame *g, const char *source, const PuzzleOpt
         free(l);
         return plies && l ? 0 : -1;
     }
+    // One engine: the miner already searches a game per core. The review's check of a
+    // mistake goes as deep as the puzzle's own verification, not 4 plies deeper than the
+    // quick pass: as many puzzles for half the time (40 games: 21 against 20 lines, 17
+    // against 37 CPU s).
     ReviewOptions ropt = { .depth = opt->review_depth,
+                           .verify_depth = opt->verify_depth,
+                           .threads = 1,
                            .progress = opt->cancel ? stop_review : NULL,
                            .ctx = (void *)opt };
     int n = review_game(e, g, &ropt, plies);

@@ -358,7 +358,9 @@ static void scale_limits(SearchLimits *l, const ReviewOptions *opt, bool verify)
     int more = verify ? 4 : 1;
     l->nodes = opt->nodes * (uint64_t)more;
     l->movetime = opt->movetime_ms * more;
-    l->depth = opt->depth > 0 ? opt->depth + (verify ? REVIEW_VERIFY_DEPTH_MORE : 0) : 0;
+    int check_depth =
+        opt->verify_depth > 0 ? opt->verify_depth : opt->depth + REVIEW_VERIFY_DEPTH_MORE;
+    l->depth = opt->depth > 0 ? (verify ? check_depth : opt->depth) : 0;
     if (l->depth > MAX_PLY - 2)
         l->depth = MAX_PLY - 2;
 }

@@ -119,8 +119,10 @@ typedef struct ReviewOptions {
     int64_t movetime_ms;
     int depth;
     // The check, per candidate: nodes, or when 0, the quick pass's limits
-    // (depth + REVIEW_VERIFY_DEPTH_MORE, movetime * 4, nodes * 4).
+    // (depth + REVIEW_VERIFY_DEPTH_MORE, or verify_depth when set; movetime * 4,
+    // nodes * 4).
     uint64_t verify_nodes;
+    int verify_depth;
     int threads;    // engines searching at once (built-in engine); 0: one per core
     int wc_pawn;    // the score worth a pawn in winning chances; 0: REVIEW_WC_PAWN
     int book_plies; // the game's first moves that are theory: never marked
