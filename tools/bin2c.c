@@ -6,10 +6,14 @@
 //
 // defines `const unsigned char NAME[]` and `const size_t NAME_size` in OUTPUT (written to
 // OUTPUT.tmp, then renamed), which includes the header "src/util/NAME.h" that declares them.
+// The bytes go BYTES_PER_LINE to a line, so that a net of a few hundred KB stays a file of
+// a few hundred lines.
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+enum { BYTES_PER_LINE = 1024 };
 
 static int fail(const char *what, const char *path) {
     fprintf(stderr, "bin2c: %s %s: %s\n", what, path, strerror(errno));
@@ -43,7 +47,7 @@ int main(int argc, char **argv) {
     size_t n = 0;
     int c;
     while ((c = fgetc(in)) != EOF)
-        fprintf(out, "%s%d,", n++ % 24 == 0 ? "\n    " : "", c);
+        fprintf(out, "%s%d,", n++ % BYTES_PER_LINE == 0 ? "\n    " : "", c);
     fprintf(out, "\n};\nconst size_t %s_size = %zu;\n", name, n);
     int bad_in = ferror(in), bad_out = ferror(out);
     fclose(in);

@@ -172,10 +172,8 @@ static bool review_enter(Session *s, const ModeArgs *args, int64_t now) {
     r->game = g;
     r->total = pgn_mainline_length(g);
     r->engine = engine_new();
-    if (r->engine) {
-        char net_msg[NNUE_DESC_MAX + 1200];
-        (void)netfile_attach(&r->net, r->engine, s->think.engine, net_msg, sizeof net_msg);
-    }
+    if (r->engine)
+        netfile_attach(&r->net, r->engine, s->think.engine);
     r->plies = calloc((size_t)r->total + 1, sizeof *r->plies);
     r->shown = shown_game(s, g);
     r->events = s->think.events;

@@ -546,10 +546,8 @@ static bool train_enter(Session *s, const ModeArgs *args, int64_t now) {
     t->lock_ready = true;
     t->book = puzzlebook_new();
     t->engine = engine_new();
-    if (t->engine) {
-        char net_msg[NNUE_DESC_MAX + 1200];
-        (void)netfile_attach(&t->net, t->engine, s->think.engine, net_msg, sizeof net_msg);
-    }
+    if (t->engine)
+        netfile_attach(&t->net, t->engine, s->think.engine);
     t->game = position_game(s, NULL);
     t->events = s->think.events;
     if (!t->book || !t->engine || !t->game) {

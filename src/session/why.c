@@ -40,8 +40,7 @@ void why_command(Session *s) {
         return;
     }
     // The built-in engine's evaluation, as it is now (its options may have changed).
-    char net_msg[NNUE_DESC_MAX + 1200];
-    (void)netfile_attach(&s->coach_net, s->coach, s->think.engine, net_msg, sizeof net_msg);
+    netfile_attach(&s->coach_net, s->coach, s->think.engine);
     explain_move(s->coach, before, game_keys(g), n - 1, game_move(g, n - 1)->move, &WHY_SEARCH, x);
     char title[64];
     session_last_move_text(g, n, title, sizeof title);

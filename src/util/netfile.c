@@ -71,7 +71,7 @@ void netfile_release(NetFile *nf, Engine *e) {
     nf->net = NULL;
 }
 
-NetFileStatus netfile_attach(NetFile *nf, Engine *e, const Engine *like, char *msg, size_t msgsz) {
+void netfile_attach(NetFile *nf, Engine *e, const Engine *like) {
     if (like) {
         static const char *const names[] = { "EvalFile", "UseNNUE" };
         for (int i = 0; i < 2; i++) {
@@ -80,7 +80,8 @@ NetFileStatus netfile_attach(NetFile *nf, Engine *e, const Engine *like, char *m
                 (void)engine_set_option(e, names[i], value, NULL, 0); // like's value: valid
         }
     }
-    return netfile_sync(nf, e, msg, msgsz);
+    char msg[NNUE_DESC_MAX + 1200];
+    (void)netfile_sync(nf, e, msg, sizeof msg);
 }
 
 // Loads the net e's options name into nf (the built-in one when EvalFile is empty); on

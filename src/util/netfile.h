@@ -36,8 +36,9 @@ typedef enum {
 NetFileStatus netfile_sync(NetFile *nf, Engine *e, char *msg, size_t msgsz);
 // Gives a new engine e the evaluation of `like` (its EvalFile and UseNNUE options; NULL: e's
 // own, the defaults) with a net of its own in nf, so that e never borrows a net another
-// owner may free. Returns as netfile_sync (NETFILE_QUIET or NETFILE_LOADED when all is well).
-NetFileStatus netfile_attach(NetFile *nf, Engine *e, const Engine *like, char *msg, size_t msgsz);
+// owner may free. Says nothing: a net that cannot be read leaves e with the hand-crafted
+// evaluation, as it left `like` (whose owner said why).
+void netfile_attach(NetFile *nf, Engine *e, const Engine *like);
 // A command line's choice of evaluation (--eval-file): a net file, "builtin" (the net built
 // into the program), "none" (the hand-crafted evaluation), or NULL (the engine's defaults).
 // Sets e's EvalFile and UseNNUE to say so and loads the net into nf; false with what is wrong
