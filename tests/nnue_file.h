@@ -71,7 +71,7 @@ static inline bool test_read_net(const char *path, TestNet *n, char *why, size_t
 static inline int test_net_eval(const TestNet *n, const uint8_t rec[TRAIN_RECORD_SIZE]) {
     uint16_t feat[2][NT_MAX_FEATURES];
     Color stm;
-    int count = ntrain_features(rec, feat[0], feat[1], &stm);
+    int count = ntrain_features(rec, false, feat[0], feat[1], &stm);
     int32_t sum = 0;
     for (int s = 0; s < 2; s++) {
         int16_t acc[NT_HIDDEN];

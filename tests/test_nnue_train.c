@@ -73,7 +73,7 @@ Test(nnue_train, feature_indices_checked_by_hand) {
     uint16_t us[NT_MAX_FEATURES], them[NT_MAX_FEATURES];
     Color stm;
     record_of_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", rec);
-    int n = ntrain_features(rec, us, them, &stm);
+    int n = ntrain_features(rec, false, us, them, &stm);
     cr_assert_eq(n, 32);
     cr_assert_eq(stm, BLACK);
     // Black to move: "us" is Black's view. The white king e1, the black king e8, the e4 pawn
@@ -103,7 +103,7 @@ Test(nnue_train, features_match_the_decoded_positions) {
             cr_assert(train_decode(rec, &q, err, sizeof err), "%s", err);
             uint16_t us[NT_MAX_FEATURES], them[NT_MAX_FEATURES];
             Color stm;
-            int n = ntrain_features(rec, us, them, &stm), k = 0;
+            int n = ntrain_features(rec, false, us, them, &stm), k = 0;
             cr_assert_eq(stm, q.side);
             for (Square s = 0; s < SQ_NB; s++) {
                 Piece pc = (Piece)q.squares[s];
@@ -130,6 +130,48 @@ Test(nnue_train, features_match_the_decoded_positions) {
     }
     cr_assert(ep > 5 && castling > 100 && black > 100, "ep %d castling %d black %d", ep, castling,
               black);
+}
+
+static void sorted(uint16_t *f, int n) {
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && f[j - 1] > f[j]; j--) {
+            uint16_t x = f[j];
+            f[j] = f[j - 1];
+            f[j - 1] = x;
+        }
+}
+
+// --mirror: a position without castling rights, mirrored, has exactly the features of its
+// mirror image (en-passant pawn included); a position with a castling right is refused.
+Test(nnue_train, mirrored_features_are_those_of_the_mirror_image) {
+    static const char *const pairs[][2] = {
+        { "r3k2r/1pp2ppp/8/3pP3/8/8/PPP2PPP/R3K2R w - d6 0 1",
+          "r2k3r/ppp2pp1/8/3Pp3/8/8/PPP2PPP/R2K3R w - e6 0 1" },
+        { "8/5k2/3n4/8/1P6/6Q1/K7/8 b - - 0 40", "8/2k5/4n3/8/6P1/1Q6/7K/8 b - - 0 40" },
+    };
+    for (int i = 0; i < 2; i++) {
+        uint8_t rec[TRAIN_RECORD_SIZE], image[TRAIN_RECORD_SIZE];
+        record_of_fen(pairs[i][0], rec);
+        record_of_fen(pairs[i][1], image);
+        cr_assert(ntrain_mirrorable(rec) && ntrain_mirrorable(image));
+        uint16_t us[2][NT_MAX_FEATURES], them[2][NT_MAX_FEATURES];
+        Color stm[2];
+        int n = ntrain_features(rec, true, us[0], them[0], &stm[0]);
+        int m = ntrain_features(image, false, us[1], them[1], &stm[1]);
+        cr_assert_eq(n, m);
+        cr_assert_eq(stm[0], stm[1]);
+        for (int k = 0; k < 2; k++) {
+            sorted(us[k], n);
+            sorted(them[k], n);
+        }
+        cr_assert_arr_eq(us[0], us[1], (size_t)n * sizeof us[0][0], "%s", pairs[i][0]);
+        cr_assert_arr_eq(them[0], them[1], (size_t)n * sizeof them[0][0], "%s", pairs[i][0]);
+    }
+    uint8_t rec[TRAIN_RECORD_SIZE];
+    record_of_fen("r3k2r/8/8/8/8/8/8/R3K2R b k - 0 1", rec);
+    cr_assert_not(ntrain_mirrorable(rec));
+    record_of_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", rec);
+    cr_assert_not(ntrain_mirrorable(rec));
 }
 
 Test(nnue_train, target_blends_result_and_score_for_the_side_to_move) {

@@ -124,14 +124,16 @@ static void describe(char *buf, size_t bufsz, const Run *r, const Trainer *t) {
         buf, bufsz,
         "patzer NNUE v1, (768->%d)x2->1 SCReLU.%s Trained %s by tools/nnue_train from %s (%s of "
         "each file): %lld%s positions of %lld records (%lld games; min ply %d, max score %d).%s "
-        "Epoch %d of %d (the last %d with the output layer on its quantised grid), batch %d, "
+        "Epoch %d of %d (the last %d with the output layer on its quantised grid),%s batch %d, "
         "Adam lr %g cosine to %g, lambda %.2f, eval scale %.1f cp (%s), seed %" PRIu64
         ", %d thread%s. Loss %.6f (last "
         "epoch), %s. Quantised: loss %.6f against %.6f for the float model on %lld %s "
         "positions, eval %.1f cp from the float model's on average. Command:",
         NT_HIDDEN, parent, date, o->data, per_file, d->train.count + d->held.count,
         o->all ? "" : " quiet", d->records, d->games, o->min_ply, o->max_score, settings, t->epoch,
-        o->epochs, ntrain_grid_epochs(o), o->batch, o->lr, o->lr / 100, o->lambda, o->eval_scale,
+        o->epochs, ntrain_grid_epochs(o),
+        o->mirror ? " positions without castling rights mirrored a-h in every other epoch," : "",
+        o->batch, o->lr, o->lr / 100, o->lambda, o->eval_scale,
         r->scale_fitted ? "fitted on the results" : "given", o->seed, o->threads,
         o->threads == 1 ? "" : "s", t->train_loss, held, r->qe.loss, r->qe.float_loss, r->qe.count,
         d->held.count ? "held-out" : "training", r->qe.mean);

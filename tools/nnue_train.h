@@ -55,6 +55,7 @@ typedef struct NtOptions {
     bool resume;            // go on from the checkpoint when there is one
     bool all;               // keep the positions that are not quiet too
     bool last;              // write every epoch's net, not only the best on the held-out games
+    bool mirror;            // also fit each position without castling rights mirrored (a<->h)
     long long limit;        // positions kept at most
     long long per_file;     // records read from the start of each file at most
     int min_ply;
@@ -115,9 +116,13 @@ static inline int ntrain_feature(Color persp, Piece pc, Square sq) {
 
 // The active features of a record from the side to move's view and from the other side's,
 // in the same piece order; returns the count, and the side to move in *stm. Reads the
-// record directly (the pieces are all the model needs); the record must be valid.
-int ntrain_features(const uint8_t rec[TRAIN_RECORD_SIZE], uint16_t us[NT_MAX_FEATURES],
+// record directly (the pieces are all the model needs); the record must be valid. mirror
+// flips the board from a-file to h-file (only for a record ntrain_mirrorable accepts).
+int ntrain_features(const uint8_t rec[TRAIN_RECORD_SIZE], bool mirror, uint16_t us[NT_MAX_FEATURES],
                     uint16_t them[NT_MAX_FEATURES], Color *stm);
+// Whether a record's position may be mirrored left to right without changing its value: no
+// side may still castle (a castling right names its rook's file).
+bool ntrain_mirrorable(const uint8_t rec[TRAIN_RECORD_SIZE]);
 // What the model is fitted to (data/NNUE.md: "Training"): its prediction is
 // sigmoid(eval_cp / scale) and its target lambda * result + (1 - lambda) * sigmoid(score /
 // scale). One scale for both, the one that best predicts the results from the search scores,
@@ -229,7 +234,7 @@ typedef struct NtRunKey {
     uint64_t parent; // 1 << 32 | the --init net's checksum, or 0 without --init
     uint64_t fingerprint;
     long long train_count, held_count;
-    int epochs, batch, grid_epochs;
+    int epochs, batch, grid_epochs, mirror;
     double lr, lambda, eval_scale;
 } NtRunKey;
 

@@ -122,21 +122,38 @@ bool ntrain_load(const NtOptions *o, NtData *d, char *err, size_t errsz) {
     return true;
 }
 
-int ntrain_features(const uint8_t rec[TRAIN_RECORD_SIZE], uint16_t us[NT_MAX_FEATURES],
+static int piece_code(const uint8_t rec[TRAIN_RECORD_SIZE], int n) {
+    return (rec[8 + n / 2] >> (4 * (n & 1))) & 15;
+}
+
+bool ntrain_mirrorable(const uint8_t rec[TRAIN_RECORD_SIZE]) {
+    Bitboard occ = 0;
+    for (int i = 0; i < 8; i++)
+        occ |= (Bitboard)rec[i] << (8 * i);
+    int count = bb_count(occ);
+    for (int n = 0; n < count && n < NT_MAX_FEATURES; n++)
+        if (piece_code(rec, n) == CODE_CASTLING_ROOK)
+            return false;
+    return true;
+}
+
+int ntrain_features(const uint8_t rec[TRAIN_RECORD_SIZE], bool mirror, uint16_t us[NT_MAX_FEATURES],
                     uint16_t them[NT_MAX_FEATURES], Color *stm) {
     Bitboard occ = 0;
     for (int i = 0; i < 8; i++)
         occ |= (Bitboard)rec[i] << (8 * i);
     Color side = (Color)(rec[31] & 1), other = (Color)!side;
+    // a-file <-> h-file: the same position to the evaluation once castling is gone.
+    int flip = mirror ? 7 : 0;
     int n = 0;
     for (; occ && n < NT_MAX_FEATURES; n++) {
         Square s = bb_pop(&occ);
-        int code = (rec[8 + n / 2] >> (4 * (n & 1))) & 15;
+        int code = piece_code(rec, n);
         Piece pc = code == CODE_CASTLING_ROOK ? make_piece(s < 8 ? WHITE : BLACK, ROOK)
                    : code == CODE_EP_PAWN     ? make_piece(other, PAWN)
                                               : (Piece)code;
-        us[n] = (uint16_t)ntrain_feature(side, pc, s);
-        them[n] = (uint16_t)ntrain_feature(other, pc, s);
+        us[n] = (uint16_t)ntrain_feature(side, pc, (Square)(s ^ flip));
+        them[n] = (uint16_t)ntrain_feature(other, pc, (Square)(s ^ flip));
     }
     *stm = side;
     return n;

@@ -189,9 +189,9 @@ bool ntrain_read_net(const char *path, NtParent *p, char *err, size_t errsz) {
 
 enum {
     // 2: the --init net's checksum (a run from one parent must not go on from another's);
-    // 3: the eval scale.
-    CKPT_VERSION = 3,
-    CKPT_HEAD = 8 + 4 * 4 + 8 * 3 + 4 + 8 * 3 + 8 * 3 + 8 * 2 + 4 + 4 + 8 + 8,
+    // 3: the eval scale; 4: --mirror.
+    CKPT_VERSION = 4,
+    CKPT_HEAD = 8 + 4 * 4 + 8 * 3 + 4 + 8 * 3 + 8 * 3 + 8 * 2 + 4 + 4 + 8 + 8 + 4,
     CKPT_SIZE = CKPT_HEAD + 3 * NT_PARAMS * 4 + 4,
 };
 
@@ -204,6 +204,7 @@ void ntrain_run_key(const NtOptions *o, const NtData *d, const NtParent *parent,
                      .epochs = o->epochs,
                      .batch = o->batch,
                      .grid_epochs = ntrain_grid_epochs(o),
+                     .mirror = o->mirror,
                      .lr = o->lr,
                      .lambda = o->lambda,
                      .eval_scale = o->eval_scale };
@@ -236,6 +237,7 @@ bool ntrain_save_checkpoint(const char *path, const Trainer *t, const NtRunKey *
     put32(&b, (uint32_t)t->best_epoch);
     put_double(&b, t->best_held);
     put64(&b, k->parent);
+    put32(&b, (uint32_t)k->mirror);
     put_floats(&b, t->params, NT_PARAMS);
     put_floats(&b, t->m, NT_PARAMS);
     put_floats(&b, t->v, NT_PARAMS);
@@ -301,6 +303,7 @@ bool ntrain_load_checkpoint(const char *path, Trainer *t, const NtRunKey *k, cha
     int grid_epochs = (int)get32(&b), best_epoch = (int)get32(&b);
     double best_held = get_double(&b);
     uint64_t parent = get64(&b);
+    int mirror = (int)get32(&b);
     // Resuming goes on exactly where the run stopped only with the same data and settings.
     const char *what = NULL;
     char was[96] = "", now[96] = "";
@@ -320,6 +323,10 @@ bool ntrain_load_checkpoint(const char *path, Trainer *t, const NtRunKey *k, cha
         what = "--seed";
         snprintf(was, sizeof was, "%llu", (unsigned long long)seed);
         snprintf(now, sizeof now, "%llu", (unsigned long long)k->seed);
+    } else if (mirror != k->mirror) {
+        what = "--mirror";
+        snprintf(was, sizeof was, mirror ? "on" : "off");
+        snprintf(now, sizeof now, k->mirror ? "on" : "off");
     } else if (epochs != k->epochs || batch != k->batch || grid_epochs != k->grid_epochs) {
         what = epochs != k->epochs ? "--epochs" : batch != k->batch ? "--batch" : "--grid-epochs";
         snprintf(was, sizeof was, "%d",

@@ -74,10 +74,10 @@ static inline float screlu(float x) {
 }
 
 // The accumulators of both perspectives (side to move first) and the output.
-static float forward(const float *restrict p, const uint8_t *rec, float acc[2][H], float act[2][H],
-                     uint16_t feat[2][NT_MAX_FEATURES], int *count) {
+static float forward(const float *restrict p, const uint8_t *rec, bool mirror, float acc[2][H],
+                     float act[2][H], uint16_t feat[2][NT_MAX_FEATURES], int *count) {
     Color stm;
-    int n = ntrain_features(rec, feat[0], feat[1], &stm);
+    int n = ntrain_features(rec, mirror, feat[0], feat[1], &stm);
     *count = n;
     // LANES partial sums let the compiler vectorise the dot product without reordering
     // float additions behind our back (the result stays exactly reproducible).
@@ -108,16 +108,16 @@ float ntrain_forward(const float *params, const uint8_t rec[TRAIN_RECORD_SIZE]) 
     float acc[2][H], act[2][H];
     uint16_t feat[2][NT_MAX_FEATURES];
     int n;
-    return forward(params, rec, acc, act, feat, &n);
+    return forward(params, rec, false, acc, act, feat, &n);
 }
 
 // Adds the sample's squared error to *loss and, with grad, its gradient times scale.
-static void sample(const float *restrict p, const uint8_t *rec, NtObjective obj,
+static void sample(const float *restrict p, const uint8_t *rec, bool mirror, NtObjective obj,
                    float *restrict grad, float scale, double *loss) {
     float acc[2][H], act[2][H], d[2][H];
     uint16_t feat[2][NT_MAX_FEATURES];
     int n;
-    float out = forward(p, rec, acc, act, feat, &n);
+    float out = forward(p, rec, mirror, acc, act, feat, &n);
     // eval_cp = out * NT_SCALE, so the sigmoid's argument is out * slope.
     float slope = (float)(NT_SCALE / obj.scale);
     float pred = 1.0f / (1.0f + expf(-out * slope));
@@ -159,6 +159,10 @@ typedef struct Work {
     NtObjective obj;
     float *grad; // NULL: the loss only
     float scale;
+    // With mirror, a record is fitted mirrored in every other epoch (odd record + epoch), so
+    // that both of its halves are seen as often and the run stays reproducible.
+    bool mirror;
+    int epoch;
     double loss;
 } Work;
 
@@ -169,7 +173,9 @@ static void *run_work(void *arg) {
         memset(w->grad, 0, NT_PARAMS * sizeof *w->grad);
     for (long long i = w->lo; i < w->hi; i++) {
         long long r = w->order ? w->order[i] : i;
-        sample(w->params, w->records->rec[r], w->obj, w->grad, w->scale, &w->loss);
+        const uint8_t *rec = w->records->rec[r];
+        bool mirror = w->mirror && ((r + w->epoch) & 1) && ntrain_mirrorable(rec);
+        sample(w->params, rec, mirror, w->obj, w->grad, w->scale, &w->loss);
     }
     return NULL;
 }
@@ -293,7 +299,9 @@ bool ntrain_epoch(Trainer *t, const NtData *d, const NtOptions *o, const NtProgr
                       .records = &d->train,
                       .order = order,
                       .obj = ntrain_objective(o),
-                      .scale = 1.0f / (float)(hi - lo) });
+                      .scale = 1.0f / (float)(hi - lo),
+                      .mirror = o->mirror,
+                      .epoch = t->epoch });
         for (int k = 0; k < n; k++)
             work[k].grad = grads + (size_t)k * NT_PARAMS;
         run_parallel(work, n);

@@ -42,11 +42,12 @@ const char *ntrain_usage(void) {
            "           [--epochs N] [--batch N] [--lr R] [--lambda L] [--eval-scale CP]\n"
            "           [--seed N] [--threads N]\n"
            "           [--limit N] [--per-file N] [--min-ply N] [--max-score CP] [--held-out N]\n"
-           "           [--all] [--grid-epochs N] [--last]\n"
+           "           [--all] [--grid-epochs N] [--last] [--mirror]\n"
            "Trains the patzer NNUE network on patzer datagen data (a .bin file or a directory\n"
            "of them) and writes it quantised (default: data/patzer.nnue) after every epoch,\n"
            "with a checkpoint (default: OUT.ckpt) that --resume goes on from. --init starts\n"
-           "from the weights of a net file (fine-tuning) instead of random ones.\n";
+           "from the weights of a net file (fine-tuning) instead of random ones. --mirror fits\n"
+           "every position without castling rights also mirrored from a- to h-file.\n";
 }
 
 static bool parse_real(const char *text, double lo, double hi, double *out) {
@@ -86,6 +87,7 @@ static const Arg ARGS[] = {
     FLAG_ARG("--resume", resume),
     FLAG_ARG("--all", all),
     FLAG_ARG("--last", last),
+    FLAG_ARG("--mirror", mirror),
     INT_ARG("--limit", limit, 1, INT64_MAX, 8),
     INT_ARG("--per-file", per_file, 1, INT64_MAX, 8),
     INT_ARG("--min-ply", min_ply, 0, 1000, 4),

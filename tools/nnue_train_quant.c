@@ -41,7 +41,7 @@ void ntrain_dequantise(const NtQuantised *q, float *params) {
 int ntrain_quantised_eval(const NtQuantised *q, const uint8_t rec[TRAIN_RECORD_SIZE]) {
     uint16_t feat[2][NT_MAX_FEATURES];
     Color stm;
-    int n = ntrain_features(rec, feat[0], feat[1], &stm);
+    int n = ntrain_features(rec, false, feat[0], feat[1], &stm);
     int32_t sum = 0;
     for (int s = 0; s < 2; s++) {
         int16_t acc[H];
