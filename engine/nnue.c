@@ -48,9 +48,10 @@ static int16_t le16(const uint8_t *p) {
     return (int16_t)(uint16_t)(p[0] | p[1] << 8);
 }
 
-size_t nnue_file_size(size_t desc_len) {
-    return NNUE_HEADER_SIZE + desc_len +
-           2 * ((size_t)NNUE_INPUTS * NNUE_HIDDEN + NNUE_HIDDEN + 2 * NNUE_HIDDEN) + 4 + 4;
+size_t nnue_file_size(int version, int buckets, size_t desc_len) {
+    size_t header = version == 1 ? NNUE_HEADER_SIZE : NNUE_HEADER_V2;
+    return header + desc_len + 2 * ((size_t)NNUE_INPUTS * NNUE_HIDDEN + NNUE_HIDDEN) +
+           (size_t)buckets * (2 * 2 * NNUE_HIDDEN + 4) + 4;
 }
 
 uint32_t nnue_fnv1a(const uint8_t *bytes, size_t n) {
@@ -64,8 +65,16 @@ bool nnue_net_load(NnueNet *net, const uint8_t *bytes, size_t len, char *err, si
     if (len < NNUE_HEADER_SIZE)
         return errmsg_set(err, errsz, "truncated: %zu bytes, shorter than the %d-byte header", len,
                           NNUE_HEADER_SIZE);
-    if (memcmp(bytes, NNUE_MAGIC, 8) != 0)
-        return errmsg_set(err, errsz, "bad magic: not a patzer NNUE v1 file (%s)", NNUE_MAGIC);
+    int version = memcmp(bytes, NNUE_MAGIC, 8) == 0      ? 1
+                  : memcmp(bytes, NNUE_MAGIC_V2, 8) == 0 ? 2
+                                                         : 0;
+    if (!version)
+        return errmsg_set(err, errsz, "bad magic: not a patzer NNUE file (%s or %s)", NNUE_MAGIC,
+                          NNUE_MAGIC_V2);
+    size_t header = version == 1 ? NNUE_HEADER_SIZE : NNUE_HEADER_V2;
+    if (len < header)
+        return errmsg_set(err, errsz, "truncated: %zu bytes, shorter than the %zu-byte header", len,
+                          header);
     static const uint32_t want[5] = { NNUE_INPUTS, NNUE_HIDDEN, NNUE_QA, NNUE_QB, NNUE_SCALE };
     static const char *const names[5] = { "inputs", "hidden", "QA", "QB", "SCALE" };
     for (int i = 0; i < 5; i++) {
@@ -74,11 +83,21 @@ bool nnue_net_load(NnueNet *net, const uint8_t *bytes, size_t len, char *err, si
             return errmsg_set(err, errsz, "wrong sizes: %s is %u, expected %u", names[i],
                               (unsigned)v, (unsigned)want[i]);
     }
-    uint32_t desc_len = le32(bytes + 28);
+    uint32_t buckets = 1, flags = 0;
+    if (version == 2) {
+        buckets = le32(bytes + 28);
+        flags = le32(bytes + 32);
+        if (buckets < 1 || buckets > NNUE_MAX_BUCKETS)
+            return errmsg_set(err, errsz, "wrong sizes: %u output buckets, expected 1 to %d",
+                              (unsigned)buckets, NNUE_MAX_BUCKETS);
+        if (flags & ~(uint32_t)NNUE_FLAG_MIRROR)
+            return errmsg_set(err, errsz, "unknown flags %#x", (unsigned)flags);
+    }
+    uint32_t desc_len = le32(bytes + header - 4);
     if (desc_len > NNUE_DESC_MAX)
         return errmsg_set(err, errsz, "description length %u is over the limit of %d bytes",
                           (unsigned)desc_len, NNUE_DESC_MAX);
-    size_t size = nnue_file_size(desc_len);
+    size_t size = nnue_file_size(version, (int)buckets, desc_len);
     if (len != size)
         return errmsg_set(err, errsz, "wrong length: %zu bytes, expected %zu (%s)", len, size,
                           len < size ? "truncated" : "trailing bytes");
@@ -87,16 +106,22 @@ bool nnue_net_load(NnueNet *net, const uint8_t *bytes, size_t len, char *err, si
         return errmsg_set(err, errsz, "checksum mismatch: file says %08x, contents give %08x",
                           (unsigned)stored, (unsigned)sum);
 
-    memcpy(net->desc, bytes + NNUE_HEADER_SIZE, desc_len);
+    memcpy(net->desc, bytes + header, desc_len);
     net->desc[desc_len] = '\0';
-    const uint8_t *p = bytes + NNUE_HEADER_SIZE + desc_len;
+    net->buckets = (int)buckets;
+    net->mirror = flags & NNUE_FLAG_MIRROR;
+    const uint8_t *p = bytes + header + desc_len;
     for (int i = 0; i < NNUE_INPUTS * NNUE_HIDDEN; i++, p += 2)
         net->ft_w[i] = le16(p);
     for (int i = 0; i < NNUE_HIDDEN; i++, p += 2)
         net->ft_b[i] = le16(p);
-    for (int i = 0; i < 2 * NNUE_HIDDEN; i++, p += 2)
-        net->out_w[i] = le16(p);
-    net->out_b = (int32_t)le32(p);
+    memset(net->out_w, 0, sizeof net->out_w);
+    memset(net->out_b, 0, sizeof net->out_b);
+    for (int k = 0; k < net->buckets; k++)
+        for (int i = 0; i < 2 * NNUE_HIDDEN; i++, p += 2)
+            net->out_w[k][i] = le16(p);
+    for (int k = 0; k < net->buckets; k++, p += 4)
+        net->out_b[k] = (int32_t)le32(p);
     return true;
 }
 
@@ -190,75 +215,80 @@ static uint32_t screlu_dot(const int16_t *acc, const int16_t *w, bool simd) {
 
 // ------------------------------------------------------------------ accumulators
 
-static void refresh(const NnueNet *net, const Board *b, NnueAccumulator *acc, bool simd) {
-    for (int persp = WHITE; persp <= BLACK; persp++) {
-        int16_t *out = acc->v[persp];
-        memcpy(out, net->ft_b, sizeof acc->v[persp]);
-        // Four rows at a time: one pass over the accumulator per four pieces.
-        const int16_t *rows[4];
-        int n = 0;
-        Bitboard occ = board_occupied(b);
-        while (occ) {
-            Square sq = bb_pop(&occ);
-            rows[n++] = ft_row(net, nnue_feature((Color)persp, board_piece_on(b, sq), sq));
-            if (n == 4 || !occ) {
-                add_sub(out, out, rows, n, NULL, 0, simd);
-                n = 0;
-            }
+static void refresh_persp(const NnueNet *net, const Board *b, NnueAccumulator *acc, Color persp,
+                          bool simd) {
+    int16_t *out = acc->v[persp];
+    int flip = nnue_flip(net, board_king(b, persp));
+    memcpy(out, net->ft_b, sizeof acc->v[persp]);
+    // Four rows at a time: one pass over the accumulator per four pieces.
+    const int16_t *rows[4];
+    int n = 0;
+    Bitboard occ = board_occupied(b);
+    while (occ) {
+        Square sq = bb_pop(&occ);
+        rows[n++] = ft_row(net, nnue_feature(persp, board_piece_on(b, sq), sq, flip));
+        if (n == 4 || !occ) {
+            add_sub(out, out, rows, n, NULL, 0, simd);
+            n = 0;
         }
     }
 }
 
 void nnue_refresh(const NnueNet *net, const Board *b, NnueAccumulator *acc) {
-    refresh(net, b, acc, true);
+    refresh_persp(net, b, acc, WHITE, true);
+    refresh_persp(net, b, acc, BLACK, true);
 }
 
 void nnue_refresh_scalar(const NnueNet *net, const Board *b, NnueAccumulator *acc) {
-    refresh(net, b, acc, false);
+    refresh_persp(net, b, acc, WHITE, false);
+    refresh_persp(net, b, acc, BLACK, false);
 }
 
-static void apply(const NnueNet *net, const NnueAccumulator *from, NnueAccumulator *to,
-                  const NnueDelta *d, bool simd) {
-    for (int persp = WHITE; persp <= BLACK; persp++) {
-        const int16_t *add[2], *sub[2];
-        for (int k = 0; k < d->nadd; k++)
-            add[k] = ft_row(net, nnue_feature((Color)persp, d->add_piece[k], d->add_sq[k]));
-        for (int k = 0; k < d->nsub; k++)
-            sub[k] = ft_row(net, nnue_feature((Color)persp, d->sub_piece[k], d->sub_sq[k]));
-        add_sub(to->v[persp], from->v[persp], add, d->nadd, sub, d->nsub, simd);
-    }
+static void apply_persp(const NnueNet *net, const NnueAccumulator *from, NnueAccumulator *to,
+                        const NnueDelta *d, Color persp, bool simd) {
+    const int16_t *add[2], *sub[2];
+    int flip = nnue_flip(net, d->king_sq[persp]);
+    for (int k = 0; k < d->nadd; k++)
+        add[k] = ft_row(net, nnue_feature(persp, d->add_piece[k], d->add_sq[k], flip));
+    for (int k = 0; k < d->nsub; k++)
+        sub[k] = ft_row(net, nnue_feature(persp, d->sub_piece[k], d->sub_sq[k], flip));
+    add_sub(to->v[persp], from->v[persp], add, d->nadd, sub, d->nsub, simd);
 }
 
 void nnue_apply(const NnueNet *net, const NnueAccumulator *from, NnueAccumulator *to,
                 const NnueDelta *d) {
-    apply(net, from, to, d, true);
+    apply_persp(net, from, to, d, WHITE, true);
+    apply_persp(net, from, to, d, BLACK, true);
 }
 
 void nnue_apply_scalar(const NnueNet *net, const NnueAccumulator *from, NnueAccumulator *to,
                        const NnueDelta *d) {
-    apply(net, from, to, d, false);
+    apply_persp(net, from, to, d, WHITE, false);
+    apply_persp(net, from, to, d, BLACK, false);
 }
 
 // ------------------------------------------------------------------ evaluation
 
-static int output(const NnueNet *net, const NnueAccumulator *acc, Color stm, bool simd) {
-    uint32_t sum = screlu_dot(acc->v[stm], net->out_w, simd) +
-                   screlu_dot(acc->v[!stm], net->out_w + NNUE_HIDDEN, simd);
+static int output(const NnueNet *net, const NnueAccumulator *acc, Color stm, int pieces,
+                  bool simd) {
+    int k = nnue_bucket(net, pieces);
+    uint32_t sum = screlu_dot(acc->v[stm], net->out_w[k], simd) +
+                   screlu_dot(acc->v[!stm], net->out_w[k] + NNUE_HIDDEN, simd);
     // In 64 bits from here, so that no weights can overflow what follows.
-    int64_t v = (int64_t)(int32_t)sum / NNUE_QA + net->out_b;
+    int64_t v = (int64_t)(int32_t)sum / NNUE_QA + net->out_b[k];
     return (int)(v * NNUE_SCALE / (NNUE_QA * NNUE_QB));
 }
 
-int nnue_output(const NnueNet *net, const NnueAccumulator *acc, Color stm) {
-    return output(net, acc, stm, true);
+int nnue_output(const NnueNet *net, const NnueAccumulator *acc, Color stm, int pieces) {
+    return output(net, acc, stm, pieces, true);
 }
 
-int nnue_output_scalar(const NnueNet *net, const NnueAccumulator *acc, Color stm) {
-    return output(net, acc, stm, false);
+int nnue_output_scalar(const NnueNet *net, const NnueAccumulator *acc, Color stm, int pieces) {
+    return output(net, acc, stm, pieces, false);
 }
 
-int nnue_evaluate_acc(const NnueNet *net, const NnueAccumulator *acc, Color stm) {
-    int v = output(net, acc, stm, true);
+int nnue_evaluate_acc(const NnueNet *net, const NnueAccumulator *acc, Color stm, int pieces) {
+    int v = output(net, acc, stm, pieces, true);
     if (v >= VALUE_EVAL_MAX)
         return VALUE_EVAL_MAX - 1;
     return v <= -VALUE_EVAL_MAX ? -(VALUE_EVAL_MAX - 1) : v;
@@ -266,8 +296,8 @@ int nnue_evaluate_acc(const NnueNet *net, const NnueAccumulator *acc, Color stm)
 
 int nnue_evaluate(const NnueNet *net, const Board *b) {
     NnueAccumulator acc;
-    refresh(net, b, &acc, true);
-    return nnue_evaluate_acc(net, &acc, b->side);
+    nnue_refresh(net, b, &acc);
+    return nnue_evaluate_acc(net, &acc, b->side, bb_count(board_occupied(b)));
 }
 
 // ------------------------------------------------------------------ moves and the stack
@@ -287,6 +317,14 @@ void nnue_delta(const Board *b, Move m, NnueDelta *d) {
     Piece piece = board_piece_on(b, from);
     Color us = b->side;
     d->nadd = d->nsub = 0;
+    d->king_sq[WHITE] = (uint8_t)board_king(b, WHITE);
+    d->king_sq[BLACK] = (uint8_t)board_king(b, BLACK);
+    d->crossed = 0;
+    if (piece_type(piece) == KING) {
+        // A castling move names the king's destination too (see makemove.c).
+        d->crossed = (uint8_t)(((from & 7) >= 4) != ((to & 7) >= 4) ? 1 << us : 0);
+        d->king_sq[us] = (uint8_t)to;
+    }
     delta_sub(d, piece, from);
     switch (move_kind(m)) {
     case MOVE_CASTLING: {
@@ -313,23 +351,30 @@ void nnue_delta(const Board *b, Move m, NnueDelta *d) {
 
 void nnue_stack_reset(NnueStack *st, const NnueNet *net, const Board *b) {
     nnue_refresh(net, b, &st->ply[0].acc);
-    st->ply[0].computed = true;
+    st->ply[0].computed[WHITE] = st->ply[0].computed[BLACK] = true;
 }
 
+// Each perspective on its own: a king crossing the board's middle refreshes only its own
+// side's half, from the board at ply (the plies between are left not computed).
 const NnueAccumulator *nnue_stack_update(NnueStack *st, const NnueNet *net, const Board *b,
                                          int ply) {
     struct NnueEntry *e = st->ply;
-    int q = ply;
-    while (q > 0 && !e[q].computed)
-        q--;
-    if (!e[q].computed || ply - q > REFRESH_AFTER_PLIES) {
-        nnue_refresh(net, b, &e[ply].acc);
-    } else {
-        for (int p = q + 1; p <= ply; p++) {
-            nnue_apply(net, &e[p - 1].acc, &e[p].acc, &e[p].delta);
-            e[p].computed = true;
+    for (int persp = WHITE; persp <= BLACK; persp++) {
+        int q = ply;
+        bool crossed = false;
+        while (q > 0 && !e[q].computed[persp]) {
+            crossed |= net->mirror && (e[q].delta.crossed >> persp & 1);
+            q--;
         }
+        if (crossed || !e[q].computed[persp] || ply - q > REFRESH_AFTER_PLIES) {
+            refresh_persp(net, b, &e[ply].acc, (Color)persp, true);
+        } else {
+            for (int p = q + 1; p <= ply; p++) {
+                apply_persp(net, &e[p - 1].acc, &e[p].acc, &e[p].delta, (Color)persp, true);
+                e[p].computed[persp] = true;
+            }
+        }
+        e[ply].computed[persp] = true;
     }
-    e[ply].computed = true;
     return &e[ply].acc;
 }

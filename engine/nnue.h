@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// NNUE inference: the patzer v1 network of data/NNUE.md ((768 -> 256) x 2 -> 1, SCReLU),
-// its file format, the accumulators and the evaluation.
+// NNUE inference: the patzer networks of data/NNUE.md ((768 -> 256) x 2 -> 1 output, or one
+// of up to 8 chosen by the number of pieces; SCReLU; v2 may mirror each perspective's board
+// a<->h when its king stands on files e-h), their file format, the accumulators and the
+// evaluation.
 //
 // The net is read-only once loaded and may be shared by any number of search threads; its
 // owner (whoever loaded it) keeps it alive while searches use it. The engine does no I/O:
@@ -22,22 +24,30 @@
 
 enum {
     NNUE_INPUTS = 768,
-    NNUE_HIDDEN = 256, // v1 accepts only this width
+    NNUE_HIDDEN = 256, // the only width accepted
+    NNUE_MAX_BUCKETS = 8,
     NNUE_QA = 255,
     NNUE_QB = 64,
     NNUE_SCALE = 400,
-    NNUE_DESC_MAX = 4096,   // bytes of description text at most
-    NNUE_HEADER_SIZE = 32,  // magic and six uint32 before the description
+    NNUE_DESC_MAX = 4096,  // bytes of description text at most
+    NNUE_HEADER_SIZE = 32, // v1: magic and six uint32 before the description
+    NNUE_HEADER_V2 = 40,   // v2: and the bucket count and the flags
     NNUE_STACK_SIZE = MAX_PLY + 2,
 };
 
-#define NNUE_MAGIC "PZNNUE01"
+#define NNUE_MAGIC    "PZNNUE01"
+#define NNUE_MAGIC_V2 "PZNNUE02"
+// v2 flags: each perspective's board mirrored a<->h while its own king is on files e-h.
+enum { NNUE_FLAG_MIRROR = 1 };
 
 typedef struct NnueNet {
     _Alignas(64) int16_t ft_w[NNUE_INPUTS * NNUE_HIDDEN]; // feature-major, as in the file
     _Alignas(64) int16_t ft_b[NNUE_HIDDEN];
-    _Alignas(64) int16_t out_w[2 * NNUE_HIDDEN]; // side to move's half first
-    int32_t out_b;
+    // Per output bucket, the side to move's half first; buckets beyond `buckets` are zero.
+    _Alignas(64) int16_t out_w[NNUE_MAX_BUCKETS][2 * NNUE_HIDDEN];
+    int32_t out_b[NNUE_MAX_BUCKETS];
+    int buckets;                  // 1 (v1) to NNUE_MAX_BUCKETS
+    bool mirror;                  // NNUE_FLAG_MIRROR
     char desc[NNUE_DESC_MAX + 1]; // the file's description, NUL-terminated
 } NnueNet;
 
@@ -45,8 +55,9 @@ typedef struct NnueNet {
 NnueNet *nnue_net_new(void);
 void nnue_net_free(NnueNet *net);
 
-// The exact size of a net file with a description of desc_len bytes.
-size_t nnue_file_size(size_t desc_len);
+// The exact size of a net file with a description of desc_len bytes: v1 (buckets 1, no
+// flags: the old format) or v2.
+size_t nnue_file_size(int version, int buckets, size_t desc_len);
 // FNV-1a 32-bit, the file's checksum.
 uint32_t nnue_fnv1a(const uint8_t *bytes, size_t n);
 
@@ -55,10 +66,24 @@ uint32_t nnue_fnv1a(const uint8_t *bytes, size_t n);
 // does not match data/NNUE.md exactly, trailing bytes included.
 bool nnue_net_load(NnueNet *net, const uint8_t *bytes, size_t len, char *err, size_t errsz);
 
-// The input feature of piece pc on sq seen from persp (data/NNUE.md, "Features").
-static inline int nnue_feature(Color persp, Piece pc, Square sq) {
-    int rel = persp == WHITE ? sq : sq ^ 56;
+// The input feature of piece pc on sq seen from persp (data/NNUE.md, "Features"); flip is
+// nnue_flip's for persp.
+static inline int nnue_feature(Color persp, Piece pc, Square sq, int flip) {
+    int rel = (persp == WHITE ? sq : sq ^ 56) ^ flip;
     return (piece_color(pc) == persp ? 0 : 384) + piece_type(pc) * 64 + rel;
+}
+
+// What the squares of a perspective whose king stands on king_sq are xored with: 7 (a<->h)
+// for a mirroring net and a king on files e-h, else 0.
+static inline int nnue_flip(const NnueNet *net, Square king_sq) {
+    return net->mirror && (king_sq & 7) >= 4 ? 7 : 0;
+}
+
+// The output bucket of a position with `pieces` pieces on the board (kings included).
+static inline int nnue_bucket(const NnueNet *net, int pieces) {
+    int per = (32 + net->buckets - 1) / net->buckets;
+    int k = (pieces - 2) / per;
+    return k < 0 ? 0 : k >= net->buckets ? net->buckets - 1 : k;
 }
 
 typedef struct NnueAccumulator {
@@ -70,25 +95,32 @@ void nnue_refresh(const NnueNet *net, const Board *b, NnueAccumulator *acc);
 void nnue_refresh_scalar(const NnueNet *net, const Board *b, NnueAccumulator *acc);
 
 // The evaluation for side to move stm in centipawns before the clamp (data/NNUE.md,
-// "Quantisation"), and after it (strictly inside +-VALUE_EVAL_MAX), from an accumulator.
-int nnue_output(const NnueNet *net, const NnueAccumulator *acc, Color stm);
-int nnue_output_scalar(const NnueNet *net, const NnueAccumulator *acc, Color stm);
-int nnue_evaluate_acc(const NnueNet *net, const NnueAccumulator *acc, Color stm);
+// "Quantisation"), and after it (strictly inside +-VALUE_EVAL_MAX), from an accumulator of
+// a position with `pieces` pieces.
+int nnue_output(const NnueNet *net, const NnueAccumulator *acc, Color stm, int pieces);
+int nnue_output_scalar(const NnueNet *net, const NnueAccumulator *acc, Color stm, int pieces);
+int nnue_evaluate_acc(const NnueNet *net, const NnueAccumulator *acc, Color stm, int pieces);
 // The evaluation of b for its side to move, from a fresh accumulator (slow: for callers
 // outside the search).
 int nnue_evaluate(const NnueNet *net, const Board *b);
 
 // What a move changes: pieces leaving squares (sub) and arriving on squares (add). At most
-// two of each (castling: king and rook; a capturing promotion: pawn and victim leave).
+// two of each (castling: king and rook; a capturing promotion: pawn and victim leave). With
+// the kings' squares after it; `crossed` has bit c set when colour c's king went from one
+// half of the board (files a-d, e-h) to the other, which changes a mirroring net's every
+// feature of perspective c: that perspective must be refreshed, not updated.
 typedef struct NnueDelta {
     uint8_t nadd, nsub;
     uint8_t add_piece[2], add_sq[2];
     uint8_t sub_piece[2], sub_sq[2];
+    uint8_t king_sq[COLOR_NB];
+    uint8_t crossed;
 } NnueDelta;
 
 // The changes of legal move m made from b (b as it is before the move).
 void nnue_delta(const Board *b, Move m, NnueDelta *d);
-// to = from with the delta applied (to may be from).
+// to = from with the delta applied (to may be from); for a mirroring net, only a delta
+// that crosses no king (else the perspective needs nnue_refresh).
 void nnue_apply(const NnueNet *net, const NnueAccumulator *from, NnueAccumulator *to,
                 const NnueDelta *d);
 void nnue_apply_scalar(const NnueNet *net, const NnueAccumulator *from, NnueAccumulator *to,
@@ -98,8 +130,8 @@ void nnue_apply_scalar(const NnueNet *net, const NnueAccumulator *from, NnueAccu
 typedef struct NnueStack {
     struct NnueEntry {
         NnueAccumulator acc;
-        NnueDelta delta; // from the position at the ply before
-        bool computed;   // acc is up to date with the position at this ply
+        NnueDelta delta;         // from the position at the ply before
+        bool computed[COLOR_NB]; // acc.v[c] is up to date with the position at this ply
     } ply[NNUE_STACK_SIZE];
 } NnueStack;
 
@@ -111,20 +143,24 @@ void nnue_stack_reset(NnueStack *st, const NnueNet *net, const Board *b);
 // Records move m, about to be made from b at ply: ply + 1 is not computed until asked.
 static inline void nnue_stack_push(NnueStack *st, int ply, const Board *b, Move m) {
     nnue_delta(b, m, &st->ply[ply + 1].delta);
-    st->ply[ply + 1].computed = false;
+    st->ply[ply + 1].computed[WHITE] = st->ply[ply + 1].computed[BLACK] = false;
 }
-// Records a null move at ply: the child has the same pieces, so its accumulator is a copy.
-static inline void nnue_stack_push_null(NnueStack *st, int ply) {
-    st->ply[ply + 1].delta.nadd = st->ply[ply + 1].delta.nsub = 0;
-    st->ply[ply + 1].computed = false;
+// Records a null move made from b at ply: the child has the same pieces, so its accumulator
+// is a copy.
+static inline void nnue_stack_push_null(NnueStack *st, int ply, const Board *b) {
+    NnueDelta *d = &st->ply[ply + 1].delta;
+    d->nadd = d->nsub = d->crossed = 0;
+    d->king_sq[WHITE] = (uint8_t)board_king(b, WHITE);
+    d->king_sq[BLACK] = (uint8_t)board_king(b, BLACK);
+    st->ply[ply + 1].computed[WHITE] = st->ply[ply + 1].computed[BLACK] = false;
 }
 // Brings ply's accumulator up to date with b (the position at ply) and returns it.
 const NnueAccumulator *nnue_stack_update(NnueStack *st, const NnueNet *net, const Board *b,
                                          int ply);
 // The evaluation of b, the position at ply, for its side to move (clamped).
-static inline int nnue_stack_evaluate(NnueStack *st, const NnueNet *net, const Board *b,
-                                      int ply) {
-    return nnue_evaluate_acc(net, nnue_stack_update(st, net, b, ply), b->side);
+static inline int nnue_stack_evaluate(NnueStack *st, const NnueNet *net, const Board *b, int ply) {
+    return nnue_evaluate_acc(net, nnue_stack_update(st, net, b, ply), b->side,
+                             bb_count(board_occupied(b)));
 }
 
 #endif

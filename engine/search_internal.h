@@ -140,7 +140,7 @@ static inline void search_make_null(Searcher *s, int ply) {
     ss->piece = NO_PIECE;
     s->keys[s->root_keys + ply] = s->board.key;
     if (s->net)
-        nnue_stack_push_null(s->nnue, ply);
+        nnue_stack_push_null(s->nnue, ply, &s->board);
     board_make_null(&s->board, &ss->undo);
 }
 

@@ -13,12 +13,14 @@
 
 #include "tools/nnue_train.h"
 
-// The net as data/NNUE.md's "File format" lays it out, read strictly.
+// The net as data/NNUE.md's "File format" lays it out (v1 or v2), read strictly.
 typedef struct TestNet {
-    uint32_t header[6]; // inputs, hidden, QA, QB, SCALE, description length
+    uint32_t header[6];      // inputs, hidden, QA, QB, SCALE, description length
+    uint32_t buckets, flags; // 1 and 0 for v1
     char desc[NT_DESC_MAX + 1];
-    int16_t ft_w[NT_INPUTS * NT_HIDDEN], ft_b[NT_HIDDEN], out_w[2 * NT_HIDDEN];
-    int32_t out_b;
+    int16_t ft_w[NT_INPUTS * NT_HIDDEN], ft_b[NT_HIDDEN];
+    int16_t out_w[NT_MAX_BUCKETS * 2 * NT_HIDDEN];
+    int32_t out_b[NT_MAX_BUCKETS];
 } TestNet;
 
 static inline uint32_t test_le32(const uint8_t *p) {
@@ -37,33 +39,41 @@ static inline bool test_read_net(const char *path, TestNet *n, char *why, size_t
     static uint8_t buf[2 << 20];
     size_t size = fread(buf, 1, sizeof buf, f);
     fclose(f);
-    if (size < 32)
+    if (size < 40)
         return snprintf(why, whysz, "length") < 0;
-    if (memcmp(buf, "PZNNUE01", 8) != 0)
+    bool v2 = memcmp(buf, "PZNNUE02", 8) == 0;
+    if (!v2 && memcmp(buf, "PZNNUE01", 8) != 0)
         return snprintf(why, whysz, "magic") < 0;
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < 5; i++)
         n->header[i] = test_le32(buf + 8 + 4 * i);
+    n->buckets = v2 ? test_le32(buf + 28) : 1;
+    n->flags = v2 ? test_le32(buf + 32) : 0;
+    size_t head = v2 ? 40 : 32;
+    n->header[5] = test_le32(buf + head - 4);
     if (n->header[0] != 768 || n->header[1] != NT_HIDDEN || n->header[2] != 255 ||
-        n->header[3] != 64 || n->header[4] != 400)
+        n->header[3] != 64 || n->header[4] != 400 || n->buckets < 1 ||
+        n->buckets > NT_MAX_BUCKETS || n->flags > 1)
         return snprintf(why, whysz, "sizes") < 0;
     size_t len = n->header[5];
     if (len > NT_DESC_MAX)
         return snprintf(why, whysz, "description length") < 0;
-    size_t want = 32 + len + 2 * (768 * NT_HIDDEN + NT_HIDDEN + 2 * NT_HIDDEN) + 4 + 4;
+    size_t want =
+        head + len + 2 * (768 * NT_HIDDEN + NT_HIDDEN) + n->buckets * (2 * 2 * NT_HIDDEN + 4) + 4;
     if (size != want)
         return snprintf(why, whysz, "length %zu, not %zu", size, want) < 0;
     if (ntrain_fnv1a(buf, size - 4, 2166136261u) != test_le32(buf + size - 4))
         return snprintf(why, whysz, "checksum") < 0;
-    memcpy(n->desc, buf + 32, len);
+    memcpy(n->desc, buf + head, len);
     n->desc[len] = '\0';
-    const uint8_t *p = buf + 32 + len;
+    const uint8_t *p = buf + head + len;
     for (int i = 0; i < NT_INPUTS * NT_HIDDEN; i++, p += 2)
         n->ft_w[i] = test_le16(p);
     for (int i = 0; i < NT_HIDDEN; i++, p += 2)
         n->ft_b[i] = test_le16(p);
-    for (int i = 0; i < 2 * NT_HIDDEN; i++, p += 2)
+    for (uint32_t i = 0; i < n->buckets * 2 * NT_HIDDEN; i++, p += 2)
         n->out_w[i] = test_le16(p);
-    n->out_b = (int32_t)test_le32(p);
+    for (uint32_t k = 0; k < n->buckets; k++, p += 4)
+        n->out_b[k] = (int32_t)test_le32(p);
     return true;
 }
 
@@ -71,7 +81,11 @@ static inline bool test_read_net(const char *path, TestNet *n, char *why, size_t
 static inline int test_net_eval(const TestNet *n, const uint8_t rec[TRAIN_RECORD_SIZE]) {
     uint16_t feat[2][NT_MAX_FEATURES];
     Color stm;
-    int count = ntrain_features(rec, false, feat[0], feat[1], &stm);
+    int count = ntrain_features(rec, false, n->flags & 1, feat[0], feat[1], &stm);
+    // Bucket = (pieces - 2) / ceil(32 / buckets), at most buckets - 1 (data/NNUE.md).
+    int per = (int)((32 + n->buckets - 1) / n->buckets), bucket = (count - 2) / per;
+    bucket = bucket >= (int)n->buckets ? (int)n->buckets - 1 : bucket;
+    const int16_t *out_w = n->out_w + bucket * 2 * NT_HIDDEN;
     int32_t sum = 0;
     for (int s = 0; s < 2; s++) {
         int16_t acc[NT_HIDDEN];
@@ -81,11 +95,11 @@ static inline int test_net_eval(const TestNet *n, const uint8_t rec[TRAIN_RECORD
                 acc[i] = (int16_t)(acc[i] + n->ft_w[feat[s][k] * NT_HIDDEN + i]);
         for (int i = 0; i < NT_HIDDEN; i++) {
             int16_t c = acc[i] < 0 ? 0 : acc[i] > 255 ? 255 : acc[i];
-            int16_t cw = (int16_t)(c * n->out_w[s * NT_HIDDEN + i]);
+            int16_t cw = (int16_t)(c * out_w[s * NT_HIDDEN + i]);
             sum += (int32_t)cw * c;
         }
     }
-    sum = sum / 255 + n->out_b;
+    sum = sum / 255 + n->out_b[bucket];
     return sum * 400 / (255 * 64);
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Deterministic pseudo-random NNUE v1 nets and their file bytes, written from data/NNUE.md
+// Deterministic pseudo-random NNUE nets and their file bytes (v1, and v2 with buckets and flags),
+// written from data/NNUE.md
 // ("File format") independently of the engine's loader and of the trainer's writer, for
 // tests/test_nnue.c and tests/nnue_mknet.c (which writes one for the shell tests).
 // Header-only, without Criterion.
@@ -31,9 +32,9 @@ typedef struct RandomNetShape {
 } RandomNetShape;
 
 // Typical of a trained net: accumulators spread over both sides of the clamp [0, 255].
-static const RandomNetShape RNET_TYPICAL = {60, -40, 160, 127, 1234};
+static const RandomNetShape RNET_TYPICAL = { 60, -40, 160, 127, 1234 };
 // The largest weights data/NNUE.md allows (|ft| <= 1.98 * 255, |out| <= 1.98 * 64).
-static const RandomNetShape RNET_EXTREME = {505, -505, 505, 127, -32313};
+static const RandomNetShape RNET_EXTREME = { 505, -505, 505, 127, -32313 };
 
 static inline uint64_t rnet_next(uint64_t *state) {
     uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
@@ -82,7 +83,7 @@ static inline size_t random_net_serialize(const RandomNet *n, const char *desc, 
     uint8_t *p = buf;
     memcpy(p, "PZNNUE01", 8);
     p += 8;
-    static const uint32_t header[5] = {RNET_INPUTS, RNET_HIDDEN, 255, 64, 400};
+    static const uint32_t header[5] = { RNET_INPUTS, RNET_HIDDEN, 255, 64, 400 };
     for (int i = 0; i < 5; i++)
         p = rnet_put32(p, header[i]);
     p = rnet_put32(p, (uint32_t)dlen);
@@ -95,6 +96,36 @@ static inline size_t random_net_serialize(const RandomNet *n, const char *desc, 
     for (int i = 0; i < 2 * RNET_HIDDEN; i++)
         p = rnet_put16(p, n->out_w[i]);
     p = rnet_put32(p, (uint32_t)n->out_b);
+    p = rnet_put32(p, rnet_fnv1a(buf, (size_t)(p - buf)));
+    return (size_t)(p - buf);
+}
+
+// A v2 file of the same net (data/NNUE.md): `buckets` output layers, bucket k's weights
+// those of the v1 net rotated by 97 * k and its bias out_b + 1000 * k, and the flags.
+enum { RNET_HEADER_V2 = 40 };
+static inline size_t random_net_serialize_v2(const RandomNet *n, const char *desc, int buckets,
+                                             uint32_t flags, uint8_t *buf) {
+    size_t dlen = strlen(desc);
+    uint8_t *p = buf;
+    memcpy(p, "PZNNUE02", 8);
+    p += 8;
+    static const uint32_t header[5] = { RNET_INPUTS, RNET_HIDDEN, 255, 64, 400 };
+    for (int i = 0; i < 5; i++)
+        p = rnet_put32(p, header[i]);
+    p = rnet_put32(p, (uint32_t)buckets);
+    p = rnet_put32(p, flags);
+    p = rnet_put32(p, (uint32_t)dlen);
+    memcpy(p, desc, dlen);
+    p += dlen;
+    for (int i = 0; i < RNET_INPUTS * RNET_HIDDEN; i++)
+        p = rnet_put16(p, n->ft_w[i]);
+    for (int i = 0; i < RNET_HIDDEN; i++)
+        p = rnet_put16(p, n->ft_b[i]);
+    for (int k = 0; k < buckets; k++)
+        for (int i = 0; i < 2 * RNET_HIDDEN; i++)
+            p = rnet_put16(p, n->out_w[(i + 97 * k) % (2 * RNET_HIDDEN)]);
+    for (int k = 0; k < buckets; k++)
+        p = rnet_put32(p, (uint32_t)(n->out_b + 1000 * k));
     p = rnet_put32(p, rnet_fnv1a(buf, (size_t)(p - buf)));
     return (size_t)(p - buf);
 }

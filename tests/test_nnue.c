@@ -18,16 +18,19 @@
 #include "tests/nnue_random.h"
 
 static RandomNet rnet;
-static uint8_t bytes[RNET_HEADER + 64 + RNET_BODY + 1];
+static uint8_t bytes[RNET_HEADER_V2 + 64 + RNET_BODY + 8 * 1028 + 1];
 static size_t nbytes;
 static NnueNet *net;
 static TestNet ref; // the same net as tests/nnue_file.h reads it
 
-// Makes the random net of the shape, its file bytes, the engine's net and the reference's.
-static void make_net(const RandomNetShape *shape, uint64_t seed) {
+// Makes the random net of the shape, its file bytes (v1 for one bucket and no flags, else
+// v2), the engine's net and the reference's.
+static void make_net_v(const RandomNetShape *shape, uint64_t seed, int buckets, uint32_t flags) {
     board_init_tables();
     random_net_fill(&rnet, shape, seed);
-    nbytes = random_net_serialize(&rnet, "random test net", bytes);
+    nbytes = buckets == 1 && !flags
+                 ? random_net_serialize(&rnet, "random test net", bytes)
+                 : random_net_serialize_v2(&rnet, "random test net", buckets, flags, bytes);
     net = nnue_net_new();
     cr_assert_not_null(net);
     char err[256] = "";
@@ -41,11 +44,20 @@ static void make_net(const RandomNetShape *shape, uint64_t seed) {
     unlink(path);
 }
 
+static void make_net(const RandomNetShape *shape, uint64_t seed) {
+    make_net_v(shape, seed, 1, 0);
+}
 static void typical_net(void) {
     make_net(&RNET_TYPICAL, 12345);
 }
 static void extreme_net(void) {
     make_net(&RNET_EXTREME, 777);
+}
+static void typical_v2_net(void) {
+    make_net_v(&RNET_TYPICAL, 4242, 8, NNUE_FLAG_MIRROR);
+}
+static void extreme_v2_net(void) {
+    make_net_v(&RNET_EXTREME, 99, 8, NNUE_FLAG_MIRROR);
 }
 static void free_net(void) {
     nnue_net_free(net);
@@ -60,12 +72,14 @@ static void expect_rejected(const uint8_t *b, size_t len, const char *word) {
 }
 
 Test(nnue_file, loads_what_the_spec_lays_out, .init = typical_net, .fini = free_net) {
-    cr_assert_eq(nbytes, nnue_file_size(strlen("random test net")));
+    cr_assert_eq(nbytes, nnue_file_size(1, 1, strlen("random test net")));
     cr_expect_str_eq(net->desc, "random test net");
     cr_expect(memcmp(net->ft_w, rnet.ft_w, sizeof rnet.ft_w) == 0);
     cr_expect(memcmp(net->ft_b, rnet.ft_b, sizeof rnet.ft_b) == 0);
-    cr_expect(memcmp(net->out_w, rnet.out_w, sizeof rnet.out_w) == 0);
-    cr_expect_eq(net->out_b, rnet.out_b);
+    cr_expect(memcmp(net->out_w[0], rnet.out_w, sizeof rnet.out_w) == 0);
+    cr_expect_eq(net->out_b[0], rnet.out_b);
+    cr_expect_eq(net->buckets, 1);
+    cr_expect_not(net->mirror);
     cr_expect_eq((uintptr_t)net->ft_w % 64, 0);
     cr_expect_eq((uintptr_t)net->out_w % 64, 0);
 }
@@ -101,6 +115,28 @@ Test(nnue_file, rejects_every_kind_of_bad_file, .init = typical_net, .fini = fre
     expect_rejected(bad, nbytes, "checksum");
 }
 
+Test(nnue_file, v2_loads_and_rejects_bad_shapes, .init = typical_v2_net, .fini = free_net) {
+    cr_assert_eq(nbytes, nnue_file_size(2, 8, strlen("random test net")));
+    cr_expect_eq(net->buckets, 8);
+    cr_expect(net->mirror);
+    cr_expect_eq(net->out_b[3], rnet.out_b + 3000);
+    cr_expect_eq(net->out_w[2][0], rnet.out_w[2 * 97]);
+    static uint8_t bad[sizeof bytes];
+    memcpy(bad, bytes, nbytes);
+    bad[28] = 9; // nine buckets
+    expect_rejected(bad, nbytes, "buckets");
+    memcpy(bad, bytes, nbytes);
+    bad[28] = 0;
+    expect_rejected(bad, nbytes, "buckets");
+    memcpy(bad, bytes, nbytes);
+    bad[32] = 2; // an unknown flag
+    expect_rejected(bad, nbytes, "flags");
+    memcpy(bad, bytes, nbytes);
+    bad[28] = 4; // fewer buckets than the file holds
+    expect_rejected(bad, nbytes, "trailing");
+    expect_rejected(bytes, nbytes - 4, "truncated");
+}
+
 // ------------------------------------------------------------------ random walks
 
 static const char *const walk_fens[] = {
@@ -118,7 +154,8 @@ static const char *const walk_fens[] = {
 enum { WALK_MAX = 48, GAMES_PER_FEN = 12, STEPS = 220 };
 
 typedef struct Stats {
-    int castle_k, castle_q, ep, promo[4], promoted_taken, nulls, checks, ref_checks;
+    int castle_k, castle_q, ep, promo[4], promoted_taken, nulls, checks, ref_checks, crossings,
+        file_flips;
 } Stats;
 
 typedef struct Walk {
@@ -177,6 +214,31 @@ static void mirror(const Board *b, Board *out) {
     test_board_from_fen(out, fen);
 }
 
+// The a<->h image of a position without castling rights or en-passant square.
+static void flip_files(const Board *b, Board *out) {
+    char fen[128];
+    int n = 0;
+    for (int rank = 7; rank >= 0; rank--) {
+        int empty = 0;
+        for (int file = 7; file >= 0; file--) {
+            Piece p = board_piece_on(b, make_square(file, rank));
+            if (p == NO_PIECE) {
+                empty++;
+                continue;
+            }
+            if (empty)
+                fen[n++] = (char)('0' + empty), empty = 0;
+            fen[n++] = "PpNnBbRrQqKk"[p];
+        }
+        if (empty)
+            fen[n++] = (char)('0' + empty);
+        fen[n++] = rank ? '/' : ' ';
+    }
+    snprintf(fen + n, sizeof fen - (size_t)n, "%c - - %d 1", b->side == WHITE ? 'w' : 'b',
+             b->halfmove);
+    test_board_from_fen(out, fen);
+}
+
 // Everything there is to compare at the walk's current ply.
 static void check_ply(Walk *w, bool with_reference) {
     const NnueAccumulator *acc = nnue_stack_update(w->st, net, &w->b, w->ply);
@@ -186,8 +248,9 @@ static void check_ply(Walk *w, bool with_reference) {
     cr_assert(memcmp(acc, &full, sizeof full) == 0, "incremental != refresh at ply %d", w->ply);
     cr_assert(memcmp(&full, &full_scalar, sizeof full) == 0, "AVX2 != scalar refresh");
     cr_assert(memcmp(&w->shadow[w->ply], &full, sizeof full) == 0, "scalar updates != refresh");
-    int v = nnue_output(net, acc, w->b.side);
-    cr_assert_eq(v, nnue_output_scalar(net, acc, w->b.side), "AVX2 != scalar output");
+    int pieces = bb_count(board_occupied(&w->b));
+    int v = nnue_output(net, acc, w->b.side, pieces);
+    cr_assert_eq(v, nnue_output_scalar(net, acc, w->b.side, pieces), "AVX2 != scalar output");
     cr_assert_eq(nnue_stack_evaluate(w->st, net, &w->b, w->ply), nnue_evaluate(net, &w->b));
     w->stats.checks++;
     if (!with_reference)
@@ -199,6 +262,12 @@ static void check_ply(Walk *w, bool with_reference) {
     mirror(&w->b, &m);
     cr_assert_eq(nnue_evaluate(net, &w->b), nnue_evaluate(net, &m), "mirror differs");
     w->stats.ref_checks++;
+    // A mirroring net sees each side's king on files a-d: the a<->h image is the same.
+    if (net->mirror && !w->b.castling && w->b.ep == SQ_NONE) {
+        flip_files(&w->b, &m);
+        cr_assert_eq(nnue_evaluate(net, &w->b), nnue_evaluate(net, &m), "a<->h image differs");
+        w->stats.file_flips++;
+    }
 }
 
 // Captures, castling, en passant and promotions, which the walk prefers half the time.
@@ -242,7 +311,7 @@ static void walk_step(Walk *w) {
         return;
     }
     if (r < 30 && w->ply > 0 && !w->null[w->ply - 1] && !board_in_check(&w->b)) {
-        nnue_stack_push_null(w->st, w->ply);
+        nnue_stack_push_null(w->st, w->ply, &w->b);
         w->shadow[w->ply + 1] = w->shadow[w->ply];
         w->promoted[w->ply + 1] = w->promoted[w->ply];
         board_make_null(&w->b, &w->undo[w->ply]);
@@ -266,9 +335,15 @@ static void walk_step(Walk *w) {
     count_move(w, m);
     NnueDelta d;
     nnue_delta(&w->b, m, &d);
-    nnue_apply_scalar(net, &w->shadow[w->ply], &w->shadow[w->ply + 1], &d);
     nnue_stack_push(w->st, w->ply, &w->b, m);
     board_make_move(&w->b, m, &w->undo[w->ply]);
+    // A king crossing the middle changes a mirroring net's whole view of its side.
+    if (net->mirror && d.crossed) {
+        nnue_refresh_scalar(net, &w->b, &w->shadow[w->ply + 1]);
+        w->stats.crossings++;
+    } else {
+        nnue_apply_scalar(net, &w->shadow[w->ply], &w->shadow[w->ply + 1], &d);
+    }
     w->null[w->ply++] = false;
 }
 
@@ -326,6 +401,30 @@ Test(nnue_walk, extreme_weights_agree, .init = extreme_net, .fini = free_net) {
     Stats s;
     run_walks(&s);
     expect_coverage(&s);
+}
+
+// v2: eight output buckets and the king mirror. Kings crossing the middle refresh their
+// side's half of the accumulator; the a<->h image evaluates the same.
+static void expect_v2_coverage(const Stats *s) {
+    expect_coverage(s);
+    cr_expect_gt(s->crossings, 100, "only %d king crossings", s->crossings);
+    cr_expect_gt(s->file_flips, 100, "only %d a<->h images", s->file_flips);
+}
+
+Test(nnue_walk, v2_buckets_and_king_mirror_agree, .init = typical_v2_net, .fini = free_net) {
+    cr_assert_eq(net->buckets, 8);
+    cr_assert(net->mirror);
+    Stats s;
+    run_walks(&s);
+    expect_v2_coverage(&s);
+    cr_log_info("v2: %d positions compared, %d king crossings, %d a<->h images", s.checks,
+                s.crossings, s.file_flips);
+}
+
+Test(nnue_walk, v2_extreme_weights_agree, .init = extreme_v2_net, .fini = free_net) {
+    Stats s;
+    run_walks(&s);
+    expect_v2_coverage(&s);
 }
 
 Test(nnue_eval, clamped_inside_eval_max, .init = extreme_net, .fini = free_net) {

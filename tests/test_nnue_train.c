@@ -73,7 +73,7 @@ Test(nnue_train, feature_indices_checked_by_hand) {
     uint16_t us[NT_MAX_FEATURES], them[NT_MAX_FEATURES];
     Color stm;
     record_of_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", rec);
-    int n = ntrain_features(rec, false, us, them, &stm);
+    int n = ntrain_features(rec, false, false, us, them, &stm);
     cr_assert_eq(n, 32);
     cr_assert_eq(stm, BLACK);
     // Black to move: "us" is Black's view. The white king e1, the black king e8, the e4 pawn
@@ -103,7 +103,7 @@ Test(nnue_train, features_match_the_decoded_positions) {
             cr_assert(train_decode(rec, &q, err, sizeof err), "%s", err);
             uint16_t us[NT_MAX_FEATURES], them[NT_MAX_FEATURES];
             Color stm;
-            int n = ntrain_features(rec, false, us, them, &stm), k = 0;
+            int n = ntrain_features(rec, false, false, us, them, &stm), k = 0;
             cr_assert_eq(stm, q.side);
             for (Square s = 0; s < SQ_NB; s++) {
                 Piece pc = (Piece)q.squares[s];
@@ -156,8 +156,8 @@ Test(nnue_train, mirrored_features_are_those_of_the_mirror_image) {
         cr_assert(ntrain_mirrorable(rec) && ntrain_mirrorable(image));
         uint16_t us[2][NT_MAX_FEATURES], them[2][NT_MAX_FEATURES];
         Color stm[2];
-        int n = ntrain_features(rec, true, us[0], them[0], &stm[0]);
-        int m = ntrain_features(image, false, us[1], them[1], &stm[1]);
+        int n = ntrain_features(rec, true, false, us[0], them[0], &stm[0]);
+        int m = ntrain_features(image, false, false, us[1], them[1], &stm[1]);
         cr_assert_eq(n, m);
         cr_assert_eq(stm[0], stm[1]);
         for (int k = 0; k < 2; k++) {
@@ -180,12 +180,14 @@ Test(nnue_train, target_blends_result_and_score_for_the_side_to_move) {
     rec[24] = 400 & 255, rec[25] = 400 >> 8;                     // +400 cp for White
     rec[31] = (uint8_t)((rec[31] & ~6) | TRAIN_WHITE_WINS << 1); // White won
     double s = 1 / (1 + exp(-1.0));
-    NtObjective half = { 0.5, 400 }, result = { 1.0, 400 }, score = { 0.0, 400 };
+    NtObjective half = { 0.5, 400, { 1, false } }, result = { 1.0, 400, { 1, false } },
+                score = { 0.0, 400, { 1, false } };
     cr_assert_float_eq(ntrain_target(rec, half), 0.5 + 0.5 * s, 1e-6);
     cr_assert_float_eq(ntrain_target(rec, result), 1.0, 1e-6);
     cr_assert_float_eq(ntrain_target(rec, score), s, 1e-6);
     // The scale is the score's centipawns per unit of the sigmoid.
-    cr_assert_float_eq(ntrain_target(rec, (NtObjective){ 0.0, 200 }), 1 / (1 + exp(-2.0)), 1e-6);
+    cr_assert_float_eq(ntrain_target(rec, (NtObjective){ 0.0, 200, { 1, false } }),
+                       1 / (1 + exp(-2.0)), 1e-6);
     rec[31] |= 1; // Black to move: both turn round
     cr_assert_float_eq(ntrain_target(rec, half), 0.5 * (1 - s), 1e-6);
 }
@@ -379,7 +381,7 @@ Test(nnue_train, net_file_reads_back_and_evaluates_like_the_float_model) {
     path_in(path, sizeof path, "net.nnue");
     const char *desc = "patzer NNUE v1 test, \xc2\xbd";
     static NtQuantised q;
-    ntrain_quantise(t.params, &q);
+    ntrain_quantise(t.params, ntrain_shape(&o), &q);
     cr_assert(ntrain_write_net(path, &q, desc, err, sizeof err), "%s", err);
 
     static TestNet net;
@@ -389,7 +391,7 @@ Test(nnue_train, net_file_reads_back_and_evaluates_like_the_float_model) {
     FILE *f = fopen(path, "rb");
     cr_assert_not_null(f);
     fseek(f, 0, SEEK_END);
-    cr_assert_eq((size_t)ftell(f), ntrain_net_size(strlen(desc)));
+    cr_assert_eq((size_t)ftell(f), ntrain_net_size(ntrain_shape(&o), strlen(desc)));
     cr_assert_eq(ftell(f), 32 + (long)strlen(desc) + 2 * (768 * 256 + 256 + 512) + 4 + 4);
     fclose(f);
     char tmp[160];
@@ -400,7 +402,7 @@ Test(nnue_train, net_file_reads_back_and_evaluates_like_the_float_model) {
         cr_assert_eq(net.ft_w[i], lroundf(t.params[NT_FT_W + i] * 255));
     for (int i = 0; i < 2 * H; i++)
         cr_assert_eq(net.out_w[i], lroundf(t.params[NT_OUT_W + i] * 64));
-    cr_assert_eq(net.out_b, lround(t.params[NT_OUT_B] * 255.0 * 64.0));
+    cr_assert_eq(net.out_b[0], lround(t.params[NT_OUT_B] * 255.0 * 64.0));
 
     // The engine's integers compute the float model on the dequantised weights but for
     // their two truncating divisions (within 1 + 400 / 16320 cp); rounding the weights themselves
@@ -412,15 +414,15 @@ Test(nnue_train, net_file_reads_back_and_evaluates_like_the_float_model) {
         deq[NT_FT_B + i] = net.ft_b[i] / 255.0f;
     for (int i = 0; i < 2 * H; i++)
         deq[NT_OUT_W + i] = net.out_w[i] / 64.0f;
-    deq[NT_OUT_B] = (float)(net.out_b / (255.0 * 64.0));
+    deq[NT_OUT_B] = (float)(net.out_b[0] / (255.0 * 64.0));
     double worst = 0, total = 0;
     for (long long i = 0; i < d.train.count; i++) {
         int got = test_net_eval(&net, d.train.rec[i]);
         cr_assert_eq(got, ntrain_quantised_eval(&q, d.train.rec[i]));
-        double exact = ntrain_forward(deq, d.train.rec[i]) * 400.0;
+        double exact = ntrain_forward(deq, q.shape, d.train.rec[i]) * 400.0;
         cr_assert_lt(fabs(got - exact), 1.05, "record %lld: %d, dequantised float %.3f", i, got,
                      exact);
-        double diff = fabs(got - ntrain_forward(t.params, d.train.rec[i]) * 400.0);
+        double diff = fabs(got - ntrain_forward(t.params, q.shape, d.train.rec[i]) * 400.0);
         total += diff;
         worst = diff > worst ? diff : worst;
     }
@@ -472,11 +474,86 @@ static int engine_eval(const char *path, const char *fen) {
     return cp;
 }
 
+// A v2 net (8 output buckets, the king mirror): the file data/NNUE.md lays out, read by
+// tests/nnue_file.h and by the engine, evaluates every position as the trainer's integers
+// do; each side's view is that of its king on files a-d, so a position without castling
+// rights and its a<->h mirror image evaluate the same; and the buckets really differ.
+Test(nnue_train, v2_net_buckets_and_king_mirror_agree_with_the_engine) {
+    NtOptions o;
+    NtData d;
+    load_games(&o, &d, 30);
+    o.buckets = 8;
+    o.king_mirror = true;
+    Trainer t;
+    cr_assert(ntrain_init(&t, 5));
+    char err[256], path[128];
+    for (int e = 0; e < 2; e++)
+        cr_assert(ntrain_epoch(&t, &d, &o, NULL, err, sizeof err), "%s", err);
+    static NtQuantised q;
+    ntrain_quantise(t.params, ntrain_shape(&o), &q);
+    path_in(path, sizeof path, "v2.nnue");
+    cr_assert(ntrain_write_net(path, &q, "v2 test", err, sizeof err), "%s", err);
+    static TestNet ref;
+    char why[128] = "";
+    cr_assert(test_read_net(path, &ref, why, sizeof why), "%s", why);
+    cr_assert_eq(ref.buckets, 8);
+    cr_assert_eq(ref.flags, 1);
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f);
+    fseek(f, 0, SEEK_END);
+    cr_assert_eq((size_t)ftell(f), ntrain_net_size(q.shape, strlen("v2 test")));
+    cr_assert_eq(ftell(f), 40 + 7 + 2 * (768 * 256 + 256) + 8 * (2 * 512 + 4) + 4);
+    fclose(f);
+
+    int used[NT_MAX_BUCKETS] = { 0 }, mirrored = 0;
+    for (long long i = 0; i < d.train.count; i += 3) {
+        const uint8_t *rec = d.train.rec[i];
+        int cp = ntrain_quantised_eval(&q, rec);
+        cr_assert_eq(test_net_eval(&ref, rec), cp, "record %lld", i);
+        TrainPosition p;
+        cr_assert(train_decode(rec, &p, err, sizeof err), "%s", err);
+        char fen[128];
+        train_position_fen(&p, fen, sizeof fen);
+        cr_assert_eq(engine_eval(path, fen), cp, "%s", fen);
+        uint16_t us[NT_MAX_FEATURES], them[NT_MAX_FEATURES];
+        Color stm;
+        used[ntrain_bucket(q.shape, ntrain_features(rec, false, true, us, them, &stm))]++;
+        if (!ntrain_mirrorable(rec) || mirrored > 40)
+            continue;
+        // The a<->h image, through a FEN the engine reads: files reversed rank by rank.
+        char image[128];
+        size_t n = strcspn(fen, " ");
+        for (size_t a = 0, b; a < n; a = b + 1) {
+            b = a + strcspn(fen + a, "/ ");
+            for (size_t k = 0; k < b - a; k++)
+                image[a + k] = fen[b - 1 - k];
+            image[b] = fen[b];
+        }
+        snprintf(image + n, sizeof image - n, "%s", fen + n);
+        char side[4], castling[8], ep[4];
+        cr_assert_eq(sscanf(fen + n, " %3s %7s %3s", side, castling, ep), 3);
+        if (strcmp(ep, "-") != 0)
+            continue; // an en-passant square would need mirroring too
+        cr_assert_eq(engine_eval(path, image), cp, "%s against %s", image, fen);
+        mirrored++;
+    }
+    cr_assert_gt(mirrored, 10);
+    int buckets_used = 0;
+    for (int k = 0; k < NT_MAX_BUCKETS; k++)
+        buckets_used += used[k] > 0;
+    cr_assert_geq(buckets_used, 3, "the games reach only %d buckets", buckets_used);
+    cr_assert_neq(memcmp(q.out_w, q.out_w + 7 * 2 * H, 2 * H * sizeof q.out_w[0]), 0);
+    ntrain_free(&t);
+    ntrain_data_free(&d);
+}
+
 static void assert_same_net(const NtQuantised *a, const NtQuantised *b) {
     cr_assert_eq(memcmp(a->ft_w, b->ft_w, sizeof a->ft_w), 0);
     cr_assert_eq(memcmp(a->ft_b, b->ft_b, sizeof a->ft_b), 0);
     cr_assert_eq(memcmp(a->out_w, b->out_w, sizeof a->out_w), 0);
-    cr_assert_eq(a->out_b, b->out_b);
+    cr_assert_eq(memcmp(a->out_b, b->out_b, sizeof a->out_b), 0);
+    cr_assert_eq(a->shape.buckets, b->shape.buckets);
+    cr_assert_eq(a->shape.king_mirror, b->shape.king_mirror);
 }
 
 Test(nnue_train, quantise_dequantise_quantise_is_exact) {
@@ -491,9 +568,10 @@ Test(nnue_train, quantise_dequantise_quantise_is_exact) {
         q.out_w[i] = (int16_t)(i * 131 - 32768);
     static const int32_t biases[] = { 0, 1, -1, 16320, -16320, 32314, -32314, 1 << 22, -(1 << 22) };
     for (size_t k = 0; k < sizeof biases / sizeof *biases; k++) {
-        q.out_b = biases[k];
+        q.out_b[0] = biases[k];
+        q.shape = (NtShape){ 1, false };
         ntrain_dequantise(&q, params);
-        ntrain_quantise(params, &again);
+        ntrain_quantise(params, q.shape, &again);
         assert_same_net(&q, &again);
     }
     cr_assert_float_eq(params[NT_FT_W + 1], (INT16_MIN + 1) / 255.0f, 1e-6);
@@ -510,7 +588,7 @@ Test(nnue_train, init_reads_a_net_back_and_fine_tunes_from_it) {
     for (int e = 0; e < 2; e++)
         cr_assert(ntrain_epoch(&t, &d, &o, NULL, err, sizeof err), "%s", err);
     static NtQuantised q;
-    ntrain_quantise(t.params, &q);
+    ntrain_quantise(t.params, ntrain_shape(&o), &q);
     path_in(parent_path, sizeof parent_path, "parent.nnue");
     cr_assert(ntrain_write_net(parent_path, &q, "the parent", err, sizeof err), "%s", err);
     ntrain_free(&t);
@@ -540,7 +618,7 @@ Test(nnue_train, init_reads_a_net_back_and_fine_tunes_from_it) {
     o.epochs = 8; // one epoch of eight: before the grid epochs, all weights move
     cr_assert(ntrain_epoch(&child, &d, &o, NULL, err, sizeof err), "%s", err);
     static NtQuantised cq;
-    ntrain_quantise(child.params, &cq);
+    ntrain_quantise(child.params, ntrain_shape(&o), &cq);
     path_in(child_path, sizeof child_path, "child.nnue");
     cr_assert(ntrain_write_net(child_path, &cq, "the child", err, sizeof err), "%s", err);
     static const char *const fens[] = {

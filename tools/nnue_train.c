@@ -122,16 +122,19 @@ static void describe(char *buf, size_t bufsz, const Run *r, const Trainer *t) {
                  o->last ? "" : ", the best epoch on them so far");
     int n = snprintf(
         buf, bufsz,
-        "patzer NNUE v1, (768->%d)x2->1 SCReLU.%s Trained %s by tools/nnue_train from %s (%s of "
+        "patzer NNUE %s, (768->%d)x2->%d SCReLU%s%s.%s Trained %s by tools/nnue_train from %s (%s "
+        "of "
         "each file): %lld%s positions of %lld records (%lld games; min ply %d, max score %d).%s "
         "Epoch %d of %d (the last %d with the output layer on its quantised grid),%s batch %d, "
         "Adam lr %g cosine to %g, lambda %.2f, eval scale %.1f cp (%s), seed %" PRIu64
         ", %d thread%s. Loss %.6f (last "
         "epoch), %s. Quantised: loss %.6f against %.6f for the float model on %lld %s "
         "positions, eval %.1f cp from the float model's on average. Command:",
-        NT_HIDDEN, parent, date, o->data, per_file, d->train.count + d->held.count,
-        o->all ? "" : " quiet", d->records, d->games, o->min_ply, o->max_score, settings, t->epoch,
-        o->epochs, ntrain_grid_epochs(o),
+        o->buckets == 1 && !o->king_mirror ? "v1" : "v2", NT_HIDDEN, o->buckets,
+        o->buckets > 1 ? " (output buckets by piece count)" : "",
+        o->king_mirror ? ", king mirrored to files a-d" : "", parent, date, o->data, per_file,
+        d->train.count + d->held.count, o->all ? "" : " quiet", d->records, d->games, o->min_ply,
+        o->max_score, settings, t->epoch, o->epochs, ntrain_grid_epochs(o),
         o->mirror ? " positions without castling rights mirrored a-h in every other epoch," : "",
         o->batch, o->lr, o->lr / 100, o->lambda, o->eval_scale,
         r->scale_fitted ? "fitted on the results" : "given", o->seed, o->threads,
@@ -145,7 +148,7 @@ static void describe(char *buf, size_t bufsz, const Run *r, const Trainer *t) {
 // there are some) and writes the net.
 static void write_net(Run *r, const Trainer *t) {
     char err[512], desc[NT_DESC_MAX * 2];
-    ntrain_quantise(t->params, r->q);
+    ntrain_quantise(t->params, ntrain_shape(&r->o), r->q);
     const NtRecords *probe = r->d.held.count ? &r->d.held : &r->d.train;
     ntrain_quantisation_error(t->params, r->q, probe, 20000, ntrain_objective(&r->o), &r->qe);
     describe(desc, sizeof desc, r, t);
@@ -171,6 +174,15 @@ static void start(Run *r, Trainer *t) {
     // Fine-tuning: the parent's weights, with Adam's moments at zero as for a new run (its
     // own moments belonged to other data and are not in the file anyway).
     if (r->o.init) {
+        NtShape ps = r->parent.q.shape;
+        if (ps.king_mirror != r->o.king_mirror || (ps.buckets != 1 && ps.buckets != r->o.buckets)) {
+            snprintf(err, sizeof err,
+                     "--init %s: a net of %d bucket%s%s cannot start a run of %d bucket%s%s",
+                     r->o.init, ps.buckets, ps.buckets == 1 ? "" : "s",
+                     ps.king_mirror ? " with the king mirror" : "", r->o.buckets,
+                     r->o.buckets == 1 ? "" : "s", r->o.king_mirror ? " with the king mirror" : "");
+            die(err);
+        }
         ntrain_dequantise(&r->parent.q, t->params);
         fprintf(stderr, "nnue_train: starting from %s (checksum %08x), lr %g\n", r->o.init,
                 (unsigned)r->parent.checksum, r->o.lr);

@@ -26,18 +26,36 @@ enum {
     NT_QB = 64,
     NT_SCALE = 400,
     NT_DESC_MAX = 4096,  // bytes of provenance text at most
-    NT_HEADER_SIZE = 32, // magic and six uint32 before the description
+    NT_HEADER_SIZE = 32, // v1: magic and six uint32 before the description
+    NT_HEADER_V2 = 40,   // v2: and the bucket count and the flags
     NT_MAX_FEATURES = 32,
+    NT_MAX_BUCKETS = 8,
 };
 
+// The net's shape beyond its sizes (data/NNUE.md): output buckets by the number of pieces,
+// and each perspective mirrored a<->h while its own king is on files e-h. One bucket and
+// no mirror is the v1 net.
+typedef struct NtShape {
+    int buckets;
+    bool king_mirror;
+} NtShape;
+
+// The output bucket of a position of `pieces` pieces, as the engine's nnue_bucket.
+static inline int ntrain_bucket(NtShape shape, int pieces) {
+    int per = (32 + shape.buckets - 1) / shape.buckets;
+    int k = (pieces - 2) / per;
+    return k < 0 ? 0 : k >= shape.buckets ? shape.buckets - 1 : k;
+}
+
 // The parameters as one float array: the feature weights (feature-major, as in the file),
-// the feature biases, the output weights (side to move's half first) and the output bias.
+// the feature biases, the output weights (per bucket, side to move's half first) and the
+// output biases, room for NT_MAX_BUCKETS whatever the shape uses (the others stay unused).
 enum {
     NT_FT_W = 0,
     NT_FT_B = NT_FT_W + NT_INPUTS * NT_HIDDEN,
     NT_OUT_W = NT_FT_B + NT_HIDDEN,
-    NT_OUT_B = NT_OUT_W + 2 * NT_HIDDEN,
-    NT_PARAMS = NT_OUT_B + 1,
+    NT_OUT_B = NT_OUT_W + NT_MAX_BUCKETS * 2 * NT_HIDDEN,
+    NT_PARAMS = NT_OUT_B + NT_MAX_BUCKETS,
 };
 
 // Every parameter stays within this after each optimiser step, so the quantised products
@@ -56,6 +74,8 @@ typedef struct NtOptions {
     bool all;               // keep the positions that are not quiet too
     bool last;              // write every epoch's net, not only the best on the held-out games
     bool mirror;            // also fit each position without castling rights mirrored (a<->h)
+    int buckets;            // output buckets (1: the v1 net)
+    bool king_mirror;       // the net mirrors a perspective whose king is on files e-h
     long long limit;        // positions kept at most
     long long per_file;     // records read from the start of each file at most
     int min_ply;
@@ -117,9 +137,10 @@ static inline int ntrain_feature(Color persp, Piece pc, Square sq) {
 // The active features of a record from the side to move's view and from the other side's,
 // in the same piece order; returns the count, and the side to move in *stm. Reads the
 // record directly (the pieces are all the model needs); the record must be valid. mirror
-// flips the board from a-file to h-file (only for a record ntrain_mirrorable accepts).
-int ntrain_features(const uint8_t rec[TRAIN_RECORD_SIZE], bool mirror, uint16_t us[NT_MAX_FEATURES],
-                    uint16_t them[NT_MAX_FEATURES], Color *stm);
+// flips the board from a-file to h-file (only for a record ntrain_mirrorable accepts);
+// king_mirror flips each perspective whose own king is on files e-h (the net's shape).
+int ntrain_features(const uint8_t rec[TRAIN_RECORD_SIZE], bool mirror, bool king_mirror,
+                    uint16_t us[NT_MAX_FEATURES], uint16_t them[NT_MAX_FEATURES], Color *stm);
 // Whether a record's position may be mirrored left to right without changing its value: no
 // side may still castle (a castling right names its rook's file).
 bool ntrain_mirrorable(const uint8_t rec[TRAIN_RECORD_SIZE]);
@@ -128,13 +149,19 @@ bool ntrain_mirrorable(const uint8_t rec[TRAIN_RECORD_SIZE]);
 // scale). One scale for both, the one that best predicts the results from the search scores,
 // keeps the net's centipawns those of the search that made the data, so the search's margins
 // (futility, delta pruning, ...) mean the same with the net as without it.
+// It carries the net's shape too, which every evaluation of the model needs.
 typedef struct NtObjective {
     double lambda;
     double scale;
+    NtShape shape;
 } NtObjective;
 
+static inline NtShape ntrain_shape(const NtOptions *o) {
+    return (NtShape){ .buckets = o->buckets, .king_mirror = o->king_mirror };
+}
+
 static inline NtObjective ntrain_objective(const NtOptions *o) {
-    return (NtObjective){ .lambda = o->lambda, .scale = o->eval_scale };
+    return (NtObjective){ .lambda = o->lambda, .scale = o->eval_scale, .shape = ntrain_shape(o) };
 }
 
 // The training target of a record.
@@ -162,7 +189,7 @@ bool ntrain_init(Trainer *t, uint64_t seed);
 void ntrain_free(Trainer *t);
 
 // The float model's output for a record (eval_cp = out * NT_SCALE, side to move's view).
-float ntrain_forward(const float *params, const uint8_t rec[TRAIN_RECORD_SIZE]);
+float ntrain_forward(const float *params, NtShape shape, const uint8_t rec[TRAIN_RECORD_SIZE]);
 // Mean squared error of the model over the records.
 double ntrain_loss(const float *params, const NtRecords *r, NtObjective obj, int threads);
 // How many of the last epochs keep the output layer on its quantised grid: --grid-epochs,
@@ -184,13 +211,16 @@ bool ntrain_epoch(Trainer *t, const NtData *d, const NtOptions *o, const NtProgr
 
 // The network as the file holds it and the engine computes with it.
 typedef struct NtQuantised {
-    int16_t ft_w[NT_INPUTS * NT_HIDDEN], ft_b[NT_HIDDEN], out_w[2 * NT_HIDDEN];
-    int32_t out_b;
+    int16_t ft_w[NT_INPUTS * NT_HIDDEN], ft_b[NT_HIDDEN];
+    int16_t out_w[NT_MAX_BUCKETS * 2 * NT_HIDDEN]; // per bucket, as in the parameters
+    int32_t out_b[NT_MAX_BUCKETS];
+    NtShape shape;
 } NtQuantised;
 
-void ntrain_quantise(const float *params, NtQuantised *q);
+void ntrain_quantise(const float *params, NtShape shape, NtQuantised *q);
 // The float weights a quantised net stands for (ft_w = q / QA, ft_b = q / QA, out_w = q / QB,
 // out_b = q / (QA * QB)): quantising them again gives q exactly.
+// Buckets beyond q's own repeat its first.
 void ntrain_dequantise(const NtQuantised *q, float *params);
 // The engine's evaluation of a record in centipawns, side to move's view (before its clamp
 // to +-VALUE_EVAL_MAX).
@@ -209,8 +239,9 @@ void ntrain_quantisation_error(const float *params, const NtQuantised *q, const 
 
 uint32_t ntrain_fnv1a(const uint8_t *bytes, size_t n, uint32_t hash);
 #define NT_FNV_INIT 2166136261u
-// The size of a net file with a description of desc_len bytes.
-size_t ntrain_net_size(size_t desc_len);
+// The size of a net file of that shape with a description of desc_len bytes (v1 for one
+// bucket and no mirror, else v2).
+size_t ntrain_net_size(NtShape shape, size_t desc_len);
 // Writes the net file atomically (path.tmp, then rename). The description is cut (between
 // UTF-8 characters) to NT_DESC_MAX bytes.
 bool ntrain_write_net(const char *path, const NtQuantised *q, const char *desc, char *err,
@@ -234,7 +265,7 @@ typedef struct NtRunKey {
     uint64_t parent; // 1 << 32 | the --init net's checksum, or 0 without --init
     uint64_t fingerprint;
     long long train_count, held_count;
-    int epochs, batch, grid_epochs, mirror;
+    int epochs, batch, grid_epochs, mirror, buckets, king_mirror;
     double lr, lambda, eval_scale;
 } NtRunKey;
 

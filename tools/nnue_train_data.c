@@ -137,14 +137,15 @@ bool ntrain_mirrorable(const uint8_t rec[TRAIN_RECORD_SIZE]) {
     return true;
 }
 
-int ntrain_features(const uint8_t rec[TRAIN_RECORD_SIZE], bool mirror, uint16_t us[NT_MAX_FEATURES],
-                    uint16_t them[NT_MAX_FEATURES], Color *stm) {
+int ntrain_features(const uint8_t rec[TRAIN_RECORD_SIZE], bool mirror, bool king_mirror,
+                    uint16_t us[NT_MAX_FEATURES], uint16_t them[NT_MAX_FEATURES], Color *stm) {
     Bitboard occ = 0;
     for (int i = 0; i < 8; i++)
         occ |= (Bitboard)rec[i] << (8 * i);
     Color side = (Color)(rec[31] & 1), other = (Color)!side;
-    // a-file <-> h-file: the same position to the evaluation once castling is gone.
-    int flip = mirror ? 7 : 0;
+    Square sqs[NT_MAX_FEATURES];
+    Piece pcs[NT_MAX_FEATURES];
+    Square king[COLOR_NB] = { SQ_A1, SQ_A1 };
     int n = 0;
     for (; occ && n < NT_MAX_FEATURES; n++) {
         Square s = bb_pop(&occ);
@@ -152,8 +153,18 @@ int ntrain_features(const uint8_t rec[TRAIN_RECORD_SIZE], bool mirror, uint16_t 
         Piece pc = code == CODE_CASTLING_ROOK ? make_piece(s < 8 ? WHITE : BLACK, ROOK)
                    : code == CODE_EP_PAWN     ? make_piece(other, PAWN)
                                               : (Piece)code;
-        us[n] = (uint16_t)ntrain_feature(side, pc, (Square)(s ^ flip));
-        them[n] = (uint16_t)ntrain_feature(other, pc, (Square)(s ^ flip));
+        // a-file <-> h-file: the same position to the evaluation once castling is gone.
+        sqs[n] = mirror ? (Square)(s ^ 7) : s;
+        pcs[n] = pc;
+        if (piece_type(pc) == KING)
+            king[piece_color(pc)] = sqs[n];
+    }
+    // The net's own mirror: each perspective sees its king on files a-d.
+    int flip_us = king_mirror && (king[side] & 7) >= 4 ? 7 : 0;
+    int flip_them = king_mirror && (king[other] & 7) >= 4 ? 7 : 0;
+    for (int k = 0; k < n; k++) {
+        us[k] = (uint16_t)ntrain_feature(side, pcs[k], (Square)(sqs[k] ^ flip_us));
+        them[k] = (uint16_t)ntrain_feature(other, pcs[k], (Square)(sqs[k] ^ flip_them));
     }
     *stm = side;
     return n;

@@ -17,6 +17,7 @@
 enum { H = NT_HIDDEN };
 
 static const char NET_MAGIC[8] = { 'P', 'Z', 'N', 'N', 'U', 'E', '0', '1' };
+static const char NET_MAGIC_V2[8] = { 'P', 'Z', 'N', 'N', 'U', 'E', '0', '2' };
 static const char CKPT_MAGIC[8] = { 'P', 'Z', 'N', 'N', 'C', 'K', 'P', '1' };
 
 uint32_t ntrain_fnv1a(const uint8_t *bytes, size_t n, uint32_t hash) {
@@ -107,8 +108,13 @@ static bool write_atomic(const char *path, const Buf *b, char *err, size_t errsz
 
 // ------------------------------------------------------------------------------ the net
 
-size_t ntrain_net_size(size_t desc_len) {
-    return NT_HEADER_SIZE + desc_len + 2 * ((size_t)NT_INPUTS * H + H + 2 * H) + 4 + 4;
+static bool is_v1(NtShape shape) {
+    return shape.buckets == 1 && !shape.king_mirror;
+}
+
+size_t ntrain_net_size(NtShape shape, size_t desc_len) {
+    return (is_v1(shape) ? NT_HEADER_SIZE : NT_HEADER_V2) + desc_len +
+           2 * ((size_t)NT_INPUTS * H + H) + (size_t)shape.buckets * (2 * 2 * H + 4) + 4;
 }
 
 static void put16(Buf *b, int16_t x) {
@@ -121,22 +127,29 @@ bool ntrain_write_net(const char *path, const NtQuantised *q, const char *desc, 
                       size_t errsz) {
     char text[NT_DESC_MAX + 1];
     size_t desc_len = text_copy(text, sizeof text, desc ? desc : "");
-    Buf b = { .size = ntrain_net_size(desc_len) };
+    Buf b = { .size = ntrain_net_size(q->shape, desc_len) };
     b.data = malloc(b.size);
     if (!b.data)
         return errmsg_set(err, errsz, "out of memory");
-    put_bytes(&b, NET_MAGIC, sizeof NET_MAGIC);
-    const uint32_t header[] = { NT_INPUTS, H, NT_QA, NT_QB, NT_SCALE, (uint32_t)desc_len };
+    bool v1 = is_v1(q->shape);
+    put_bytes(&b, v1 ? NET_MAGIC : NET_MAGIC_V2, sizeof NET_MAGIC);
+    const uint32_t header[] = { NT_INPUTS, H, NT_QA, NT_QB, NT_SCALE };
     for (size_t i = 0; i < sizeof header / sizeof *header; i++)
         put32(&b, header[i]);
+    if (!v1) {
+        put32(&b, (uint32_t)q->shape.buckets);
+        put32(&b, q->shape.king_mirror ? NNUE_FLAG_MIRROR : 0);
+    }
+    put32(&b, (uint32_t)desc_len);
     put_bytes(&b, text, desc_len);
     for (int i = 0; i < NT_INPUTS * H; i++)
         put16(&b, q->ft_w[i]);
     for (int i = 0; i < H; i++)
         put16(&b, q->ft_b[i]);
-    for (int i = 0; i < 2 * H; i++)
+    for (int i = 0; i < q->shape.buckets * 2 * H; i++)
         put16(&b, q->out_w[i]);
-    put32(&b, (uint32_t)q->out_b);
+    for (int k = 0; k < q->shape.buckets; k++)
+        put32(&b, (uint32_t)q->out_b[k]);
     put32(&b, ntrain_fnv1a(b.data, b.at, NT_FNV_INIT));
     bool ok = write_atomic(path, &b, err, errsz);
     free(b.data);
@@ -148,12 +161,14 @@ bool ntrain_write_net(const char *path, const NtQuantised *q, const char *desc, 
 _Static_assert((int)NT_INPUTS == (int)NNUE_INPUTS && (int)NT_HIDDEN == (int)NNUE_HIDDEN &&
                    (int)NT_QA == (int)NNUE_QA && (int)NT_QB == (int)NNUE_QB &&
                    (int)NT_SCALE == (int)NNUE_SCALE && (int)NT_DESC_MAX == (int)NNUE_DESC_MAX &&
-                   (int)NT_HEADER_SIZE == (int)NNUE_HEADER_SIZE,
+                   (int)NT_HEADER_SIZE == (int)NNUE_HEADER_SIZE &&
+                   (int)NT_HEADER_V2 == (int)NNUE_HEADER_V2 &&
+                   (int)NT_MAX_BUCKETS == (int)NNUE_MAX_BUCKETS,
                "the trainer and the engine disagree on the net (data/NNUE.md)");
 
 bool ntrain_read_net(const char *path, NtParent *p, char *err, size_t errsz) {
     // One byte more than the largest valid file, so that trailing bytes are seen.
-    size_t cap = nnue_file_size(NNUE_DESC_MAX) + 1, len;
+    size_t cap = nnue_file_size(2, NNUE_MAX_BUCKETS, NNUE_DESC_MAX) + 1, len;
     uint8_t *bytes = malloc(cap);
     NnueNet *net = nnue_net_new();
     FILE *f = bytes && net ? fopen(path, "rb") : NULL;
@@ -174,8 +189,10 @@ bool ntrain_read_net(const char *path, NtParent *p, char *err, size_t errsz) {
     } else {
         memcpy(p->q.ft_w, net->ft_w, sizeof p->q.ft_w);
         memcpy(p->q.ft_b, net->ft_b, sizeof p->q.ft_b);
+        _Static_assert(sizeof p->q.out_w == sizeof net->out_w, "output layers differ");
         memcpy(p->q.out_w, net->out_w, sizeof p->q.out_w);
-        p->q.out_b = net->out_b;
+        memcpy(p->q.out_b, net->out_b, sizeof p->q.out_b);
+        p->q.shape = (NtShape){ .buckets = net->buckets, .king_mirror = net->mirror };
         text_copy(p->desc, sizeof p->desc, net->desc);
         p->checksum = (uint32_t)bytes[len - 4] | (uint32_t)bytes[len - 3] << 8 |
                       (uint32_t)bytes[len - 2] << 16 | (uint32_t)bytes[len - 1] << 24;
@@ -189,9 +206,9 @@ bool ntrain_read_net(const char *path, NtParent *p, char *err, size_t errsz) {
 
 enum {
     // 2: the --init net's checksum (a run from one parent must not go on from another's);
-    // 3: the eval scale; 4: --mirror.
-    CKPT_VERSION = 4,
-    CKPT_HEAD = 8 + 4 * 4 + 8 * 3 + 4 + 8 * 3 + 8 * 3 + 8 * 2 + 4 + 4 + 8 + 8 + 4,
+    // 3: the eval scale; 4: --mirror; 5: the net's shape (buckets, king mirror).
+    CKPT_VERSION = 5,
+    CKPT_HEAD = 8 + 4 * 4 + 8 * 3 + 4 + 8 * 3 + 8 * 3 + 8 * 2 + 4 + 4 + 8 + 8 + 4 + 4 + 4,
     CKPT_SIZE = CKPT_HEAD + 3 * NT_PARAMS * 4 + 4,
 };
 
@@ -205,6 +222,8 @@ void ntrain_run_key(const NtOptions *o, const NtData *d, const NtParent *parent,
                      .batch = o->batch,
                      .grid_epochs = ntrain_grid_epochs(o),
                      .mirror = o->mirror,
+                     .buckets = o->buckets,
+                     .king_mirror = o->king_mirror,
                      .lr = o->lr,
                      .lambda = o->lambda,
                      .eval_scale = o->eval_scale };
@@ -238,6 +257,8 @@ bool ntrain_save_checkpoint(const char *path, const Trainer *t, const NtRunKey *
     put_double(&b, t->best_held);
     put64(&b, k->parent);
     put32(&b, (uint32_t)k->mirror);
+    put32(&b, (uint32_t)k->buckets);
+    put32(&b, (uint32_t)k->king_mirror);
     put_floats(&b, t->params, NT_PARAMS);
     put_floats(&b, t->m, NT_PARAMS);
     put_floats(&b, t->v, NT_PARAMS);
@@ -303,7 +324,7 @@ bool ntrain_load_checkpoint(const char *path, Trainer *t, const NtRunKey *k, cha
     int grid_epochs = (int)get32(&b), best_epoch = (int)get32(&b);
     double best_held = get_double(&b);
     uint64_t parent = get64(&b);
-    int mirror = (int)get32(&b);
+    int mirror = (int)get32(&b), buckets = (int)get32(&b), king_mirror = (int)get32(&b);
     // Resuming goes on exactly where the run stopped only with the same data and settings.
     const char *what = NULL;
     char was[96] = "", now[96] = "";
@@ -323,6 +344,12 @@ bool ntrain_load_checkpoint(const char *path, Trainer *t, const NtRunKey *k, cha
         what = "--seed";
         snprintf(was, sizeof was, "%llu", (unsigned long long)seed);
         snprintf(now, sizeof now, "%llu", (unsigned long long)k->seed);
+    } else if (buckets != k->buckets || king_mirror != k->king_mirror) {
+        what = "net's shape";
+        snprintf(was, sizeof was, "%d bucket%s%s", buckets, buckets == 1 ? "" : "s",
+                 king_mirror ? ", king mirror" : "");
+        snprintf(now, sizeof now, "%d bucket%s%s", k->buckets, k->buckets == 1 ? "" : "s",
+                 k->king_mirror ? ", king mirror" : "");
     } else if (mirror != k->mirror) {
         what = "--mirror";
         snprintf(was, sizeof was, mirror ? "on" : "off");

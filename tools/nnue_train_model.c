@@ -51,10 +51,15 @@ bool ntrain_init(Trainer *t, uint64_t seed) {
         t->params[NT_FT_W + i] = rng_uniform(&init, 0.15f);
     for (int i = 0; i < H; i++)
         t->params[NT_FT_B + i] = 0.0f;
+    // Every bucket starts from the same output weights (the first bucket's draw, so a net of
+    // one bucket starts as it always did): they part as their positions teach them.
     float out_range = 1.0f / sqrtf(2.0f * H);
     for (int i = 0; i < 2 * H; i++)
         t->params[NT_OUT_W + i] = rng_uniform(&init, out_range);
-    t->params[NT_OUT_B] = 0.0f;
+    for (int k = 1; k < NT_MAX_BUCKETS; k++)
+        memcpy(t->params + NT_OUT_W + k * 2 * H, t->params + NT_OUT_W, 2 * H * sizeof(float));
+    for (int k = 0; k < NT_MAX_BUCKETS; k++)
+        t->params[NT_OUT_B + k] = 0.0f;
     t->rng = seed;
     return true;
 }
@@ -74,11 +79,14 @@ static inline float screlu(float x) {
 }
 
 // The accumulators of both perspectives (side to move first) and the output.
-static float forward(const float *restrict p, const uint8_t *rec, bool mirror, float acc[2][H],
-                     float act[2][H], uint16_t feat[2][NT_MAX_FEATURES], int *count) {
+// *bucket: the output bucket used.
+static float forward(const float *restrict p, NtShape shape, const uint8_t *rec, bool mirror,
+                     float acc[2][H], float act[2][H], uint16_t feat[2][NT_MAX_FEATURES],
+                     int *count, int *bucket) {
     Color stm;
-    int n = ntrain_features(rec, mirror, feat[0], feat[1], &stm);
+    int n = ntrain_features(rec, mirror, shape.king_mirror, feat[0], feat[1], &stm);
     *count = n;
+    int ob = *bucket = ntrain_bucket(shape, n);
     // LANES partial sums let the compiler vectorise the dot product without reordering
     // float additions behind our back (the result stays exactly reproducible).
     float part[LANES] = { 0 };
@@ -90,7 +98,7 @@ static float forward(const float *restrict p, const uint8_t *rec, bool mirror, f
             for (int i = 0; i < H; i++)
                 a[i] += row[i];
         }
-        const float *restrict w = p + NT_OUT_W + s * H;
+        const float *restrict w = p + NT_OUT_W + ob * 2 * H + s * H;
         for (int i = 0; i < H; i += LANES) {
             for (int j = 0; j < LANES; j++) {
                 act[s][i + j] = screlu(a[i + j]);
@@ -98,17 +106,17 @@ static float forward(const float *restrict p, const uint8_t *rec, bool mirror, f
             }
         }
     }
-    float out = p[NT_OUT_B];
+    float out = p[NT_OUT_B + ob];
     for (int j = 0; j < LANES; j++)
         out += part[j];
     return out;
 }
 
-float ntrain_forward(const float *params, const uint8_t rec[TRAIN_RECORD_SIZE]) {
+float ntrain_forward(const float *params, NtShape shape, const uint8_t rec[TRAIN_RECORD_SIZE]) {
     float acc[2][H], act[2][H];
     uint16_t feat[2][NT_MAX_FEATURES];
-    int n;
-    return forward(params, rec, false, acc, act, feat, &n);
+    int n, bucket;
+    return forward(params, shape, rec, false, acc, act, feat, &n, &bucket);
 }
 
 // Adds the sample's squared error to *loss and, with grad, its gradient times scale.
@@ -116,8 +124,8 @@ static void sample(const float *restrict p, const uint8_t *rec, bool mirror, NtO
                    float *restrict grad, float scale, double *loss) {
     float acc[2][H], act[2][H], d[2][H];
     uint16_t feat[2][NT_MAX_FEATURES];
-    int n;
-    float out = forward(p, rec, mirror, acc, act, feat, &n);
+    int n, ob;
+    float out = forward(p, obj.shape, rec, mirror, acc, act, feat, &n, &ob);
     // eval_cp = out * NT_SCALE, so the sigmoid's argument is out * slope.
     float slope = (float)(NT_SCALE / obj.scale);
     float pred = 1.0f / (1.0f + expf(-out * slope));
@@ -127,10 +135,10 @@ static void sample(const float *restrict p, const uint8_t *rec, bool mirror, NtO
         return;
     // d loss / d out, then down through the output layer and SCReLU (2x on (0, 1)).
     float g = 2.0f * diff * pred * (1.0f - pred) * slope * scale;
-    grad[NT_OUT_B] += g;
+    grad[NT_OUT_B + ob] += g;
     for (int s = 0; s < 2; s++) {
-        const float *restrict w = p + NT_OUT_W + s * H;
-        float *restrict gw = grad + NT_OUT_W + s * H;
+        const float *restrict w = p + NT_OUT_W + ob * 2 * H + s * H;
+        float *restrict gw = grad + NT_OUT_W + ob * 2 * H + s * H;
         for (int i = 0; i < H; i++) {
             gw[i] += g * act[s][i];
             float a = acc[s][i];
@@ -255,9 +263,10 @@ int ntrain_grid_epochs(const NtOptions *o) {
 // epochs put the output layer on the grid the file will hold and fit the feature layer
 // around it; the file then holds those output weights exactly.
 static void snap_output_layer(float *p) {
-    for (int i = 0; i < 2 * H; i++)
+    for (int i = 0; i < NT_MAX_BUCKETS * 2 * H; i++)
         p[NT_OUT_W + i] = roundf(p[NT_OUT_W + i] * NT_QB) / NT_QB;
-    p[NT_OUT_B] = (float)(round((double)p[NT_OUT_B] * NT_QA * NT_QB) / (NT_QA * NT_QB));
+    for (int k = 0; k < NT_MAX_BUCKETS; k++)
+        p[NT_OUT_B + k] = (float)(round((double)p[NT_OUT_B + k] * NT_QA * NT_QB) / (NT_QA * NT_QB));
 }
 
 bool ntrain_epoch(Trainer *t, const NtData *d, const NtOptions *o, const NtProgress *pr, char *err,

@@ -30,6 +30,7 @@ void ntrain_options_default(NtOptions *o) {
         .batch = 16384,
         .lr = NT_LR,
         .grid_epochs = 2,
+        .buckets = 1,
         .seed = 1,
         .threads = cores < 1             ? 1
                    : cores > MAX_THREADS ? MAX_THREADS
@@ -42,12 +43,15 @@ const char *ntrain_usage(void) {
            "           [--epochs N] [--batch N] [--lr R] [--lambda L] [--eval-scale CP]\n"
            "           [--seed N] [--threads N]\n"
            "           [--limit N] [--per-file N] [--min-ply N] [--max-score CP] [--held-out N]\n"
-           "           [--all] [--grid-epochs N] [--last] [--mirror]\n"
+           "           [--all] [--grid-epochs N] [--last] [--mirror] [--buckets N] "
+           "[--king-mirror]\n"
            "Trains the patzer NNUE network on patzer datagen data (a .bin file or a directory\n"
            "of them) and writes it quantised (default: data/patzer.nnue) after every epoch,\n"
            "with a checkpoint (default: OUT.ckpt) that --resume goes on from. --init starts\n"
            "from the weights of a net file (fine-tuning) instead of random ones. --mirror fits\n"
-           "every position without castling rights also mirrored from a- to h-file.\n";
+           "every position without castling rights also mirrored from a- to h-file. --buckets N\n"
+           "(1-8) gives the net N output layers chosen by the number of pieces, --king-mirror\n"
+           "makes it see each side's king on files a-d (data/NNUE.md, v2).\n";
 }
 
 static bool parse_real(const char *text, double lo, double hi, double *out) {
@@ -88,6 +92,7 @@ static const Arg ARGS[] = {
     FLAG_ARG("--all", all),
     FLAG_ARG("--last", last),
     FLAG_ARG("--mirror", mirror),
+    FLAG_ARG("--king-mirror", king_mirror),
     INT_ARG("--limit", limit, 1, INT64_MAX, 8),
     INT_ARG("--per-file", per_file, 1, INT64_MAX, 8),
     INT_ARG("--min-ply", min_ply, 0, 1000, 4),
@@ -98,6 +103,7 @@ static const Arg ARGS[] = {
     INT_ARG("--seed", seed, 0, INT64_MAX, 9),
     INT_ARG("--threads", threads, 1, MAX_THREADS, 4),
     INT_ARG("--grid-epochs", grid_epochs, 0, 1000000, 4),
+    INT_ARG("--buckets", buckets, 1, NT_MAX_BUCKETS, 4),
     REAL_ARG("--lambda", lambda, 0.0, 1.0),
     REAL_ARG("--eval-scale", eval_scale, 1.0, 100000.0),
     REAL_ARG("--lr", lr, 1e-9, 10.0),

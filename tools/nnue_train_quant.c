@@ -14,14 +14,17 @@ static int16_t q16(float x, float scale) {
     return (int16_t)(v < INT16_MIN ? INT16_MIN : v > INT16_MAX ? INT16_MAX : v);
 }
 
-void ntrain_quantise(const float *params, NtQuantised *q) {
+void ntrain_quantise(const float *params, NtShape shape, NtQuantised *q) {
+    memset(q, 0, sizeof *q);
+    q->shape = shape;
     for (int i = 0; i < NT_INPUTS * H; i++)
         q->ft_w[i] = q16(params[NT_FT_W + i], NT_QA);
     for (int i = 0; i < H; i++)
         q->ft_b[i] = q16(params[NT_FT_B + i], NT_QA);
-    for (int i = 0; i < 2 * H; i++)
+    for (int i = 0; i < shape.buckets * 2 * H; i++)
         q->out_w[i] = q16(params[NT_OUT_W + i], NT_QB);
-    q->out_b = (int32_t)lround((double)params[NT_OUT_B] * NT_QA * NT_QB);
+    for (int k = 0; k < shape.buckets; k++)
+        q->out_b[k] = (int32_t)lround((double)params[NT_OUT_B + k] * NT_QA * NT_QB);
 }
 
 void ntrain_dequantise(const NtQuantised *q, float *params) {
@@ -33,15 +36,21 @@ void ntrain_dequantise(const NtQuantised *q, float *params) {
         params[NT_FT_W + i] = (float)q->ft_w[i] / NT_QA;
     for (int i = 0; i < H; i++)
         params[NT_FT_B + i] = (float)q->ft_b[i] / NT_QA;
-    for (int i = 0; i < 2 * H; i++)
-        params[NT_OUT_W + i] = (float)q->out_w[i] / NT_QB;
-    params[NT_OUT_B] = (float)((double)q->out_b / ((double)NT_QA * NT_QB));
+    // Buckets beyond the net's are its first bucket again: a net of one bucket grows into
+    // several that all evaluate as it did, until training parts them.
+    for (int k = 0; k < NT_MAX_BUCKETS; k++) {
+        int from = k < q->shape.buckets ? k : 0;
+        for (int i = 0; i < 2 * H; i++)
+            params[NT_OUT_W + k * 2 * H + i] = (float)q->out_w[from * 2 * H + i] / NT_QB;
+        params[NT_OUT_B + k] = (float)((double)q->out_b[from] / ((double)NT_QA * NT_QB));
+    }
 }
 
 int ntrain_quantised_eval(const NtQuantised *q, const uint8_t rec[TRAIN_RECORD_SIZE]) {
     uint16_t feat[2][NT_MAX_FEATURES];
     Color stm;
-    int n = ntrain_features(rec, false, feat[0], feat[1], &stm);
+    int n = ntrain_features(rec, false, q->shape.king_mirror, feat[0], feat[1], &stm);
+    int ob = ntrain_bucket(q->shape, n);
     int32_t sum = 0;
     for (int s = 0; s < 2; s++) {
         int16_t acc[H];
@@ -52,13 +61,13 @@ int ntrain_quantised_eval(const NtQuantised *q, const uint8_t rec[TRAIN_RECORD_S
                 acc[i] = (int16_t)(acc[i] + row[i]);
         }
         // c * w fits an int16 (c <= 255, |w| <= 127): the engine's madd trick.
-        const int16_t *w = q->out_w + s * H;
+        const int16_t *w = q->out_w + ob * 2 * H + s * H;
         for (int i = 0; i < H; i++) {
             int16_t c = acc[i] < 0 ? 0 : acc[i] > NT_QA ? NT_QA : acc[i];
             sum += (int32_t)(int16_t)(c * w[i]) * c;
         }
     }
-    sum = sum / NT_QA + q->out_b;
+    sum = sum / NT_QA + q->out_b[ob];
     return (int)((int64_t)sum * NT_SCALE / (NT_QA * NT_QB));
 }
 
@@ -69,7 +78,8 @@ void ntrain_quantisation_error(const float *params, const NtQuantised *q, const 
     e->worst = 0;
     for (long long i = 0; i < n; i++) {
         int cp = ntrain_quantised_eval(q, r->rec[i]);
-        double out = ntrain_forward(params, r->rec[i]), target = ntrain_target(r->rec[i], obj);
+        double out = ntrain_forward(params, q->shape, r->rec[i]),
+               target = ntrain_target(r->rec[i], obj);
         double diff = fabs(cp - out * NT_SCALE);
         double err = 1 / (1 + exp(-cp / obj.scale)) - target;
         double float_err = 1 / (1 + exp(-out * NT_SCALE / obj.scale)) - target;

@@ -210,12 +210,21 @@ static bool load_net(Args *a) {
     return true;
 }
 
-// Names the net by a checksum of its weights, so that a run is continued with the same one.
+// Names the net by a checksum of its weights, so that a run is continued with the same one
+// (a net of one output bucket by its one output layer, as before there were buckets; one
+// with more by all of them and its shape).
 static uint32_t net_checksum(const NnueNet *net) {
     uint32_t parts[3] = { nnue_fnv1a((const uint8_t *)net->ft_w, sizeof net->ft_w),
                           nnue_fnv1a((const uint8_t *)net->ft_b, sizeof net->ft_b),
-                          nnue_fnv1a((const uint8_t *)net->out_w, sizeof net->out_w) };
-    return nnue_fnv1a((const uint8_t *)parts, sizeof parts) ^ (uint32_t)net->out_b;
+                          nnue_fnv1a((const uint8_t *)net->out_w,
+                                     (size_t)net->buckets * sizeof net->out_w[0]) };
+    uint32_t sum = nnue_fnv1a((const uint8_t *)parts, sizeof parts);
+    for (int k = 0; k < net->buckets; k++)
+        sum ^= (uint32_t)net->out_b[k] * (2u * (uint32_t)k + 1);
+    if (net->buckets > 1 || net->mirror)
+        sum ^= nnue_fnv1a(
+            (const uint8_t *)&(uint32_t[2]){ (uint32_t)net->buckets, (uint32_t)net->mirror }, 8);
+    return sum;
 }
 
 static void worker_path(const Args *a, int worker, char *buf, size_t bufsz) {
