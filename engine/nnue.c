@@ -110,6 +110,11 @@ bool nnue_net_load(NnueNet *net, const uint8_t *bytes, size_t len, char *err, si
     net->desc[desc_len] = '\0';
     net->buckets = (int)buckets;
     net->mirror = flags & NNUE_FLAG_MIRROR;
+    int span = (32 + net->buckets - 1) / net->buckets;
+    for (int n = 0; n <= 32; n++) {
+        int k = n < 2 ? 0 : (n - 2) / span;
+        net->bucket_of[n] = (uint8_t)(k < net->buckets ? k : net->buckets - 1);
+    }
     const uint8_t *p = bytes + header + desc_len;
     for (int i = 0; i < NNUE_INPUTS * NNUE_HIDDEN; i++, p += 2)
         net->ft_w[i] = le16(p);

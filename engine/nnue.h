@@ -46,8 +46,10 @@ typedef struct NnueNet {
     // Per output bucket, the side to move's half first; buckets beyond `buckets` are zero.
     _Alignas(64) int16_t out_w[NNUE_MAX_BUCKETS][2 * NNUE_HIDDEN];
     int32_t out_b[NNUE_MAX_BUCKETS];
-    int buckets;                  // 1 (v1) to NNUE_MAX_BUCKETS
-    bool mirror;                  // NNUE_FLAG_MIRROR
+    int buckets; // 1 (v1) to NNUE_MAX_BUCKETS
+    bool mirror; // NNUE_FLAG_MIRROR
+    // The bucket by number of pieces: min(buckets - 1, (n - 2) / ceil(32 / buckets)).
+    uint8_t bucket_of[33];
     char desc[NNUE_DESC_MAX + 1]; // the file's description, NUL-terminated
 } NnueNet;
 
@@ -81,9 +83,7 @@ static inline int nnue_flip(const NnueNet *net, Square king_sq) {
 
 // The output bucket of a position with `pieces` pieces on the board (kings included).
 static inline int nnue_bucket(const NnueNet *net, int pieces) {
-    int per = (32 + net->buckets - 1) / net->buckets;
-    int k = (pieces - 2) / per;
-    return k < 0 ? 0 : k >= net->buckets ? net->buckets - 1 : k;
+    return net->bucket_of[pieces < 0 ? 0 : pieces > 32 ? 32 : pieces];
 }
 
 typedef struct NnueAccumulator {

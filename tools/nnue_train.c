@@ -198,6 +198,18 @@ static void start(Run *r, Trainer *t) {
     }
 }
 
+// The held-out loss of the trainer's weights as the file will hold them (0 without held-out
+// positions).
+static double quantised_held_loss(Run *r, const Trainer *t) {
+    if (!r->d.held.count)
+        return 0;
+    NtQuantError qe;
+    ntrain_quantise(t->params, ntrain_shape(&r->o), r->q);
+    ntrain_quantisation_error(t->params, r->q, &r->d.held, r->d.held.count, ntrain_objective(&r->o),
+                              &qe);
+    return qe.loss;
+}
+
 // Runs the epochs left; after each, the net when it is the best so far on the held-out
 // games (or the last, with --last or none held out), and the checkpoint.
 static void train(Run *r, Trainer *t) {
@@ -210,11 +222,15 @@ static void train(Run *r, Trainer *t) {
         if (!ntrain_epoch(t, &r->d, &r->o, &(NtProgress){ report, &pr }, err, sizeof err))
             die(err);
         double t1 = now_seconds();
-        bool keep =
-            r->o.last || !r->d.held.count || t->best_epoch == 0 || t->held_loss < t->best_held;
+        // The net is chosen by what the engine will play with: the quantised net's held-out
+        // loss. (By the float loss, an epoch before the output layer went onto its grid
+        // looked best with 8 output buckets, while its rounding cost more than the grid
+        // epochs' small rise.)
+        double qloss = quantised_held_loss(r, t);
+        bool keep = r->o.last || !r->d.held.count || t->best_epoch == 0 || qloss < t->best_held;
         if (keep) {
             t->best_epoch = t->epoch;
-            t->best_held = t->held_loss;
+            t->best_held = qloss;
             write_net(r, t);
         }
         if (!ntrain_save_checkpoint(r->checkpoint, t, &r->key, err, sizeof err))
@@ -226,9 +242,9 @@ static void train(Run *r, Trainer *t) {
         if (!keep)
             snprintf(kept, sizeof kept, "the net stays that of epoch %d", t->best_epoch);
         fprintf(stderr,
-                "nnue_train: epoch %d/%d: loss %.6f, held-out %.6f, %.0f positions/s, %s, ETA "
-                "%s; %s\n",
-                t->epoch, r->o.epochs, t->train_loss, t->held_loss,
+                "nnue_train: epoch %d/%d: loss %.6f, held-out %.6f (quantised %.6f), %.0f "
+                "positions/s, %s, ETA %s; %s\n",
+                t->epoch, r->o.epochs, t->train_loss, t->held_loss, qloss,
                 (double)r->d.train.count / (t1 - t0), took, eta, kept);
     }
 }
