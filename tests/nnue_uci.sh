@@ -78,7 +78,7 @@ search "after UseNNUE false"
 send setoption name EvalFile value
 send setoption name UseNNUE value true
 check_reply "UseNNUE with no EvalFile: the built-in net" \
-    '^info string NNUE: the built-in net: patzer NNUE v1, '
+    '^info string NNUE: the built-in net: patzer NNUE v[12], '
 search "the built-in net"
 
 stop_engine

@@ -30,7 +30,7 @@ NnueNet *netfile_read(const char *path, char *err, size_t errsz) {
         goto fail;
     }
     if (len == cap) {
-        errmsg_set(err, errsz, "too large for a patzer NNUE v1 file (over %zu bytes)", cap - 1);
+        errmsg_set(err, errsz, "too large for a patzer NNUE file (over %zu bytes)", cap - 1);
         goto fail;
     }
     if (!nnue_net_load(net, bytes, len, err, errsz))
