@@ -374,6 +374,32 @@ Test(uci_client, engines_that_fail_to_start) {
     unlink(path);
 }
 
+// An engine that never answers `stop`: the next `go` is refused with the reason, rather
+// than taking the old search's late bestmove for the new position's.
+Test(uci_client, engine_that_ignores_stop) {
+    char path[256];
+    int fd = test_temp_file(path, sizeof path, "patzer-fake-engine");
+    close(fd);
+    char script[1024];
+    snprintf(script, sizeof script,
+             "%swhile read l; do case \"$l\" in quit) exit 0;; isready) echo readyok;; esac; "
+             "done\n",
+             handshake_script);
+    fake_engine(path, script);
+    char *argv[] = { path, NULL };
+    char err[512];
+    UciClient *c = uci_client_start(argv, 3000, err, sizeof err);
+    cr_assert_not_null(c, "%s", err);
+    Seen seen = { 0 };
+    cr_assert(go_briefly(c, &seen));
+    cr_assert_not(go_briefly(c, &seen), "a second go while the first will not stop");
+    uci_client_error(c, err, sizeof err);
+    cr_assert(strstr(err, "did not stop its search when asked"), "%s", err);
+    cr_assert_eq(seen.bests, 0);
+    uci_client_free(c);
+    unlink(path);
+}
+
 Test(uci_client, engine_that_dies_in_a_search) {
     char path[256];
     int fd = test_temp_file(path, sizeof path, "patzer-fake-engine");

@@ -488,8 +488,11 @@ bool uci_client_new_game(UciClient *c, int timeout_ms) {
 
 bool uci_client_go(UciClient *c, const Board *start, const Move *moves, int n,
                    const SearchLimits *limits, const UciCallbacks *cb) {
+    // A search the engine will not stop would answer this one with its own late bestmove
+    // (for another position): such an engine is broken, and the error says so.
     uci_client_stop(c);
-    uci_client_wait(c, QUIT_WAIT_MS);
+    if (!uci_client_wait(c, QUIT_WAIT_MS))
+        return false;
     // position fen F moves m1 m2 ...: the moves, so that it sees repetitions.
     size_t cap = (size_t)n * 6 + FEN_MAX + 32, len = 0;
     char *text = malloc(cap);
