@@ -26,6 +26,14 @@
 //   benchmark's 26 games, both together 0.76; bench/results/
 //   2026-11-26-review-judge-2.md), and the better move shown is the one that
 //   scored better in the check. A move the check exonerates keeps no mark.
+// - The second opinion (ReviewOptions.confirm, on by default): a move the
+//   check marks is searched once more as two positions, the one after the
+//   played move and the one after the better move, each on its own with the
+//   check's limits; the mark holds only when they too find the played move
+//   an inaccuracy or more worse. The check's MultiPV search can misjudge a
+//   tactic in its one tree; two trees a ply deeper rarely misjudge it the
+//   same way (better moves the judge finds worse than the move played: 7 ->
+//   3 on the 26 games, bench/results/2026-11-27-review-judge-3.md).
 // - The searches of each pass run in parallel, one engine per core, each on
 //   one thread from an empty hash table and with a node limit by default, so
 //   that the marks are the same from run to run.
@@ -123,6 +131,10 @@ typedef struct ReviewOptions {
     // nodes * 4).
     uint64_t verify_nodes;
     int verify_depth;
+    // A second opinion on each move the check marks: the positions after
+    // the played and after the better move searched apart, with the check's
+    // limits; the mark holds only if they find at least an inaccuracy too.
+    bool confirm;
     int threads;    // engines searching at once (built-in engine); 0: one per core
     int wc_pawn;    // the score worth a pawn in winning chances; 0: REVIEW_WC_PAWN
     int book_plies; // the game's first moves that are theory: never marked
@@ -136,8 +148,8 @@ typedef struct ReviewOptions {
     const atomic_bool *cancel;
 } ReviewOptions;
 
-// Defaults: REVIEW_NODES, REVIEW_VERIFY_NODES, one engine per core, no
-// theory, no progress.
+// Defaults: REVIEW_NODES, REVIEW_VERIFY_NODES, the second opinion, one
+// engine per core, no theory, no progress.
 void review_options_default(ReviewOptions *opt);
 
 enum { REVIEW_VERIFY_DEPTH_MORE = 4 };
