@@ -48,8 +48,12 @@
 //   patzer's scores are on another scale, so they are converted first: cp =
 //   score * 100 / wc_pawn, where wc_pawn (ReviewOptions, default
 //   REVIEW_WC_PAWN) is the score of patzer's engine that means what a pawn
-//   (100) means to that curve, fitted against Stockfish 15.1 on games that
-//   are not the benchmark's (bench/results/2026-11-26-review-judge-2.md).
+//   (100) means to that curve, fitted against Stockfish 15.1 on 12 games
+//   that are not the benchmark's: the value whose marks agree best with
+//   Stockfish's there (F1 of ?/??, the whole review run at 70 to 95;
+//   bench/results/2026-11-27-review-judge-3.md). A fit of the evaluations
+//   themselves says 95, but patzer's search finds the losses of the moves
+//   that matter smaller than Stockfish does, and the marks follow the losses.
 //   A move that loses
 //   REVIEW_BLUNDER_WC tenths of a point of win% (15.0) is ??,
 //   REVIEW_MISTAKE_WC (10.0) ?, REVIEW_INACCURACY_WC (5.0) ?!. So a hundred
@@ -85,7 +89,7 @@ enum {
     REVIEW_CP_CAP = 1000,   // and to this to turn them into winning chances
     // patzer's score worth 100 centipawns of lichess's win% curve (see above):
     // the default, and the range ReviewOptions.wc_pawn takes.
-    REVIEW_WC_PAWN = 95,
+    REVIEW_WC_PAWN = 80,
     REVIEW_WC_PAWN_MIN = 20,
     REVIEW_WC_PAWN_MAX = 1000,
     // Winning chances lost, in tenths of a point of win%, for ?!, ?, ??.
