@@ -99,7 +99,7 @@ enum {
     REVIEW_DECIDED_CP = 500, // for mates given up or walked into
     // Defaults (review_options_default): nodes per position of the quick
     // pass and per check; engines at once at most.
-    REVIEW_NODES = 100000,
+    REVIEW_NODES = 200000,
     REVIEW_VERIFY_NODES = 1000000,
     REVIEW_THREADS_MAX = 16,
     REVIEW_LINES_MAX = 2, // lines of a check
