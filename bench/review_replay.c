@@ -4,9 +4,12 @@
 // of the rules or of the scale costs only the searches it adds.
 //
 //   bench/review_replay [--nodes N] [--verify-nodes N] [--wc-pawn CP]
-//                       [--eval-file builtin] [--jobs N] [--cache FILE]
-//                       [--openings FILE] [--book FILE] GAMES.pgn > OUT.pgn
+//                       [--no-confirm] [--eval-file builtin] [--jobs N]
+//                       [--cache FILE] [--openings FILE] [--book FILE]
+//                       GAMES.pgn > OUT.pgn
 //
+// The defaults are the review's (review_options_default), two jobs;
+// --no-confirm leaves out the second opinion (ReviewOptions.confirm).
 // The searches are the review's own (src/game/review.h's evaluator
 // interface): the built-in engine, one thread, an empty 16 MB table each,
 // node limits; a search is named in the cache by the position, the game's
@@ -204,8 +207,8 @@ int main(int argc, char **argv) {
     }
     if (!games || r.jobs < 1 || r.jobs > JOBS_MAX || !opt.nodes) {
         fprintf(stderr, "usage: review_replay [--nodes N] [--verify-nodes N] [--wc-pawn CP] "
-                        "[--eval-file builtin] [--jobs N] [--cache FILE] [--openings FILE] "
-                        "[--book FILE] GAMES.pgn > OUT.pgn\n");
+                        "[--no-confirm] [--eval-file builtin] [--jobs N] [--cache FILE] "
+                        "[--openings FILE] [--book FILE] GAMES.pgn > OUT.pgn\n");
         return 2;
     }
     char err[256];

@@ -279,18 +279,18 @@ static bool quick_deliver(int index, void *ctx) {
 // check's limits (the opponent to move: a ply deeper, from another root).
 // The mark holds only when they too find the move at least an inaccuracy
 // worse than the better one; its class stays the passes' (taking the lesser
-// class of three searches found 5 fewer of the judge's 129 mistakes, this
+// class of three searches found 7 fewer of the judge's 129 mistakes, this
 // way 1; both took the better moves the judge finds worse than the move
 // played from 7 to 3: bench/results/2026-11-27-review-judge-3.md). l: the
-// position before the move (its line is played on). False when the
-// evaluator failed.
-static bool confirm(Run *r, int worker, Line *l, ReviewPly *p) {
+// game up to ply, the position before the move (the move is played on it).
+// False when the evaluator failed.
+static bool confirm(Run *r, int worker, int ply, Line *l, ReviewPly *p) {
     Line *alt = malloc(sizeof *alt);
     if (!alt)
         return false;
     *alt = *l;
     int sign = l->board.side == WHITE ? 1 : -1;
-    bool last = l->ply + 1 == r->total;
+    bool last = ply + 1 == r->total; // the claims of the game's end count there
     line_play(alt, p->best);
     line_play(l, p->played);
     PositionEval played, better;
@@ -367,7 +367,7 @@ static void check_work(int index, int worker, void *ctx) {
             // a move is never marked worse than either search finds it.
             if (nag_rank(quick_nag) < nag_rank(p->nag))
                 p->nag = quick_nag;
-            if (p->nag && r->opt->confirm && !confirm(r, worker, l, p))
+            if (p->nag && r->opt->confirm && !confirm(r, worker, ply, l, p))
                 atomic_store(&r->failed, true);
         } else {
             p->nag = 0; // no verdict: no mark
