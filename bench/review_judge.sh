@@ -28,6 +28,11 @@
 #
 # Exit status: 0 after a complete run, 1 when a program fails, 2 for a
 # missing program.
+#
+# For experiments on the review's rules, bench/review_replay (make
+# bench/review_replay) annotates like `patzer annotate` with every search
+# kept in a cache file, so that a change of the rules or of the scale costs
+# only the searches it adds; score its output with bench/review_judge.
 
 set -euo pipefail
 export LC_ALL=C

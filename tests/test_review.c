@@ -603,6 +603,10 @@ typedef struct Doubt {
     int checks;
     bool both_moves;     // the check was asked about e4 and d4 only
     atomic_bool *cancel; // raised by the quick pass's last search (NULL: not)
+    // The second opinion (ReviewOptions.confirm): Black's view of the
+    // positions after 1. e4 and after 1. d4, each searched on its own.
+    int after_e4, after_d4;
+    int confirms;
 } Doubt;
 
 static Move san_move(const Board *b, const char *san) {
@@ -634,6 +638,15 @@ static bool doubt_search(void *ctx, int worker, const Line *l, const SearchLimit
         doubt_line(&out->lines[e4_first ? 0 : 1], b, "e4", d->e4_checked);
         doubt_line(&out->lines[e4_first ? 1 : 0], b, "d4", 20);
         out->line_count = 2;
+        out->best = out->lines[0].pv[0];
+        return true;
+    }
+    if (l->ply == 1 && limits->nodes > 1000) {
+        // The second opinion's searches have the check's limits.
+        d->confirms++;
+        bool after_e4 = l->moves[0] == san_move(&l->start, "e4");
+        doubt_line(&out->lines[0], b, "e5", after_e4 ? d->after_e4 : d->after_d4);
+        out->line_count = 1;
         out->best = out->lines[0].pv[0];
         return true;
     }
@@ -691,6 +704,44 @@ Test(review, a_move_the_check_exonerates_is_not_marked) {
     cr_expect_eq(d.checks, 0, "no check after the cancel");
     cr_expect_eq(p[0].nag, 0);
     cr_expect_not(p[0].checked);
+    pgn_game_free(g);
+}
+
+// The second opinion: the positions after the played and the better move
+// searched apart must find at least an inaccuracy too, else no mark.
+Test(review, a_mark_needs_the_second_opinion_too) {
+    PgnGame *g = test_read_game("1. e4 e5 *\n");
+    ReviewEvaluator ev = { .search = doubt_search, .ctx = NULL };
+    ReviewOptions opt = { .nodes = 1000, .confirm = true };
+    ReviewPly p[2];
+    // Agreed: 1. e4 leaves Black +3.00, 1. d4 keeps White +0.20.
+    Doubt d = { .e4_checked = -300, .after_e4 = 300, .after_d4 = -20 };
+    ev.ctx = &d;
+    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
+    cr_expect_eq(d.confirms, 2, "both positions searched apart");
+    cr_expect_eq(p[0].nag, REVIEW_NAG_BLUNDER);
+    cr_expect_eq(p[0].score_white, -300, "the check's scores are shown");
+    cr_expect_geq(p[0].loss_wc, REVIEW_BLUNDER_WC);
+    // A smaller loss there, still an inaccuracy or worse: the mark holds.
+    d = (Doubt){ .e4_checked = -300, .after_e4 = 60, .after_d4 = -20 };
+    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
+    cr_expect_eq(p[0].nag, REVIEW_NAG_BLUNDER);
+    // There 1. d4 is hardly better than 1. e4: no mark.
+    d = (Doubt){ .e4_checked = -300, .after_e4 = 10, .after_d4 = -20 };
+    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
+    cr_expect_eq(p[0].nag, 0);
+    cr_expect_lt(p[0].loss_wc, REVIEW_INACCURACY_WC, "the second opinion's loss");
+    // Or worse: no mark, no loss.
+    d = (Doubt){ .e4_checked = -300, .after_e4 = 300, .after_d4 = 350 };
+    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
+    cr_expect_eq(p[0].nag, 0);
+    cr_expect_eq(p[0].loss_wc, 0);
+    // Without the option, no second opinion.
+    opt.confirm = false;
+    d = (Doubt){ .e4_checked = -300, .after_e4 = 300, .after_d4 = 350 };
+    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
+    cr_expect_eq(d.confirms, 0);
+    cr_expect_eq(p[0].nag, REVIEW_NAG_BLUNDER);
     pgn_game_free(g);
 }
 

@@ -38,7 +38,9 @@ static int clamp(int v, int lo, int hi) {
 }
 
 void review_options_default(ReviewOptions *opt) {
-    *opt = (ReviewOptions){ .nodes = REVIEW_NODES, .verify_nodes = REVIEW_VERIFY_NODES };
+    *opt = (ReviewOptions){ .nodes = REVIEW_NODES,
+                            .verify_nodes = REVIEW_VERIFY_NODES,
+                            .confirm = true };
 }
 
 // A game over by the rules (outcome.h): the endings they impose, and at the
@@ -272,6 +274,39 @@ static bool quick_deliver(int index, void *ctx) {
     return true;
 }
 
+// A second opinion on a move the check marks: the positions after the
+// played and after the better move, each searched on its own with the
+// check's limits (the opponent to move: a ply deeper, from another root).
+// The mark holds only when they too find the move at least an inaccuracy
+// worse than the better one; its class stays the passes' (taking the lesser
+// class of three searches found 7 fewer of the judge's 129 mistakes, this
+// way 1; both took the better moves the judge finds worse than the move
+// played from 7 to 3: bench/results/2026-11-27-review-judge-3.md). l: the
+// game up to ply, the position before the move (the move is played on it).
+// False when the evaluator failed.
+static bool confirm(Run *r, int worker, int ply, Line *l, ReviewPly *p) {
+    Line *alt = malloc(sizeof *alt);
+    if (!alt)
+        return false;
+    *alt = *l;
+    int sign = l->board.side == WHITE ? 1 : -1;
+    bool last = ply + 1 == r->total; // the claims of the game's end count there
+    line_play(alt, p->best);
+    line_play(l, p->played);
+    PositionEval played, better;
+    bool ok = analyse(r->re, worker, l, last, &r->verify, &played) &&
+              analyse(r->re, worker, alt, false, &r->verify, &better);
+    free(alt);
+    int loss, loss_wc;
+    if (ok && !review_judge_scaled(sign * better.score_white, sign * played.score_white,
+                                   r->opt->wc_pawn, &loss, &loss_wc)) {
+        p->nag = 0; // and the loss is the one that decided so
+        p->loss = loss;
+        p->loss_wc = loss_wc;
+    }
+    return ok;
+}
+
 // The check of one doubtful ply: the played move and the quick pass's best
 // scored in one deeper search of the position before it.
 static void check_work(int index, int worker, void *ctx) {
@@ -332,6 +367,8 @@ static void check_work(int index, int worker, void *ctx) {
             // a move is never marked worse than either search finds it.
             if (nag_rank(quick_nag) < nag_rank(p->nag))
                 p->nag = quick_nag;
+            if (p->nag && r->opt->confirm && !confirm(r, worker, ply, l, p))
+                atomic_store(&r->failed, true);
         } else {
             p->nag = 0; // no verdict: no mark
         }

@@ -26,6 +26,14 @@
 //   benchmark's 26 games, both together 0.76; bench/results/
 //   2026-11-26-review-judge-2.md), and the better move shown is the one that
 //   scored better in the check. A move the check exonerates keeps no mark.
+// - The second opinion (ReviewOptions.confirm, on by default): a move the
+//   check marks is searched once more as two positions, the one after the
+//   played move and the one after the better move, each on its own with the
+//   check's limits; the mark holds only when they too find the played move
+//   an inaccuracy or more worse. The check's MultiPV search can misjudge a
+//   tactic in its one tree; two trees a ply deeper rarely misjudge it the
+//   same way (better moves the judge finds worse than the move played: 7 ->
+//   3 on the 26 games, bench/results/2026-11-27-review-judge-3.md).
 // - The searches of each pass run in parallel, one engine per core, each on
 //   one thread from an empty hash table and with a node limit by default, so
 //   that the marks are the same from run to run.
@@ -40,8 +48,12 @@
 //   patzer's scores are on another scale, so they are converted first: cp =
 //   score * 100 / wc_pawn, where wc_pawn (ReviewOptions, default
 //   REVIEW_WC_PAWN) is the score of patzer's engine that means what a pawn
-//   (100) means to that curve, fitted against Stockfish 15.1 on games that
-//   are not the benchmark's (bench/results/2026-11-26-review-judge-2.md).
+//   (100) means to that curve, fitted against Stockfish 15.1 on 12 games
+//   that are not the benchmark's: the value whose marks agree best with
+//   Stockfish's there (F1 of ?/??, the whole review run at 70 to 95;
+//   bench/results/2026-11-27-review-judge-3.md). A fit of the evaluations
+//   themselves says 95, but patzer's search finds the losses of the moves
+//   that matter smaller than Stockfish does, and the marks follow the losses.
 //   A move that loses
 //   REVIEW_BLUNDER_WC tenths of a point of win% (15.0) is ??,
 //   REVIEW_MISTAKE_WC (10.0) ?, REVIEW_INACCURACY_WC (5.0) ?!. So a hundred
@@ -77,7 +89,7 @@ enum {
     REVIEW_CP_CAP = 1000,   // and to this to turn them into winning chances
     // patzer's score worth 100 centipawns of lichess's win% curve (see above):
     // the default, and the range ReviewOptions.wc_pawn takes.
-    REVIEW_WC_PAWN = 95,
+    REVIEW_WC_PAWN = 80,
     REVIEW_WC_PAWN_MIN = 20,
     REVIEW_WC_PAWN_MAX = 1000,
     // Winning chances lost, in tenths of a point of win%, for ?!, ?, ??.
@@ -87,7 +99,7 @@ enum {
     REVIEW_DECIDED_CP = 500, // for mates given up or walked into
     // Defaults (review_options_default): nodes per position of the quick
     // pass and per check; engines at once at most.
-    REVIEW_NODES = 100000,
+    REVIEW_NODES = 200000,
     REVIEW_VERIFY_NODES = 1000000,
     REVIEW_THREADS_MAX = 16,
     REVIEW_LINES_MAX = 2, // lines of a check
@@ -123,6 +135,10 @@ typedef struct ReviewOptions {
     // nodes * 4).
     uint64_t verify_nodes;
     int verify_depth;
+    // A second opinion on each move the check marks: the positions after
+    // the played and after the better move searched apart, with the check's
+    // limits; the mark holds only if they find at least an inaccuracy too.
+    bool confirm;
     int threads;    // engines searching at once (built-in engine); 0: one per core
     int wc_pawn;    // the score worth a pawn in winning chances; 0: REVIEW_WC_PAWN
     int book_plies; // the game's first moves that are theory: never marked
@@ -136,8 +152,8 @@ typedef struct ReviewOptions {
     const atomic_bool *cancel;
 } ReviewOptions;
 
-// Defaults: REVIEW_NODES, REVIEW_VERIFY_NODES, one engine per core, no
-// theory, no progress.
+// Defaults: REVIEW_NODES, REVIEW_VERIFY_NODES, the second opinion, one
+// engine per core, no theory, no progress.
 void review_options_default(ReviewOptions *opt);
 
 enum { REVIEW_VERIFY_DEPTH_MORE = 4 };
