@@ -77,43 +77,25 @@ static inline uint32_t rnet_fnv1a(const uint8_t *p, size_t n) {
     return h;
 }
 
-// The file's bytes into buf (RNET_HEADER + strlen(desc) + RNET_BODY of them); the length.
-static inline size_t random_net_serialize(const RandomNet *n, const char *desc, uint8_t *buf) {
-    size_t dlen = strlen(desc);
-    uint8_t *p = buf;
-    memcpy(p, "PZNNUE01", 8);
-    p += 8;
-    static const uint32_t header[5] = { RNET_INPUTS, RNET_HIDDEN, 255, 64, 400 };
-    for (int i = 0; i < 5; i++)
-        p = rnet_put32(p, header[i]);
-    p = rnet_put32(p, (uint32_t)dlen);
-    memcpy(p, desc, dlen);
-    p += dlen;
-    for (int i = 0; i < RNET_INPUTS * RNET_HIDDEN; i++)
-        p = rnet_put16(p, n->ft_w[i]);
-    for (int i = 0; i < RNET_HIDDEN; i++)
-        p = rnet_put16(p, n->ft_b[i]);
-    for (int i = 0; i < 2 * RNET_HIDDEN; i++)
-        p = rnet_put16(p, n->out_w[i]);
-    p = rnet_put32(p, (uint32_t)n->out_b);
-    p = rnet_put32(p, rnet_fnv1a(buf, (size_t)(p - buf)));
-    return (size_t)(p - buf);
-}
-
-// A v2 file of the same net (data/NNUE.md): `buckets` output layers, bucket k's weights
-// those of the v1 net rotated by 97 * k and its bias out_b + 1000 * k, and the flags.
+// A file of the net (data/NNUE.md) into buf; the length. One bucket and no flags make the v1
+// file (RNET_HEADER + strlen(desc) + RNET_BODY bytes); otherwise v2, with `buckets` output
+// layers, bucket k's weights those of the v1 net rotated by 97 * k and its bias
+// out_b + 1000 * k, and the flags.
 enum { RNET_HEADER_V2 = 40 };
 static inline size_t random_net_serialize_v2(const RandomNet *n, const char *desc, int buckets,
                                              uint32_t flags, uint8_t *buf) {
+    bool v1 = buckets == 1 && !flags;
     size_t dlen = strlen(desc);
     uint8_t *p = buf;
-    memcpy(p, "PZNNUE02", 8);
+    memcpy(p, v1 ? "PZNNUE01" : "PZNNUE02", 8);
     p += 8;
     static const uint32_t header[5] = { RNET_INPUTS, RNET_HIDDEN, 255, 64, 400 };
     for (int i = 0; i < 5; i++)
         p = rnet_put32(p, header[i]);
-    p = rnet_put32(p, (uint32_t)buckets);
-    p = rnet_put32(p, flags);
+    if (!v1) {
+        p = rnet_put32(p, (uint32_t)buckets);
+        p = rnet_put32(p, flags);
+    }
     p = rnet_put32(p, (uint32_t)dlen);
     memcpy(p, desc, dlen);
     p += dlen;
@@ -128,6 +110,11 @@ static inline size_t random_net_serialize_v2(const RandomNet *n, const char *des
         p = rnet_put32(p, (uint32_t)(n->out_b + 1000 * k));
     p = rnet_put32(p, rnet_fnv1a(buf, (size_t)(p - buf)));
     return (size_t)(p - buf);
+}
+
+// The v1 file of the net.
+static inline size_t random_net_serialize(const RandomNet *n, const char *desc, uint8_t *buf) {
+    return random_net_serialize_v2(n, desc, 1, 0, buf);
 }
 
 // Writes bytes to path; false when it cannot.

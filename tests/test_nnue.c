@@ -28,9 +28,7 @@ static TestNet ref; // the same net as tests/nnue_file.h reads it
 static void make_net_v(const RandomNetShape *shape, uint64_t seed, int buckets, uint32_t flags) {
     board_init_tables();
     random_net_fill(&rnet, shape, seed);
-    nbytes = buckets == 1 && !flags
-                 ? random_net_serialize(&rnet, "random test net", bytes)
-                 : random_net_serialize_v2(&rnet, "random test net", buckets, flags, bytes);
+    nbytes = random_net_serialize_v2(&rnet, "random test net", buckets, flags, bytes);
     net = nnue_net_new();
     cr_assert_not_null(net);
     char err[256] = "";
