@@ -123,6 +123,11 @@ double review_win_percent_scaled(int score, int wc_pawn) {
     // On lichess's scale first (a mate counts as the cap), then its curve.
     double cp = (double)clamp(score, -REVIEW_EVAL_MAX - 1, REVIEW_EVAL_MAX + 1) * 100.0 /
                 wc_pawn_or_default(wc_pawn);
+    // Beyond the knee Stockfish's evaluations grow more slowly than patzer's.
+    if (cp > REVIEW_KNEE_CP)
+        cp = REVIEW_KNEE_CP + (cp - REVIEW_KNEE_CP) * REVIEW_KNEE_PERCENT / 100.0;
+    else if (cp < -REVIEW_KNEE_CP)
+        cp = -REVIEW_KNEE_CP + (cp + REVIEW_KNEE_CP) * REVIEW_KNEE_PERCENT / 100.0;
     cp = cp > REVIEW_CP_CAP ? REVIEW_CP_CAP : cp < -REVIEW_CP_CAP ? -REVIEW_CP_CAP : cp;
     return 50.0 + 50.0 * (2.0 / (1.0 + exp(-0.00368208 * cp)) - 1.0);
 }
