@@ -17,7 +17,12 @@
 
 enum {
     VARIATION_PLIES = 10, // moves of the engine's line written as a variation
-    WORKER_HASH_MB = 8,   // the table of each engine the review makes
+    // The table of every engine of a review, the caller's too while it
+    // reviews: the engine's default, review_replay's. A search depends on its
+    // table's size, so engines of different sizes gave marks that depended on
+    // which engine searched which position (a 40-move game annotated three
+    // times: three different sets of evaluations).
+    HASH_MB = 16,
 };
 
 // What one search (or the rules) said about a position.
@@ -466,6 +471,7 @@ typedef struct Builtin {
     Engine *engines[REVIEW_THREADS_MAX];
     int count;
     char threads[16]; // the caller's engine's Threads, restored at the end
+    char hash[16];    // and its Hash, when the review changed it
 } Builtin;
 
 void review_search_from_result(const EngineResult *res, ReviewSearch *out) {
@@ -511,13 +517,22 @@ int review_game(Engine *e, const PgnGame *g, const ReviewOptions *opt, ReviewPly
     if (!engine_get_option(e, "Threads", c->threads, sizeof c->threads))
         c->threads[0] = '\0';
     (void)engine_set_option(e, "Threads", "1", NULL, 0); // a known option and value
-    char hash[16];
-    snprintf(hash, sizeof hash, "%d", WORKER_HASH_MB);
+    // Every engine alike (table size, contempt, net), so that the marks do not
+    // depend on which engine searched which position, nor on how many there are.
+    char hash[16], contempt[16];
+    snprintf(hash, sizeof hash, "%d", HASH_MB);
+    if (!engine_get_option(e, "Hash", c->hash, sizeof c->hash) || !strcmp(c->hash, hash) ||
+        !engine_set_option(e, "Hash", hash, NULL, 0))
+        c->hash[0] = '\0'; // kept as it was (no memory for another size: still a review)
+    if (!engine_get_option(e, "Contempt", contempt, sizeof contempt))
+        contempt[0] = '\0';
     while (c->count < want) {
         Engine *w = engine_new();
         if (!w)
             break; // fewer engines: slower, the same marks
         (void)engine_set_option(w, "Hash", hash, NULL, 0);
+        if (contempt[0])
+            (void)engine_set_option(w, "Contempt", contempt, NULL, 0);
         engine_set_net(w, engine_net(e));
         c->engines[c->count++] = w;
     }
@@ -527,6 +542,8 @@ int review_game(Engine *e, const PgnGame *g, const ReviewOptions *opt, ReviewPly
         engine_free(c->engines[i]);
     if (c->threads[0])
         (void)engine_set_option(e, "Threads", c->threads, NULL, 0);
+    if (c->hash[0])
+        (void)engine_set_option(e, "Hash", c->hash, NULL, 0); // its size before: it fitted then
     free(c);
     return n;
 }
