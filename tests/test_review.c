@@ -777,18 +777,18 @@ Test(review, a_mark_needs_the_second_opinion_too) {
 }
 
 // Node limits, one thread per search and an empty table of one size for
-// each: the same review every time, with one engine or two, whatever the
+// each: the same review every time, with two engines or three, whatever the
 // size of the caller's table (restored afterwards).
 Test(review, marks_are_the_same_from_run_to_run) {
     Engine *e = new_engine();
     cr_assert(engine_set_option(e, "Hash", "1", NULL, 0));
     PgnGame *g = test_read_game(AMATEUR);
-    ReviewOptions opt = { .nodes = 20000, .verify_nodes = 80000, .threads = 1 };
+    ReviewOptions opt = { .nodes = 20000, .verify_nodes = 80000, .threads = 2 };
     ReviewPly *a = review(e, g, &opt);
     char hash[16];
     cr_assert(engine_get_option(e, "Hash", hash, sizeof hash));
     cr_expect_str_eq(hash, "1", "the caller's table as it was");
-    opt.threads = 2;
+    opt.threads = 3;
     ReviewPly *b = review(e, g, &opt);
     int n = pgn_mainline_length(g), marks = 0;
     for (int i = 0; i < n; i++) {

@@ -17,8 +17,8 @@
 
 enum {
     VARIATION_PLIES = 10, // moves of the engine's line written as a variation
-    // The table of every engine of a review, the caller's too while it
-    // reviews: the engine's default, review_replay's. A search depends on its
+    // The table of every engine of a review of more than one engine, the
+    // caller's too while it reviews: the engine's default, review_replay's. A search depends on its
     // table's size, so engines of different sizes gave marks that depended on
     // which engine searched which position (a 40-move game annotated three
     // times: three different sets of evaluations).
@@ -518,11 +518,12 @@ int review_game(Engine *e, const PgnGame *g, const ReviewOptions *opt, ReviewPly
         c->threads[0] = '\0';
     (void)engine_set_option(e, "Threads", "1", NULL, 0); // a known option and value
     // Every engine alike (table size, contempt, net), so that the marks do not
-    // depend on which engine searched which position, nor on how many there are.
+    // depend on which engine searched which position, nor on how many there
+    // are. One engine alone keeps its own table (the puzzle miner's is small).
     char hash[16], contempt[16];
     snprintf(hash, sizeof hash, "%d", HASH_MB);
-    if (!engine_get_option(e, "Hash", c->hash, sizeof c->hash) || !strcmp(c->hash, hash) ||
-        !engine_set_option(e, "Hash", hash, NULL, 0))
+    if (want < 2 || !engine_get_option(e, "Hash", c->hash, sizeof c->hash) ||
+        !strcmp(c->hash, hash) || !engine_set_option(e, "Hash", hash, NULL, 0))
         c->hash[0] = '\0'; // kept as it was (no memory for another size: still a review)
     if (!engine_get_option(e, "Contempt", contempt, sizeof contempt))
         contempt[0] = '\0';
