@@ -35,8 +35,9 @@
 //   same way (better moves the judge finds worse than the move played: 7 ->
 //   3 on the 26 games, bench/results/2026-11-27-review-judge-3.md).
 // - The searches of each pass run in parallel, one engine per core, each on
-//   one thread from an empty hash table and with a node limit by default, so
-//   that the marks are the same from run to run.
+//   one thread from an empty hash table (of one size for all the engines)
+//   and with a node limit by default, so that the marks are the same from
+//   run to run and whichever engine searches a position.
 //
 // Judging a move (review_judge), with both scores from the mover's view,
 // by the winning chances it gave away, as lichess does
