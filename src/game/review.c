@@ -18,10 +18,10 @@
 enum {
     VARIATION_PLIES = 10, // moves of the engine's line written as a variation
     // The table of every engine of a review of more than one engine, the
-    // caller's too while it reviews: the engine's default, review_replay's. A search depends on its
-    // table's size, so engines of different sizes gave marks that depended on
-    // which engine searched which position (a 40-move game annotated three
-    // times: three different sets of evaluations).
+    // caller's too while it reviews: the engine's default, review_replay's.
+    // A search depends on its table's size, so engines of different sizes
+    // gave marks that depended on which engine searched which position (a
+    // 40-move game annotated three times: three sets of evaluations).
     HASH_MB = 16,
 };
 

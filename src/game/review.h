@@ -60,8 +60,8 @@
 //   more slowly than patzer's (by patzer's score, Stockfish's are 1.1-1.3
 //   times as large up to 5 pawns and 0.5-0.7 times beyond 8), so patzer's
 //   swings in a decided position, a side lost by 4 pawns "losing" 4 more,
-//   were a third of the false marks. The knee is the fit of the evaluations
-//   of the 12 calibration games (of those whose marks fit best); on the 26
+//   were a third of the false marks. Of the knees that keep the calibration
+//   games' marks, this one fits their evaluations best; on the 26
 //   benchmark games it takes the false ?/?? marks in decided positions from
 //   8 to 4 and precision 0.78 -> 0.81 at the same recall
 //   (bench/results/2026-11-27-review-judge-4.md).
