@@ -41,7 +41,7 @@ typedef struct Entry {
 typedef struct Replay {
     Engine *engines[JOBS_MAX];
     int jobs;
-    const char *net_name;
+    char net_name[32]; // in the cache's keys: "hce", or the net named by its description
     pthread_mutex_t lock;
     Entry *cache;
     int count, hits, misses;
@@ -196,7 +196,6 @@ int main(int argc, char **argv) {
             book_path = argv[++i];
         else if (!strcmp(argv[i], "--eval-file") && v && !strcmp(v, "builtin")) {
             nnue = true;
-            r.net_name = "builtin";
             i++;
         } else if (argv[i][0] != '-' && !games)
             games = argv[i];
@@ -217,6 +216,11 @@ int main(int argc, char **argv) {
         fprintf(stderr, "review_replay: %s\n", err);
         return 1;
     }
+    // A net is named by a hash of its description, so that the searches of
+    // another net (an older built-in one) are never taken for its own.
+    if (net)
+        snprintf(r.net_name, sizeof r.net_name, "nnue-%08" PRIx32,
+                 nnue_fnv1a((const uint8_t *)net->desc, strlen(net->desc)));
     r.cache = calloc(CACHE_CAP, sizeof *r.cache);
     if (!r.cache || pthread_mutex_init(&r.lock, NULL) != 0)
         return 1;

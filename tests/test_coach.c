@@ -13,6 +13,8 @@
 #include "engine/engine.h"
 #include "src/coach/puzzle.h"
 #include "src/coach/puzzlebook.h"
+#include "src/game/openings.h"
+#include "src/game/review.h"
 #include "src/pgn/read.h"
 #include "tests/helpers.h"
 
@@ -114,6 +116,104 @@ Test(puzzle, only_the_sides_asked_for, .timeout = 60) {
     find_all(&opt, found, counts);
     cr_expect_eq(counts[5], 0, "Black's missed mate is not White's puzzle");
     cr_expect_eq(counts[1] + counts[2] + counts[3], 3);
+}
+
+// The miner judges moves as the review does: the review's defaults (its
+// scale, the second opinion) at the puzzle's depths, theory never marked.
+Test(puzzle, the_review_judgement) {
+    PuzzleOptions opt;
+    test_options(&opt);
+    PgnGame *g = pgn_game_new();
+    cr_assert_not_null(g);
+    ReviewOptions ropt, def;
+    puzzle_review_options(&opt, g, &ropt);
+    review_options_default(&def);
+    cr_expect(ropt.confirm, "the second opinion");
+    cr_expect_eq(ropt.confirm, def.confirm);
+    cr_expect_eq(ropt.wc_pawn, def.wc_pawn, "the review's scale");
+    cr_expect_eq(ropt.depth, REVIEW_DEPTH);
+    cr_expect_eq(ropt.verify_depth, VERIFY_DEPTH);
+    cr_expect_eq(ropt.nodes, 0u);
+    cr_expect_eq(ropt.verify_nodes, 0u);
+    cr_expect_eq(ropt.book_plies, 0, "no theory known");
+    pgn_game_free(g);
+}
+
+// Every puzzle comes from a move the review marks ? or ?? with the miner's
+// options: no other candidate (a "missed win" the review does not call a
+// mistake makes no puzzle).
+Test(puzzle, puzzles_come_from_the_reviews_mistakes, .timeout = 60) {
+    PuzzleOptions opt;
+    test_options(&opt);
+    char path[4096], err[256];
+    test_data_path("coach/blunders.pgn", path, sizeof path);
+    PgnReader *r = pgn_reader_open(path, err, sizeof err);
+    cr_assert_not_null(r, "%s", err);
+    PgnGame *g = pgn_game_new();
+    Engine *e = engine_new();
+    cr_assert(g && e);
+    PgnError pe;
+    int games = 0, puzzles = 0;
+    while (pgn_reader_next(r, g, &pe) == 1) {
+        games++;
+        Puzzle found[8];
+        int n = puzzle_find(e, g, "sample", &opt, found, 8);
+        cr_assert_geq(n, 0);
+        int total = pgn_mainline_length(g);
+        ReviewPly *plies = calloc((size_t)total, sizeof *plies);
+        cr_assert_not_null(plies);
+        ReviewOptions ropt;
+        puzzle_review_options(&opt, g, &ropt);
+        cr_assert_eq(review_game(e, g, &ropt, plies), total);
+        for (int i = 0; i < n; i++) {
+            Board b;
+            int ply = 0;
+            for (; ply < total; ply++) {
+                char fen[FEN_MAX];
+                cr_assert(pgn_position_at(g, ply, &b));
+                board_to_fen(&b, fen, sizeof fen);
+                if (!strcmp(fen, found[i].fen) && plies[ply].played == found[i].played)
+                    break;
+            }
+            cr_assert_lt(ply, total, "game %d: the puzzle's position is the game's", games);
+            cr_expect(review_is_mistake(&plies[ply]), "game %d ply %d: nag %d", games, ply,
+                      plies[ply].nag);
+            puzzles++;
+        }
+        free(plies);
+    }
+    cr_expect_eq(puzzles, 4);
+    engine_free(e);
+    pgn_game_free(g);
+    pgn_reader_close(r);
+}
+
+// A mistake within the game's theory (here a named line that ends with it)
+// is no puzzle, as the review never marks theory.
+Test(puzzle, theory_makes_no_puzzle, .timeout = 60) {
+    char path[4096];
+    int fd = test_temp_file(path, sizeof path, "patzer-openings");
+    // Each move of theory reaches a named position (theory.h).
+    static const char LINE[] = "1. e4  # B00 Test\n1. e4 e5  # C20 Test\n"
+                               "1. e4 e5 2. Nf3  # C40 Test\n1. e4 e5 2. Nf3 Qh4  # C40 Test\n"
+                               "1. e4 e5 2. Nf3 Qh4 3. d3  # C40 Test Line\n";
+    cr_assert_eq(write(fd, LINE, sizeof LINE - 1), (ssize_t)(sizeof LINE - 1));
+    close(fd);
+    char err[256];
+    Openings *o = openings_load(path, err, sizeof err);
+    cr_assert_not_null(o, "%s", err);
+    PuzzleOptions opt;
+    test_options(&opt);
+    Puzzle found[6][8];
+    int counts[6] = { 0 };
+    find_all(&opt, found, counts);
+    cr_expect_eq(counts[1], 1, "3. d3 is a mistake");
+    opt.openings = o;
+    find_all(&opt, found, counts);
+    cr_expect_eq(counts[1], 0, "3. d3 is theory now");
+    cr_expect_eq(counts[2] + counts[3] + counts[5], 3, "the games from set-up positions");
+    openings_free(o);
+    unlink(path);
 }
 
 static Line *line_from(const char *fen) {

@@ -39,8 +39,11 @@ Test(report, winning_chances_are_a_symmetric_monotone_curve) {
     cr_expect_float_eq(report_win_percent(0), 50.0, 1e-9);
     cr_expect_float_eq(report_win_percent(300) + report_win_percent(-300), 100.0, 1e-9);
     cr_expect_gt(report_win_percent(100), report_win_percent(50));
-    cr_expect_gt(report_win_percent(100), 55.0);
-    cr_expect_lt(report_win_percent(100), 60.0);
+    // The review's own curve: patzer's scale, a pawn of REVIEW_WC_PAWN.
+    cr_expect_float_eq(report_win_percent(100), review_win_percent(100), 1e-9);
+    cr_expect_float_eq(report_win_percent(-700), review_win_percent(-700), 1e-9);
+    cr_expect_gt(report_win_percent(REVIEW_WC_PAWN), 55.0);
+    cr_expect_lt(report_win_percent(REVIEW_WC_PAWN), 60.0);
     // A mate is as decided as the curve goes, not beyond 100.
     cr_expect_leq(report_win_percent(REVIEW_MATE), 100.0);
     cr_expect_float_eq(report_win_percent(REVIEW_MATE), report_win_percent(5000), 1e-9);

@@ -4,6 +4,7 @@
 // annotation written into the game, and the PGN building functions it uses
 // (NAGs, comments, variations) through a write and read round trip.
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,10 +77,40 @@ Test(review, judge_thresholds) {
     cr_expect_eq(judge100(30, -130, NULL, NULL), REVIEW_NAG_MISTAKE);
     cr_expect_eq(judge100(30, -150, NULL, NULL), REVIEW_NAG_BLUNDER);
     cr_expect_eq(judge100(-100, -900, NULL, NULL), REVIEW_NAG_BLUNDER);
-    double even = review_win_percent_scaled(0, 100), won = review_win_percent_scaled(1000, 100);
+    // The cap of 1000 is reached at 2,000 of a scale whose pawn is 100: beyond
+    // the knee at 500 a centipawn counts 35% of one (REVIEW_KNEE_*).
+    double even = review_win_percent_scaled(0, 100), won = review_win_percent_scaled(2000, 100);
     cr_expect(even > 49.99 && even < 50.01, "%f", even);
     cr_expect(won > 97 && won < 98, "%f", won);
     cr_expect_eq(review_win_percent_scaled(5000, 100), won, "capped at 1000");
+    cr_expect_lt(review_win_percent_scaled(1000, 100), won);
+}
+
+// lichess's curve itself, for the scale's knee below.
+static double lichess_win(double cp) {
+    cp = cp > 1000 ? 1000 : cp < -1000 ? -1000 : cp;
+    return 50.0 + 50.0 * (2.0 / (1.0 + exp(-0.00368208 * cp)) - 1.0);
+}
+
+// Up to REVIEW_KNEE_CP (500 on lichess's scale) a score is converted in
+// proportion; beyond, each centipawn counts REVIEW_KNEE_PERCENT (35%) of one,
+// on both sides and whatever the scale.
+Test(review, judge_knee) {
+    cr_expect_eq(REVIEW_KNEE_CP, 500);
+    cr_expect_eq(REVIEW_KNEE_PERCENT, 35);
+    cr_expect_float_eq(review_win_percent_scaled(400, 100), lichess_win(400), 1e-9);
+    cr_expect_float_eq(review_win_percent_scaled(500, 100), lichess_win(500), 1e-9);
+    cr_expect_float_eq(review_win_percent_scaled(700, 100), lichess_win(570), 1e-9);
+    cr_expect_float_eq(review_win_percent_scaled(-1100, 100), lichess_win(-710), 1e-9);
+    cr_expect_float_eq(review_win_percent_scaled(1400, 200), lichess_win(570), 1e-9,
+                       "the knee is on lichess's scale: 1000 of a scale twice as large");
+    cr_expect_float_eq(review_win_percent_scaled(640, 80), lichess_win(605), 1e-9);
+    // A side lost by 4 pawns that "loses" 4 more: a mistake by the straight
+    // line, an inaccuracy by the knee; the same 4 pawns from 0 stay a blunder.
+    cr_expect_gt(lichess_win(-400) - lichess_win(-800), 10.0);
+    cr_expect_eq(judge100(-400, -800, NULL, NULL), REVIEW_NAG_INACCURACY);
+    cr_expect_eq(judge100(800, 400, NULL, NULL), REVIEW_NAG_INACCURACY);
+    cr_expect_eq(judge100(0, -400, NULL, NULL), REVIEW_NAG_BLUNDER);
 }
 
 // The same centipawns weigh less as a position is more decided.
@@ -90,8 +121,8 @@ Test(review, judge_decided_positions) {
     cr_expect_eq(judge100(2000, 1200, NULL, NULL), 0, "beyond the cap");
     cr_expect_eq(judge100(1500, 600, NULL, NULL), REVIEW_NAG_INACCURACY, "less won");
     cr_expect_eq(judge100(-600, -1400, NULL, NULL), REVIEW_NAG_INACCURACY, "more lost");
-    cr_expect_eq(judge100(700, 300, NULL, NULL), REVIEW_NAG_BLUNDER, "winning no more");
-    cr_expect_eq(judge100(-400, -700, NULL, NULL), REVIEW_NAG_MISTAKE, "now lost");
+    cr_expect_eq(judge100(700, 200, NULL, NULL), REVIEW_NAG_BLUNDER, "winning no more");
+    cr_expect_eq(judge100(-300, -700, NULL, NULL), REVIEW_NAG_MISTAKE, "now lost");
 }
 
 // patzer's scores are converted to lichess's scale before its curve:
@@ -745,14 +776,19 @@ Test(review, a_mark_needs_the_second_opinion_too) {
     pgn_game_free(g);
 }
 
-// Node limits, one thread per search and an empty table for each: the same
-// review every time, with one engine or two.
+// Node limits, one thread per search and an empty table of one size for
+// each: the same review every time, with two engines or three, whatever the
+// size of the caller's table (restored afterwards).
 Test(review, marks_are_the_same_from_run_to_run) {
     Engine *e = new_engine();
+    cr_assert(engine_set_option(e, "Hash", "1", NULL, 0));
     PgnGame *g = test_read_game(AMATEUR);
-    ReviewOptions opt = { .nodes = 20000, .verify_nodes = 80000, .threads = 1 };
+    ReviewOptions opt = { .nodes = 20000, .verify_nodes = 80000, .threads = 2 };
     ReviewPly *a = review(e, g, &opt);
-    opt.threads = 2;
+    char hash[16];
+    cr_assert(engine_get_option(e, "Hash", hash, sizeof hash));
+    cr_expect_str_eq(hash, "1", "the caller's table as it was");
+    opt.threads = 3;
     ReviewPly *b = review(e, g, &opt);
     int n = pgn_mainline_length(g), marks = 0;
     for (int i = 0; i < n; i++) {

@@ -18,6 +18,7 @@
 #include "src/cli/cli.h"
 #include "src/coach/miner.h"
 #include "src/coach/puzzleset.h"
+#include "src/game/openings.h"
 #include "src/util/paths.h"
 #include "src/util/text.h"
 
@@ -328,6 +329,15 @@ static int mine(int argc, char **argv) {
                         .on_done = on_done,
                         .ctx = r };
     puzzle_options_default(&mo.puzzle);
+    // Theory, never a mistake, as annotate knows it: the named lines and the book.
+    char data[PATH_MAX_LEN];
+    Openings *openings = openings_find_path(paths_argv0(), data, sizeof data)
+                             ? openings_open(data) // read once, from any thread
+                             : NULL;
+    paths_find_book(paths_argv0(), data, sizeof data);
+    Book *book = data[0] ? book_open(data, err, sizeof err) : NULL;
+    mo.puzzle.openings = openings;
+    mo.puzzle.book = book;
     mo.puzzle.review_depth = (int)review;
     mo.puzzle.verify_depth = (int)verify;
     mo.puzzle.max_moves = (int)moves;
@@ -338,6 +348,8 @@ static int mine(int argc, char **argv) {
     if (!m) {
         fprintf(stderr, "patzer puzzles mine: %s\n", err);
         fclose(r->part);
+        book_close(book);
+        openings_free(openings);
         return 2;
     }
     int used_jobs = jobs > 0 ? (int)jobs : miner_default_jobs();
@@ -363,6 +375,8 @@ static int mine(int argc, char **argv) {
     int done, found, total;
     miner_progress(m, &done, &found, &total);
     miner_free(m);
+    book_close(book);
+    openings_free(openings);
     bool write_failed = r->write_failed;
     if (fclose(r->part) != 0)
         write_failed = true;

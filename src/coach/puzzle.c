@@ -10,6 +10,7 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "src/game/review.h"
+#include "src/game/theory.h"
 
 enum { DEPTH_SLOTS = 128 };
 
@@ -174,14 +175,10 @@ static bool build(Engine *e, Line *l, Move played, const PuzzleOptions *opt, Puz
     return true;
 }
 
-// A missed win or a mistake, from the review of one ply.
-static bool is_candidate(const ReviewPly *r, Color mover) {
-    if (r->best == MOVE_NONE || r->best == r->played || r->played == MOVE_NULL)
-        return false;
-    if (r->nag == REVIEW_NAG_MISTAKE || r->nag == REVIEW_NAG_BLUNDER)
-        return true;
-    int sign = mover == WHITE ? 1 : -1;
-    return sign * r->best_score_white >= PUZZLE_WIN_CP && sign * r->score_white < PUZZLE_WIN_CP;
+// A mistake or a blunder, as the review judges it.
+static bool is_candidate(const ReviewPly *r) {
+    return r->best != MOVE_NONE && r->best != r->played && r->played != MOVE_NULL &&
+           review_is_mistake(r);
 }
 
 static bool cancelled(const PuzzleOptions *opt) {
@@ -215,6 +212,21 @@ static bool keep(Engine *e, const Line *l, Move avoid, Move played, const Puzzle
     return true;
 }
 
+void puzzle_review_options(const PuzzleOptions *opt, const PgnGame *g, ReviewOptions *out) {
+    review_options_default(out);
+    // One engine: the miner already searches a game per core. The check of a mistake goes
+    // as deep as the puzzle's own verification, not 4 plies deeper than the quick pass: as
+    // many puzzles for half the time (40 games: 21 against 20 lines, 17 against 37 CPU s).
+    out->nodes = 0;
+    out->verify_nodes = 0;
+    out->depth = opt->review_depth;
+    out->verify_depth = opt->verify_depth;
+    out->threads = 1;
+    out->book_plies = theory_plies(g, opt->openings, opt->book);
+    out->progress = opt->cancel ? stop_review : NULL;
+    out->ctx = (void *)opt;
+}
+
 int puzzle_find(Engine *e, const PgnGame *g, const char *source, const PuzzleOptions *opt,
                 Puzzle *out, int max) {
     int total = pgn_mainline_length(g);
@@ -228,15 +240,8 @@ int puzzle_find(Engine *e, const PgnGame *g, const char *source, const PuzzleOpt
         free(l);
         return plies && l ? 0 : -1;
     }
-    // One engine: the miner already searches a game per core. The review's check of a
-    // mistake goes as deep as the puzzle's own verification, not 4 plies deeper than the
-    // quick pass: as many puzzles for half the time (40 games: 21 against 20 lines, 17
-    // against 37 CPU s).
-    ReviewOptions ropt = { .depth = opt->review_depth,
-                           .verify_depth = opt->verify_depth,
-                           .threads = 1,
-                           .progress = opt->cancel ? stop_review : NULL,
-                           .ctx = (void *)opt };
+    ReviewOptions ropt;
+    puzzle_review_options(opt, g, &ropt);
     int n = review_game(e, g, &ropt, plies);
     int found = 0;
     line_init(l, &start);
@@ -244,12 +249,12 @@ int puzzle_find(Engine *e, const PgnGame *g, const char *source, const PuzzleOpt
         Color mover = l->board.side;
         const ReviewPly *r = &plies[ply];
         Board before = l->board;
-        if (opt->sides[mover] && is_candidate(r, mover) &&
+        if (opt->sides[mover] && is_candidate(r) &&
             keep(e, l, r->played, r->played, opt, source, false, &before, r->played, &out[found]))
             found++;
         line_play(l, pgn_mainline_node(g, ply)->move);
         // The same mistake for the other side: the position after it.
-        bool mistake = r->nag == REVIEW_NAG_MISTAKE || r->nag == REVIEW_NAG_BLUNDER;
+        bool mistake = review_is_mistake(r);
         if (opt->punish && mistake && opt->sides[!mover] && found < max && !cancelled(opt) &&
             r->played != MOVE_NULL &&
             keep(e, l, MOVE_NONE, ply + 1 < n ? plies[ply + 1].played : MOVE_NONE, opt, source,

@@ -5,10 +5,11 @@
 // drive it with an engine of their own. Blocks while it searches.
 //
 // Method
-// - Review (review_game) at opt->review_depth marks every move. A candidate
-//   is the position before a move marked ? or ?? (a mistake or a blunder), or
-//   a missed win: the best move scored at least PUZZLE_WIN_CP for the mover
-//   and the played move less.
+// - Review (review_game) marks every move with the review's own judgement
+//   (puzzle_review_options: its scale, its check and second opinion, theory
+//   never marked) at opt->review_depth, the checks at opt->verify_depth. A
+//   candidate is the position before a move marked ? or ?? (a mistake or a
+//   blunder, review_is_mistake): puzzles are built from real mistakes only.
 // - A candidate is kept when a deeper search (opt->verify_depth, MultiPV 2)
 //   shows one move clearly best (puzzle_clear_best): it mates in N and the
 //   second line does not mate, or mates PUZZLE_MATE_MARGIN moves later or
@@ -30,15 +31,18 @@
 #ifndef SRC_COACH_PUZZLE_H
 #define SRC_COACH_PUZZLE_H
 
+#include "engine/book.h"
 #include "engine/engine.h"
 #include "engine/fen.h"
 #include "engine/line.h"
+#include "src/game/openings.h"
+#include "src/game/review.h"
 #include "src/pgn/pgn.h"
 
 enum {
     PUZZLE_MARGIN_CP = 150,     // the best move leads the second by this much
     PUZZLE_SECOND_MAX_CP = 300, // ... and the second scores less than this
-    PUZZLE_WIN_CP = 300,        // a position the mover wins (a missed win)
+    PUZZLE_WIN_CP = 300,        // a position the mover wins (judge.h)
     PUZZLE_MATE_MARGIN = 2,     // a mate in N is clear when the second mates in N + 2 or later
     PUZZLE_MOVES_MAX = 3,       // player moves in a solution at most
     PUZZLE_PLIES_MAX = 2 * PUZZLE_MOVES_MAX - 1,
@@ -64,7 +68,10 @@ typedef struct PuzzleOptions {
     int max_moves;        // player moves of a solution (1..PUZZLE_MOVES_MAX)
     bool sides[COLOR_NB]; // whose mistakes count
     bool punish;          // also the position after each ? or ??, for the other side
-    atomic_bool *cancel;  // raised: stop soon (NULL: never)
+    // Theory, never a mistake (theory.h): borrowed, NULL for none known.
+    const Openings *openings;
+    const Book *book;
+    atomic_bool *cancel; // raised: stop soon (NULL: never)
 } PuzzleOptions;
 
 // The outcome of the two-line search of one position.
@@ -81,6 +88,12 @@ typedef struct PuzzleCheck {
 
 // Defaults: the depths above, PUZZLE_MOVES_MAX, both sides.
 void puzzle_options_default(PuzzleOptions *opt);
+
+// The review that finds the candidates of game g: the review's defaults
+// (review_options_default: its scale, the second opinion) at opt's depths on
+// one engine, g's theory from opt's openings and book never marked, and
+// opt's cancel stopping it.
+void puzzle_review_options(const PuzzleOptions *opt, const PgnGame *g, ReviewOptions *out);
 
 // Searches l's position with two lines to depth (the engine's MultiPV and
 // analysis options are restored afterwards) and says whether one move is

@@ -12,20 +12,14 @@
 #include "src/util/strbuf.h"
 #include "src/util/text.h"
 
-// Scores beyond this count as decided when turned into winning chances.
-enum { WIN_SCORE_CAP = 1000, MOMENT_LINE_PLIES = 8 };
+enum { MOMENT_LINE_PLIES = 8 };
 
-// The logistic curve from centipawns to winning chances, and the exponential
-// fall of a move's accuracy with the chances it gave away (the constants of
-// lichess's published model).
-static const double WIN_SLOPE = 0.00368208;
+// The exponential fall of a move's accuracy with the chances it gave away
+// (the constants of lichess's published model).
 static const double ACC_SCALE = 103.1668, ACC_DECAY = 0.04354, ACC_OFFSET = 3.1669;
 
 double report_win_percent(int score_mover) {
-    int cp = score_mover > WIN_SCORE_CAP    ? WIN_SCORE_CAP
-             : score_mover < -WIN_SCORE_CAP ? -WIN_SCORE_CAP
-                                            : score_mover;
-    return 50.0 + 50.0 * (2.0 / (1.0 + exp(-WIN_SLOPE * cp)) - 1.0);
+    return review_win_percent(score_mover); // the review's judgement, its scale included
 }
 
 // The mover's winning chances given away by ply i (0 for the engine's move).

@@ -35,7 +35,9 @@ typedef struct GameReport {
 } GameReport;
 
 // The mover's chance to win (0..100, a draw counting half) of a score on the
-// review scale from the mover's view; mates count as decided.
+// review scale from the mover's view, as the review judges moves
+// (review_win_percent: patzer's scale, lichess's curve); mates count as
+// decided.
 double report_win_percent(int score_mover);
 
 // Builds the report of plies[0..n) of a game whose first move is first's.

@@ -17,7 +17,12 @@
 
 enum {
     VARIATION_PLIES = 10, // moves of the engine's line written as a variation
-    WORKER_HASH_MB = 8,   // the table of each engine the review makes
+    // The table of every engine of a review of more than one engine, the
+    // caller's too while it reviews: the engine's default, review_replay's.
+    // A search depends on its table's size, so engines of different sizes
+    // gave marks that depended on which engine searched which position (a
+    // 40-move game annotated three times: three sets of evaluations).
+    HASH_MB = 16,
 };
 
 // What one search (or the rules) said about a position.
@@ -123,6 +128,11 @@ double review_win_percent_scaled(int score, int wc_pawn) {
     // On lichess's scale first (a mate counts as the cap), then its curve.
     double cp = (double)clamp(score, -REVIEW_EVAL_MAX - 1, REVIEW_EVAL_MAX + 1) * 100.0 /
                 wc_pawn_or_default(wc_pawn);
+    // Beyond the knee Stockfish's evaluations grow more slowly than patzer's.
+    if (cp > REVIEW_KNEE_CP)
+        cp = REVIEW_KNEE_CP + (cp - REVIEW_KNEE_CP) * REVIEW_KNEE_PERCENT / 100.0;
+    else if (cp < -REVIEW_KNEE_CP)
+        cp = -REVIEW_KNEE_CP + (cp + REVIEW_KNEE_CP) * REVIEW_KNEE_PERCENT / 100.0;
     cp = cp > REVIEW_CP_CAP ? REVIEW_CP_CAP : cp < -REVIEW_CP_CAP ? -REVIEW_CP_CAP : cp;
     return 50.0 + 50.0 * (2.0 / (1.0 + exp(-0.00368208 * cp)) - 1.0);
 }
@@ -461,6 +471,7 @@ typedef struct Builtin {
     Engine *engines[REVIEW_THREADS_MAX];
     int count;
     char threads[16]; // the caller's engine's Threads, restored at the end
+    char hash[16];    // and its Hash, when the review changed it
 } Builtin;
 
 void review_search_from_result(const EngineResult *res, ReviewSearch *out) {
@@ -506,13 +517,23 @@ int review_game(Engine *e, const PgnGame *g, const ReviewOptions *opt, ReviewPly
     if (!engine_get_option(e, "Threads", c->threads, sizeof c->threads))
         c->threads[0] = '\0';
     (void)engine_set_option(e, "Threads", "1", NULL, 0); // a known option and value
-    char hash[16];
-    snprintf(hash, sizeof hash, "%d", WORKER_HASH_MB);
+    // Every engine alike (table size, contempt, net), so that the marks do not
+    // depend on which engine searched which position, nor on how many there
+    // are. One engine alone keeps its own table (the puzzle miner's is small).
+    char hash[16], contempt[16];
+    snprintf(hash, sizeof hash, "%d", HASH_MB);
+    if (want < 2 || !engine_get_option(e, "Hash", c->hash, sizeof c->hash) ||
+        !strcmp(c->hash, hash) || !engine_set_option(e, "Hash", hash, NULL, 0))
+        c->hash[0] = '\0'; // kept as it was (no memory for another size: still a review)
+    if (!engine_get_option(e, "Contempt", contempt, sizeof contempt))
+        contempt[0] = '\0';
     while (c->count < want) {
         Engine *w = engine_new();
         if (!w)
             break; // fewer engines: slower, the same marks
         (void)engine_set_option(w, "Hash", hash, NULL, 0);
+        if (contempt[0])
+            (void)engine_set_option(w, "Contempt", contempt, NULL, 0);
         engine_set_net(w, engine_net(e));
         c->engines[c->count++] = w;
     }
@@ -522,6 +543,8 @@ int review_game(Engine *e, const PgnGame *g, const ReviewOptions *opt, ReviewPly
         engine_free(c->engines[i]);
     if (c->threads[0])
         (void)engine_set_option(e, "Threads", c->threads, NULL, 0);
+    if (c->hash[0])
+        (void)engine_set_option(e, "Hash", c->hash, NULL, 0); // its size before: it fitted then
     free(c);
     return n;
 }

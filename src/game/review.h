@@ -35,8 +35,9 @@
 //   same way (better moves the judge finds worse than the move played: 7 ->
 //   3 on the 26 games, bench/results/2026-11-27-review-judge-3.md).
 // - The searches of each pass run in parallel, one engine per core, each on
-//   one thread from an empty hash table and with a node limit by default, so
-//   that the marks are the same from run to run.
+//   one thread from an empty hash table (of one size for all the engines)
+//   and with a node limit by default, so that the marks are the same from
+//   run to run and whichever engine searches a position.
 //
 // Judging a move (review_judge), with both scores from the mover's view,
 // by the winning chances it gave away, as lichess does
@@ -54,6 +55,16 @@
 //   bench/results/2026-11-27-review-judge-3.md). A fit of the evaluations
 //   themselves says 95, but patzer's search finds the losses of the moves
 //   that matter smaller than Stockfish does, and the marks follow the losses.
+//   Beyond REVIEW_KNEE_CP (5 pawns on lichess's scale) each centipawn counts
+//   REVIEW_KNEE_PERCENT (35%) of one: there Stockfish's evaluations grow far
+//   more slowly than patzer's (by patzer's score, Stockfish's are 1.1-1.3
+//   times as large up to 5 pawns and 0.5-0.7 times beyond 8), so patzer's
+//   swings in a decided position, a side lost by 4 pawns "losing" 4 more,
+//   were a third of the false marks. Of the knees that keep the calibration
+//   games' marks, this one fits their evaluations best; on the 26
+//   benchmark games it takes the false ?/?? marks in decided positions from
+//   8 to 4 and precision 0.78 -> 0.81 at the same recall
+//   (bench/results/2026-11-27-review-judge-4.md).
 //   A move that loses
 //   REVIEW_BLUNDER_WC tenths of a point of win% (15.0) is ??,
 //   REVIEW_MISTAKE_WC (10.0) ?, REVIEW_INACCURACY_WC (5.0) ?!. So a hundred
@@ -92,6 +103,10 @@ enum {
     REVIEW_WC_PAWN = 80,
     REVIEW_WC_PAWN_MIN = 20,
     REVIEW_WC_PAWN_MAX = 1000,
+    // Beyond REVIEW_KNEE_CP of lichess's scale a centipawn of patzer's counts
+    // REVIEW_KNEE_PERCENT of one there (see above).
+    REVIEW_KNEE_CP = 500,
+    REVIEW_KNEE_PERCENT = 35,
     // Winning chances lost, in tenths of a point of win%, for ?!, ?, ??.
     REVIEW_INACCURACY_WC = 50,
     REVIEW_MISTAKE_WC = 100,

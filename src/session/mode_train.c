@@ -40,6 +40,7 @@ typedef struct TrainState {
     // until the main thread takes it on EV_TRAIN_PROGRESS, so the first
     // puzzle is shown as soon as it is found while the rest are searched.
     struct Miner *miner;
+    Book *theory_book; // the session's opening book while mining: theory is no mistake
     bool running;
     unsigned id; // events of older searches are dropped
     EventQueue *events;
@@ -175,6 +176,8 @@ static void stop_mining(TrainState *t) {
     miner_cancel(t->miner);
     miner_free(t->miner);
     t->miner = NULL;
+    book_close(t->theory_book);
+    t->theory_book = NULL;
     t->running = false;
 }
 
@@ -501,8 +504,15 @@ static bool start_mining(Session *s) {
     mo.puzzle.review_depth = MINE_REVIEW_DEPTH;
     mo.puzzle.verify_depth = MINE_VERIFY_DEPTH;
     char err[512];
+    // Theory as the review knows it; without the book, the named lines alone.
+    book_close(t->theory_book);
+    t->theory_book = s->opts.book_path[0] ? book_open(s->opts.book_path, err, sizeof err) : NULL;
+    mo.puzzle.openings = s->openings;
+    mo.puzzle.book = t->theory_book;
     t->miner = miner_start(&mo, err, sizeof err);
     if (!t->miner) {
+        book_close(t->theory_book);
+        t->theory_book = NULL;
         session_say(s, MSG_ERROR, "Cannot search for puzzles: %s", err);
         return false;
     }
