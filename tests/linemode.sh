@@ -241,6 +241,20 @@ check "the blunder is a deciding moment" grep -qE '^[1-3]\. 3\.\.\. Nf6\?\? .*Be
 check "the archive has the game once" test "$(grep -c 'Wayward Queen Attack' "$archive")" -eq 1
 check "and it is the annotated one" grep -q 'Nf6 \$4' "$archive"
 
+# The review judges with the hand-crafted evaluation whatever UseNNUE says: its winning
+# chances are fitted to those centipawns. The same game reviewed with the net on and off
+# gives the same report (node limits: the review is reproducible).
+report_with() {
+    printf '%s\n' "engine option UseNNUE $1" 'play both' e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7 review quit |
+        timeout 120 "$PATZER" --new 2>&1
+}
+out_net=$(report_with true)
+report_net=$(sed -n '/^Game report/,$p' <<<"$out_net")
+report_hce=$(report_with false | sed -n '/^Game report/,$p')
+check "UseNNUE on: the game's engine has the built-in net" has "$out_net" "NNUE: the built-in net"
+check "a report with UseNNUE on" has "$report_net" "Nf6??"
+check "the review ignores UseNNUE" test "$report_net" = "$report_hce"
+
 # why: the explanation of the last move, each sentence with its line.
 out=$(printf '%s\n' why 'play both' e4 e5 Qh5 Nc6 Bc4 why Nf6 why quit |
       timeout 60 "$PATZER" --new 2>&1)

@@ -248,7 +248,9 @@ int cli_annotate(int argc, char **argv) {
     const char *path = NULL;
     int64_t values[OPT_COUNT] = { [OPT_JOBS] = jobs_cores(), [OPT_WC_PAWN] = REVIEW_WC_PAWN };
     bool given[OPT_COUNT] = { false };
-    const char *eval_file = NULL; // --eval-file: NET, builtin or none
+    // --eval-file: NET, builtin or none. The hand-crafted evaluation unless told: the
+    // review's winning chances are fitted to its centipawns (src/game/review.h).
+    const char *eval_file = "none";
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {

@@ -23,10 +23,9 @@ typedef struct ReviewState {
     bool running;
     int book_plies; // the game's first moves that are theory (never marked)
     atomic_bool cancel;
-    unsigned id; // events of older reviews are dropped
-    Engine *engine;
-    NetFile net;   // the engine's own copy of the built-in engine's net
-    PgnGame *game; // the copy being reviewed, annotated when done
+    unsigned id;    // events of older reviews are dropped
+    Engine *engine; // with the hand-crafted evaluation (see review_enter)
+    PgnGame *game;  // the copy being reviewed, annotated when done
     ReviewPly *plies;
     atomic_int done; // plies reviewed so far
     int result;      // plies reviewed, -1 on failure
@@ -87,8 +86,6 @@ static void *review_thread(void *arg) {
 static void release(ReviewState *r) {
     review_uci_free(r->uci);
     r->uci = NULL;
-    if (r->engine)
-        netfile_release(&r->net, r->engine);
     engine_free(r->engine);
     pgn_game_free(r->game);
     free(r->plies);
@@ -171,9 +168,12 @@ static bool review_enter(Session *s, const ModeArgs *args, int64_t now) {
     r->id++;
     r->game = g;
     r->total = pgn_mainline_length(g);
+    // The hand-crafted evaluation whatever UseNNUE says: the review's scale (a pawn of 80
+    // and the knee) is fitted to its centipawns, and the built-in net's marks agreed less
+    // with Stockfish's (bench/results/2026-11-27-review-judge-4.md).
     r->engine = engine_new();
     if (r->engine)
-        netfile_attach(&r->net, r->engine, s->think.engine);
+        (void)engine_set_option(r->engine, "UseNNUE", "false", NULL, 0); // a valid value
     r->plies = calloc((size_t)r->total + 1, sizeof *r->plies);
     r->shown = shown_game(s, g);
     r->events = s->think.events;

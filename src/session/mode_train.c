@@ -490,7 +490,9 @@ static bool start_mining(Session *s) {
     const char *base = strrchr(t->path, '/');
     t->mine_path = t->path;
     t->mine_name = t->archive && base ? base + 1 : t->path;
-    MinerOptions mo = { .net = t->net.net,
+    // The hand-crafted evaluation (net NULL), as `patzer puzzles mine` and the review use:
+    // the review's judgement that finds the mistakes is fitted to its centipawns.
+    MinerOptions mo = { .net = NULL,
                         .paths = &t->mine_path,
                         .path_count = 1,
                         .names = &t->mine_name,
