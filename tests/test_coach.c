@@ -44,29 +44,43 @@ static void solution_uci(const Puzzle *p, char *buf, size_t bufsz) {
     }
 }
 
+// The sample's reader, a game to read into and an engine to search with.
+typedef struct Sample {
+    PgnReader *reader;
+    PgnGame *game;
+    Engine *engine;
+} Sample;
+
+static Sample sample_open(void) {
+    char path[4096], err[256];
+    test_data_path("coach/blunders.pgn", path, sizeof path);
+    Sample s = { pgn_reader_open(path, err, sizeof err), pgn_game_new(), engine_new() };
+    cr_assert_not_null(s.reader, "%s", err);
+    cr_assert(s.game && s.engine);
+    return s;
+}
+
+static void sample_close(Sample *s) {
+    engine_free(s->engine);
+    pgn_game_free(s->game);
+    pgn_reader_close(s->reader);
+}
+
 // Runs puzzle_find over every game of the sample; the puzzles of game n
 // (1-based) go to out[n], their count to counts[n].
 static void find_all(const PuzzleOptions *opt, Puzzle out[6][8], int counts[6]) {
-    char path[4096], err[256];
-    test_data_path("coach/blunders.pgn", path, sizeof path);
-    PgnReader *r = pgn_reader_open(path, err, sizeof err);
-    cr_assert_not_null(r, "%s", err);
-    PgnGame *g = pgn_game_new();
-    Engine *e = engine_new();
-    cr_assert(g && e);
+    Sample s = sample_open();
     PgnError pe;
     int n = 0;
-    while (pgn_reader_next(r, g, &pe) == 1 && n < 5) {
+    while (pgn_reader_next(s.reader, s.game, &pe) == 1 && n < 5) {
         n++;
         char source[32];
         snprintf(source, sizeof source, "sample#%d", n);
-        counts[n] = puzzle_find(e, g, source, opt, out[n], 8);
+        counts[n] = puzzle_find(s.engine, s.game, source, opt, out[n], 8);
         cr_assert_geq(counts[n], 0);
     }
     cr_assert_eq(n, 5, "the sample has five games");
-    engine_free(e);
-    pgn_game_free(g);
-    pgn_reader_close(r);
+    sample_close(&s);
 }
 
 static void test_options(PuzzleOptions *opt) {
@@ -145,16 +159,12 @@ Test(puzzle, the_review_judgement) {
 Test(puzzle, puzzles_come_from_the_reviews_mistakes, .timeout = 60) {
     PuzzleOptions opt;
     test_options(&opt);
-    char path[4096], err[256];
-    test_data_path("coach/blunders.pgn", path, sizeof path);
-    PgnReader *r = pgn_reader_open(path, err, sizeof err);
-    cr_assert_not_null(r, "%s", err);
-    PgnGame *g = pgn_game_new();
-    Engine *e = engine_new();
-    cr_assert(g && e);
+    Sample s = sample_open();
+    PgnGame *g = s.game;
+    Engine *e = s.engine;
     PgnError pe;
     int games = 0, puzzles = 0;
-    while (pgn_reader_next(r, g, &pe) == 1) {
+    while (pgn_reader_next(s.reader, g, &pe) == 1) {
         games++;
         Puzzle found[8];
         int n = puzzle_find(e, g, "sample", &opt, found, 8);
@@ -183,9 +193,7 @@ Test(puzzle, puzzles_come_from_the_reviews_mistakes, .timeout = 60) {
         free(plies);
     }
     cr_expect_eq(puzzles, 4);
-    engine_free(e);
-    pgn_game_free(g);
-    pgn_reader_close(r);
+    sample_close(&s);
 }
 
 // A mistake within the game's theory (here a named line that ends with it)
