@@ -8,7 +8,10 @@
 # (an ASan/UBSan build aborts with another status).
 #
 # Environment: FUZZ_SEQUENCES (default 200), FUZZ_SEED (default 1),
-# FUZZ_JOBS (default 2), FUZZ_TIMEOUT (seconds per run, default 30),
+# FUZZ_JOBS (default 2), FUZZ_TIMEOUT (seconds per run, default 120: a sequence that
+# reviews a game with blunders runs the review's checks and second opinions, 1,000,000
+# nodes each, which took 7 s in a sanitizer build on a quiet machine and over 30 s under a
+# loaded one; a hang still ends the run),
 # FUZZ_KEEP=dir (keep failing inputs). make soak runs it longer.
 set -u
 PATZER=${PATZER:-src/patzer}
@@ -16,7 +19,7 @@ case $PATZER in /*) ;; *) PATZER=$PWD/$PATZER ;; esac
 SEQS=${FUZZ_SEQUENCES:-200}
 SEED=${FUZZ_SEED:-1}
 JOBS=${FUZZ_JOBS:-2}
-TIMEOUT=${FUZZ_TIMEOUT:-30}
+TIMEOUT=${FUZZ_TIMEOUT:-120}
 
 # ------------------------------------------------------------------ one run
 if [ "${1:-}" = --one ]; then
