@@ -22,9 +22,11 @@
 // share of better moves shown that are the judge's best, better moves the
 // judge scores worse than the move played (by 1 point of win% or more),
 // marks on the judge's own best move, and with RUN2 the Jaccard index of the
-// ?/?? marks of the two runs. With --peer-depth, also the precision and
-// recall of the judge's own "mistake or worse" at that depth (its evaluations
-// cached in the peer cache): how far the judge agrees with itself.
+// ?/?? marks of the two runs. --verbose prints, on standard error, a line
+// "game N White - Black" before each game's lines. With --peer-depth, also
+// the precision and recall of the judge's own "mistake or worse" at that
+// depth (its evaluations cached in the peer cache): how far the judge
+// agrees with itself.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -363,6 +365,10 @@ int main(int argc, char **argv) {
         if (!more)
             break;
         games++;
+        if (verbose) // so that a line can be traced to its game
+            fprintf(stderr, "game %d %s - %s\n", games,
+                    pgn_tag(g[0], "White") ? pgn_tag(g[0], "White") : "?",
+                    pgn_tag(g[0], "Black") ? pgn_tag(g[0], "Black") : "?");
         if (!score_game(&j, peer_depth > 0 ? &peer : NULL, g[0], g[1], nfiles > 2 ? g[2] : NULL, o,
                         book, &t)) {
             fprintf(stderr, "review_judge: game %d failed\n", games);

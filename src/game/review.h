@@ -113,8 +113,12 @@ enum {
     REVIEW_BLUNDER_WC = 150,
     REVIEW_DECIDED_CP = 500, // for mates given up or walked into
     // Defaults (review_options_default): nodes per position of the quick
-    // pass and per check; engines at once at most.
-    REVIEW_NODES = 200000,
+    // pass and per check; engines at once at most. The quick pass at 400,000
+    // rather than 200,000: recall of ?/?? 0.64 -> 0.70 and precision 0.81 ->
+    // 0.82 on the 26 benchmark games, F1 0.636 -> 0.674 on the 12
+    // calibration games, a 40-move game 17 -> 22 s of CPU
+    // (bench/results/2026-11-27-review-judge-5.md).
+    REVIEW_NODES = 400000,
     REVIEW_VERIFY_NODES = 1000000,
     REVIEW_THREADS_MAX = 16,
     REVIEW_LINES_MAX = 2, // lines of a check
