@@ -36,10 +36,16 @@ search() {
 start
 send uci
 check_reply "uci: EvalFile option" '^option name EvalFile type string default <empty>$'
-check_reply "uci: UseNNUE option" '^option name UseNNUE type check default false$'
+check_reply "uci: UseNNUE option" '^option name UseNNUE type check default true$'
 expect '^uciok$' 10
+# The built-in net is the default evaluation, loaded without a word.
+search "the default net"
 
-# Nothing is read, nor said, until UseNNUE is on.
+# Off, nothing is read, nor said, until UseNNUE is on again.
+send setoption name UseNNUE value false
+check_reply "UseNNUE false at first: the hand-crafted evaluation" '^info string NNUE off'
+send isready
+expect '^readyok$' 10
 seen_before=${#SEEN}
 send setoption name EvalFile value "$tmp/missing.nnue"
 send isready
