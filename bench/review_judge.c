@@ -365,10 +365,10 @@ int main(int argc, char **argv) {
         if (!more)
             break;
         games++;
-        if (verbose) // so that a line can be traced to its game
-            fprintf(stderr, "game %d %s - %s\n", games,
-                    pgn_tag(g[0], "White") ? pgn_tag(g[0], "White") : "?",
-                    pgn_tag(g[0], "Black") ? pgn_tag(g[0], "Black") : "?");
+        if (verbose) { // so that a line can be traced to its game
+            const char *white = pgn_tag(g[0], "White"), *black = pgn_tag(g[0], "Black");
+            fprintf(stderr, "game %d %s - %s\n", games, white ? white : "?", black ? black : "?");
+        }
         if (!score_game(&j, peer_depth > 0 ? &peer : NULL, g[0], g[1], nfiles > 2 ? g[2] : NULL, o,
                         book, &t)) {
             fprintf(stderr, "review_judge: game %d failed\n", games);

@@ -159,11 +159,15 @@ Engine *engine_new(void) {
     e->contempt_percent = CONTEMPT_DEFAULT_PERCENT;
     e->overhead_ms = OVERHEAD_DEFAULT_MS;
     e->threads = 1;
-    e->use_nnue = true; // as the UseNNUE option's default says
     e->rng = 0x2545F4914F6CDD1DULL ^ (uint64_t)search_now_ms();
     e->level = ENGINE_LEVEL_MAX;
     e->elo = ELO_DEFAULT;
     board_set_start(&e->board);
+    // The switches start as the option table says (UseNNUE on), so that a default lives
+    // in one place.
+    for (int i = 0; i < engine_option_count(); i++)
+        if (options[i].type == OPTION_CHECK)
+            (void)engine_set_option(e, options[i].name, options[i].default_value, NULL, 0);
     return e;
 }
 
