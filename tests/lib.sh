@@ -117,11 +117,11 @@ now_ms() {
 # --- tmux: full-screen tests on a private server ----------------------------
 
 # tmux_start COLUMNS ROWS COMMAND: a detached session "game" on a private
-# socket (no tmux.conf read), killed on exit (with $tmp removed, if make_tmp was called).
+# socket (no tmux.conf read), stopped on exit (with $tmp removed, if make_tmp was called).
 tmux_start() {
     command -v tmux >/dev/null 2>&1 || { echo "$TEST_NAME: tmux not installed, skipped"; exit 77; }
     TMUX_SOCKET=patzer-$TEST_NAME-$$
-    trap 'tm kill-server 2>/dev/null; rm -rf "${tmp:-}"' EXIT
+    trap 'tmux_stop; rm -rf "${tmp:-}"' EXIT
     # A server killed just before (the previous case of a script) may still be
     # going away: a new session started then fails with "server exited
     # unexpectedly", so it is tried again.
@@ -134,6 +134,25 @@ tmux_start() {
 }
 
 tm() { tmux -L "$TMUX_SOCKET" "$@"; }
+
+# tmux_stop: kills the server, which hangs up on the programs in its panes,
+# and makes sure they are gone within 5 s. A sanitizer build hung up on can
+# spin at exit for as long as LeakSanitizer's tracer waits: left alone, it
+# outlived the test, a core busy for good. Each pane leads its own session of
+# processes (tmux starts it with setsid), so the session is what is killed.
+tmux_stop() {
+    local panes pane _
+    panes=$(tm list-panes -a -F '#{pane_pid}' 2>/dev/null) || panes=""
+    tm kill-server 2>/dev/null || true
+    for pane in $panes; do
+        for _ in $(seq 50); do
+            pgrep -s "$pane" >/dev/null || continue 2
+            sleep 0.1
+        done
+        echo "$TEST_NAME: pane $pane still running 5 s after the hang-up: killed" >&2
+        pkill -KILL -s "$pane" 2>/dev/null || true
+    done
+}
 
 # The visible screen as text.
 screen() { tm capture-pane -p -t game 2>/dev/null; }

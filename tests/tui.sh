@@ -55,7 +55,7 @@ save="$tmp/state/patzer/autosave.pgn"
 check "the game was autosaved" test -s "$save"
 check "the autosave holds the moves" grep -q "1\. d4" "$save"
 
-tm kill-server >/dev/null 2>&1 # a fresh server for each part
+tmux_stop # a fresh server for each part
 
 # The unfinished game: a plain start asks in the status bar; the mix of
 # modes in the real terminal never loses it.
@@ -100,7 +100,7 @@ check "game 0 returns to the game" wait_for 10 'Back to your game'
 check "the game is there" wait_for 5 '1\. Rh8\+'
 keys "quit" Enter
 check "quit exits with status 0" wait_for 10 'EXIT STATUS 0'
-tm kill-server >/dev/null 2>&1
+tmux_stop
 
 # A terminal curses cannot drive gets the line mode, with a note.
 tmux_start 120 40 "TERM=dumb bash $tmp/run.sh --new"
@@ -109,7 +109,7 @@ check "the line mode's board" wait_for 5 '^1  R N B Q K B N R'
 keys "quit" Enter
 check "and quits cleanly" wait_for 10 'EXIT STATUS 0'
 
-tm kill-server >/dev/null 2>&1
+tmux_stop
 
 # A problem in patzer.conf is shown in the status line, not behind the screen.
 mkdir -p "$tmp/config/patzer"

@@ -41,5 +41,5 @@ check "the position after both castlings" \
 keys "quit" Enter
 keys "quit" Enter
 sleep 0.3
-tm kill-server 2>/dev/null
+tmux_stop
 finish

@@ -103,7 +103,7 @@ run_case() {
     check "$name: closed" wait_gone 5 '3 of 3 games in'
     keys "quit" Enter
     sleep 0.3
-    tm kill-server 2>/dev/null
+    tmux_stop
 }
 
 # An idle screen (no clock running, the engine not thinking) is not drawn
@@ -126,7 +126,7 @@ idle_case() {
     check "idle: and the dump follows it" test "$before" != "$after"
     keys BSpace "quit" Enter
     sleep 0.3
-    tm kill-server 2>/dev/null
+    tmux_stop
     unset PATZER_SCREEN_DUMP
 }
 

@@ -52,7 +52,7 @@ PGN
     check "$look: patzer's clock is not marked" eval '! marked "4:[45][0-9]"'
     check "$look: the bell rang as it turned low" test "$(bell_flag)" = 1
     keys quit Enter
-    tm kill-server 2>/dev/null
+    tmux_stop
     unset TUI_STATE
 }
 

@@ -38,5 +38,5 @@ check "game N typed opens a late game" \
     wait_for 10 'Game 2999: Alexandra Konstantinopolous 2999 - Bo 2999 1-0'
 keys "quit" Enter
 sleep 0.3
-tm kill-server 2>/dev/null
+tmux_stop
 finish

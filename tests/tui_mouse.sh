@@ -67,7 +67,7 @@ run_case() {
     check "$name: a second square plays the move" wait_for 20 "$second"
     keys "quit" Enter
     sleep 0.3
-    tm kill-server 2>/dev/null
+    tmux_stop
 }
 
 run_case colour 80 24 white

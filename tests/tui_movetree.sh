@@ -109,6 +109,6 @@ RUN
     keys "nag ??" Enter
     check "$look: nag ?? shows on the move" wait_for 3 "e5\\?\\?$marker_re"
     keys "quit" Enter
-    tm kill-server 2>/dev/null
+    tmux_stop
 done
 finish

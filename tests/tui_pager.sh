@@ -135,7 +135,7 @@ run_look() {
         wait_for 5 '2\. Bc4 +\[browse'
 
     keys quit Enter
-    tm kill-server 2>/dev/null
+    tmux_stop
 }
 
 run_look colour 80 24 "LOOK_NO_COLOR="

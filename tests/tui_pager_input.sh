@@ -35,7 +35,7 @@ check "after :, q goes to the command bar" wait_for 5 '^> q$'
 keys BSpace Escape
 check "Esc closes the pager" wait_gone 5 'q or Esc: close'
 keys quit Enter
-tm kill-server 2>/dev/null
+tmux_stop
 
 write_tui_script "$tmp/timed.sh" colour --no-book --time 0:05 --level 1
 tmux_start 100 30 "bash $tmp/timed.sh"

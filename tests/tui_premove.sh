@@ -106,7 +106,7 @@ run_look() {
     check "$name: and the cleared premove is not played" your_turn
     check "$name: no fourth move" lacks "$(screen)" '4. '
     keys quit Enter
-    tm kill-server 2>/dev/null
+    tmux_stop
 }
 
 run_look colour

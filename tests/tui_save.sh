@@ -82,5 +82,5 @@ check "End returns again" wait_for 5 'Back to your game at'
 
 keys "quit" Enter
 sleep 0.3
-tm kill-server 2>/dev/null
+tmux_stop
 finish

@@ -79,7 +79,7 @@ check "patzer.conf has bell = on" has "$(conf)" "bell = on"
 
 keys "quit" Enter
 sleep 0.5
-tm kill-server 2>/dev/null
+tmux_stop
 # A second start reads the choices back.
 tmux_start 100 30 "bash $tmp/run.sh"
 tm set -g monitor-bell on
@@ -91,7 +91,7 @@ check "the engine replies again" wait_for 20 '1\. e4 [a-hNBRQKO]'
 check "the bell rang on the engine's move" test "$(bell_flag)" = 1
 keys "quit" Enter
 sleep 0.5
-tm kill-server 2>/dev/null
+tmux_stop
 
 # plain_look LOOK: without colour (mono) and in ASCII the same commands
 # work and are kept, and the board stays readable: in monochrome White is
@@ -142,7 +142,7 @@ plain_look() {
     check "$look: a game goes on" wait_for 20 '1\. e4 [a-hNBRQKO]'
     keys "quit" Enter
     sleep 0.5
-    tm kill-server 2>/dev/null
+    tmux_stop
     tmux_start 80 24 "bash $tmp/plain.sh"
     check "$look: the next start keeps the letters" wait_for 10 ' P '
     check "$look: and no Unicode piece" wait_gone 5 '♙'
@@ -150,7 +150,7 @@ plain_look() {
     check "$look: and the theme" wait_for 5 'Themes: classic green blue contrast\* paper'
     keys "quit" Enter
     sleep 0.5
-    tm kill-server 2>/dev/null
+    tmux_stop
 }
 
 plain_look mono
