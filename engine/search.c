@@ -9,23 +9,41 @@
 #include "engine/search_internal.h"
 #include "engine/see.h"
 
-// Step margins and limits, named so they can be tuned.
+// Margins in centipawns, one set per evaluation (search_internal.h).
+const SearchMargins search_margins_hand = {
+    .rfp = 75,
+    .razor = 250,
+    .nmp_eval_per_ply = 200,
+    .futility_base = 90,
+    .futility_per_depth = 95,
+    .see_quiet = -60,
+    .see_noisy = -20,
+    .qs_delta = 180,
+    .probcut = 100,
+    .aspiration = 18,
+};
+const SearchMargins search_margins_net = {
+    .rfp = 75,
+    .razor = 250,
+    .nmp_eval_per_ply = 200,
+    .futility_base = 90,
+    .futility_per_depth = 95,
+    .see_quiet = -60,
+    .see_noisy = -20,
+    .qs_delta = 180,
+    .probcut = 100,
+    .aspiration = 18,
+};
+
+// Depth limits of the steps, named so they can be tuned.
 static const int RFP_MAX_DEPTH = 8;
-static const int RFP_MARGIN = 75;
 static const int RAZOR_MAX_DEPTH = 3;
-static const int RAZOR_MARGIN = 250;
 static const int NMP_MIN_DEPTH = 3;
 static const int FUTILITY_MAX_DEPTH = 6;
-static const int FUTILITY_BASE = 90;
-static const int FUTILITY_PER_DEPTH = 95;
 enum { LMP_MAX_DEPTH = 8 };
-static const int SEE_QUIET_MARGIN = -60;
-static const int SEE_NOISY_MARGIN = -20;
 static const int SEE_MAX_DEPTH = 7;
-static const int QS_DELTA_MARGIN = 180;
 static const int IIR_MIN_DEPTH = 4;
 static const int PROBCUT_MIN_DEPTH = 5;
-static const int PROBCUT_MARGIN = 100;
 static const int HISTORY_PRUNE_MAX_DEPTH = 3;
 static const int HISTORY_PRUNE_PER_DEPTH = 1500;
 static const int SINGULAR_MIN_DEPTH = 8;
@@ -184,7 +202,7 @@ static int qsearch(Searcher *s, int alpha, int beta, int ply) {
             // Delta pruning: even winning the piece cannot lift the score to alpha.
             Piece victim = board_captured_piece(b, m);
             int gain = victim == NO_PIECE ? 0 : eval_piece_value(piece_type(victim));
-            if (!move_is_promotion(m) && static_eval + gain + QS_DELTA_MARGIN <= alpha)
+            if (!move_is_promotion(m) && static_eval + gain + s->margins->qs_delta <= alpha)
                 continue;
             if (!see_ge(b, m, 0))
                 continue;
@@ -221,6 +239,7 @@ int search_node(Searcher *s, int alpha, int beta, int depth, int ply, bool cut_n
         return qsearch(s, alpha, beta, ply);
 
     Board *b = &s->board;
+    const SearchMargins *mg = s->margins;
     StackEntry *ss = stack_at(s, ply);
     bool pv_node = beta - alpha > 1;
     if (enter_node(s, ply))
@@ -272,12 +291,12 @@ int search_node(Searcher *s, int alpha, int beta, int depth, int ply, bool cut_n
 
     if (!pv_node && !in_check && !excluded) {
         // Step 4. Reverse futility: far above beta at low depth, assume a cutoff.
-        if (depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * (depth - improving) >= beta &&
+        if (depth <= RFP_MAX_DEPTH && eval - mg->rfp * (depth - improving) >= beta &&
             eval < VALUE_MATE_IN_MAX)
             return eval;
 
         // Step 5. Razoring: hopeless at low depth, verify with quiescence.
-        if (depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN * depth <= alpha) {
+        if (depth <= RAZOR_MAX_DEPTH && eval + mg->razor * depth <= alpha) {
             int score = qsearch(s, alpha, alpha + 1, ply);
             if (score <= alpha)
                 return score;
@@ -289,7 +308,8 @@ int search_node(Searcher *s, int alpha, int beta, int depth, int ply, bool cut_n
         if (depth >= NMP_MIN_DEPTH && eval >= beta && static_eval >= beta &&
             stack_at(s, ply - 1)->move != MOVE_NULL && has_non_pawn_material(b, b->side)) {
             // Reduce more the deeper the node and the further eval is above beta.
-            int r = 3 + depth / 6 + ((eval - beta) / 200 < 3 ? (eval - beta) / 200 : 3);
+            int per_ply = mg->nmp_eval_per_ply;
+            int r = 3 + depth / 6 + ((eval - beta) / per_ply < 3 ? (eval - beta) / per_ply : 3);
             search_make_null(s, ply);
             int score = -search_node(s, -beta, -beta + 1, depth - r - 1, ply + 1, !cut_node);
             board_unmake_null(b, &ss->undo);
@@ -301,7 +321,7 @@ int search_node(Searcher *s, int alpha, int beta, int depth, int ply, bool cut_n
 
         // Step 6b. ProbCut: a capture that beats beta by a margin in a
         // shallow search almost surely beats beta at full depth.
-        int probcut_beta = beta + PROBCUT_MARGIN;
+        int probcut_beta = beta + mg->probcut;
         if (depth >= PROBCUT_MIN_DEPTH && abs(beta) < VALUE_MATE_IN_MAX &&
             !(tt_found && hit.depth >= depth - 3 && hit.score != VALUE_NONE &&
               hit.score < probcut_beta)) {
@@ -365,13 +385,13 @@ int search_node(Searcher *s, int alpha, int beta, int depth, int ply, bool cut_n
                 hist_score < -HISTORY_PRUNE_PER_DEPTH * depth)
                 continue;
             if (quiet && !in_check && depth <= FUTILITY_MAX_DEPTH &&
-                static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha &&
+                static_eval + mg->futility_base + mg->futility_per_depth * depth <= alpha &&
                 hist_score < 4096) {
                 skip_quiets = true;
                 continue;
             }
             if (depth <= SEE_MAX_DEPTH &&
-                !see_ge(b, m, quiet ? SEE_QUIET_MARGIN * depth : SEE_NOISY_MARGIN * depth * depth))
+                !see_ge(b, m, quiet ? mg->see_quiet * depth : mg->see_noisy * depth * depth))
                 continue;
         }
 

@@ -26,6 +26,24 @@ enum { STACK_OFFSET = 4 };
 // sum over the threads stays close to the limit.
 enum { CHECK_EVERY_MAX = 65536, CHECK_EVERY_SHARED_NODES = 256 };
 
+// The margins of the search that are measured in centipawns of its evaluation.
+// The net and the hand-crafted evaluation differ in scale and in how far a static
+// score strays from a searched one, so each has its own set (search.c).
+typedef struct SearchMargins {
+    int rfp;                // reverse futility, per ply of depth
+    int razor;              // razoring, per ply of depth
+    int nmp_eval_per_ply;   // null move: a ply more reduction per this much above beta
+    int futility_base;      // futility of quiet moves: base ...
+    int futility_per_depth; // ... plus this per ply of depth
+    int see_quiet;          // SEE pruning of a quiet move, per ply of depth (negative)
+    int see_noisy;          // SEE pruning of a capture, per depth squared (negative)
+    int qs_delta;           // quiescence delta pruning
+    int probcut;            // ProbCut's beta above beta
+    int aspiration;         // the first half-width of an aspiration window
+} SearchMargins;
+
+extern const SearchMargins search_margins_hand, search_margins_net;
+
 typedef struct StackEntry {
     Move move;          // move made from this ply's position
     Piece piece;        // the piece that made it
@@ -62,6 +80,7 @@ struct Searcher {
     // (ply 0 the root; allocated apart for their 64-byte alignment).
     const NnueNet *net;
     NnueStack *nnue;
+    const SearchMargins *margins; // &search_margins_net with a net, else _hand
     // Keys of the positions before the current one, for repetitions: the
     // game's (root_keys of them, passed to search_run), then one per ply of
     // the search stack.

@@ -9,7 +9,6 @@
 #include "engine/search_internal.h"
 #include "engine/skill.h"
 
-static const int ASPIRATION_DELTA = 18;
 static const int ASPIRATION_MIN_DEPTH = 5;
 // Fail-high and fail-low reports are sent only after this long, when the
 // wait for the next full line starts to feel long.
@@ -275,6 +274,7 @@ static void prepare(Searcher *s, const Board *b, const Key *keys, int nkeys,
     timeman_init(&s->tm, limits, b->side, params->move_overhead, s->last_check_ms);
     s->contempt = params->analysis ? 0 : search_contempt_cp(b, params->contempt_percent);
     s->net = params->net;
+    s->margins = s->net ? &search_margins_net : &search_margins_hand;
     if (s->net)
         nnue_stack_reset(s->nnue, s->net, b);
     if (s->id == 0) // the main searcher's search is the generation; helpers join it
@@ -299,7 +299,7 @@ static void search_line(Searcher *s, int depth) {
     int center = cur->score != -VALUE_INFINITE ? cur->score : cur->prev_score;
     for (int i = s->pv_index; i < s->root_count; i++)
         s->roots[i].prev_score = s->roots[i].score;
-    int delta = ASPIRATION_DELTA, alpha = -VALUE_INFINITE, beta = VALUE_INFINITE;
+    int delta = s->margins->aspiration, alpha = -VALUE_INFINITE, beta = VALUE_INFINITE;
     if (depth >= ASPIRATION_MIN_DEPTH && center > -VALUE_INFINITE) {
         alpha = center - delta > -VALUE_INFINITE ? center - delta : -VALUE_INFINITE;
         beta = center + delta < VALUE_INFINITE ? center + delta : VALUE_INFINITE;
