@@ -10,30 +10,16 @@
 #include "engine/see.h"
 
 // Margins in centipawns, one set per evaluation (search_internal.h).
-const SearchMargins search_margins_hand = {
-    .rfp = 75,
-    .razor = 250,
-    .nmp_eval_per_ply = 200,
-    .futility_base = 90,
-    .futility_per_depth = 95,
-    .see_quiet = -60,
-    .see_noisy = -20,
-    .qs_delta = 180,
-    .probcut = 100,
-    .aspiration = 18,
-};
-const SearchMargins search_margins_net = {
-    .rfp = 75,
-    .razor = 250,
-    .nmp_eval_per_ply = 200,
-    .futility_base = 90,
-    .futility_per_depth = 95,
-    .see_quiet = -60,
-    .see_noisy = -20,
-    .qs_delta = 180,
-    .probcut = 100,
-    .aspiration = 18,
-};
+#define HAND_CRAFTED_MARGINS                                                           \
+    {                                                                                  \
+        .rfp = 75, .razor = 250, .nmp_eval_per_ply = 200, .futility_base = 90,         \
+        .futility_per_depth = 95, .see_quiet = -60, .see_noisy = -20, .qs_delta = 180, \
+        .probcut = 100, .aspiration = 18,                                              \
+    }
+const SearchMargins search_margins_hand = HAND_CRAFTED_MARGINS;
+// The same for the net: narrower margins lost to them (-32 +- 25 at 20,000 nodes), wider
+// ones were level (bench/results/2026-11-27-net-margins.md).
+const SearchMargins search_margins_net = HAND_CRAFTED_MARGINS;
 
 // Depth limits of the steps, named so they can be tuned.
 static const int RFP_MAX_DEPTH = 8;
