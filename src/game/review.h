@@ -36,12 +36,13 @@
 //   3 on the 26 games, bench/results/2026-11-27-review-judge-3.md).
 //   review_game asks the built-in net for it (ReviewOptions.second_net, on
 //   by default) when the review's engine has no net: the net's marks are
-//   the precise ones (0.82 of its ?/?? right against Stockfish), the
-//   hand-crafted evaluation's passes find more. So a ?! the net finds a
-//   mistake (? from both its searches) becomes ?, outside decided positions
+//   the precise ones (a review by the net alone: 0.82 of its ?/?? right
+//   against Stockfish, review-judge-5), the hand-crafted passes find more.
+//   So a ?! that the net's two searches find a mistake becomes ?, outside
+//   decided positions
 //   (beyond REVIEW_RAISE_DECIDED_CP before the move) and mates: ?/??
 //   precision / recall 0.82 / 0.70 -> 0.81 / 0.76 on the 26 benchmark
-//   games, F1 0.674 -> 0.679 on the 12 calibration games
+//   games, F1 0.673 -> 0.678 on the 12 calibration games
 //   (bench/results/2026-11-27-review-judge-6.md). The same raise with the
 //   hand-crafted second opinion lost precision on both (0.79 and 0.68).
 // - The searches of each pass run in parallel, one engine per core, each on
