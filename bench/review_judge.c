@@ -222,7 +222,7 @@ static bool score_game(Judge *j, Judge *peer, const PgnGame *g, const PgnGame *a
             // The judge's view before and after (the mover's; m: mate in N), and the
             // pieces on the board, for sorting the disagreements by kind.
             fprintf(stderr,
-                    "ply %3d %-7s judge %5.1f best %-7s mark %d shown %-7s before %d m%d after %d "
+                    "ply %3d %-7s judge %5.2f best %-7s mark %d shown %-7s before %d m%d after %d "
                     "m%d pieces %d%s\n",
                     k, san, loss, best, mark, shown, before->cp, before->mate, -then->cp,
                     -then->mate, __builtin_popcountll(board_occupied(&b)),

@@ -4,12 +4,15 @@
 // of the rules or of the scale costs only the searches it adds.
 //
 //   bench/review_replay [--nodes N] [--verify-nodes N] [--wc-pawn CP]
-//                       [--no-confirm] [--eval-file builtin] [--jobs N]
+//                       [--no-confirm] [--no-second-net]
+//                       [--eval-file builtin] [--jobs N]
 //                       [--cache FILE] [--openings FILE] [--book FILE]
 //                       GAMES.pgn > OUT.pgn
 //
 // The defaults are the review's (review_options_default), two jobs;
-// --no-confirm leaves out the second opinion (ReviewOptions.confirm).
+// --no-confirm leaves out the second opinion (ReviewOptions.confirm),
+// --no-second-net has the review's own evaluation give it
+// (ReviewOptions.second_net).
 // The searches are the review's own (src/game/review.h's evaluator
 // interface): the built-in engine, one thread, an empty 16 MB table each,
 // node limits; a search is named in the cache by the position, the game's
@@ -40,8 +43,10 @@ typedef struct Entry {
 
 typedef struct Replay {
     Engine *engines[JOBS_MAX];
+    Engine *second[JOBS_MAX]; // the second opinion's, when it has an evaluation of its own
     int jobs;
     char net_name[32]; // in the cache's keys: "hce", or the net named by its description
+    char second_name[32];
     pthread_mutex_t lock;
     Entry *cache;
     int count, hits, misses;
@@ -55,13 +60,13 @@ static uint64_t history_hash(const Line *l) {
     return h;
 }
 
-static void make_key(const Replay *r, const Line *l, const SearchLimits *lim, int multipv,
+static void make_key(const char *net_name, const Line *l, const SearchLimits *lim, int multipv,
                      char *key) {
     char fen[FEN_MAX];
     board_to_fen(&l->board, fen, sizeof fen);
     int n = snprintf(key, KEY_MAX, "%s|%016" PRIx64 "|n%" PRIu64 " d%d t%" PRId64 " m%d %s", fen,
                      history_hash(l), lim->nodes, lim->depth, (int64_t)lim->movetime, multipv,
-                     r->net_name);
+                     net_name);
     for (int i = 0; i < lim->searchmoves_count && n < KEY_MAX - 8; i++)
         n += snprintf(key + n, (size_t)(KEY_MAX - n), " %u", (unsigned)lim->searchmoves[i]);
 }
@@ -134,11 +139,10 @@ static void load(Replay *r, const char *path) {
     r->out = fopen(path, "a");
 }
 
-static bool replay_search(void *ctx, int worker, const Line *l, const SearchLimits *limits,
-                          int multipv, ReviewSearch *out) {
-    Replay *r = ctx;
+static bool cached_search(Replay *r, Engine *eng, const char *net_name, const Line *l,
+                          const SearchLimits *limits, int multipv, ReviewSearch *out) {
     char key[KEY_MAX];
-    make_key(r, l, limits, multipv, key);
+    make_key(net_name, l, limits, multipv, key);
     pthread_mutex_lock(&r->lock);
     const Entry *e = lookup(r, key);
     if (e) {
@@ -148,7 +152,6 @@ static bool replay_search(void *ctx, int worker, const Line *l, const SearchLimi
     pthread_mutex_unlock(&r->lock);
     if (e)
         return true;
-    Engine *eng = r->engines[worker];
     EngineQuery q;
     engine_query_init(&q);
     q.limits = *limits;
@@ -168,12 +171,24 @@ static bool replay_search(void *ctx, int worker, const Line *l, const SearchLimi
     return true;
 }
 
+static bool replay_search(void *ctx, int worker, const Line *l, const SearchLimits *limits,
+                          int multipv, ReviewSearch *out) {
+    Replay *r = ctx;
+    return cached_search(r, r->engines[worker], r->net_name, l, limits, multipv, out);
+}
+
+static bool replay_second(void *ctx, int worker, const Line *l, const SearchLimits *limits,
+                          int multipv, ReviewSearch *out) {
+    Replay *r = ctx;
+    return cached_search(r, r->second[worker], r->second_name, l, limits, multipv, out);
+}
+
 int main(int argc, char **argv) {
     ReviewOptions opt;
     review_options_default(&opt);
     const char *cache = "review_replay.cache", *openings = NULL, *book_path = NULL, *games = NULL;
     Replay r = { .jobs = 2, .net_name = "hce" };
-    bool nnue = false;
+    bool nnue = false, second_nnue = false;
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(argv[i], "--nodes") && v)
@@ -197,7 +212,9 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--eval-file") && v && !strcmp(v, "builtin")) {
             nnue = true;
             i++;
-        } else if (argv[i][0] != '-' && !games)
+        } else if (!strcmp(argv[i], "--no-second-net"))
+            opt.second_net = false;
+        else if (argv[i][0] != '-' && !games)
             games = argv[i];
         else {
             fprintf(stderr, "review_replay: bad argument '%s'\n", argv[i]);
@@ -206,21 +223,27 @@ int main(int argc, char **argv) {
     }
     if (!games || r.jobs < 1 || r.jobs > JOBS_MAX || !opt.nodes) {
         fprintf(stderr, "usage: review_replay [--nodes N] [--verify-nodes N] [--wc-pawn CP] "
-                        "[--no-confirm] [--eval-file builtin] [--jobs N] [--cache FILE] "
+                        "[--no-confirm] [--no-second-net] [--eval-file builtin] [--jobs N] "
+                        "[--cache FILE] "
                         "[--openings FILE] [--book FILE] GAMES.pgn > OUT.pgn\n");
         return 2;
     }
     char err[256];
     NnueNet *net = NULL;
-    if (nnue && !(net = netfile_builtin(err, sizeof err))) {
+    // The second opinion by the net, as review_game gives it.
+    second_nnue = opt.confirm && opt.second_net && !nnue;
+    if ((nnue || second_nnue) && !(net = netfile_builtin(err, sizeof err))) {
         fprintf(stderr, "review_replay: %s\n", err);
         return 1;
     }
     // A net is named by a hash of its description, so that the searches of
     // another net (an older built-in one) are never taken for its own.
+    char named[32] = "hce";
     if (net)
-        snprintf(r.net_name, sizeof r.net_name, "nnue-%08" PRIx32,
+        snprintf(named, sizeof named, "nnue-%08" PRIx32,
                  nnue_fnv1a((const uint8_t *)net->desc, strlen(net->desc)));
+    snprintf(r.net_name, sizeof r.net_name, "%s", nnue ? named : "hce");
+    snprintf(r.second_name, sizeof r.second_name, "%s", second_nnue ? named : r.net_name);
     r.cache = calloc(CACHE_CAP, sizeof *r.cache);
     if (!r.cache || pthread_mutex_init(&r.lock, NULL) != 0)
         return 1;
@@ -229,8 +252,17 @@ int main(int argc, char **argv) {
         if (!r.engines[i])
             return 1;
         (void)engine_set_option(r.engines[i], "Threads", "1", NULL, 0);
-        if (net)
+        if (nnue)
             engine_set_net(r.engines[i], net);
+        if (!second_nnue || nnue) {
+            r.second[i] = r.engines[i]; // the same evaluation, the same engine
+            continue;
+        }
+        r.second[i] = engine_new();
+        if (!r.second[i])
+            return 1;
+        (void)engine_set_option(r.second[i], "Threads", "1", NULL, 0);
+        engine_set_net(r.second[i], net);
     }
     load(&r, cache);
     Openings *o = openings ? openings_open(openings) : NULL;
@@ -242,7 +274,10 @@ int main(int argc, char **argv) {
         fprintf(stderr, "review_replay: %s\n", rd ? "out of memory" : err);
         return 1;
     }
-    ReviewEvaluator re = { .search = replay_search, .workers = r.jobs, .ctx = &r };
+    ReviewEvaluator re = { .search = replay_search,
+                           .search_second = second_nnue ? replay_second : NULL,
+                           .workers = r.jobs,
+                           .ctx = &r };
     while (pgn_reader_next(rd, g, perr) > 0) {
         int n = pgn_mainline_length(g);
         ReviewPly *plies = calloc((size_t)n + 1, sizeof *plies);
@@ -262,8 +297,11 @@ int main(int argc, char **argv) {
         free(plies);
     }
     fprintf(stderr, "review_replay: %d searches cached, %d made\n", r.hits, r.misses);
-    for (int i = 0; i < r.jobs; i++)
+    for (int i = 0; i < r.jobs; i++) {
+        if (r.second[i] != r.engines[i])
+            engine_free(r.second[i]);
         engine_free(r.engines[i]);
+    }
     if (r.out)
         fclose(r.out);
     nnue_net_free(net);

@@ -133,7 +133,8 @@ Test(puzzle, only_the_sides_asked_for, .timeout = 60) {
 }
 
 // The miner judges moves as the review does: the review's defaults (its
-// scale, the second opinion) at the puzzle's depths, theory never marked.
+// scale, the second opinion by the net) at the puzzle's depths, theory never
+// marked.
 Test(puzzle, the_review_judgement) {
     PuzzleOptions opt;
     test_options(&opt);
@@ -144,6 +145,7 @@ Test(puzzle, the_review_judgement) {
     review_options_default(&def);
     cr_expect(ropt.confirm, "the second opinion");
     cr_expect_eq(ropt.confirm, def.confirm);
+    cr_expect(ropt.second_net, "by the built-in net, as the review's");
     cr_expect_eq(ropt.wc_pawn, def.wc_pawn, "the review's scale");
     cr_expect_eq(ropt.depth, REVIEW_DEPTH);
     cr_expect_eq(ropt.verify_depth, VERIFY_DEPTH);

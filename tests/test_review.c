@@ -678,6 +678,8 @@ typedef struct Doubt {
     // positions after 1. e4 and after 1. d4, each searched on its own.
     int after_e4, after_d4;
     int confirms;
+    int d4;      // the score of 1. d4 (White's view) to both passes (0: 20)
+    int seconds; // second opinions asked of search_second (doubt_second)
 } Doubt;
 
 static Move san_move(const Board *b, const char *san) {
@@ -707,7 +709,7 @@ static bool doubt_search(void *ctx, int worker, const Line *l, const SearchLimit
                          (limits->searchmoves[0] == d4 && limits->searchmoves[1] == e4));
         bool e4_first = d->e4_checked > 20;
         doubt_line(&out->lines[e4_first ? 0 : 1], b, "e4", d->e4_checked);
-        doubt_line(&out->lines[e4_first ? 1 : 0], b, "d4", 20);
+        doubt_line(&out->lines[e4_first ? 1 : 0], b, "d4", d->d4 ? d->d4 : 20);
         out->line_count = 2;
         out->best = out->lines[0].pv[0];
         return true;
@@ -724,7 +726,8 @@ static bool doubt_search(void *ctx, int worker, const Line *l, const SearchLimit
     if (d->cancel && l->ply == 2)
         atomic_store(d->cancel, true);
     static const char *const best[] = { "d4", "e5", "Nf3" };
-    const int score[] = { 20, d->e4_quick ? d->e4_quick : 500, 20 }; // the side to move's view
+    const int score[] = { d->d4 ? d->d4 : 20, d->e4_quick ? d->e4_quick : 500,
+                          20 }; // the side to move's view
     doubt_line(&out->lines[0], b, best[l->ply], score[l->ply]);
     out->line_count = 1;
     out->best = out->lines[0].pv[0];
@@ -841,6 +844,71 @@ Test(review, marks_are_the_same_from_run_to_run) {
     cr_expect_gt(marks, 2, "a game with mistakes to compare");
     free(a);
     free(b);
+    // The second opinion by the built-in net: the same marks too, whichever
+    // engine searched with which evaluation, and the caller's engine is left
+    // hand-crafted.
+    opt = (ReviewOptions){
+        .nodes = 20000, .verify_nodes = 80000, .threads = 2, .confirm = true, .second_net = true
+    };
+    a = review(e, g, &opt);
+    cr_expect_null(engine_net(e));
+    opt.threads = 3;
+    b = review(e, g, &opt);
+    for (int i = 0; i < n; i++) {
+        cr_expect_eq(a[i].nag, b[i].nag, "ply %d", i);
+        cr_expect_eq(a[i].score_white, b[i].score_white, "ply %d", i);
+    }
+    free(a);
+    free(b);
     pgn_game_free(g);
     engine_free(e);
+}
+
+// The second opinion of an evaluation of its own (search_second).
+static bool doubt_second(void *ctx, int worker, const Line *l, const SearchLimits *limits,
+                         int multipv, ReviewSearch *out) {
+    Doubt *d = ctx;
+    d->seconds++;
+    return doubt_search(ctx, worker, l, limits, multipv, out);
+}
+
+// A ?! to both hand-crafted passes that the net's second opinion finds a
+// mistake is a mistake; the same second opinion from the passes' own
+// evaluation, or in a decided position, leaves it ?!.
+Test(review, the_nets_second_opinion_raises_an_inaccuracy_to_a_mistake) {
+    PgnGame *g = test_read_game("1. e4 e5 *\n");
+    ReviewEvaluator ev = { .search = doubt_search, .search_second = doubt_second };
+    ReviewOptions opt = { .nodes = 1000, .confirm = true };
+    ReviewPly p[2];
+    // +0.20 -> -0.45 to both passes (7.5 points), +0.20 -> -0.90 to the
+    // second opinion (12.5 points).
+    Doubt d = { .e4_quick = 45, .e4_checked = -45, .after_e4 = 90, .after_d4 = -20 };
+    ev.ctx = &d;
+    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
+    cr_expect_eq(d.seconds, 2, "both positions searched by the second opinion");
+    cr_expect_eq(p[0].nag, REVIEW_NAG_MISTAKE);
+    cr_expect_eq(p[0].score_white, -45, "the check's scores are shown");
+    // The second opinion finds an inaccuracy only: ?! as the passes say.
+    d = (Doubt){ .e4_quick = 45, .e4_checked = -45, .after_e4 = 45, .after_d4 = -20 };
+    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
+    cr_expect_eq(p[0].nag, REVIEW_NAG_INACCURACY);
+    // Never above ?: the passes' ?! stays ?! when the net finds a blunder...
+    d = (Doubt){ .e4_quick = 45, .e4_checked = -45, .after_e4 = 300, .after_d4 = -20 };
+    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
+    cr_expect_eq(p[0].nag, REVIEW_NAG_INACCURACY);
+    // ...nor in a decided position (+4.00 -> +3.00, 6.4 points, to the passes).
+    d = (Doubt){
+        .d4 = 400, .e4_quick = -300, .e4_checked = 300, .after_e4 = -250, .after_d4 = -400
+    };
+    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
+    cr_expect_eq(d.seconds, 2);
+    cr_expect_eq(p[0].nag, REVIEW_NAG_INACCURACY, "+4.00 is decided");
+    // The passes' own evaluation as the second opinion: no raise.
+    ev.search_second = NULL;
+    d = (Doubt){ .e4_quick = 45, .e4_checked = -45, .after_e4 = 90, .after_d4 = -20 };
+    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
+    cr_expect_eq(d.seconds, 0);
+    cr_expect_eq(d.confirms, 2);
+    cr_expect_eq(p[0].nag, REVIEW_NAG_INACCURACY);
+    pgn_game_free(g);
 }

@@ -14,6 +14,7 @@
 #include "engine/movegen.h"
 #include "src/game/outcome.h"
 #include "src/util/jobs.h"
+#include "src/util/netfile.h"
 
 enum {
     VARIATION_PLIES = 10, // moves of the engine's line written as a variation
@@ -45,7 +46,8 @@ static int clamp(int v, int lo, int hi) {
 void review_options_default(ReviewOptions *opt) {
     *opt = (ReviewOptions){ .nodes = REVIEW_NODES,
                             .verify_nodes = REVIEW_VERIFY_NODES,
-                            .confirm = true };
+                            .confirm = true,
+                            .second_net = true };
 }
 
 // A game over by the rules (outcome.h): the endings they impose, and at the
@@ -97,7 +99,7 @@ static void line_eval(const Board *b, const ReviewLine *line, int depth, Positio
 
 // Searches the line's position (with its history) and fills ev; false when
 // the evaluator failed.
-static bool analyse(const ReviewEvaluator *re, int worker, const Line *l, bool last,
+static bool analyse(const ReviewEvaluator *re, bool second, int worker, const Line *l, bool last,
                     const SearchLimits *limits, PositionEval *ev) {
     const Board *b = &l->board;
     memset(ev, 0, sizeof *ev);
@@ -105,7 +107,9 @@ static bool analyse(const ReviewEvaluator *re, int worker, const Line *l, bool l
         return true;
     ReviewSearch found;
     memset(&found, 0, sizeof found);
-    if (!re->search(re->ctx, worker, l, limits, 1, &found))
+    bool (*search)(void *, int, const Line *, const SearchLimits *, int, ReviewSearch *) =
+        second && re->search_second ? re->search_second : re->search;
+    if (!search(re->ctx, worker, l, limits, 1, &found))
         return false;
     if (found.line_count < 1) {
         // Stopped before the first iteration: only the move is known.
@@ -213,6 +217,12 @@ static int nag_rank(int nag) {
     return nag == REVIEW_NAG_BLUNDER ? 3 : nag == REVIEW_NAG_MISTAKE ? 2 : nag ? 1 : 0;
 }
 
+// Whether a position is decided for the review's rules: beyond
+// REVIEW_RAISE_DECIDED_CP of lichess's scale (a mate too).
+static bool decided(int score, int wc_pawn) {
+    return abs(score) >= REVIEW_RAISE_DECIDED_CP * wc_pawn_or_default(wc_pawn) / 100;
+}
+
 // Whether the quick pass's verdict on p calls for a check.
 static bool doubtful(const ReviewPly *p) {
     return !p->theory && p->nag != 0;
@@ -254,7 +264,7 @@ static void quick_work(int index, int worker, void *ctx) {
         return;
     }
     line_at(r, index, l);
-    if (!analyse(r->re, worker, l, index == r->total, &r->quick, &r->evs[index]))
+    if (!analyse(r->re, false, worker, l, index == r->total, &r->quick, &r->evs[index]))
         atomic_store(&r->failed, true);
     free(l);
 }
@@ -286,15 +296,17 @@ static bool quick_deliver(int index, void *ctx) {
 
 // A second opinion on a move the check marks: the positions after the
 // played and after the better move, each searched on its own with the
-// check's limits (the opponent to move: a ply deeper, from another root).
+// check's limits (the opponent to move: a ply deeper, from another root),
+// by the evaluator's second opinion (review_game: the built-in net).
 // The mark holds only when they too find the move at least an inaccuracy
 // worse than the better one; its class stays the passes' (taking the lesser
 // class of three searches found 7 fewer of the judge's 129 mistakes, this
 // way 1; both took the better moves the judge finds worse than the move
 // played from 7 to 3: bench/results/2026-11-27-review-judge-3.md). l: the
 // game up to ply, the position before the move (the move is played on it).
-// False when the evaluator failed.
-static bool confirm(Run *r, int worker, int ply, Line *l, ReviewPly *p) {
+// Its class of the move goes to *found (0 when the searches failed). False
+// when the evaluator failed.
+static bool confirm(Run *r, int worker, int ply, Line *l, ReviewPly *p, int *found) {
     Line *alt = malloc(sizeof *alt);
     if (!alt)
         return false;
@@ -304,12 +316,14 @@ static bool confirm(Run *r, int worker, int ply, Line *l, ReviewPly *p) {
     line_play(alt, p->best);
     line_play(l, p->played);
     PositionEval played, better;
-    bool ok = analyse(r->re, worker, l, last, &r->verify, &played) &&
-              analyse(r->re, worker, alt, false, &r->verify, &better);
+    bool ok = analyse(r->re, true, worker, l, last, &r->verify, &played) &&
+              analyse(r->re, true, worker, alt, false, &r->verify, &better);
     free(alt);
     int loss, loss_wc;
-    if (ok && !review_judge_scaled(sign * better.score_white, sign * played.score_white,
-                                   r->opt->wc_pawn, &loss, &loss_wc)) {
+    *found = ok ? review_judge_scaled(sign * better.score_white, sign * played.score_white,
+                                      r->opt->wc_pawn, &loss, &loss_wc)
+                : 0;
+    if (ok && !*found) {
         p->nag = 0; // and the loss is the one that decided so
         p->loss = loss;
         p->loss_wc = loss_wc;
@@ -377,8 +391,22 @@ static void check_work(int index, int worker, void *ctx) {
             // a move is never marked worse than either search finds it.
             if (nag_rank(quick_nag) < nag_rank(p->nag))
                 p->nag = quick_nag;
-            if (p->nag && r->opt->confirm && !confirm(r, worker, ply, l, p))
+            int second = 0;
+            if (p->nag && r->opt->confirm && !confirm(r, worker, ply, l, p, &second))
                 atomic_store(&r->failed, true);
+            // A second opinion of an evaluation of its own (the net) that
+            // finds a mistake makes a ?! one (bench/results/
+            // 2026-11-27-review-judge-6.md): it is the precise one of the
+            // three searches, the hand-crafted passes the ones that find a
+            // mistake a class too small. Not where either pass rates the
+            // position before the move decided, nor when a pass sees a mate
+            // after it (round 5's conditions for a third search's say).
+            int wc_pawn = r->opt->wc_pawn;
+            if (r->re->search_second && p->nag == REVIEW_NAG_INACCURACY &&
+                second == REVIEW_NAG_MISTAKE && !decided(r->evs[ply].score_white, wc_pawn) &&
+                !decided(best.score_white, wc_pawn) &&
+                !is_mate_score(r->evs[ply + 1].score_white) && !is_mate_score(played.score_white))
+                p->nag = REVIEW_NAG_MISTAKE;
         } else {
             p->nag = 0; // no verdict: no mark
         }
@@ -470,6 +498,8 @@ int review_game_with(const ReviewEvaluator *re, const PgnGame *g, const ReviewOp
 typedef struct Builtin {
     Engine *engines[REVIEW_THREADS_MAX];
     int count;
+    const NnueNet *net; // the passes' evaluation, e's (NULL: hand-crafted)
+    NnueNet *second;    // the second opinion's, when it is another one: owned
     char threads[16]; // the caller's engine's Threads, restored at the end
     char hash[16];    // and its Hash, when the review changed it
 } Builtin;
@@ -488,10 +518,12 @@ void review_search_from_result(const EngineResult *res, ReviewSearch *out) {
     }
 }
 
-static bool builtin_search(void *ctx, int worker, const Line *l, const SearchLimits *limits,
-                           int multipv, ReviewSearch *out) {
-    Builtin *c = ctx;
+// One search by the worker's engine with the net given (NULL: hand-crafted).
+static bool search_with(Builtin *c, int worker, const NnueNet *net, const Line *l,
+                        const SearchLimits *limits, int multipv, ReviewSearch *out) {
     Engine *e = c->engines[worker];
+    if (engine_net(e) != net)
+        engine_set_net(e, net); // clears the table: each search starts from an empty one anyway
     EngineQuery q;
     engine_query_init(&q);
     q.limits = *limits;
@@ -507,6 +539,18 @@ static bool builtin_search(void *ctx, int worker, const Line *l, const SearchLim
     return true;
 }
 
+static bool builtin_search(void *ctx, int worker, const Line *l, const SearchLimits *limits,
+                           int multipv, ReviewSearch *out) {
+    Builtin *c = ctx;
+    return search_with(c, worker, c->net, l, limits, multipv, out);
+}
+
+static bool builtin_second(void *ctx, int worker, const Line *l, const SearchLimits *limits,
+                           int multipv, ReviewSearch *out) {
+    Builtin *c = ctx;
+    return search_with(c, worker, c->second, l, limits, multipv, out);
+}
+
 int review_game(Engine *e, const PgnGame *g, const ReviewOptions *opt, ReviewPly *out) {
     Builtin *c = calloc(1, sizeof *c);
     if (!c)
@@ -514,6 +558,15 @@ int review_game(Engine *e, const PgnGame *g, const ReviewOptions *opt, ReviewPly
     int want = opt->threads > 0 ? opt->threads : jobs_cores();
     want = clamp(want, 1, REVIEW_THREADS_MAX);
     c->engines[c->count++] = e;
+    c->net = engine_net(e);
+    if (opt->confirm && opt->second_net && !c->net) {
+        char err[256];
+        c->second = netfile_builtin(err, sizeof err);
+        if (!c->second) { // out of memory (a build from a damaged file fails its tests)
+            free(c);
+            return -1;
+        }
+    }
     if (!engine_get_option(e, "Threads", c->threads, sizeof c->threads))
         c->threads[0] = '\0';
     (void)engine_set_option(e, "Threads", "1", NULL, 0); // a known option and value
@@ -534,13 +587,19 @@ int review_game(Engine *e, const PgnGame *g, const ReviewOptions *opt, ReviewPly
         (void)engine_set_option(w, "Hash", hash, NULL, 0);
         if (contempt[0])
             (void)engine_set_option(w, "Contempt", contempt, NULL, 0);
-        engine_set_net(w, engine_net(e));
+        engine_set_net(w, c->net);
         c->engines[c->count++] = w;
     }
-    ReviewEvaluator re = { .search = builtin_search, .workers = c->count, .ctx = c };
+    ReviewEvaluator re = { .search = builtin_search,
+                           .search_second = c->second ? builtin_second : NULL,
+                           .workers = c->count,
+                           .ctx = c };
     int n = review_game_with(&re, g, opt, out);
     for (int i = 1; i < c->count; i++)
         engine_free(c->engines[i]);
+    if (engine_net(e) != c->net)
+        engine_set_net(e, c->net); // before the net it may hold is freed
+    nnue_net_free(c->second);
     if (c->threads[0])
         (void)engine_set_option(e, "Threads", c->threads, NULL, 0);
     if (c->hash[0])

@@ -34,6 +34,17 @@
 //   tactic in its one tree; two trees a ply deeper rarely misjudge it the
 //   same way (better moves the judge finds worse than the move played: 7 ->
 //   3 on the 26 games, bench/results/2026-11-27-review-judge-3.md).
+//   review_game asks the built-in net for it (ReviewOptions.second_net, on
+//   by default) when the review's engine has no net: the net's marks are
+//   the precise ones (a review by the net alone: 0.82 of its ?/?? right
+//   against Stockfish, review-judge-5), the hand-crafted passes find more.
+//   So a ?! that the net's two searches find a mistake becomes ?, outside
+//   decided positions
+//   (beyond REVIEW_RAISE_DECIDED_CP before the move) and mates: ?/??
+//   precision / recall 0.82 / 0.70 -> 0.81 / 0.76 on the 26 benchmark
+//   games, F1 0.673 -> 0.678 on the 12 calibration games
+//   (bench/results/2026-11-27-review-judge-6.md). The same raise with the
+//   hand-crafted second opinion lost precision on both (0.79 and 0.68).
 // - The searches of each pass run in parallel, one engine per core, each on
 //   one thread from an empty hash table (of one size for all the engines)
 //   and with a node limit by default, so that the marks are the same from
@@ -111,7 +122,8 @@ enum {
     REVIEW_INACCURACY_WC = 50,
     REVIEW_MISTAKE_WC = 100,
     REVIEW_BLUNDER_WC = 150,
-    REVIEW_DECIDED_CP = 500, // for mates given up or walked into
+    REVIEW_DECIDED_CP = 500,       // for mates given up or walked into
+    REVIEW_RAISE_DECIDED_CP = 300, // no raise by the second opinion from here (see above)
     // Defaults (review_options_default): nodes per position of the quick
     // pass and per check; engines at once at most. The quick pass at 400,000
     // rather than 200,000: recall of ?/?? 0.64 -> 0.70 and precision 0.81 ->
@@ -158,6 +170,9 @@ typedef struct ReviewOptions {
     // the played and after the better move searched apart, with the check's
     // limits; the mark holds only if they find at least an inaccuracy too.
     bool confirm;
+    // review_game: the second opinion by the built-in net when e has none
+    // (else by e's evaluation, as the passes).
+    bool second_net;
     int threads;    // engines searching at once (built-in engine); 0: one per core
     int wc_pawn;    // the score worth a pawn in winning chances; 0: REVIEW_WC_PAWN
     int book_plies; // the game's first moves that are theory: never marked
@@ -171,8 +186,8 @@ typedef struct ReviewOptions {
     const atomic_bool *cancel;
 } ReviewOptions;
 
-// Defaults: REVIEW_NODES, REVIEW_VERIFY_NODES, the second opinion, one
-// engine per core, no theory, no progress.
+// Defaults: REVIEW_NODES, REVIEW_VERIFY_NODES, the second opinion by the
+// net, one engine per core, no theory, no progress.
 void review_options_default(ReviewOptions *opt);
 
 enum { REVIEW_VERIFY_DEPTH_MORE = 4 };
@@ -213,6 +228,12 @@ typedef struct ReviewEvaluator {
     // Each search should be alike whatever was searched before.
     bool (*search)(void *ctx, int worker, const Line *l, const SearchLimits *limits, int multipv,
                    ReviewSearch *out);
+    // The second opinion's searches (ReviewOptions.confirm), as search, with
+    // an evaluation of their own (review_game: the built-in net), whose
+    // mistake also raises a ?! to ? (see the second opinion above); NULL:
+    // search, and no raise.
+    bool (*search_second)(void *ctx, int worker, const Line *l, const SearchLimits *limits,
+                          int multipv, ReviewSearch *out);
     // Called once before the first search (a new game; false ends the review
     // with -1) and once after the last one, even then. NULL for none.
     bool (*begin)(void *ctx);
@@ -231,7 +252,9 @@ int review_game_with(const ReviewEvaluator *ev, const PgnGame *g, const ReviewOp
 // review_game_with the built-in engine e (which must not be searching) and
 // up to opt->threads - 1 more engines made for the review with e's network
 // (engine/engine.h's blocking search: analysis at full strength, one thread
-// each, each search from an empty table); e's options are left as they were.
+// each, each search from an empty table); the second opinion by the built-in
+// net when opt->second_net and e has no net. e's options and net are left as
+// they were.
 int review_game(Engine *e, const PgnGame *g, const ReviewOptions *opt, ReviewPly *out);
 
 // The mark for a move (0 or a REVIEW_NAG_*) from the best score and the
