@@ -195,6 +195,8 @@ int main(int argc, char **argv) {
             opt.nodes = strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--verify-nodes") && v)
             opt.verify_nodes = strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--second-nodes") && v)
+            opt.second_nodes = strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--wc-pawn") && v)
             opt.wc_pawn = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--confirm"))
@@ -222,7 +224,8 @@ int main(int argc, char **argv) {
         }
     }
     if (!games || r.jobs < 1 || r.jobs > JOBS_MAX || !opt.nodes) {
-        fprintf(stderr, "usage: review_replay [--nodes N] [--verify-nodes N] [--wc-pawn CP] "
+        fprintf(stderr, "usage: review_replay [--nodes N] [--verify-nodes N] [--second-nodes N] "
+                        "[--wc-pawn CP] "
                         "[--no-confirm] [--no-second-net] [--eval-file builtin] [--jobs N] "
                         "[--cache FILE] "
                         "[--openings FILE] [--book FILE] GAMES.pgn > OUT.pgn\n");

@@ -680,6 +680,7 @@ typedef struct Doubt {
     int confirms;
     int d4;      // the score of 1. d4 (White's view) to both passes (0: 20)
     int seconds; // second opinions asked of search_second (doubt_second)
+    uint64_t check_nodes, second_nodes; // the limits they were given
 } Doubt;
 
 static Move san_move(const Board *b, const char *san) {
@@ -703,6 +704,7 @@ static bool doubt_search(void *ctx, int worker, const Line *l, const SearchLimit
     out->depth = 9;
     if (multipv == 2) {
         d->checks++;
+        d->check_nodes = limits->nodes;
         Move e4 = san_move(b, "e4"), d4 = san_move(b, "d4");
         d->both_moves = limits->searchmoves_count == 2 &&
                         ((limits->searchmoves[0] == e4 && limits->searchmoves[1] == d4) ||
@@ -869,6 +871,7 @@ static bool doubt_second(void *ctx, int worker, const Line *l, const SearchLimit
                          int multipv, ReviewSearch *out) {
     Doubt *d = ctx;
     d->seconds++;
+    d->second_nodes = limits->nodes;
     return doubt_search(ctx, worker, l, limits, multipv, out);
 }
 
@@ -910,5 +913,28 @@ Test(review, the_nets_second_opinion_raises_an_inaccuracy_to_a_mistake) {
     cr_expect_eq(d.seconds, 0);
     cr_expect_eq(d.confirms, 2);
     cr_expect_eq(p[0].nag, REVIEW_NAG_INACCURACY);
+    pgn_game_free(g);
+}
+
+// The second opinion's nodes apart from the check's (second_nodes), as the
+// benchmark measures a deeper check with the second opinion as it was; 0:
+// the check's.
+Test(review, the_second_opinion_has_nodes_of_its_own) {
+    PgnGame *g = test_read_game("1. e4 e5 *\n");
+    ReviewEvaluator ev = { .search = doubt_search, .search_second = doubt_second };
+    ReviewOptions opt = { .nodes = 1000, .verify_nodes = 6000, .confirm = true };
+    ReviewPly p[2];
+    Doubt d = { .e4_checked = -300, .after_e4 = 300, .after_d4 = -20 };
+    ev.ctx = &d;
+    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
+    cr_expect_eq(d.seconds, 2);
+    cr_expect_eq(d.check_nodes, 6000);
+    cr_expect_eq(d.second_nodes, 6000, "the check's limits by default");
+    opt.second_nodes = 3000;
+    d = (Doubt){ .e4_checked = -300, .after_e4 = 300, .after_d4 = -20 };
+    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
+    cr_expect_eq(d.check_nodes, 6000);
+    cr_expect_eq(d.second_nodes, 3000);
+    cr_expect_eq(p[0].nag, REVIEW_NAG_BLUNDER);
     pgn_game_free(g);
 }

@@ -237,7 +237,7 @@ typedef struct Run {
     const ReviewOptions *opt;
     int total;
     Board start;
-    SearchLimits quick, verify;
+    SearchLimits quick, verify, second; // second: the second opinion's
     PositionEval *evs; // the quick pass: evs[k] is the position after k plies
     ReviewPly *out;
     int *checks; // the plies to check
@@ -296,8 +296,9 @@ static bool quick_deliver(int index, void *ctx) {
 
 // A second opinion on a move the check marks: the positions after the
 // played and after the better move, each searched on its own with the
-// check's limits (the opponent to move: a ply deeper, from another root),
-// by the evaluator's second opinion (review_game: the built-in net).
+// check's limits or second_nodes (the opponent to move: a ply deeper, from
+// another root), by the evaluator's second opinion (review_game: the
+// built-in net).
 // The mark holds only when they too find the move at least an inaccuracy
 // worse than the better one; its class stays the passes' (taking the lesser
 // class of three searches found 7 fewer of the judge's 129 mistakes, this
@@ -316,8 +317,8 @@ static bool confirm(Run *r, int worker, int ply, Line *l, ReviewPly *p, int *fou
     line_play(alt, p->best);
     line_play(l, p->played);
     PositionEval played, better;
-    bool ok = analyse(r->re, true, worker, l, last, &r->verify, &played) &&
-              analyse(r->re, true, worker, alt, false, &r->verify, &better);
+    bool ok = analyse(r->re, true, worker, l, last, &r->second, &played) &&
+              analyse(r->re, true, worker, alt, false, &r->second, &better);
     free(alt);
     int loss, loss_wc;
     *found = ok ? review_judge_scaled(sign * better.score_white, sign * played.score_white,
@@ -454,6 +455,9 @@ int review_game_with(const ReviewEvaluator *re, const PgnGame *g, const ReviewOp
     atomic_init(&r->failed, false);
     scale_limits(&r->quick, opt, false);
     scale_limits(&r->verify, opt, true);
+    r->second = r->verify;
+    if (opt->second_nodes)
+        r->second.nodes = opt->second_nodes;
     r->evs = calloc((size_t)r->total + 1, sizeof *r->evs);
     r->checks = calloc((size_t)r->total + 1, sizeof *r->checks);
     r->out = out;

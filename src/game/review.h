@@ -170,6 +170,8 @@ typedef struct ReviewOptions {
     // the played and after the better move searched apart, with the check's
     // limits; the mark holds only if they find at least an inaccuracy too.
     bool confirm;
+    // The second opinion's nodes per position; 0: the check's limits.
+    uint64_t second_nodes;
     // review_game: the second opinion by the built-in net when e has none
     // (else by e's evaluation, as the passes).
     bool second_net;
