@@ -128,6 +128,11 @@ static int wc_pawn_or_default(int wc_pawn) {
                                                                           : REVIEW_WC_PAWN;
 }
 
+// A threshold in centipawns of lichess's scale, in patzer's centipawns.
+static int patzer_cp(int lichess_cp, int wc_pawn) {
+    return lichess_cp * wc_pawn_or_default(wc_pawn) / 100;
+}
+
 double review_win_percent_scaled(int score, int wc_pawn) {
     // On lichess's scale first (a mate counts as the cap), then its curve.
     double cp = (double)clamp(score, -REVIEW_EVAL_MAX - 1, REVIEW_EVAL_MAX + 1) * 100.0 /
@@ -163,7 +168,7 @@ int review_judge_scaled(int best, int played, int wc_pawn, int *loss, int *loss_
         *loss_wc = lost_wc;
 
     // REVIEW_DECIDED_CP is on lichess's scale too.
-    int decided = REVIEW_DECIDED_CP * wc_pawn_or_default(wc_pawn) / 100;
+    int decided = patzer_cp(REVIEW_DECIDED_CP, wc_pawn);
     bool best_mates = best > REVIEW_EVAL_MAX, best_mated = best < -REVIEW_EVAL_MAX;
     bool played_mates = played > REVIEW_EVAL_MAX, played_mated = played < -REVIEW_EVAL_MAX;
     if (best_mates && !played_mates) {
@@ -220,7 +225,7 @@ static int nag_rank(int nag) {
 // Whether a position is decided for the review's rules: beyond
 // REVIEW_RAISE_DECIDED_CP of lichess's scale (a mate too).
 static bool decided(int score, int wc_pawn) {
-    return abs(score) >= REVIEW_RAISE_DECIDED_CP * wc_pawn_or_default(wc_pawn) / 100;
+    return abs(score) >= patzer_cp(REVIEW_RAISE_DECIDED_CP, wc_pawn);
 }
 
 // Whether the quick pass's verdict on p calls for a check.
