@@ -681,6 +681,7 @@ typedef struct Doubt {
     int d4;      // the score of 1. d4 (White's view) to both passes (0: 20)
     int seconds; // second opinions asked of search_second (doubt_second)
     uint64_t check_nodes, second_nodes; // the limits they were given
+    int calm;                           // quick-pass searches asked of calm_search
 } Doubt;
 
 static Move san_move(const Board *b, const char *san) {
@@ -881,7 +882,7 @@ static bool doubt_second(void *ctx, int worker, const Line *l, const SearchLimit
 Test(review, the_nets_second_opinion_raises_an_inaccuracy_to_a_mistake) {
     PgnGame *g = test_read_game("1. e4 e5 *\n");
     ReviewEvaluator ev = { .search = doubt_search, .search_second = doubt_second };
-    ReviewOptions opt = { .nodes = 1000, .confirm = true };
+    ReviewOptions opt = { .nodes = 1000, .confirm = true, .second_net = true };
     ReviewPly p[2];
     // +0.20 -> -0.45 to both passes (7.5 points), +0.20 -> -0.90 to the
     // second opinion (12.5 points).
@@ -916,13 +917,78 @@ Test(review, the_nets_second_opinion_raises_an_inaccuracy_to_a_mistake) {
     pgn_game_free(g);
 }
 
+// A first evaluation to which 1. e4 is as good as 1. d4 in the quick pass
+// (Black -0.20 after it); its checks are Doubt's.
+static bool calm_search(void *ctx, int worker, const Line *l, const SearchLimits *limits,
+                        int multipv, ReviewSearch *out) {
+    Doubt *d = ctx;
+    if (multipv == 1 && limits->nodes <= 1000)
+        d->calm++;
+    if (multipv == 1 && l->ply == 1 && limits->nodes <= 1000) {
+        doubt_line(&out->lines[0], &l->board, "e5", -20);
+        out->line_count = 1;
+        out->best = out->lines[0].pv[0];
+        out->depth = 9;
+        return true;
+    }
+    return doubt_search(ctx, worker, l, limits, multipv, out);
+}
+
+// The quick pass by the second evaluation (quick_net), or by both
+// (quick_both: a move only the second doubts is checked too), as the
+// benchmark measures them (bench/results/2026-11-27-review-judge-8.md).
+Test(review, the_quick_pass_can_be_the_second_evaluations) {
+    PgnGame *g = test_read_game("1. e4 e5 *\n");
+    ReviewEvaluator ev = { .search = calm_search, .search_second = doubt_second };
+    ReviewOptions opt = { .nodes = 1000 };
+    ReviewPly p[2];
+    // By the first evaluation: 1. e4 is fine, never checked.
+    Doubt d = { .e4_checked = -300 };
+    ev.ctx = &d;
+    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
+    cr_expect_eq(d.calm, 3, "the three positions by the first evaluation");
+    cr_expect_eq(d.seconds, 0);
+    cr_expect_eq(d.checks, 0);
+    cr_expect_eq(p[0].nag, 0);
+    // By the second: it doubts 1. e4, which the check finds a blunder.
+    opt.quick_net = true;
+    d = (Doubt){ .e4_checked = -300 };
+    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
+    cr_expect_eq(d.calm, 0);
+    cr_expect_eq(d.seconds, 3);
+    cr_expect_eq(d.checks, 1, "the check by the first evaluation");
+    cr_expect_eq(p[0].nag, REVIEW_NAG_BLUNDER);
+    // By both: the first finds nothing, the second's doubt is checked.
+    opt.quick_net = false;
+    opt.quick_both = true;
+    d = (Doubt){ .e4_checked = -300 };
+    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
+    cr_expect_eq(d.calm, 3);
+    cr_expect_eq(d.seconds, 3);
+    cr_expect_eq(d.checks, 1);
+    cr_expect_eq(p[0].nag, REVIEW_NAG_BLUNDER);
+    Board start;
+    cr_assert(pgn_position_at(g, 0, &start));
+    cr_expect_eq(p[0].best, san_move(&start, "d4"), "the better move checked");
+    // Without a second evaluation, the first's quick pass alone.
+    ev.search_second = NULL;
+    d = (Doubt){ .e4_checked = -300 };
+    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
+    cr_expect_eq(d.calm, 3);
+    cr_expect_eq(d.checks, 0);
+    cr_expect_eq(p[0].nag, 0);
+    pgn_game_free(g);
+}
+
 // The second opinion's nodes apart from the check's (second_nodes), as the
 // benchmark measures a deeper check with the second opinion as it was; 0:
 // the check's.
 Test(review, the_second_opinion_has_nodes_of_its_own) {
     PgnGame *g = test_read_game("1. e4 e5 *\n");
     ReviewEvaluator ev = { .search = doubt_search, .search_second = doubt_second };
-    ReviewOptions opt = { .nodes = 1000, .verify_nodes = 6000, .confirm = true };
+    ReviewOptions opt = {
+        .nodes = 1000, .verify_nodes = 6000, .confirm = true, .second_net = true
+    };
     ReviewPly p[2];
     Doubt d = { .e4_checked = -300, .after_e4 = 300, .after_d4 = -20 };
     ev.ctx = &d;
