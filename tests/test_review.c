@@ -14,6 +14,7 @@
 #include "src/game/review.h"
 #include "src/game/theory.h"
 #include "src/pgn/pgn.h"
+#include "src/util/netfile.h"
 #include "tests/helpers.h"
 #include "tests/pgn_helpers.h"
 
@@ -863,6 +864,56 @@ Test(review, marks_are_the_same_from_run_to_run) {
     }
     free(a);
     free(b);
+    pgn_game_free(g);
+    engine_free(e);
+}
+
+// The built-in net parsed once by the caller (patzer annotate, for many
+// games) gives the review that parses its own, and stays the caller's.
+Test(review, a_built_in_net_given_is_the_one_parsed_each_time) {
+    Engine *e = new_engine();
+    PgnGame *g = test_read_game(AMATEUR);
+    char err[256];
+    NnueNet *net = netfile_builtin(err, sizeof err);
+    cr_assert_not_null(net, "%s", err);
+    ReviewOptions opt = {
+        .nodes = 20000, .verify_nodes = 80000, .threads = 2, .confirm = true, .second_net = true
+    };
+    ReviewPly *a = review(e, g, &opt);
+    opt.builtin_net = net;
+    ReviewPly *b = review(e, g, &opt);
+    ReviewPly *c = review(e, g, &opt); // not freed by the first review that used it
+    int n = pgn_mainline_length(g), marks = 0;
+    for (int i = 0; i < n; i++) {
+        cr_expect_eq(a[i].nag, b[i].nag, "ply %d", i);
+        cr_expect_eq(a[i].loss_wc, b[i].loss_wc, "ply %d", i);
+        cr_expect_eq(b[i].nag, c[i].nag, "ply %d", i);
+        marks += b[i].checked;
+    }
+    cr_expect_gt(marks, 2, "moves the second opinion was asked about");
+    cr_expect_null(engine_net(e), "the caller's engine left hand-crafted");
+    // And it is the net given that is asked: one that sees every position
+    // level drops every mark that is no mate.
+    NnueNet *flat = nnue_net_new();
+    cr_assert_not_null(flat);
+    memcpy(flat, net, sizeof *net);
+    memset(flat->out_w, 0, sizeof flat->out_w);
+    memset(flat->out_b, 0, sizeof flat->out_b);
+    opt.builtin_net = flat;
+    free(c);
+    c = review(e, g, &opt);
+    int kept = 0, before = 0;
+    for (int i = 0; i < n; i++) {
+        before += b[i].nag != 0;
+        kept += c[i].nag != 0 && c[i].mate_white == 0 && c[i].best_mate_white == 0;
+    }
+    cr_expect_gt(before, 0);
+    cr_expect_eq(kept, 0, "a level net finds no move worse than another");
+    nnue_net_free(flat);
+    free(a);
+    free(b);
+    free(c);
+    nnue_net_free(net);
     pgn_game_free(g);
     engine_free(e);
 }

@@ -547,8 +547,9 @@ int review_game_with(const ReviewEvaluator *re, const PgnGame *g, const ReviewOp
 typedef struct Builtin {
     Engine *engines[REVIEW_THREADS_MAX];
     int count;
-    const NnueNet *net; // the passes' evaluation, e's (NULL: hand-crafted)
-    NnueNet *second;    // the second opinion's, when it is another one: owned
+    const NnueNet *net;    // the passes' evaluation, e's (NULL: hand-crafted)
+    const NnueNet *second; // the second evaluation's, when it is another one
+    NnueNet *owned;        // second, when parsed here (not ReviewOptions.builtin_net)
     char threads[16]; // the caller's engine's Threads, restored at the end
     char hash[16];    // and its Hash, when the review changed it
 } Builtin;
@@ -611,7 +612,9 @@ int review_game(Engine *e, const PgnGame *g, const ReviewOptions *opt, ReviewPly
     if (!c->net && ((opt->confirm && opt->second_net) || opt->quick_net || opt->quick_both ||
                     opt->check_net)) {
         char err[256];
-        c->second = netfile_builtin(err, sizeof err);
+        c->second = opt->builtin_net;
+        if (!c->second)
+            c->second = c->owned = netfile_builtin(err, sizeof err);
         if (!c->second) { // out of memory (a build from a damaged file fails its tests)
             free(c);
             return -1;
@@ -649,7 +652,7 @@ int review_game(Engine *e, const PgnGame *g, const ReviewOptions *opt, ReviewPly
         engine_free(c->engines[i]);
     if (engine_net(e) != c->net)
         engine_set_net(e, c->net); // before the net it may hold is freed
-    nnue_net_free(c->second);
+    nnue_net_free(c->owned);
     if (c->threads[0])
         (void)engine_set_option(e, "Threads", c->threads, NULL, 0);
     if (c->hash[0])

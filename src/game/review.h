@@ -182,6 +182,10 @@ typedef struct ReviewOptions {
     // The quick pass by both evaluations: a move the first finds fine and
     // the second doubts is checked with the second's verdict.
     bool quick_both;
+    // review_game: the built-in net (netfile_builtin) for the second
+    // evaluation, parsed once by a caller that reviews many games and
+    // shared read-only; NULL: parsed for each review.
+    const NnueNet *builtin_net;
     // The score of the second evaluation worth a pawn in winning chances,
     // for the passes it searches; 0: wc_pawn.
     int net_wc_pawn;
