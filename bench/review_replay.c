@@ -3,7 +3,9 @@
 // rules, with every search it asks kept in a cache file, so that a change
 // of the rules or of the scale costs only the searches it adds.
 //
-//   bench/review_replay [--nodes N] [--verify-nodes N] [--wc-pawn CP]
+//   bench/review_replay [--nodes N] [--verify-nodes N] [--second-nodes N]
+//                       [--wc-pawn CP] [--net-wc-pawn CP]
+//                       [--quick-net] [--quick-both] [--check-net]
 //                       [--no-confirm] [--no-second-net]
 //                       [--eval-file builtin] [--jobs N]
 //                       [--cache FILE] [--openings FILE] [--book FILE]
@@ -12,7 +14,9 @@
 // The defaults are the review's (review_options_default), two jobs;
 // --no-confirm leaves out the second opinion (ReviewOptions.confirm),
 // --no-second-net has the review's own evaluation give it
-// (ReviewOptions.second_net).
+// (ReviewOptions.second_net); --quick-net and --check-net have the net
+// search the quick pass or the check (ReviewOptions.quick_net, check_net),
+// its scores judged with --net-wc-pawn (ReviewOptions.net_wc_pawn).
 // The searches are the review's own (src/game/review.h's evaluator
 // interface): the built-in engine, one thread, an empty 16 MB table each,
 // node limits; a search is named in the cache by the position, the game's
@@ -199,6 +203,16 @@ int main(int argc, char **argv) {
             opt.second_nodes = strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--wc-pawn") && v)
             opt.wc_pawn = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--net-wc-pawn") && v)
+            opt.net_wc_pawn = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--quick-net"))
+            opt.quick_net = true;
+        else if (!strcmp(argv[i], "--no-quick-net"))
+            opt.quick_net = false;
+        else if (!strcmp(argv[i], "--quick-both"))
+            opt.quick_both = true;
+        else if (!strcmp(argv[i], "--check-net"))
+            opt.check_net = true;
         else if (!strcmp(argv[i], "--confirm"))
             opt.confirm = true;
         else if (!strcmp(argv[i], "--no-confirm"))
@@ -224,17 +238,20 @@ int main(int argc, char **argv) {
         }
     }
     if (!games || r.jobs < 1 || r.jobs > JOBS_MAX || !opt.nodes) {
-        fprintf(stderr, "usage: review_replay [--nodes N] [--verify-nodes N] [--second-nodes N] "
-                        "[--wc-pawn CP] "
-                        "[--no-confirm] [--no-second-net] [--eval-file builtin] [--jobs N] "
-                        "[--cache FILE] "
-                        "[--openings FILE] [--book FILE] GAMES.pgn > OUT.pgn\n");
+        fprintf(stderr,
+                "usage: review_replay [--nodes N] [--verify-nodes N] [--second-nodes N] "
+                "[--wc-pawn CP] [--net-wc-pawn CP] [--quick-net] [--quick-both] [--check-net] "
+                "[--no-confirm] [--no-second-net] [--eval-file builtin] [--jobs N] "
+                "[--cache FILE] "
+                "[--openings FILE] [--book FILE] GAMES.pgn > OUT.pgn\n");
         return 2;
     }
     char err[256];
     NnueNet *net = NULL;
     // The second opinion by the net, as review_game gives it.
-    second_nnue = opt.confirm && opt.second_net && !nnue;
+    second_nnue =
+        ((opt.confirm && opt.second_net) || opt.quick_net || opt.quick_both || opt.check_net) &&
+        !nnue;
     if ((nnue || second_nnue) && !(net = netfile_builtin(err, sizeof err))) {
         fprintf(stderr, "review_replay: %s\n", err);
         return 1;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "engine/nnue.h"
 #include "src/coach/puzzle.h"
 #include "src/coach/puzzlebook.h"
 #include "src/game/openings.h"
@@ -152,6 +153,14 @@ Test(puzzle, the_review_judgement) {
     cr_expect_eq(ropt.nodes, 0u);
     cr_expect_eq(ropt.verify_nodes, 0u);
     cr_expect_eq(ropt.book_plies, 0, "no theory known");
+    cr_expect_null(ropt.builtin_net, "each review parses its own");
+    // The miner's net, parsed once for all its games, goes to each review.
+    NnueNet *net = nnue_net_new();
+    cr_assert_not_null(net);
+    opt.builtin_net = net;
+    puzzle_review_options(&opt, g, &ropt);
+    cr_expect_eq(ropt.builtin_net, net);
+    nnue_net_free(net);
     pgn_game_free(g);
 }
 

@@ -14,6 +14,7 @@
 #include "src/game/review.h"
 #include "src/game/theory.h"
 #include "src/pgn/pgn.h"
+#include "src/util/netfile.h"
 #include "tests/helpers.h"
 #include "tests/pgn_helpers.h"
 
@@ -665,165 +666,6 @@ Test(review, a_book_move_is_never_marked_by_the_check) {
     engine_free(e);
 }
 
-// An evaluator whose quick pass thinks 1. e4 loses (Black +5.00 after it,
-// d4 best at +0.20), and whose check, given both moves, scores them as
-// `checked` says.
-typedef struct Doubt {
-    int e4_checked; // the check's score of 1. e4 (White's view)
-    int e4_quick;   // the quick pass's score after 1. e4 (Black's view; 0: 500)
-    int checks;
-    bool both_moves;     // the check was asked about e4 and d4 only
-    atomic_bool *cancel; // raised by the quick pass's last search (NULL: not)
-    // The second opinion (ReviewOptions.confirm): Black's view of the
-    // positions after 1. e4 and after 1. d4, each searched on its own.
-    int after_e4, after_d4;
-    int confirms;
-    int d4;      // the score of 1. d4 (White's view) to both passes (0: 20)
-    int seconds; // second opinions asked of search_second (doubt_second)
-    uint64_t check_nodes, second_nodes; // the limits they were given
-} Doubt;
-
-static Move san_move(const Board *b, const char *san) {
-    Move m = MOVE_NONE;
-    char err[64];
-    cr_assert_eq(notation_parse_move(b, san, &m, err, sizeof err), NOTATION_OK, "%s", san);
-    return m;
-}
-
-static void doubt_line(ReviewLine *l, const Board *b, const char *san, int score) {
-    l->score = score;
-    l->pv[0] = san_move(b, san);
-    l->pv_length = 1;
-}
-
-static bool doubt_search(void *ctx, int worker, const Line *l, const SearchLimits *limits,
-                         int multipv, ReviewSearch *out) {
-    (void)worker;
-    Doubt *d = ctx;
-    const Board *b = &l->board;
-    out->depth = 9;
-    if (multipv == 2) {
-        d->checks++;
-        d->check_nodes = limits->nodes;
-        Move e4 = san_move(b, "e4"), d4 = san_move(b, "d4");
-        d->both_moves = limits->searchmoves_count == 2 &&
-                        ((limits->searchmoves[0] == e4 && limits->searchmoves[1] == d4) ||
-                         (limits->searchmoves[0] == d4 && limits->searchmoves[1] == e4));
-        bool e4_first = d->e4_checked > 20;
-        doubt_line(&out->lines[e4_first ? 0 : 1], b, "e4", d->e4_checked);
-        doubt_line(&out->lines[e4_first ? 1 : 0], b, "d4", d->d4 ? d->d4 : 20);
-        out->line_count = 2;
-        out->best = out->lines[0].pv[0];
-        return true;
-    }
-    if (l->ply == 1 && limits->nodes > 1000) {
-        // The second opinion's searches have the check's limits.
-        d->confirms++;
-        bool after_e4 = l->moves[0] == san_move(&l->start, "e4");
-        doubt_line(&out->lines[0], b, "e5", after_e4 ? d->after_e4 : d->after_d4);
-        out->line_count = 1;
-        out->best = out->lines[0].pv[0];
-        return true;
-    }
-    if (d->cancel && l->ply == 2)
-        atomic_store(d->cancel, true);
-    static const char *const best[] = { "d4", "e5", "Nf3" };
-    const int score[] = { d->d4 ? d->d4 : 20, d->e4_quick ? d->e4_quick : 500,
-                          20 }; // the side to move's view
-    doubt_line(&out->lines[0], b, best[l->ply], score[l->ply]);
-    out->line_count = 1;
-    out->best = out->lines[0].pv[0];
-    return true;
-}
-
-Test(review, a_move_the_check_exonerates_is_not_marked) {
-    PgnGame *g = test_read_game("1. e4 e5 *\n");
-    Doubt d = { .e4_checked = 30 };
-    ReviewEvaluator ev = { .search = doubt_search, .ctx = &d };
-    ReviewOptions opt = { .nodes = 1000 };
-    ReviewPly p[2];
-    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
-    cr_expect_eq(d.checks, 1, "only 1. e4 was in doubt");
-    cr_expect(d.both_moves, "the check scores the played and the better move");
-    cr_expect(p[0].checked);
-    cr_expect_eq(p[0].nag, 0, "the check found 1. e4 as good as d4");
-    cr_expect_eq(p[0].loss_wc, 0);
-    cr_expect_eq(p[0].score_white, 30, "the check's score");
-
-    // The same doubt confirmed: marked, with d4 and the check's scores.
-    d = (Doubt){ .e4_checked = -300 };
-    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
-    cr_expect_eq(p[0].nag, REVIEW_NAG_BLUNDER);
-    cr_expect_eq(p[0].best_score_white, 20);
-    cr_expect_eq(p[0].score_white, -300);
-    Board start;
-    cr_assert(pgn_position_at(g, 0, &start));
-    cr_expect_eq(p[0].best, san_move(&start, "d4"));
-    cr_expect_eq(p[0].best_line_len, 1);
-
-    // The two passes must agree: a blunder to the quick pass and a mistake to
-    // the check is a mistake, and so is the reverse.
-    d = (Doubt){ .e4_checked = -100 };
-    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
-    cr_expect_eq(p[0].nag, REVIEW_NAG_MISTAKE, "the check's lesser mark");
-    d = (Doubt){ .e4_checked = -300, .e4_quick = 100 };
-    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
-    cr_expect_eq(p[0].nag, REVIEW_NAG_MISTAKE, "the quick pass's lesser mark");
-    cr_expect_eq(p[0].score_white, -300, "the check's scores all the same");
-
-    // Cancelled before the checks: the doubt stays unchecked and unmarked.
-    atomic_bool cancel;
-    atomic_init(&cancel, false);
-    d = (Doubt){ .e4_checked = -300, .cancel = &cancel };
-    opt.cancel = &cancel;
-    cr_assert_geq(review_game_with(&ev, g, &opt, p), 0);
-    cr_expect_eq(d.checks, 0, "no check after the cancel");
-    cr_expect_eq(p[0].nag, 0);
-    cr_expect_not(p[0].checked);
-    pgn_game_free(g);
-}
-
-// The second opinion: the positions after the played and the better move
-// searched apart must find at least an inaccuracy too, else no mark.
-Test(review, a_mark_needs_the_second_opinion_too) {
-    PgnGame *g = test_read_game("1. e4 e5 *\n");
-    ReviewEvaluator ev = { .search = doubt_search, .ctx = NULL };
-    ReviewOptions opt = { .nodes = 1000, .confirm = true };
-    ReviewPly p[2];
-    // Agreed: 1. e4 leaves Black +3.00, 1. d4 keeps White +0.20.
-    Doubt d = { .e4_checked = -300, .after_e4 = 300, .after_d4 = -20 };
-    ev.ctx = &d;
-    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
-    cr_expect_eq(d.confirms, 2, "both positions searched apart");
-    cr_expect_eq(p[0].nag, REVIEW_NAG_BLUNDER);
-    cr_expect_eq(p[0].score_white, -300, "the check's scores are shown");
-    cr_expect_geq(p[0].loss_wc, REVIEW_BLUNDER_WC);
-    // A smaller loss there, still an inaccuracy or worse: the mark holds.
-    d = (Doubt){ .e4_checked = -300, .after_e4 = 60, .after_d4 = -20 };
-    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
-    cr_expect_eq(p[0].nag, REVIEW_NAG_BLUNDER);
-    // There 1. d4 is hardly better than 1. e4: no mark.
-    d = (Doubt){ .e4_checked = -300, .after_e4 = 10, .after_d4 = -20 };
-    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
-    cr_expect_eq(p[0].nag, 0);
-    cr_expect_lt(p[0].loss_wc, REVIEW_INACCURACY_WC, "the second opinion's loss");
-    // Or worse: no mark, no loss.
-    d = (Doubt){ .e4_checked = -300, .after_e4 = 300, .after_d4 = 350 };
-    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
-    cr_expect_eq(p[0].nag, 0);
-    cr_expect_eq(p[0].loss_wc, 0);
-    // Without the option, no second opinion.
-    opt.confirm = false;
-    d = (Doubt){ .e4_checked = -300, .after_e4 = 300, .after_d4 = 350 };
-    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
-    cr_expect_eq(d.confirms, 0);
-    cr_expect_eq(p[0].nag, REVIEW_NAG_BLUNDER);
-    pgn_game_free(g);
-}
-
-// Node limits, one thread per search and an empty table of one size for
-// each: the same review every time, with two engines or three, whatever the
-// size of the caller's table (restored afterwards).
 Test(review, marks_are_the_same_from_run_to_run) {
     Engine *e = new_engine();
     cr_assert(engine_set_option(e, "Hash", "1", NULL, 0));
@@ -866,75 +708,52 @@ Test(review, marks_are_the_same_from_run_to_run) {
     engine_free(e);
 }
 
-// The second opinion of an evaluation of its own (search_second).
-static bool doubt_second(void *ctx, int worker, const Line *l, const SearchLimits *limits,
-                         int multipv, ReviewSearch *out) {
-    Doubt *d = ctx;
-    d->seconds++;
-    d->second_nodes = limits->nodes;
-    return doubt_search(ctx, worker, l, limits, multipv, out);
-}
-
-// A ?! to both hand-crafted passes that the net's second opinion finds a
-// mistake is a mistake; the same second opinion from the passes' own
-// evaluation, or in a decided position, leaves it ?!.
-Test(review, the_nets_second_opinion_raises_an_inaccuracy_to_a_mistake) {
-    PgnGame *g = test_read_game("1. e4 e5 *\n");
-    ReviewEvaluator ev = { .search = doubt_search, .search_second = doubt_second };
-    ReviewOptions opt = { .nodes = 1000, .confirm = true };
-    ReviewPly p[2];
-    // +0.20 -> -0.45 to both passes (7.5 points), +0.20 -> -0.90 to the
-    // second opinion (12.5 points).
-    Doubt d = { .e4_quick = 45, .e4_checked = -45, .after_e4 = 90, .after_d4 = -20 };
-    ev.ctx = &d;
-    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
-    cr_expect_eq(d.seconds, 2, "both positions searched by the second opinion");
-    cr_expect_eq(p[0].nag, REVIEW_NAG_MISTAKE);
-    cr_expect_eq(p[0].score_white, -45, "the check's scores are shown");
-    // The second opinion finds an inaccuracy only: ?! as the passes say.
-    d = (Doubt){ .e4_quick = 45, .e4_checked = -45, .after_e4 = 45, .after_d4 = -20 };
-    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
-    cr_expect_eq(p[0].nag, REVIEW_NAG_INACCURACY);
-    // Never above ?: the passes' ?! stays ?! when the net finds a blunder...
-    d = (Doubt){ .e4_quick = 45, .e4_checked = -45, .after_e4 = 300, .after_d4 = -20 };
-    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
-    cr_expect_eq(p[0].nag, REVIEW_NAG_INACCURACY);
-    // ...nor in a decided position (+4.00 -> +3.00, 6.4 points, to the passes).
-    d = (Doubt){
-        .d4 = 400, .e4_quick = -300, .e4_checked = 300, .after_e4 = -250, .after_d4 = -400
+// The built-in net parsed once by the caller (patzer annotate, for many
+// games) gives the review that parses its own, and stays the caller's.
+Test(review, a_built_in_net_given_is_the_one_parsed_each_time) {
+    Engine *e = new_engine();
+    PgnGame *g = test_read_game(AMATEUR);
+    char err[256];
+    NnueNet *net = netfile_builtin(err, sizeof err);
+    cr_assert_not_null(net, "%s", err);
+    ReviewOptions opt = {
+        .nodes = 20000, .verify_nodes = 80000, .threads = 2, .confirm = true, .second_net = true
     };
-    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
-    cr_expect_eq(d.seconds, 2);
-    cr_expect_eq(p[0].nag, REVIEW_NAG_INACCURACY, "+4.00 is decided");
-    // The passes' own evaluation as the second opinion: no raise.
-    ev.search_second = NULL;
-    d = (Doubt){ .e4_quick = 45, .e4_checked = -45, .after_e4 = 90, .after_d4 = -20 };
-    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
-    cr_expect_eq(d.seconds, 0);
-    cr_expect_eq(d.confirms, 2);
-    cr_expect_eq(p[0].nag, REVIEW_NAG_INACCURACY);
+    ReviewPly *a = review(e, g, &opt);
+    opt.builtin_net = net;
+    ReviewPly *b = review(e, g, &opt);
+    ReviewPly *c = review(e, g, &opt); // not freed by the first review that used it
+    int n = pgn_mainline_length(g), marks = 0;
+    for (int i = 0; i < n; i++) {
+        cr_expect_eq(a[i].nag, b[i].nag, "ply %d", i);
+        cr_expect_eq(a[i].loss_wc, b[i].loss_wc, "ply %d", i);
+        cr_expect_eq(b[i].nag, c[i].nag, "ply %d", i);
+        marks += b[i].checked;
+    }
+    cr_expect_gt(marks, 2, "moves the second opinion was asked about");
+    cr_expect_null(engine_net(e), "the caller's engine left hand-crafted");
+    // And it is the net given that is asked: one that sees every position
+    // level drops every mark that is no mate.
+    NnueNet *flat = nnue_net_new();
+    cr_assert_not_null(flat);
+    memcpy(flat, net, sizeof *net);
+    memset(flat->out_w, 0, sizeof flat->out_w);
+    memset(flat->out_b, 0, sizeof flat->out_b);
+    opt.builtin_net = flat;
+    free(c);
+    c = review(e, g, &opt);
+    int kept = 0, before = 0;
+    for (int i = 0; i < n; i++) {
+        before += b[i].nag != 0;
+        kept += c[i].nag != 0 && c[i].mate_white == 0 && c[i].best_mate_white == 0;
+    }
+    cr_expect_gt(before, 0);
+    cr_expect_eq(kept, 0, "a level net finds no move worse than another");
+    nnue_net_free(flat);
+    free(a);
+    free(b);
+    free(c);
+    nnue_net_free(net);
     pgn_game_free(g);
-}
-
-// The second opinion's nodes apart from the check's (second_nodes), as the
-// benchmark measures a deeper check with the second opinion as it was; 0:
-// the check's.
-Test(review, the_second_opinion_has_nodes_of_its_own) {
-    PgnGame *g = test_read_game("1. e4 e5 *\n");
-    ReviewEvaluator ev = { .search = doubt_search, .search_second = doubt_second };
-    ReviewOptions opt = { .nodes = 1000, .verify_nodes = 6000, .confirm = true };
-    ReviewPly p[2];
-    Doubt d = { .e4_checked = -300, .after_e4 = 300, .after_d4 = -20 };
-    ev.ctx = &d;
-    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
-    cr_expect_eq(d.seconds, 2);
-    cr_expect_eq(d.check_nodes, 6000);
-    cr_expect_eq(d.second_nodes, 6000, "the check's limits by default");
-    opt.second_nodes = 3000;
-    d = (Doubt){ .e4_checked = -300, .after_e4 = 300, .after_d4 = -20 };
-    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
-    cr_expect_eq(d.check_nodes, 6000);
-    cr_expect_eq(d.second_nodes, 3000);
-    cr_expect_eq(p[0].nag, REVIEW_NAG_BLUNDER);
-    pgn_game_free(g);
+    engine_free(e);
 }

@@ -360,6 +360,15 @@ int cli_annotate(int argc, char **argv) {
         !memory || netfile_choose(&net, batch.engines[0], eval_file, net_msg, sizeof net_msg);
     for (int i = 1; memory && i < njobs; i++)
         engine_set_net(batch.engines[i], net.net);
+    // The built-in net of the second opinion, parsed once for every game
+    // rather than by each review (the engines only read it).
+    NnueNet *second = NULL;
+    bool engines = memory; // netfile_choose ran: its net to release
+    if (memory && net_ok && !net.net && defaults.confirm && defaults.second_net) {
+        memory = (second = netfile_builtin(err, sizeof err)) != NULL;
+        for (int i = 0; memory && i < njobs; i++)
+            batch.opts[i].builtin_net = second;
+    }
     bool invalid = false, failed = !memory || !net_ok, more = memory && net_ok;
     if (!memory)
         fputs("patzer annotate: out of memory\n", stderr);
@@ -400,8 +409,9 @@ int cli_annotate(int argc, char **argv) {
         free(batch.items[i].text);
         pgn_game_free(batch.items[i].game);
     }
-    if (memory)
+    if (engines)
         netfile_release(&net, batch.engines[0]);
+    nnue_net_free(second);
     for (int i = 0; batch.engines && i < njobs; i++)
         engine_free(batch.engines[i]);
     free(batch.items);

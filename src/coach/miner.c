@@ -11,6 +11,7 @@
 
 #include "src/coach/puzzlebook.h"
 #include "src/pgn/read.h"
+#include "src/util/netfile.h"
 
 // The table of each worker's engine (the Hash option).
 #define MINER_HASH_MB "4"
@@ -50,6 +51,7 @@ struct Miner {
     atomic_int done, puzzles, total;
     Worker workers[MINER_JOBS_MAX];
     int jobs;
+    NnueNet *builtin; // the reviews' built-in net, parsed once (NULL: the engines' own net)
 };
 
 int miner_default_jobs(void) {
@@ -251,10 +253,19 @@ Miner *miner_start(const MinerOptions *opt, char *err, size_t errsz) {
     atomic_init(&m->puzzles, 0);
     atomic_init(&m->total, -1);
     pthread_mutex_init(&m->lock, NULL);
+    // The second opinion's net, shared read-only by every review rather than
+    // parsed for each game; not needed when the engines have a net.
+    if (!opt->net && !(m->builtin = netfile_builtin(err, errsz))) {
+        pthread_mutex_destroy(&m->lock);
+        free(m);
+        return NULL;
+    }
+    m->opt.puzzle.builtin_net = m->builtin;
     // Every file must open now: a typo is said at once, not after minutes.
     for (int i = 0; i < opt->path_count; i++) {
         PgnReader *r = pgn_reader_open(opt->paths[i], err, errsz);
         if (!r) {
+            nnue_net_free(m->builtin);
             pthread_mutex_destroy(&m->lock);
             free(m);
             return NULL;
@@ -326,6 +337,7 @@ void miner_free(Miner *m) {
     for (int i = 0; i < m->held_count; i++)
         free(m->held[i].puzzles); // behind a game cancelled: searched next time
     free(m->held);
+    nnue_net_free(m->builtin); // after the workers that read it
     pthread_mutex_destroy(&m->lock);
     free(m);
 }

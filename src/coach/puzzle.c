@@ -223,6 +223,7 @@ void puzzle_review_options(const PuzzleOptions *opt, const PgnGame *g, ReviewOpt
     out->verify_depth = opt->verify_depth;
     out->threads = 1;
     out->book_plies = theory_plies(g, opt->openings, opt->book);
+    out->builtin_net = opt->builtin_net;
     out->progress = opt->cancel ? stop_review : NULL;
     out->ctx = (void *)opt;
 }

@@ -71,6 +71,9 @@ typedef struct PuzzleOptions {
     // Theory, never a mistake (theory.h): borrowed, NULL for none known.
     const Openings *openings;
     const Book *book;
+    // The review's built-in net, parsed once for many games (ReviewOptions
+    // builtin_net): borrowed, NULL to have each review parse its own.
+    const NnueNet *builtin_net;
     atomic_bool *cancel; // raised: stop soon (NULL: never)
 } PuzzleOptions;
 

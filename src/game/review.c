@@ -243,7 +243,16 @@ typedef struct Run {
     int total;
     Board start;
     SearchLimits quick, verify, second; // second: the second opinion's
+    // Which passes the evaluator's second evaluation searches (ReviewOptions
+    // quick_net, check_net, second_net; never without one), and the score
+    // worth a pawn in winning chances of each pass's evaluation.
+    bool quick_alt, check_alt, second_alt;
+    int quick_pawn, check_pawn, second_pawn, alt_pawn; // alt: the second evaluation's
     PositionEval *evs; // the quick pass: evs[k] is the position after k plies
+    // With ReviewOptions.quick_both, the second evaluation's quick pass
+    // (else NULL), and for each ply whether its verdict is the one kept.
+    PositionEval *evs_alt;
+    bool *by_alt;
     ReviewPly *out;
     int *checks; // the plies to check
     int ncheck;
@@ -269,7 +278,9 @@ static void quick_work(int index, int worker, void *ctx) {
         return;
     }
     line_at(r, index, l);
-    if (!analyse(r->re, false, worker, l, index == r->total, &r->quick, &r->evs[index]))
+    if (!analyse(r->re, r->quick_alt, worker, l, index == r->total, &r->quick, &r->evs[index]) ||
+        (r->evs_alt &&
+         !analyse(r->re, true, worker, l, index == r->total, &r->quick, &r->evs_alt[index])))
         atomic_store(&r->failed, true);
     free(l);
 }
@@ -288,8 +299,19 @@ static bool quick_deliver(int index, void *ctx) {
     int ply = index - 1;
     Board b;
     Color mover = pgn_position_at(r->g, ply, &b) ? b.side : WHITE;
-    judge_ply(&r->out[ply], pgn_mainline_move(r->g, ply), mover, ply < r->opt->book_plies,
-              r->opt->wc_pawn, &r->evs[ply], &r->evs[index]);
+    bool theory = ply < r->opt->book_plies;
+    Move played = pgn_mainline_move(r->g, ply);
+    judge_ply(&r->out[ply], played, mover, theory, r->quick_pawn, &r->evs[ply], &r->evs[index]);
+    if (r->evs_alt && !r->out[ply].nag) {
+        // The first evaluation's verdict first; a doubt of the second's only
+        // where the first has none.
+        ReviewPly alt;
+        judge_ply(&alt, played, mover, theory, r->alt_pawn, &r->evs_alt[ply], &r->evs_alt[index]);
+        if (alt.nag) {
+            r->out[ply] = alt;
+            r->by_alt[ply] = true;
+        }
+    }
     r->done = index;
     // The last move is told once the checks are done too.
     if (index < r->total && r->opt->progress && !r->opt->progress(index, r->total, r->opt->ctx)) {
@@ -322,12 +344,12 @@ static bool confirm(Run *r, int worker, int ply, Line *l, ReviewPly *p, int *fou
     line_play(alt, p->best);
     line_play(l, p->played);
     PositionEval played, better;
-    bool ok = analyse(r->re, true, worker, l, last, &r->second, &played) &&
-              analyse(r->re, true, worker, alt, false, &r->second, &better);
+    bool ok = analyse(r->re, r->second_alt, worker, l, last, &r->second, &played) &&
+              analyse(r->re, r->second_alt, worker, alt, false, &r->second, &better);
     free(alt);
     int loss, loss_wc;
     *found = ok ? review_judge_scaled(sign * better.score_white, sign * played.score_white,
-                                      r->opt->wc_pawn, &loss, &loss_wc)
+                                      r->second_pawn, &loss, &loss_wc)
                 : 0;
     if (ok && !*found) {
         p->nag = 0; // and the loss is the one that decided so
@@ -360,7 +382,9 @@ static void check_work(int index, int worker, void *ctx) {
     limits.searchmoves[0] = p->played;
     limits.searchmoves[1] = p->best;
     limits.searchmoves_count = 2;
-    if (!r->re->search(r->re->ctx, worker, l, &limits, 2, found)) {
+    bool (*search)(void *, int, const Line *, const SearchLimits *, int, ReviewSearch *) =
+        r->check_alt ? r->re->search_second : r->re->search;
+    if (!search(r->re->ctx, worker, l, &limits, 2, found)) {
         atomic_store(&r->failed, true);
     } else {
         const ReviewLine *mine = NULL, *other = NULL;
@@ -390,7 +414,7 @@ static void check_work(int index, int worker, void *ctx) {
             p->best_line_len = best.line_len;
             int quick_nag = p->nag;
             p->nag = review_judge_scaled(sign * best.score_white, sign * played.score_white,
-                                         r->opt->wc_pawn, &p->loss, &p->loss_wc);
+                                         r->check_pawn, &p->loss, &p->loss_wc);
             if (p->best_line_len < 1)
                 p->nag = 0;
             // Both searches must agree: the lesser of their classes, so that
@@ -400,18 +424,19 @@ static void check_work(int index, int worker, void *ctx) {
             int second = 0;
             if (p->nag && r->opt->confirm && !confirm(r, worker, ply, l, p, &second))
                 atomic_store(&r->failed, true);
-            // A second opinion of an evaluation of its own (the net) that
-            // finds a mistake makes a ?! one (bench/results/
+            // A second opinion of an evaluation other than the check's (the
+            // net) that finds a mistake makes a ?! one (bench/results/
             // 2026-11-27-review-judge-6.md): it is the precise one of the
             // three searches, the hand-crafted passes the ones that find a
             // mistake a class too small. Not where either pass rates the
             // position before the move decided, nor when a pass sees a mate
             // after it (round 5's conditions for a third search's say).
-            int wc_pawn = r->opt->wc_pawn;
-            if (r->re->search_second && p->nag == REVIEW_NAG_INACCURACY &&
-                second == REVIEW_NAG_MISTAKE && !decided(r->evs[ply].score_white, wc_pawn) &&
-                !decided(best.score_white, wc_pawn) &&
-                !is_mate_score(r->evs[ply + 1].score_white) && !is_mate_score(played.score_white))
+            const PositionEval *quick = r->by_alt[ply] ? r->evs_alt : r->evs;
+            int quick_pawn = r->by_alt[ply] ? r->alt_pawn : r->quick_pawn;
+            if (r->second_alt != r->check_alt && p->nag == REVIEW_NAG_INACCURACY &&
+                second == REVIEW_NAG_MISTAKE && !decided(quick[ply].score_white, quick_pawn) &&
+                !decided(best.score_white, r->check_pawn) &&
+                !is_mate_score(quick[ply + 1].score_white) && !is_mate_score(played.score_white))
                 p->nag = REVIEW_NAG_MISTAKE;
         } else {
             p->nag = 0; // no verdict: no mark
@@ -463,10 +488,23 @@ int review_game_with(const ReviewEvaluator *re, const PgnGame *g, const ReviewOp
     r->second = r->verify;
     if (opt->second_nodes)
         r->second.nodes = opt->second_nodes;
+    bool alt = re->search_second != NULL;
+    r->quick_alt = alt && opt->quick_net;
+    r->check_alt = alt && opt->check_net;
+    r->second_alt = alt && opt->second_net;
+    int net_pawn = opt->net_wc_pawn ? opt->net_wc_pawn : opt->wc_pawn;
+    r->alt_pawn = net_pawn;
+    r->quick_pawn = r->quick_alt ? net_pawn : opt->wc_pawn;
+    r->check_pawn = r->check_alt ? net_pawn : opt->wc_pawn;
+    r->second_pawn = r->second_alt ? net_pawn : opt->wc_pawn;
     r->evs = calloc((size_t)r->total + 1, sizeof *r->evs);
+    r->by_alt = calloc((size_t)r->total + 1, sizeof *r->by_alt);
+    if (alt && opt->quick_both && !r->quick_alt)
+        r->evs_alt = calloc((size_t)r->total + 1, sizeof *r->evs_alt);
+    bool alt_ok = !(alt && opt->quick_both && !r->quick_alt) || r->evs_alt;
     r->checks = calloc((size_t)r->total + 1, sizeof *r->checks);
     r->out = out;
-    bool ok = r->evs && r->checks && pgn_position_at(g, 0, &r->start);
+    bool ok = r->evs && r->by_alt && alt_ok && r->checks && pgn_position_at(g, 0, &r->start);
     ok = ok && (!re->begin || re->begin(re->ctx));
     bool began = ok;
     int workers = re->workers > 1 ? re->workers : 1;
@@ -495,6 +533,8 @@ int review_game_with(const ReviewEvaluator *re, const PgnGame *g, const ReviewOp
         re->end(re->ctx);
     int done = r->done;
     free(r->evs);
+    free(r->evs_alt);
+    free(r->by_alt);
     free(r->checks);
     free(r);
     return ok ? done : -1;
@@ -507,8 +547,9 @@ int review_game_with(const ReviewEvaluator *re, const PgnGame *g, const ReviewOp
 typedef struct Builtin {
     Engine *engines[REVIEW_THREADS_MAX];
     int count;
-    const NnueNet *net; // the passes' evaluation, e's (NULL: hand-crafted)
-    NnueNet *second;    // the second opinion's, when it is another one: owned
+    const NnueNet *net;    // the passes' evaluation, e's (NULL: hand-crafted)
+    const NnueNet *second; // the second evaluation's, when it is another one
+    NnueNet *owned;        // second, when parsed here (not ReviewOptions.builtin_net)
     char threads[16]; // the caller's engine's Threads, restored at the end
     char hash[16];    // and its Hash, when the review changed it
 } Builtin;
@@ -568,9 +609,12 @@ int review_game(Engine *e, const PgnGame *g, const ReviewOptions *opt, ReviewPly
     want = clamp(want, 1, REVIEW_THREADS_MAX);
     c->engines[c->count++] = e;
     c->net = engine_net(e);
-    if (opt->confirm && opt->second_net && !c->net) {
+    if (!c->net && ((opt->confirm && opt->second_net) || opt->quick_net || opt->quick_both ||
+                    opt->check_net)) {
         char err[256];
-        c->second = netfile_builtin(err, sizeof err);
+        c->second = opt->builtin_net;
+        if (!c->second)
+            c->second = c->owned = netfile_builtin(err, sizeof err);
         if (!c->second) { // out of memory (a build from a damaged file fails its tests)
             free(c);
             return -1;
@@ -608,7 +652,7 @@ int review_game(Engine *e, const PgnGame *g, const ReviewOptions *opt, ReviewPly
         engine_free(c->engines[i]);
     if (engine_net(e) != c->net)
         engine_set_net(e, c->net); // before the net it may hold is freed
-    nnue_net_free(c->second);
+    nnue_net_free(c->owned);
     if (c->threads[0])
         (void)engine_set_option(e, "Threads", c->threads, NULL, 0);
     if (c->hash[0])

@@ -172,9 +172,23 @@ typedef struct ReviewOptions {
     bool confirm;
     // The second opinion's nodes per position; 0: the check's limits.
     uint64_t second_nodes;
-    // review_game: the second opinion by the built-in net when e has none
-    // (else by e's evaluation, as the passes).
+    // The second opinion by the evaluator's second evaluation
+    // (ReviewEvaluator.search_second; review_game: the built-in net when e
+    // has none), else by its first, as the passes.
     bool second_net;
+    // The quick pass and the check by the second evaluation too (as
+    // second_net; benchmark settings, off by default).
+    bool quick_net, check_net;
+    // The quick pass by both evaluations: a move the first finds fine and
+    // the second doubts is checked with the second's verdict.
+    bool quick_both;
+    // review_game: the built-in net (netfile_builtin) for the second
+    // evaluation, parsed once by a caller that reviews many games and
+    // shared read-only; NULL: parsed for each review.
+    const NnueNet *builtin_net;
+    // The score of the second evaluation worth a pawn in winning chances,
+    // for the passes it searches; 0: wc_pawn.
+    int net_wc_pawn;
     int threads;    // engines searching at once (built-in engine); 0: one per core
     int wc_pawn;    // the score worth a pawn in winning chances; 0: REVIEW_WC_PAWN
     int book_plies; // the game's first moves that are theory: never marked
@@ -230,10 +244,11 @@ typedef struct ReviewEvaluator {
     // Each search should be alike whatever was searched before.
     bool (*search)(void *ctx, int worker, const Line *l, const SearchLimits *limits, int multipv,
                    ReviewSearch *out);
-    // The second opinion's searches (ReviewOptions.confirm), as search, with
-    // an evaluation of their own (review_game: the built-in net), whose
-    // mistake also raises a ?! to ? (see the second opinion above); NULL:
-    // search, and no raise.
+    // A second evaluation's searches, as search (review_game: the built-in
+    // net), for the passes ReviewOptions gives it: by default the second
+    // opinion (second_net), whose mistake also raises a ?! to ? when the
+    // check's evaluation is the other one (see the second opinion above);
+    // NULL: search for every pass, and no raise.
     bool (*search_second)(void *ctx, int worker, const Line *l, const SearchLimits *limits,
                           int multipv, ReviewSearch *out);
     // Called once before the first search (a new game; false ends the review
