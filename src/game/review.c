@@ -250,7 +250,7 @@ typedef struct Run {
     int quick_pawn, check_pawn, second_pawn, alt_pawn; // alt: the second evaluation's
     PositionEval *evs; // the quick pass: evs[k] is the position after k plies
     // With ReviewOptions.quick_both, the second evaluation's quick pass
-    // (else NULL), and for each ply whether its verdict is the one kept.
+    // and for each ply whether its verdict is the one kept (else both NULL).
     PositionEval *evs_alt;
     bool *by_alt;
     ReviewPly *out;
@@ -431,8 +431,9 @@ static void check_work(int index, int worker, void *ctx) {
             // mistake a class too small. Not where either pass rates the
             // position before the move decided, nor when a pass sees a mate
             // after it (round 5's conditions for a third search's say).
-            const PositionEval *quick = r->by_alt[ply] ? r->evs_alt : r->evs;
-            int quick_pawn = r->by_alt[ply] ? r->alt_pawn : r->quick_pawn;
+            bool by_alt = r->by_alt && r->by_alt[ply];
+            const PositionEval *quick = by_alt ? r->evs_alt : r->evs;
+            int quick_pawn = by_alt ? r->alt_pawn : r->quick_pawn;
             if (r->second_alt != r->check_alt && p->nag == REVIEW_NAG_INACCURACY &&
                 second == REVIEW_NAG_MISTAKE && !decided(quick[ply].score_white, quick_pawn) &&
                 !decided(best.score_white, r->check_pawn) &&
@@ -498,13 +499,16 @@ int review_game_with(const ReviewEvaluator *re, const PgnGame *g, const ReviewOp
     r->check_pawn = r->check_alt ? net_pawn : opt->wc_pawn;
     r->second_pawn = r->second_alt ? net_pawn : opt->wc_pawn;
     r->evs = calloc((size_t)r->total + 1, sizeof *r->evs);
-    r->by_alt = calloc((size_t)r->total + 1, sizeof *r->by_alt);
-    if (alt && opt->quick_both && !r->quick_alt)
+    // The second quick pass and its verdicts only when both quick passes run.
+    bool quick_both = alt && opt->quick_both && !r->quick_alt;
+    if (quick_both) {
         r->evs_alt = calloc((size_t)r->total + 1, sizeof *r->evs_alt);
-    bool alt_ok = !(alt && opt->quick_both && !r->quick_alt) || r->evs_alt;
+        r->by_alt = calloc((size_t)r->total + 1, sizeof *r->by_alt);
+    }
+    bool alt_ok = !quick_both || (r->evs_alt && r->by_alt);
     r->checks = calloc((size_t)r->total + 1, sizeof *r->checks);
     r->out = out;
-    bool ok = r->evs && r->by_alt && alt_ok && r->checks && pgn_position_at(g, 0, &r->start);
+    bool ok = r->evs && alt_ok && r->checks && pgn_position_at(g, 0, &r->start);
     ok = ok && (!re->begin || re->begin(re->ctx));
     bool began = ok;
     int workers = re->workers > 1 ? re->workers : 1;
