@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Helpers shared by the position's suites (test_board, test_fen): the FENs of
+// Helpers shared by the position's suites (test_board, test_fen): their set-up
+// and the FENs of
 // the shared perft suite, random legal play from a seeded generator, moves
 // written in coordinates, and the board's own consistency check as an
 // expectation. Header-only, static inline, like helpers.h.
@@ -42,6 +43,17 @@ static inline void test_load_perft_fens(PerftFens *suite) {
     }
     fclose(f);
     cr_assert_gt(suite->count, 100, "only %d suite positions", suite->count);
+}
+
+// The set-up of the position's suites: the board's tables and the suite's FENs.
+static inline void test_board_setup(PerftFens *suite) {
+    board_init_tables();
+    test_load_perft_fens(suite);
+}
+
+// Whether two boards are the same, byte for byte (history fields included).
+static inline bool test_same_board(const Board *a, const Board *b) {
+    return memcmp(a, b, sizeof *a) == 0;
 }
 
 // Makes a random legal move drawn from *rng, filling *u; false when there is none.

@@ -19,12 +19,7 @@ static Board board, other, saved;
 static Line game;
 
 static void setup(void) {
-    board_init_tables();
-    test_load_perft_fens(&suite);
-}
-
-static bool same_state(const Board *a, const Board *b) {
-    return memcmp(a, b, sizeof *a) == 0;
+    test_board_setup(&suite);
 }
 
 // The random games' generator state, seeded per test so every run plays the same games.
@@ -83,7 +78,8 @@ Test(makemove, every_move_of_suite_positions_unmakes, .init = setup) {
                           m);
             test_expect_consistent(&board, suite.fen[i]);
             board_unmake_move(&board, &u);
-            cr_expect(same_state(&board, &saved), "\"%s\": move %#06x not undone", suite.fen[i], m);
+            cr_expect(test_same_board(&board, &saved), "\"%s\": move %#06x not undone",
+                      suite.fen[i], m);
         }
     }
 }
@@ -105,8 +101,8 @@ Test(makemove, long_playouts_unmake_to_the_start, .init = setup) {
         }
         while (plies > 0) {
             board_unmake_move(&board, &undo[--plies]);
-            cr_expect(same_state(&board, &states[plies]), "game %d: state at ply %d not restored",
-                      g, plies);
+            cr_expect(test_same_board(&board, &states[plies]),
+                      "game %d: state at ply %d not restored", g, plies);
         }
     }
 }
@@ -210,7 +206,7 @@ Test(nullmove, make_unmake_restores, .init = setup) {
         cr_expect(make_random(&board, &u));
         board_unmake_move(&board, &u);
         board_unmake_null(&board, &null);
-        cr_expect(same_state(&board, &saved), "\"%s\": null move not undone", fens[i]);
+        cr_expect(test_same_board(&board, &saved), "\"%s\": null move not undone", fens[i]);
     }
     // Interleaved with real moves in a playout.
     enum { PLIES = 100 };
@@ -236,7 +232,7 @@ Test(nullmove, make_unmake_restores, .init = setup) {
             board_unmake_move(&board, u);
     }
     cr_expect_gt(nulls, 10);
-    cr_expect(same_state(&board, &saved));
+    cr_expect(test_same_board(&board, &saved));
 }
 
 // The history lives with the caller: a Board is small and copied freely.
@@ -249,7 +245,7 @@ Test(board, small_and_without_history, .init = setup) {
     test_play_moves(&copy, "e2e4 e7e5");
     test_expect_consistent(&copy, "copy");
     test_board_from_fen(&other, BOARD_START_FEN);
-    cr_expect(same_state(&board, &other));
+    cr_expect(test_same_board(&board, &other));
 }
 
 Test(line, compaction_keeps_keys_and_repetitions, .init = setup) {
@@ -281,7 +277,7 @@ Test(line, compaction_keeps_keys_and_repetitions, .init = setup) {
         cr_expect_eq(replayed.key, game.keys[i]);
         board_play(&replayed, game.moves[i]);
     }
-    cr_expect(same_state(&replayed, &game.board));
+    cr_expect(test_same_board(&replayed, &game.board));
     // The moves still held can be taken back, down to the folded start.
     int keep = game.ply;
     for (int i = 0; i < keep; i++) {
@@ -291,7 +287,7 @@ Test(line, compaction_keeps_keys_and_repetitions, .init = setup) {
             cr_expect_eq(game.board.key, start);
     }
     cr_expect_eq(game.ply, 0);
-    cr_expect(same_state(&game.board, &game.start));
+    cr_expect(test_same_board(&game.board, &game.start));
     cr_expect_not(line_undo(&game));
 }
 
@@ -313,7 +309,7 @@ Test(line, null_move_is_a_pass, .init = setup) {
     cr_assert(line_undo(&game));
     cr_assert(line_undo(&game));
     cr_assert(line_undo(&game));
-    cr_expect(same_state(&game.board, &before));
+    cr_expect(test_same_board(&game.board, &before));
 }
 
 Test(line, undo_restores_each_position, .init = setup) {
@@ -335,7 +331,7 @@ Test(line, undo_restores_each_position, .init = setup) {
     while (plies > 0) {
         cr_assert(line_undo(&game));
         plies--;
-        cr_expect(same_state(&game.board, &states[plies]), "ply %d not restored", plies);
+        cr_expect(test_same_board(&game.board, &states[plies]), "ply %d not restored", plies);
     }
 }
 

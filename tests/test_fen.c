@@ -16,12 +16,7 @@ static PerftFens suite;
 static Board board, other, saved;
 
 static void setup(void) {
-    board_init_tables();
-    test_load_perft_fens(&suite);
-}
-
-static bool same_state(const Board *a, const Board *b) {
-    return memcmp(a, b, sizeof *a) == 0;
+    test_board_setup(&suite);
 }
 
 // The random games' generator state, seeded per test so every run plays the same games.
@@ -72,7 +67,7 @@ static void check_round_trip(const char *fen) {
     }
     // Parsing the output gives the same position and key.
     test_board_from_fen(&other, out);
-    cr_expect(same_state(&board, &other), "\"%s\": reparsed \"%s\" differs", fen, out);
+    cr_expect(test_same_board(&board, &other), "\"%s\": reparsed \"%s\" differs", fen, out);
     test_expect_consistent(&board, fen);
 }
 
