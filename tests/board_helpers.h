@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Helpers shared by the position's suites (test_board, test_fen): their set-up
-// and the FENs of
-// the shared perft suite, random legal play from a seeded generator, moves
-// written in coordinates, and the board's own consistency check as an
-// expectation. Header-only, static inline, like helpers.h.
+// Helpers shared by the position's suites (test_board, test_fen): their
+// set-up and the FENs of the shared perft suite, random legal play from a
+// seeded generator, moves written in coordinates, comparing boards, and the
+// board's own consistency check as an expectation. Header-only, static
+// inline, like helpers.h.
 #ifndef TESTS_BOARD_HELPERS_H
 #define TESTS_BOARD_HELPERS_H
 
