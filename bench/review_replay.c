@@ -6,7 +6,7 @@
 //   bench/review_replay [--nodes N] [--verify-nodes N] [--second-nodes N]
 //                       [--wc-pawn CP] [--net-wc-pawn CP]
 //                       [--quick-net] [--quick-both] [--check-net]
-//                       [--no-confirm] [--no-second-net]
+//                       [--no-confirm] [--no-second-net] [--no-own-better]
 //                       [--eval-file builtin] [--jobs N]
 //                       [--cache FILE] [--openings FILE] [--book FILE]
 //                       GAMES.pgn > OUT.pgn
@@ -14,9 +14,11 @@
 // The defaults are the review's (review_options_default), two jobs;
 // --no-confirm leaves out the second opinion (ReviewOptions.confirm),
 // --no-second-net has the review's own evaluation give it
-// (ReviewOptions.second_net); --quick-net and --check-net have the net
-// search the quick pass or the check (ReviewOptions.quick_net, check_net),
-// its scores judged with --net-wc-pawn (ReviewOptions.net_wc_pawn).
+// (ReviewOptions.second_net); --no-own-better shows the quick pass's best
+// move as before round 9 (ReviewOptions.own_better); --quick-net and
+// --check-net have the net search the quick pass or the check
+// (ReviewOptions.quick_net, check_net), its scores judged with
+// --net-wc-pawn (ReviewOptions.net_wc_pawn).
 // The searches are the review's own (src/game/review.h's evaluator
 // interface): the built-in engine, one thread, an empty 16 MB table each,
 // node limits; a search is named in the cache by the position, the game's
@@ -209,6 +211,8 @@ int main(int argc, char **argv) {
             opt.quick_net = true;
         else if (!strcmp(argv[i], "--no-quick-net"))
             opt.quick_net = false;
+        else if (!strcmp(argv[i], "--no-own-better"))
+            opt.own_better = false;
         else if (!strcmp(argv[i], "--quick-both"))
             opt.quick_both = true;
         else if (!strcmp(argv[i], "--check-net"))
@@ -241,7 +245,8 @@ int main(int argc, char **argv) {
         fprintf(stderr,
                 "usage: review_replay [--nodes N] [--verify-nodes N] [--second-nodes N] "
                 "[--wc-pawn CP] [--net-wc-pawn CP] [--quick-net] [--quick-both] [--check-net] "
-                "[--no-confirm] [--no-second-net] [--eval-file builtin] [--jobs N] "
+                "[--no-confirm] [--no-second-net] [--no-own-better] [--eval-file builtin] "
+                "[--jobs N] "
                 "[--cache FILE] "
                 "[--openings FILE] [--book FILE] GAMES.pgn > OUT.pgn\n");
         return 2;

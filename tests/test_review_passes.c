@@ -32,6 +32,11 @@ typedef struct Doubt {
     int seconds; // second opinions asked of search_second (doubt_second)
     uint64_t check_nodes, second_nodes; // the limits they were given
     int calm;                           // quick-pass searches asked of calm_search
+    // The second evaluation's own best move before 1. e4 (own_better) and
+    // its score, White's view (NULL: the quick pass's d4).
+    const char *own;
+    int own_score;
+    int owns; // those searches asked
 } Doubt;
 
 static Move san_move(const Board *b, const char *san) {
@@ -180,7 +185,18 @@ Test(review, a_mark_needs_the_second_opinion_too) {
 static bool doubt_second(void *ctx, int worker, const Line *l, const SearchLimits *limits,
                          int multipv, ReviewSearch *out) {
     Doubt *d = ctx;
-    d->seconds++;
+    if (l->ply == 0 && multipv == 1 && limits->nodes > 1000) {
+        d->owns++;
+        if (d->own) {
+            doubt_line(&out->lines[0], &l->board, d->own, d->own_score);
+            out->line_count = 1;
+            out->best = out->lines[0].pv[0];
+            out->depth = 10;
+            return true;
+        }
+    } else {
+        d->seconds++;
+    }
     d->second_nodes = limits->nodes;
     return doubt_search(ctx, worker, l, limits, multipv, out);
 }
@@ -223,6 +239,76 @@ Test(review, the_nets_second_opinion_raises_an_inaccuracy_to_a_mistake) {
     cr_expect_eq(d.seconds, 0);
     cr_expect_eq(d.confirms, 2);
     cr_expect_eq(p[0].nag, REVIEW_NAG_INACCURACY);
+    pgn_game_free(g);
+}
+
+// The better move shown is the second evaluation's own best, searched from
+// the position before the mark, when its scores say the mark too; its own
+// best being the move played drops the mark (own_better).
+Test(review, the_better_move_is_the_second_opinions_own) {
+    PgnGame *g = test_read_game("1. e4 e5 *\n");
+    ReviewEvaluator ev = { .search = doubt_search, .search_second = doubt_second };
+    ReviewOptions opt = { .nodes = 1000, .confirm = true, .second_net = true, .own_better = true };
+    ReviewPly p[2];
+    Board start;
+    cr_assert(pgn_position_at(g, 0, &start));
+    // 1. e4 a blunder to every pass (the second opinion: Black +3.00 after
+    // it, -0.20 after 1. d4), and to the net's own search 1. Nf3 (+0.30) is
+    // the best: shown with its line and the net's scores.
+    Doubt d = {
+        .e4_checked = -300, .after_e4 = 300, .after_d4 = -20, .own = "Nf3", .own_score = 30
+    };
+    ev.ctx = &d;
+    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
+    cr_expect_eq(d.owns, 1, "one search of the position before the mark");
+    cr_expect_eq(p[0].nag, REVIEW_NAG_BLUNDER);
+    cr_expect_eq(p[0].best, san_move(&start, "Nf3"));
+    cr_expect_eq(p[0].best_line[0], p[0].best);
+    cr_expect_eq(p[0].best_score_white, 30, "the net's score of its move");
+    cr_expect_eq(p[0].score_white, -300, "the net's score after 1. e4");
+    int loss_wc;
+    (void)review_judge(30, -300, NULL, &loss_wc);
+    cr_expect_eq(p[0].loss_wc, loss_wc, "the loss between the two");
+    // Its own best is the checked move: nothing changes.
+    d = (Doubt){
+        .e4_checked = -300, .after_e4 = 300, .after_d4 = -20, .own = "d4", .own_score = 20
+    };
+    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
+    cr_expect_eq(p[0].nag, REVIEW_NAG_BLUNDER);
+    cr_expect_eq(p[0].best, san_move(&start, "d4"));
+    cr_expect_eq(p[0].best_score_white, 20, "the check's scores");
+    // Its scores of 1. Nf3 (-2.50) and 1. e4 (-3.00) do not say a blunder:
+    // the checked d4 stays, with the check's scores.
+    d = (Doubt){
+        .e4_checked = -300, .after_e4 = 300, .after_d4 = -20, .own = "Nf3", .own_score = -250
+    };
+    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
+    cr_expect_eq(p[0].nag, REVIEW_NAG_BLUNDER);
+    cr_expect_eq(p[0].best, san_move(&start, "d4"));
+    cr_expect_eq(p[0].best_score_white, 20);
+    // Its own best is the move played: the searches disagree, no mark.
+    d = (Doubt){
+        .e4_checked = -300, .after_e4 = 300, .after_d4 = -20, .own = "e4", .own_score = 40
+    };
+    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
+    cr_expect_eq(p[0].nag, 0);
+    // Off: the checked move, and no such search.
+    opt.own_better = false;
+    d = (Doubt){
+        .e4_checked = -300, .after_e4 = 300, .after_d4 = -20, .own = "Nf3", .own_score = 30
+    };
+    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
+    cr_expect_eq(d.owns, 0);
+    cr_expect_eq(p[0].best, san_move(&start, "d4"));
+    // Nor without a second evaluation of its own.
+    opt.own_better = true;
+    ev.search_second = NULL;
+    d = (Doubt){
+        .e4_checked = -300, .after_e4 = 300, .after_d4 = -20, .own = "Nf3", .own_score = 30
+    };
+    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
+    cr_expect_eq(p[0].nag, REVIEW_NAG_BLUNDER);
+    cr_expect_eq(p[0].best, san_move(&start, "d4"));
     pgn_game_free(g);
 }
 

@@ -47,7 +47,8 @@ void review_options_default(ReviewOptions *opt) {
     *opt = (ReviewOptions){ .nodes = REVIEW_NODES,
                             .verify_nodes = REVIEW_VERIFY_NODES,
                             .confirm = true,
-                            .second_net = true };
+                            .second_net = true,
+                            .own_better = true };
 }
 
 // A game over by the rules (outcome.h): the endings they impose, and at the
@@ -332,9 +333,11 @@ static bool quick_deliver(int index, void *ctx) {
 // way 1; both took the better moves the judge finds worse than the move
 // played from 7 to 3: bench/results/2026-11-27-review-judge-3.md). l: the
 // game up to ply, the position before the move (the move is played on it).
-// Its class of the move goes to *found (0 when the searches failed). False
-// when the evaluator failed.
-static bool confirm(Run *r, int worker, int ply, Line *l, ReviewPly *p, int *found) {
+// Its class of the move goes to *found (0 when the searches failed), its
+// evaluation of the position after the move to *played. False when the
+// evaluator failed.
+static bool confirm(Run *r, int worker, int ply, Line *l, ReviewPly *p, int *found,
+                    PositionEval *played) {
     Line *alt = malloc(sizeof *alt);
     if (!alt)
         return false;
@@ -343,12 +346,12 @@ static bool confirm(Run *r, int worker, int ply, Line *l, ReviewPly *p, int *fou
     bool last = ply + 1 == r->total; // the claims of the game's end count there
     line_play(alt, p->best);
     line_play(l, p->played);
-    PositionEval played, better;
-    bool ok = analyse(r->re, r->second_alt, worker, l, last, &r->second, &played) &&
+    PositionEval better;
+    bool ok = analyse(r->re, r->second_alt, worker, l, last, &r->second, played) &&
               analyse(r->re, r->second_alt, worker, alt, false, &r->second, &better);
     free(alt);
     int loss, loss_wc;
-    *found = ok ? review_judge_scaled(sign * better.score_white, sign * played.score_white,
+    *found = ok ? review_judge_scaled(sign * better.score_white, sign * played->score_white,
                                       r->second_pawn, &loss, &loss_wc)
                 : 0;
     if (ok && !*found) {
@@ -357,6 +360,51 @@ static bool confirm(Run *r, int worker, int ply, Line *l, ReviewPly *p, int *fou
         p->loss_wc = loss_wc;
     }
     return ok;
+}
+
+// The better move of a mark that the second opinion confirmed, from that
+// evaluation's own search of the position before the move (its limits, all
+// moves): the better move was the quick pass's, which the check and the
+// second opinion only compared with the move played. When the second
+// evaluation's own best is the move played, the three searches disagree and
+// the move keeps no mark. When it is a third move that its scores (its own
+// search's before, the second opinion's after the move played) find the
+// move at least as bad from, that move, its line and those scores are shown
+// (bench/results/2026-11-27-review-judge-9.md). after: the second opinion's
+// position after the move played. False when the evaluator failed.
+static bool own_better(Run *r, int worker, int ply, ReviewPly *p, const PositionEval *after) {
+    Line *l = malloc(sizeof *l);
+    if (!l)
+        return false;
+    line_at(r, ply, l);
+    int sign = l->board.side == WHITE ? 1 : -1;
+    PositionEval own;
+    bool ok = analyse(r->re, r->second_alt, worker, l, false, &r->second, &own);
+    free(l);
+    if (!ok)
+        return false;
+    Move m = own.line_len > 0 ? own.line[0] : MOVE_NONE;
+    if (m == p->played) {
+        p->nag = 0;
+        return true;
+    }
+    if (m == MOVE_NONE || m == p->best)
+        return true;
+    int loss, loss_wc;
+    int nag = review_judge_scaled(sign * own.score_white, sign * after->score_white, r->second_pawn,
+                                  &loss, &loss_wc);
+    if (nag_rank(nag) < nag_rank(p->nag))
+        return true; // its scores do not say the mark: the checked move stays
+    p->best = m;
+    p->best_score_white = own.score_white;
+    p->best_mate_white = own.mate_white;
+    memcpy(p->best_line, own.line, (size_t)own.line_len * sizeof own.line[0]);
+    p->best_line_len = own.line_len;
+    p->score_white = after->score_white;
+    p->mate_white = after->mate_white;
+    p->loss = loss;
+    p->loss_wc = loss_wc;
+    return true;
 }
 
 // The check of one doubtful ply: the played move and the quick pass's best
@@ -422,7 +470,8 @@ static void check_work(int index, int worker, void *ctx) {
             if (nag_rank(quick_nag) < nag_rank(p->nag))
                 p->nag = quick_nag;
             int second = 0;
-            if (p->nag && r->opt->confirm && !confirm(r, worker, ply, l, p, &second))
+            PositionEval second_after;
+            if (p->nag && r->opt->confirm && !confirm(r, worker, ply, l, p, &second, &second_after))
                 atomic_store(&r->failed, true);
             // A second opinion of an evaluation other than the check's (the
             // net) that finds a mistake makes a ?! one (bench/results/
@@ -439,6 +488,9 @@ static void check_work(int index, int worker, void *ctx) {
                 !decided(best.score_white, r->check_pawn) &&
                 !is_mate_score(quick[ply + 1].score_white) && !is_mate_score(played.score_white))
                 p->nag = REVIEW_NAG_MISTAKE;
+            if (p->nag && r->opt->confirm && r->opt->own_better && r->second_alt != r->check_alt &&
+                !own_better(r, worker, ply, p, &second_after))
+                atomic_store(&r->failed, true);
         } else {
             p->nag = 0; // no verdict: no mark
         }

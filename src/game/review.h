@@ -24,8 +24,9 @@
 //   two passes' marks: it is marked only as badly as both find it (the
 //   check alone marked 0.71 of ?/?? right against Stockfish on the
 //   benchmark's 26 games, both together 0.76; bench/results/
-//   2026-11-26-review-judge-2.md), and the better move shown is the one that
-//   scored better in the check. A move the check exonerates keeps no mark.
+//   2026-11-26-review-judge-2.md), and the better move is the one that
+//   scored better in the check (shown unless the net finds another, below).
+//   A move the check exonerates keeps no mark.
 // - The second opinion (ReviewOptions.confirm, on by default): a move the
 //   check marks is searched once more as two positions, the one after the
 //   played move and the one after the better move, each on its own with the
@@ -45,6 +46,15 @@
 //   games, F1 0.673 -> 0.678 on the 12 calibration games
 //   (bench/results/2026-11-27-review-judge-6.md). The same raise with the
 //   hand-crafted second opinion lost precision on both (0.79 and 0.68).
+// - The better move shown (ReviewOptions.own_better, on by default): the
+//   check and the second opinion only compare the played move with the
+//   quick pass's best. The net then searches the position before a mark on
+//   its own; when its best is another move, and its scores of that move and
+//   of the played move (the second opinion's) say the mark too, that move,
+//   its line and those scores are shown; when its best is the played move,
+//   no mark. Better moves that Stockfish finds worse than the move played 3
+//   -> 2 on the 12 calibration games, better moves equal to its best 0.72 ->
+//   0.77, the same marks (bench/results/2026-11-27-review-judge-9.md).
 // - The searches of each pass run in parallel, one engine per core, each on
 //   one thread from an empty hash table (of one size for all the engines)
 //   and with a node limit by default, so that the marks are the same from
@@ -149,7 +159,8 @@ typedef struct ReviewPly {
     Move best_line[REVIEW_LINE_MAX]; // starts with best
     int best_line_len;
     int depth;    // of the search that scored the move (0: not searched)
-    bool checked; // scored by the check (then the scores above and the loss are its)
+    bool checked; // scored by the check (then the scores above and the loss are its,
+                  // or the second opinion's when its own better move is shown)
     int loss;     // centipawns the mover lost against best, >= 0
     int loss_wc;  // winning chances lost, tenths of a point of win%, >= 0
     bool theory;  // a move of theory (never marked)
@@ -176,6 +187,12 @@ typedef struct ReviewOptions {
     // (ReviewEvaluator.search_second; review_game: the built-in net when e
     // has none), else by its first, as the passes.
     bool second_net;
+    // The better move shown: the second opinion's evaluation's own best
+    // move of the position before a mark, when it is another move than the
+    // checked one and its scores say the mark (review.c's own_better); its
+    // own best being the move played drops the mark. Only with second_net
+    // and a second evaluation.
+    bool own_better;
     // The quick pass and the check by the second evaluation too (as
     // second_net; benchmark settings, off by default).
     bool quick_net, check_net;
