@@ -471,8 +471,11 @@ static void check_work(int index, int worker, void *ctx) {
                 p->nag = quick_nag;
             int second = 0;
             PositionEval second_after;
-            if (p->nag && r->opt->confirm && !confirm(r, worker, ply, l, p, &second, &second_after))
+            bool confirmed = p->nag && r->opt->confirm;
+            if (confirmed && !confirm(r, worker, ply, l, p, &second, &second_after)) {
                 atomic_store(&r->failed, true);
+                confirmed = false; // second_after holds nothing to read
+            }
             // A second opinion of an evaluation other than the check's (the
             // net) that finds a mistake makes a ?! one (bench/results/
             // 2026-11-27-review-judge-6.md): it is the precise one of the
@@ -488,7 +491,7 @@ static void check_work(int index, int worker, void *ctx) {
                 !decided(best.score_white, r->check_pawn) &&
                 !is_mate_score(quick[ply + 1].score_white) && !is_mate_score(played.score_white))
                 p->nag = REVIEW_NAG_MISTAKE;
-            if (p->nag && r->opt->confirm && r->opt->own_better && r->second_alt != r->check_alt &&
+            if (confirmed && p->nag && r->opt->own_better && r->second_alt != r->check_alt &&
                 !own_better(r, worker, ply, p, &second_after))
                 atomic_store(&r->failed, true);
         } else {
