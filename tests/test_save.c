@@ -230,6 +230,27 @@ Test(save, quit_warns_once_about_changes_not_saved) {
     session_free(s, 1000);
 }
 
+// Your own game saved to a file is saved: quit leaves at once and save alone
+// has nothing to write, until a move changes it again.
+Test(save, the_live_game_just_saved_has_no_changes_not_saved) {
+    SessionLog log = { 0 };
+    Session *s = open_session(&log, false);
+    line(s, "%s", "e4");
+    line(s, "save %s", other);
+    cr_expect(test_said(&log, "Saved to"), "%s", log.text);
+    line(s, "%s", "save");
+    cr_expect(test_said(&log, "has no changes to save"), "%s", log.text);
+    line(s, "%s", "e5");
+    line(s, "%s", "quit");
+    cr_expect(!session_quit_requested(s), "a move after the save is a change");
+    cr_expect(test_said(&log, "Changes to game 1 of"), "%s", log.text);
+    line(s, "%s", "save");
+    cr_expect(test_said(&log, "Saved game 1 back to"), "%s", log.text);
+    line(s, "%s", "quit");
+    cr_expect(session_quit_requested(s), "%s", log.text);
+    session_free(s, 1000);
+}
+
 Test(save, play_on_from_a_game_of_a_file) {
     SessionLog log = { 0 };
     Session *s = open_session(&log, false);
