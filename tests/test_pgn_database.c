@@ -317,6 +317,30 @@ Test(pgn_database, replace_file_keeps_only_the_game_and_the_permissions) {
     pgn_game_free(g);
 }
 
+// A database kept elsewhere and linked to (a synced folder, dotfiles): a
+// save writes the file the link names and the link stays a link.
+Test(pgn_database, a_save_through_a_symbolic_link_writes_its_target) {
+    char path[512], link[600], err[512];
+    copy_data("pgn/canonical.pgn", "canonical.pgn", path, sizeof path);
+    snprintf(link, sizeof link, "%s/link.pgn", dir);
+    cr_assert_eq(symlink("canonical.pgn", link), 0); // relative, as ln -s makes it
+    PgnGame *g = short_game("Through the link");
+    int number = 0;
+    cr_assert(pgn_db_append(g, link, &number, NULL, err, sizeof err), "%s", err);
+    struct stat st;
+    cr_assert_eq(lstat(link, &st), 0);
+    cr_expect(S_ISLNK(st.st_mode), "the link is still a link");
+    cr_expect_eq(pgn_db_count(path, err, sizeof err), 11, "the game is in the linked file");
+    cr_assert(pgn_set_tag(g, "Event", "Edited through the link"));
+    cr_assert(pgn_db_write_back(g, NULL, err, sizeof err), "%s", err);
+    cr_assert_eq(lstat(link, &st), 0);
+    cr_expect(S_ISLNK(st.st_mode), "still a link after a write back");
+    PgnGame *again = read_game(path, 11);
+    cr_expect_str_eq(pgn_tag(again, "Event"), "Edited through the link");
+    pgn_game_free(again);
+    pgn_game_free(g);
+}
+
 Test(pgn_database, a_failed_write_leaves_the_file) {
     char path[512], err[512] = "";
     copy_data("pgn/canonical.pgn", "canonical.pgn", path, sizeof path);
