@@ -317,6 +317,33 @@ Test(pgn_database, replace_file_keeps_only_the_game_and_the_permissions) {
     pgn_game_free(g);
 }
 
+// A file written on Windows keeps its CR LF line ends: a game written back
+// or added among them does not leave the file with mixed ones.
+Test(pgn_database, a_crlf_file_keeps_crlf_line_ends) {
+    char path[512], err[512];
+    snprintf(path, sizeof path, "%s/crlf.pgn", dir);
+    const char *text = "[Event \"a\"]\r\n[Result \"*\"]\r\n\r\n1. e4 e5 *\r\n\r\n"
+                       "[Event \"b\"]\r\n[Result \"*\"]\r\n\r\n1. d4 d5 *\r\n";
+    cr_assert(paths_write_atomic(path, text, strlen(text), err, sizeof err), "%s", err);
+    PgnGame *g = read_game(path, 1);
+    cr_assert(pgn_set_lead_comment(g, "edited"));
+    cr_assert(pgn_db_write_back(g, NULL, err, sizeof err), "%s", err);
+    PgnGame *added = short_game("Added");
+    int number = 0;
+    cr_assert(pgn_db_append(added, path, &number, NULL, err, sizeof err), "%s", err);
+    cr_expect_eq(number, 3);
+    size_t len;
+    char *now = slurp(path, &len);
+    for (size_t i = 0; i < len; i++)
+        if (now[i] == '\n')
+            cr_expect(i > 0 && now[i - 1] == '\r', "a bare LF at byte %zu of %zu", i, len);
+    cr_expect(!strstr(now, "\r\n\r\n\r\n"), "one blank line between games");
+    expect_tiles(path, 3);
+    free(now);
+    pgn_game_free(added);
+    pgn_game_free(g);
+}
+
 // A database kept elsewhere and linked to (a synced folder, dotfiles): a
 // save writes the file the link names and the link stays a link.
 Test(pgn_database, a_save_through_a_symbolic_link_writes_its_target) {
