@@ -344,6 +344,25 @@ Test(pgn_database, a_crlf_file_keeps_crlf_line_ends) {
     pgn_game_free(g);
 }
 
+// save to a name that is no file (a FIFO here; /dev/null for root) is
+// refused at once: neither read (it would block, or read without end) nor
+// replaced by a file.
+Test(pgn_database, a_save_to_a_fifo_or_device_is_refused) {
+    char path[512], err[512] = "";
+    snprintf(path, sizeof path, "%s/fifo", dir);
+    cr_assert_eq(mkfifo(path, 0600), 0);
+    PgnGame *g = short_game("Nowhere");
+    cr_expect(!pgn_db_replace_file(g, path, NULL, err, sizeof err));
+    cr_expect(strstr(err, "not a regular file"), "%s", err);
+    int number = 0;
+    cr_expect(!pgn_db_append(g, path, &number, NULL, err, sizeof err));
+    cr_expect(strstr(err, "not a regular file"), "%s", err);
+    struct stat st;
+    cr_assert_eq(lstat(path, &st), 0);
+    cr_expect(S_ISFIFO(st.st_mode), "still a FIFO");
+    pgn_game_free(g);
+}
+
 // A database kept elsewhere and linked to (a synced folder, dotfiles): a
 // save writes the file the link names and the link stays a link.
 Test(pgn_database, a_save_through_a_symbolic_link_writes_its_target) {

@@ -56,6 +56,10 @@ static bool read_existing(const char *path, char **text, size_t *len, char *err,
         snprintf(err, errsz, "%s is a directory", path);
         return false;
     }
+    if (!S_ISREG(st.st_mode)) { // a FIFO would block, a device read without end
+        snprintf(err, errsz, "%s is not a regular file", path);
+        return false;
+    }
     *text = paths_read_file(path, PGN_DB_MAX_BYTES, len, err, errsz);
     return *text != NULL;
 }
@@ -216,6 +220,10 @@ int pgn_db_count(const char *path, char *err, size_t errsz) {
     struct stat st;
     if (stat(path, &st) != 0 && errno == ENOENT)
         return 0;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        snprintf(err, errsz, "%s is not a regular file", path); // a FIFO would block
+        return -1;
+    }
     PgnReader *r = pgn_reader_open(path, err, errsz);
     if (!r)
         return -1;

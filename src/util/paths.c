@@ -231,6 +231,10 @@ bool paths_write_atomic(const char *path, const char *data, size_t len, char *er
     char tmp[PATH_MAX_LEN + 16], file[PATH_MAX_LEN];
     if (!follow_links(path, file, sizeof file))
         return fail(err, errsz, "cannot write", path);
+    // A rename onto a device or a FIFO would replace it (/dev/null, as root).
+    struct stat target;
+    if (stat(file, &target) == 0 && !S_ISREG(target.st_mode))
+        return errmsg_set(err, errsz, "cannot write %s: not a regular file", path);
     if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", file) >= (int)sizeof tmp) {
         errno = ENAMETOOLONG;
         return fail(err, errsz, "cannot write", path);
