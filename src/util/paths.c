@@ -213,12 +213,11 @@ static bool follow_links(const char *path, char *out, size_t outsz) {
             return false;
         target[n] = '\0';
         char *slash = strrchr(out, '/');
-        int written;
-        if (target[0] == '/' || !slash) // absolute, or relative to the current directory
-            written = snprintf(out, outsz, "%s", target);
-        else // relative to the link's directory
-            written = snprintf(slash + 1, outsz - (size_t)(slash + 1 - out), "%s", target);
-        if (written < 0 || (size_t)written >= outsz || (size_t)n >= sizeof target - 1) {
+        // Absolute, or relative to the current directory; else to the link's.
+        char *at = target[0] == '/' || !slash ? out : slash + 1;
+        size_t room = outsz - (size_t)(at - out);
+        int written = snprintf(at, room, "%s", target);
+        if (written < 0 || (size_t)written >= room || (size_t)n >= sizeof target - 1) {
             errno = ENAMETOOLONG;
             return false;
         }
