@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // patzer's entry point: picks the face of the program from the arguments and
 // the terminal, reads the configuration, and hands over.
+#include <errno.h>
 #include <getopt.h>
 #include <locale.h>
 #include <stdio.h>
@@ -255,19 +256,33 @@ static int run_pipe(const Config *cfg) {
     return status;
 }
 
+// Output lost to a full disk or a closed file is said, and is a failure:
+// the faces that write results (perft, --config-example > file) must not
+// exit 0 with nothing written. A face that failed has said why already.
+static int finish_output(const char *who, int status) {
+    errno = 0;
+    if (status != 0 || (fflush(stdout) == 0 && !ferror(stdout)))
+        return status;
+    fprintf(stderr, "%s: standard output: %s\n", who, errno ? strerror(errno) : "write error");
+    return 2;
+}
+
 int main(int argc, char **argv) {
     setlocale(LC_CTYPE, "");
     board_init_tables();
     paths_set_argv0(argv[0]);
     if (argc >= 2)
         for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
-            if (strcmp(argv[1], subcommands[i].name) == 0)
-                return subcommands[i].run(argc - 2, argv + 2);
+            if (strcmp(argv[1], subcommands[i].name) == 0) {
+                char who[64];
+                snprintf(who, sizeof who, "patzer %s", subcommands[i].name);
+                return finish_output(who, subcommands[i].run(argc - 2, argv + 2));
+            }
     static Config cfg;
     load_config(&cfg, argv[0]);
     int status = parse_game_options(argc, argv, &cfg);
     if (status >= 0)
-        return status;
+        return finish_output("patzer", status);
     if (!isatty(STDIN_FILENO))
         return run_pipe(&cfg);
     char why[256] = "";

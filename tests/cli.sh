@@ -183,4 +183,33 @@ expect_error "perft, impossible en passant" "en passant square e3 impossible" pe
 expect_error "perft, castling without rook" "castling: 'K' but no white rook on the kingside of the king on e1" perft 1 \
     4k3/8/8/8/8/8/8/4K3 w K - 0 1
 
+
+# ------------------------------------------------------------------ full disk
+
+# What is printed to a full disk is lost: said on standard error, with a
+# failing exit status, never a silent success.
+expect_full_disk() {
+    local name=$1
+    shift
+    if [ ! -w /dev/full ]; then
+        skip "$name: no /dev/full"
+        return
+    fi
+    (timeout "${RUN_TIMEOUT:-120}" "$PATZER" "$@" >/dev/full 2>"$tmp/err" </dev/null)
+    status=$?
+    if [ "$status" -eq 0 ]; then
+        fail "$name: exit status 0 with its output lost"
+    elif ! grep -q "No space left on device" "$tmp/err"; then
+        fail "$name: stderr '$(head -c 300 "$tmp/err")' does not say why"
+    else
+        pass "$name"
+    fi
+}
+expect_full_disk "perft to a full disk" perft 2
+expect_full_disk "divide to a full disk" divide 2
+expect_full_disk "--help to a full disk" --help
+expect_full_disk "--version to a full disk" --version
+expect_full_disk "--config-example to a full disk" --config-example
+expect_full_disk "puzzles check to a full disk" puzzles check "$src/data/puzzles.txt"
+
 finish

@@ -70,6 +70,12 @@ check "a binary file given to load is refused" has "$out" "is a binary file, not
 long=$(head -c 2000 /dev/zero | tr '\0' 'p')
 out=$(printf '%s\n' "setboard $long" quit | timeout 30 "$PATZER" 2>&1)
 check "an overlong setboard is refused" has "$out" "too long"
+# A line longer than the input buffer (64 KiB) is one line: refused once, and
+# its tail is never read as a line of its own (here a move).
+long=$(head -c 65528 /dev/zero | tr '\0' 'x') # with "comment ", the buffer's size
+out=$(printf '%s\n' 'play both' "comment ${long}e4" fen quit | timeout 30 "$PATZER" --new 2>&1)
+check "a line over 64 KiB is refused once" test "$(grep -c 'too long' <<<"$out")" -eq 1
+check "the tail of a line over 64 KiB is not played" has "$out" "$start_fen"
 
 # End of input without quit: the session ends cleanly.
 out=$(printf 'play both\ne4\n' | timeout 30 "$PATZER" 2>&1)

@@ -494,6 +494,7 @@ Test(pgn_errors, positions_of_other_errors) {
         { "1. e4 ( ) *\n", 1, 7, "empty variation" },
         { "( 1. e4 ) *\n", 1, 1, "must follow the move" },
         { "1. e4 e5 2. Nf3 &\n", 1, 17, "unexpected character '&'" },
+        { "1. e4 e5 2. Nf3 \xff *\n", 1, 17, "unexpected byte 0xFF" }, // not a raw byte
         { "1. e4 e5!!! *\n", 1, 9, "bad annotation" },
         { "[Event \"x\"]\n[Bad\n\n1. e4 *\n", 2, 5, "expected '\"'" },
         { "[Event \"x\" junk]\n\n1. e4 *\n", 1, 12, "expected ']'" },

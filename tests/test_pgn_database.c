@@ -317,6 +317,76 @@ Test(pgn_database, replace_file_keeps_only_the_game_and_the_permissions) {
     pgn_game_free(g);
 }
 
+// A file written on Windows keeps its CR LF line ends: a game written back
+// or added among them does not leave the file with mixed ones.
+Test(pgn_database, a_crlf_file_keeps_crlf_line_ends) {
+    char path[512], err[512];
+    snprintf(path, sizeof path, "%s/crlf.pgn", dir);
+    const char *text = "[Event \"a\"]\r\n[Result \"*\"]\r\n\r\n1. e4 e5 *\r\n\r\n"
+                       "[Event \"b\"]\r\n[Result \"*\"]\r\n\r\n1. d4 d5 *\r\n";
+    cr_assert(paths_write_atomic(path, text, strlen(text), err, sizeof err), "%s", err);
+    PgnGame *g = read_game(path, 1);
+    cr_assert(pgn_set_lead_comment(g, "edited"));
+    cr_assert(pgn_db_write_back(g, NULL, err, sizeof err), "%s", err);
+    PgnGame *added = short_game("Added");
+    int number = 0;
+    cr_assert(pgn_db_append(added, path, &number, NULL, err, sizeof err), "%s", err);
+    cr_expect_eq(number, 3);
+    size_t len;
+    char *now = slurp(path, &len);
+    for (size_t i = 0; i < len; i++)
+        if (now[i] == '\n')
+            cr_expect(i > 0 && now[i - 1] == '\r', "a bare LF at byte %zu of %zu", i, len);
+    cr_expect(!strstr(now, "\r\n\r\n\r\n"), "one blank line between games");
+    expect_tiles(path, 3);
+    free(now);
+    pgn_game_free(added);
+    pgn_game_free(g);
+}
+
+// save to a name that is no file (a FIFO here; /dev/null for root) is
+// refused at once: neither read (it would block, or read without end) nor
+// replaced by a file.
+Test(pgn_database, a_save_to_a_fifo_or_device_is_refused) {
+    char path[512], err[512] = "";
+    snprintf(path, sizeof path, "%s/fifo", dir);
+    cr_assert_eq(mkfifo(path, 0600), 0);
+    PgnGame *g = short_game("Nowhere");
+    cr_expect(!pgn_db_replace_file(g, path, NULL, err, sizeof err));
+    cr_expect(strstr(err, "not a regular file"), "%s", err);
+    int number = 0;
+    cr_expect(!pgn_db_append(g, path, &number, NULL, err, sizeof err));
+    cr_expect(strstr(err, "not a regular file"), "%s", err);
+    struct stat st;
+    cr_assert_eq(lstat(path, &st), 0);
+    cr_expect(S_ISFIFO(st.st_mode), "still a FIFO");
+    pgn_game_free(g);
+}
+
+// A database kept elsewhere and linked to (a synced folder, dotfiles): a
+// save writes the file the link names and the link stays a link.
+Test(pgn_database, a_save_through_a_symbolic_link_writes_its_target) {
+    char path[512], link[600], err[512];
+    copy_data("pgn/canonical.pgn", "canonical.pgn", path, sizeof path);
+    snprintf(link, sizeof link, "%s/link.pgn", dir);
+    cr_assert_eq(symlink("canonical.pgn", link), 0); // relative, as ln -s makes it
+    PgnGame *g = short_game("Through the link");
+    int number = 0;
+    cr_assert(pgn_db_append(g, link, &number, NULL, err, sizeof err), "%s", err);
+    struct stat st;
+    cr_assert_eq(lstat(link, &st), 0);
+    cr_expect(S_ISLNK(st.st_mode), "the link is still a link");
+    cr_expect_eq(pgn_db_count(path, err, sizeof err), 11, "the game is in the linked file");
+    cr_assert(pgn_set_tag(g, "Event", "Edited through the link"));
+    cr_assert(pgn_db_write_back(g, NULL, err, sizeof err), "%s", err);
+    cr_assert_eq(lstat(link, &st), 0);
+    cr_expect(S_ISLNK(st.st_mode), "still a link after a write back");
+    PgnGame *again = read_game(path, 11);
+    cr_expect_str_eq(pgn_tag(again, "Event"), "Edited through the link");
+    pgn_game_free(again);
+    pgn_game_free(g);
+}
+
 Test(pgn_database, a_failed_write_leaves_the_file) {
     char path[512], err[512] = "";
     copy_data("pgn/canonical.pgn", "canonical.pgn", path, sizeof path);

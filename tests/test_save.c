@@ -230,6 +230,55 @@ Test(save, quit_warns_once_about_changes_not_saved) {
     session_free(s, 1000);
 }
 
+// Your own game saved to a file is saved: quit leaves at once and save alone
+// has nothing to write, until a move changes it again.
+Test(save, the_live_game_just_saved_has_no_changes_not_saved) {
+    SessionLog log = { 0 };
+    Session *s = open_session(&log, false);
+    line(s, "%s", "e4");
+    line(s, "save %s", other);
+    cr_expect(test_said(&log, "Saved to"), "%s", log.text);
+    line(s, "%s", "save");
+    cr_expect(test_said(&log, "has no changes to save"), "%s", log.text);
+    line(s, "%s", "e5");
+    line(s, "%s", "quit");
+    cr_expect(!session_quit_requested(s), "a move after the save is a change");
+    cr_expect(test_said(&log, "Changes to game 1 of"), "%s", log.text);
+    line(s, "%s", "save");
+    cr_expect(test_said(&log, "Saved game 1 back to"), "%s", log.text);
+    line(s, "%s", "quit");
+    cr_expect(session_quit_requested(s), "%s", log.text);
+    session_free(s, 1000);
+}
+
+// Two patzers at once share the autosave: one's move must not overwrite the
+// unfinished game the other left there; that game goes to the archive.
+Test(save, another_session_s_unfinished_game_in_the_autosave_is_archived) {
+    SessionLog la = { 0 }, lb = { 0 };
+    Session *a = open_session(&la, false);
+    line(a, "%s", "e4");
+    SessionOptions o = test_session_options(dir, "archive.pgn");
+    o.settings.players[BLACK] = PLAYER_HUMAN;
+    o.fresh = true;
+    Session *b = test_session_open(&o, &lb, 1000);
+    line(b, "%s", "c4");
+    line(b, "%s", "c5");
+    session_free(b, 1000); // its unfinished game stays in the autosave
+    line(a, "%s", "e5");
+    cr_expect(test_said(&la, "Another patzer"), "%s", la.text);
+    session_free(a, 1000);
+    char path[400];
+    snprintf(path, sizeof path, "%s/archive.pgn", dir);
+    size_t len;
+    char *archive = slurp(path, &len);
+    cr_expect(strstr(archive, "1. c4 c5"), "the other session's game is archived: %s", archive);
+    free(archive);
+    snprintf(path, sizeof path, "%s/autosave.pgn", dir);
+    char *autosave = slurp(path, &len);
+    cr_expect(strstr(autosave, "1. e4 e5"), "%s", autosave);
+    free(autosave);
+}
+
 Test(save, play_on_from_a_game_of_a_file) {
     SessionLog log = { 0 };
     Session *s = open_session(&log, false);

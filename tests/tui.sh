@@ -34,8 +34,11 @@ tm resize-window -t game -x 80 -y 24
 check "redrawn at 80x24" wait_for 5 '1\. e4 [a-hNBRQKO]'
 tm resize-window -t game -x 40 -y 10
 check "too small: asks to enlarge" wait_for 5 'enlarge'
+# The board cannot be seen: your clock must not run meanwhile, as under a pager.
+check "too small: your game is paused and it says so" wait_for 5 'game paused'
 tm resize-window -t game -x 120 -y 40
 check "back to full size" wait_for 5 '1\. e4 [a-hNBRQKO]'
+check "back to full size: the clock runs again" wait_for 5 '▶'
 
 keys "Ke3" Enter
 # The typed text alone must not pass: the message names the move and the mode.

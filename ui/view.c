@@ -70,18 +70,20 @@ static int join_phrases(char phrases[][MESSAGE_MAX], int count, int width,
 // the whole screen and broken between its three phrases where it must be.
 // A screen too small for those says it shorter ("Too small: need 60x20"),
 // down to the size alone: the size needed is the one thing that must show.
-static void draw_too_small(const UiLayout *l) {
+// A game of yours waits meanwhile, and the longest form says so.
+static void draw_too_small(const UiLayout *l, bool paused) {
     WINDOW *w = l->full;
     if (!w)
         return;
     werase(w);
     int width = getmaxx(w), height = getmaxy(w);
-    char phrases[3][MESSAGE_MAX], lines[3][3 * MESSAGE_MAX];
+    char phrases[4][MESSAGE_MAX], lines[4][3 * MESSAGE_MAX];
     snprintf(phrases[0], sizeof phrases[0], "Terminal too small:");
     snprintf(phrases[1], sizeof phrases[1], "enlarge to at least %dx%d", l->need_cols,
              l->need_lines);
     snprintf(phrases[2], sizeof phrases[2], "(now %dx%d)", l->cols, l->lines);
-    int n = join_phrases(phrases, 3, width, lines);
+    snprintf(phrases[3], sizeof phrases[3], "- game paused");
+    int n = join_phrases(phrases, paused ? 4 : 3, width, lines);
     if (n < 0 || n > height) {
         snprintf(phrases[0], sizeof phrases[0], "Too small:");
         snprintf(phrases[1], sizeof phrases[1], "need %dx%d", l->need_cols, l->need_lines);
@@ -171,7 +173,7 @@ void ui_view_draw(const UiView *v) {
     status_cut = v->status_cut;
     ui_text_copy(status_more, sizeof status_more, v->status_more ? v->status_more : "");
     if (l->too_small) {
-        draw_too_small(l);
+        draw_too_small(l, v->paused);
         return;
     }
     if (l->board) {

@@ -83,6 +83,7 @@ typedef struct UiView {
     // than it holds, status_more ("F2: more", NULL for none) ends the line.
     bool status_cut;
     const char *status_more;
+    bool paused; // a game of yours waits while the board cannot be seen
     // The evaluation after each ply of the game (centipawns, White's view,
     // mates as +-10000), drawn as a sparkline when graph_count > 1; the
     // plies with the biggest swings are marked. NULL for none.

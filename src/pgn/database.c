@@ -56,8 +56,36 @@ static bool read_existing(const char *path, char **text, size_t *len, char *err,
         snprintf(err, errsz, "%s is a directory", path);
         return false;
     }
+    if (!S_ISREG(st.st_mode)) { // a FIFO would block, a device read without end
+        snprintf(err, errsz, "%s is not a regular file", path);
+        return false;
+    }
     *text = paths_read_file(path, PGN_DB_MAX_BYTES, len, err, errsz);
     return *text != NULL;
+}
+
+// Whether the file's lines end in CR LF, as its first line end does: a game
+// written among them ends its lines the same way (no file of mixed ends).
+static bool crlf_file(const char *before, size_t nbefore, const char *after, size_t nafter) {
+    const char *nl = memchr(before, '\n', nbefore);
+    if (nl)
+        return nl > before && nl[-1] == '\r';
+    nl = memchr(after, '\n', nafter);
+    return nl && nl > after && nl[-1] == '\r';
+}
+
+// Copies text to dst with each line end as eol; the bytes written.
+static size_t copy_lines(char *dst, const char *text, size_t len, const char *eol) {
+    size_t n = 0, eol_len = strlen(eol);
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '\n') {
+            memcpy(dst + n, eol, eol_len);
+            n += eol_len;
+        } else {
+            dst[n++] = text[i];
+        }
+    }
+    return n;
 }
 
 // before + g's text + after, written to path; g's text lands at [*at, *end).
@@ -68,9 +96,15 @@ static bool write_around(const PgnGame *g, const char *path, const char *before,
                          char *err, size_t errsz) {
     size_t len = 0;
     char *text = pgn_write_string(g, &len);
-    bool nl = separate && nbefore > 0 && before[nbefore - 1] != '\n';
-    bool blank = separate && nbefore > 0 && (nbefore < 2 || before[nbefore - 2] != '\n' || nl);
-    char *all = text ? malloc(nbefore + 2 + len + nafter + 1) : NULL;
+    const char *eol = crlf_file(before, nbefore, after, nafter) ? "\r\n" : "\n";
+    size_t e = nbefore; // before without its last line end
+    bool ends_line = e > 0 && before[e - 1] == '\n';
+    if (ends_line && --e > 0 && before[e - 1] == '\r')
+        e--;
+    bool ends_blank = ends_line && e > 0 && before[e - 1] == '\n';
+    bool nl = separate && nbefore > 0 && !ends_line;
+    bool blank = separate && nbefore > 0 && (nbefore < 2 || !ends_blank || nl);
+    char *all = text ? malloc(nbefore + 4 + 2 * len + nafter + 1) : NULL;
     if (!all) {
         free(text);
         snprintf(err, errsz, "cannot write %s: out of memory", path);
@@ -80,12 +114,11 @@ static bool write_around(const PgnGame *g, const char *path, const char *before,
     memcpy(all, before, nbefore);
     n += nbefore;
     if (nl)
-        all[n++] = '\n';
+        n += copy_lines(all + n, "\n", 1, eol);
     if (blank)
-        all[n++] = '\n';
+        n += copy_lines(all + n, "\n", 1, eol);
     *at = n;
-    memcpy(all + n, text, len);
-    n += len;
+    n += copy_lines(all + n, text, len, eol);
     *end = n;
     memcpy(all + n, after, nafter);
     n += nafter;
@@ -187,6 +220,10 @@ int pgn_db_count(const char *path, char *err, size_t errsz) {
     struct stat st;
     if (stat(path, &st) != 0 && errno == ENOENT)
         return 0;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        snprintf(err, errsz, "%s is not a regular file", path); // a FIFO would block
+        return -1;
+    }
     PgnReader *r = pgn_reader_open(path, err, errsz);
     if (!r)
         return -1;

@@ -773,6 +773,10 @@ static int read_game(PgnReader *r) {
         default:
             if (is_name_char(c) || c == '-') // '-': a null move "--"
                 rc = read_symbol(r);
+            else if ((unsigned char)c < 0x20 ||
+                     (unsigned char)c >= 0x7f) // no raw byte on a terminal
+                rc = fail_at(r, r->line_no, (int)r->pos + 1, r->in_tags ? SKIP_TAGS : SKIP_MOVES,
+                             "unexpected byte 0x%02X", (unsigned)(unsigned char)c);
             else
                 rc = fail_at(r, r->line_no, (int)r->pos + 1, r->in_tags ? SKIP_TAGS : SKIP_MOVES,
                              "unexpected character '%c'", c);

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Mode play: the live game against the engine (or yourself). Its clocks run
 // only while it is shown: leaving play pauses them, entering restarts them.
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "src/pgn/write.h"
 #include "src/session/session_int.h"
 
 typedef struct PlayState {
@@ -15,6 +18,7 @@ typedef struct PlayState {
     bool held;              // session_hold: the game waits while the board is covered
     bool held_clock;        // a clock ran (or was started by a move) while held
     PgnSource saved_to;     // where `save` last put the game (path empty: nowhere yet)
+    uint64_t saved_digest;  // game_digest of what it wrote there
     // Looking back: the position after the live game's first view_ply moves
     // is shown (-1: the live position), while the clocks and the engine go on.
     int view_ply;
@@ -547,15 +551,41 @@ static void play_status(const Session *s, char *buf, size_t bufsz) {
     }
 }
 
+// A digest of the game's text but its clocks tag, which changes while the
+// clocks run: a game saved and not changed since has the same one, so that
+// save and quit know it is saved. 0 when out of memory (never a match).
+static uint64_t game_digest(const PgnGame *g) {
+    static const char skip[] = "[PatzerClocks ";
+    size_t len;
+    char *text = pgn_write_string(g, &len);
+    if (!text)
+        return 0;
+    uint64_t h = 14695981039346656037u; // FNV-1a
+    for (const char *line = text, *end; *line; line = end) {
+        end = strchr(line, '\n');
+        end = end ? end + 1 : line + strlen(line);
+        if (strncmp(line, skip, sizeof skip - 1) == 0)
+            continue;
+        for (const char *c = line; c < end; c++)
+            h = (h ^ (unsigned char)*c) * 1099511628211u;
+    }
+    free(text);
+    return h | 1;
+}
+
 static PgnGame *play_to_pgn(Session *s, int64_t now) {
     PgnGame *g = gamefile_to_pgn(s->live, s->openings, now);
-    if (g && state(s)->saved_to.path[0])
+    if (g && state(s)->saved_to.path[0]) {
         pgn_set_source(g, &state(s)->saved_to); // a second save writes it there again
+        if (game_digest(g) == state(s)->saved_digest)
+            pgn_mark_saved(g);
+    }
     return g;
 }
 
 static void play_saved(Session *s, const PgnGame *written) {
     state(s)->saved_to = *pgn_source(written);
+    state(s)->saved_digest = game_digest(written);
 }
 
 static bool engines_only(const Game *g) {

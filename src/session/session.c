@@ -765,6 +765,7 @@ Session *session_new(const SessionOptions *opts, const SessionHooks *hooks, int6
     if (opts->engine_cmd[0]) // --engine, engine = CMD: a failure is said, the built-in plays
         think_engine_command(&s->think, opts->engine_cmd);
     find_unfinished(s, now);
+    session_stamp_autosave(s);
     s->mode = s->back_mode = SESSION_PLAY;
     session_mode_ops(SESSION_PLAY)->enter(s, &(ModeArgs){ 0 }, now);
     if (opts->load_path[0])

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "src/session/session_int.h"
 
@@ -99,10 +100,57 @@ bool session_archive_live(Session *s, const Game *g, bool keep, int64_t now) {
     return ok;
 }
 
+static FileStamp file_stamp(const char *path) {
+    FileStamp f = { .known = true };
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return f;
+    f.exists = true;
+    f.dev = (unsigned long long)st.st_dev;
+    f.ino = (unsigned long long)st.st_ino;
+    f.size = (unsigned long long)st.st_size;
+    f.mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+    return f;
+}
+
+void session_stamp_autosave(Session *s) {
+    if (s->opts.autosave_path[0])
+        s->autosave_stamp = file_stamp(s->opts.autosave_path);
+}
+
+// Two patzers at once share the autosave: when the other one wrote it since
+// this one last did, the game it left there (unfinished, or finished and not
+// archived) goes to the archive before this session's game takes the file.
+static void rescue_other_autosave(Session *s, int64_t now) {
+    const char *path = s->opts.autosave_path;
+    FileStamp was = s->autosave_stamp, is = file_stamp(path);
+    if (!was.known || !is.exists ||
+        (was.exists && was.dev == is.dev && was.ino == is.ino && was.size == is.size &&
+         was.mtime_ns == is.mtime_ns))
+        return;
+    char why[512], moves[32];
+    bool in_archive = true;
+    Game *g = game_new(&s->opts.settings, why, sizeof why);
+    if (g && gamefile_load(g, path, now, &in_archive, why, sizeof why) && game_ply_count(g) > 0 &&
+        (!game_is_over(g) || !in_archive)) {
+        bool archived = session_archive_live(s, g, true, now);
+        session_say(s, MSG_ERROR,
+                    "Another patzer left its game (%s) in the autosave: %s; this game is "
+                    "autosaved in its place.",
+                    session_moves_text(g, moves, sizeof moves),
+                    archived ? "it is in the archive now"
+                             : "it waits for the archive (tried after each move)");
+    }
+    game_free(g);
+}
+
 bool session_autosave_game(Session *s, const Game *g, bool in_archive, int64_t now) {
     char err[512];
+    rescue_other_autosave(s, now);
     bool ok = gamefile_autosave(g, s->openings, s->opts.autosave_path, in_archive, now, err,
                                sizeof err);
+    if (ok)
+        session_stamp_autosave(s);
     write_outcome(s, s->autosave_failure, sizeof s->autosave_failure, "Autosave",
                   s->opts.autosave_path, ok ? NULL : err, "tried again after each move");
     return ok;

@@ -139,6 +139,13 @@ typedef struct PointingState {
 // The opening explorer's state, private to explore.c.
 typedef struct ExploreState ExploreState;
 
+// Which version of a file is on disk: a rename or a write changes it.
+typedef struct FileStamp {
+    bool known, exists;
+    unsigned long long dev, ino, size;
+    long long mtime_ns;
+} FileStamp;
+
 struct Session {
     // Services every mode may use.
     SessionHooks hooks;
@@ -185,6 +192,9 @@ struct Session {
     PgnGame *unarchived[8];
     int unarchived_count;
     bool autosave_unarchived; // the autosave file holds one of them (from the last session)
+    // The autosave as this session last read or wrote it: a change since is
+    // another patzer's (two at once), whose game must not be overwritten.
+    FileStamp autosave_stamp;
     // Settings typed after the live game ended: they are the next game's
     // (the finished game keeps those it was played with).
     GameSettings next_settings;
@@ -246,6 +256,8 @@ void why_command(Session *s);
 // Writes g to the autosave (in_archive: see gamefile_autosave), saying a
 // failure once per cause and the recovery. False when it failed.
 bool session_autosave_game(Session *s, const Game *g, bool in_archive, int64_t now);
+// Remembers the autosave as it is now (at the start, after reading it).
+void session_stamp_autosave(Session *s);
 // The live game changed: autosave it; when it ended, archive it (first, so
 // that the autosave knows whether it is in the archive); games waiting for the
 // archive are tried again.

@@ -22,6 +22,7 @@ typedef struct LineMode {
     char *start_text; // a text said while the session started (--pgn's list), owned
     int fd;
     bool eof;
+    bool skipping;          // in the rest of a line longer than buf: dropped, never a line
     unsigned failures_said; // write failures already on stderr
     char buf[INPUT_MAX];
     size_t len;
@@ -118,9 +119,21 @@ static void on_changed(void *ctx) { print_board(ctx); }
 // Takes the next complete line out of the buffer (a last line without a
 // newline counts at end of input). False when there is none yet.
 static bool take_line(LineMode *lm, char *line, size_t linesz) {
+    while (lm->skipping && lm->len > 0) {
+        char *end = memchr(lm->buf, '\n', lm->len);
+        size_t drop = end ? (size_t)(end - lm->buf) + 1 : lm->len;
+        memmove(lm->buf, lm->buf + drop, lm->len - drop);
+        lm->len -= drop;
+        lm->skipping = !end;
+    }
+    if (lm->skipping)
+        return false;
     char *nl = memchr(lm->buf, '\n', lm->len);
     if (!nl && !(lm->eof && lm->len > 0) && lm->len < sizeof lm->buf)
         return false;
+    // A full buffer without a line end: the line is cut here and its rest
+    // dropped as it arrives (else the rest would run as lines of its own).
+    lm->skipping = !nl && !lm->eof;
     size_t n = nl ? (size_t)(nl - lm->buf) : lm->len;
     size_t used = nl ? n + 1 : n;
     while (n > 0 && (lm->buf[n - 1] == '\r' || lm->buf[n - 1] == '\n'))
@@ -136,6 +149,8 @@ static bool take_line(LineMode *lm, char *line, size_t linesz) {
 
 // Whether the next waiting line is "stop" (it may interrupt what runs).
 static bool stop_waiting(const LineMode *lm) {
+    if (lm->skipping)
+        return false;
     const char *p = lm->buf;
     while (p < lm->buf + lm->len && (*p == ' ' || *p == '\t'))
         p++;

@@ -44,7 +44,7 @@ typedef struct Tui {
     UiPager pager;      // help, texts and the message log over the whole screen
     bool pager_list;    // the pager shows the game list or the explorer: a click acts on a row
     bool pager_typing;  // `:` in the pager: every key goes to the command bar, q too
-    bool holding;       // the session holds the game while the pager covers the board
+    bool holding;       // the session holds the game while the board is covered
     bool paused;        // and a game of yours is paused for it (the footer says so)
     char pager_find[128]; // the last text searched for in the pager (/TEXT)
     char list_hint[256]; // the game list's last row: how to open a game
@@ -393,6 +393,7 @@ static void draw(Tui *t, int64_t now) {
     if (session_review_progress(s, &done, &total) && status != STATUS_ERROR)
         snprintf(v.status, sizeof v.status, "Reviewing: %d of %d %s...", done, total,
                  text_plural(total, "move", "moves"));
+    v.paused = t->paused;
     if (ui_pager_is_open(&t->pager)) {
         // Over everything; the command bar too, unless something is typed.
         bool typing = t->pager_typing || !ui_cmdbar_is_empty();
@@ -593,9 +594,11 @@ int tui_run(const Config *cfg, char *why, size_t whysz) {
     t.dirty = true;
     while (!stop_signal && !t.eof && !session_quit_requested(t.session)) {
         int64_t now = frontend_now_ms();
-        // A pager over the board holds a game of yours: its clock does not
-        // run where you cannot see it (man page, "Pagers").
-        if (ui_pager_is_open(&t.pager) != t.holding) {
+        // A pager over the board, or a terminal too small for it, holds a
+        // game of yours: its clock does not run where you cannot see it (man
+        // page, "Pagers").
+        bool covered = ui_pager_is_open(&t.pager) || ui_screen_too_small(NULL, NULL);
+        if (covered != t.holding) {
             t.holding = !t.holding;
             t.paused = session_hold(t.session, t.holding, now) && t.holding;
             t.dirty = true;

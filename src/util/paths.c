@@ -193,9 +193,48 @@ static bool fail(char *err, size_t errsz, const char *what, const char *path) {
     return errmsg_set(err, errsz, "%s %s: %s", what, path, strerror(errno));
 }
 
+// The file a chain of symbolic links ends at (path itself when it is none,
+// or does not exist yet): a rename onto a link would replace the link and
+// leave the file it names (a synced folder, dotfiles) as it was. False with
+// errno set on a loop or a name too long.
+static bool follow_links(const char *path, char *out, size_t outsz) {
+    enum { MAX_LINKS = 40 }; // as the kernel's ELOOP limit
+    if (snprintf(out, outsz, "%s", path) >= (int)outsz) {
+        errno = ENAMETOOLONG;
+        return false;
+    }
+    for (int i = 0; i < MAX_LINKS; i++) {
+        struct stat st;
+        if (lstat(out, &st) != 0 || !S_ISLNK(st.st_mode))
+            return true;
+        char target[PATH_MAX_LEN];
+        ssize_t n = readlink(out, target, sizeof target - 1);
+        if (n < 0)
+            return false;
+        target[n] = '\0';
+        char *slash = strrchr(out, '/');
+        // Absolute, or relative to the current directory; else to the link's.
+        char *at = target[0] == '/' || !slash ? out : slash + 1;
+        size_t room = outsz - (size_t)(at - out);
+        int written = snprintf(at, room, "%s", target);
+        if (written < 0 || (size_t)written >= room || (size_t)n >= sizeof target - 1) {
+            errno = ENAMETOOLONG;
+            return false;
+        }
+    }
+    errno = ELOOP;
+    return false;
+}
+
 bool paths_write_atomic(const char *path, const char *data, size_t len, char *err, size_t errsz) {
-    char tmp[PATH_MAX_LEN + 16];
-    if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path) >= (int)sizeof tmp) {
+    char tmp[PATH_MAX_LEN + 16], file[PATH_MAX_LEN];
+    if (!follow_links(path, file, sizeof file))
+        return fail(err, errsz, "cannot write", path);
+    // A rename onto a device or a FIFO would replace it (/dev/null, as root).
+    struct stat target;
+    if (stat(file, &target) == 0 && !S_ISREG(target.st_mode))
+        return errmsg_set(err, errsz, "cannot write %s: not a regular file", path);
+    if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", file) >= (int)sizeof tmp) {
         errno = ENAMETOOLONG;
         return fail(err, errsz, "cannot write", path);
     }
@@ -227,7 +266,7 @@ bool paths_write_atomic(const char *path, const char *data, size_t len, char *er
     }
     // A file replaced keeps its permissions (a private database stays private).
     struct stat old;
-    mode_t mode = stat(path, &old) == 0 ? old.st_mode & 07777 : 0644;
+    mode_t mode = stat(file, &old) == 0 ? old.st_mode & 07777 : 0644;
     if (fsync(fd) != 0 || fchmod(fd, mode) != 0) {
         int saved = errno;
         close(fd);
@@ -241,7 +280,7 @@ bool paths_write_atomic(const char *path, const char *data, size_t len, char *er
         errno = saved;
         return fail(err, errsz, "cannot write", path);
     }
-    if (rename(tmp, path) != 0) {
+    if (rename(tmp, file) != 0) {
         int saved = errno;
         unlink(tmp);
         errno = saved;
