@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "engine/notation.h"
+#include "src/util/digest.h"
 #include "src/util/paths.h"
 #include "src/util/strbuf.h"
 
@@ -329,28 +330,19 @@ bool puzzlebook_mark_scanned(PuzzleBook *b, uint64_t key) {
     return true;
 }
 
-static uint64_t fnv(uint64_t h, const char *s) {
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 1099511628211ULL;
-    }
-    h ^= 0xff; // a separator, so that "ab","c" and "a","bc" differ
-    return h * 1099511628211ULL;
-}
-
 uint64_t puzzlebook_game_key(const PgnGame *g) {
-    uint64_t h = 14695981039346656037ULL;
+    uint64_t h = DIGEST_BASIS;
     static const char *const tags[] = { "White", "Black", "Date", "Round", "Event" };
     for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++) {
         const char *v = pgn_tag(g, tags[i]);
-        h = fnv(h, v ? v : "");
+        h = digest_string(h, v ? v : "");
     }
     const char *fen = pgn_start_fen(g);
-    h = fnv(h, fen ? fen : "");
+    h = digest_string(h, fen ? fen : "");
     for (int i = 0; i < pgn_mainline_length(g); i++) {
         char uci[MOVE_TEXT_MAX];
         notation_to_uci(pgn_mainline_move(g, i), uci);
-        h = fnv(h, uci);
+        h = digest_string(h, uci);
     }
     return h;
 }

@@ -16,6 +16,7 @@
 
 #include "engine/book.h"
 #include "src/pgn/read.h"
+#include "src/util/digest.h"
 #include "src/util/paths.h"
 
 enum {
@@ -66,17 +67,9 @@ struct ExploreIndex {
 
 // ------------------------------------------------------------ hashing
 
-static uint64_t fnv1a(uint64_t h, const void *data, size_t n) {
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 0x100000001b3ULL;
-    return h;
-}
-static const uint64_t FNV_BASIS = 0xcbf29ce484222325ULL;
-
 // Word at a time: the records of a large index are hashed at every open.
 static uint64_t hash_records(const Record *r, uint64_t n) {
-    uint64_t h = FNV_BASIS;
+    uint64_t h = DIGEST_BASIS;
     const uint64_t *w = (const uint64_t *)(const void *)r;
     for (uint64_t i = 0; i < 2 * n; i++) {
         h ^= w[i];
@@ -87,7 +80,7 @@ static uint64_t hash_records(const Record *r, uint64_t n) {
 }
 
 static uint64_t hash_header(const Header *h) {
-    return fnv1a(FNV_BASIS, h, offsetof(Header, header_hash));
+    return digest_bytes(DIGEST_BASIS, h, offsetof(Header, header_hash));
 }
 
 // Size, mtime and a hash of both ends: a file appended to or rewritten in
@@ -106,10 +99,10 @@ static bool fingerprint(const char *path, Fingerprint *fp, char *err, size_t err
     fp->mtime_nsec = (int64_t)st.st_mtim.tv_nsec;
     unsigned char buf[EDGE_BYTES];
     ssize_t a = pread(fd, buf, sizeof buf, 0);
-    uint64_t h = fnv1a(FNV_BASIS, buf, a > 0 ? (size_t)a : 0);
+    uint64_t h = digest_bytes(DIGEST_BASIS, buf, a > 0 ? (size_t)a : 0);
     off_t tail = st.st_size > EDGE_BYTES ? st.st_size - EDGE_BYTES : 0;
     ssize_t b = pread(fd, buf, sizeof buf, tail);
-    fp->hash = fnv1a(h, buf, b > 0 ? (size_t)b : 0);
+    fp->hash = digest_bytes(h, buf, b > 0 ? (size_t)b : 0);
     close(fd);
     if (a < 0 || b < 0) {
         snprintf(err, errsz, "cannot read %s: %s", path, strerror(errno));
@@ -148,7 +141,7 @@ bool index_path_for(const char *pgn_path, char *buf, size_t bufsz, bool create) 
     const char *full = realpath(pgn_path, real) ? real : pgn_path;
     const char *base = strrchr(pgn_path, '/');
     base = base ? base + 1 : pgn_path;
-    uint64_t h = fnv1a(FNV_BASIS, full, strlen(full));
+    uint64_t h = digest_bytes(DIGEST_BASIS, full, strlen(full));
     int n = snprintf(buf, bufsz, "%s/%.200s-%016llx.pzx", dir, base, (unsigned long long)h);
     return n >= 0 && (size_t)n < bufsz;
 }

@@ -8,6 +8,7 @@
 
 #include "src/pgn/write.h"
 #include "src/session/session_int.h"
+#include "src/util/digest.h"
 
 typedef struct PlayState {
     Move hint;              // shown on the board once the hint names the move
@@ -560,14 +561,13 @@ static uint64_t game_digest(const PgnGame *g) {
     char *text = pgn_write_string(g, &len);
     if (!text)
         return 0;
-    uint64_t h = 14695981039346656037u; // FNV-1a
+    uint64_t h = DIGEST_BASIS;
     for (const char *line = text, *end; *line; line = end) {
         end = strchr(line, '\n');
         end = end ? end + 1 : line + strlen(line);
         if (strncmp(line, skip, sizeof skip - 1) == 0)
             continue;
-        for (const char *c = line; c < end; c++)
-            h = (h ^ (unsigned char)*c) * 1099511628211u;
+        h = digest_bytes(h, line, (size_t)(end - line));
     }
     free(text);
     return h | 1;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "src/session/session_int.h"
+#include "src/util/digest.h"
 #include "src/util/text.h"
 
 // "1 move", "2 moves": a game's length in full moves, as said to the player.
@@ -48,29 +49,21 @@ void session_status(const Session *s, char *buf, size_t bufsz) {
     snprintf(buf, bufsz, "%s%s", text, tag);
 }
 
-// FNV-1a over the value's bytes: the stamp only has to differ when the
-// state does, not to be a good hash.
-static uint64_t mix(uint64_t h, uint64_t v) {
-    for (int i = 0; i < 8; i++, v >>= 8)
-        h = (h ^ (v & 0xff)) * 0x100000001b3ULL;
-    return h;
-}
-
 uint64_t session_state_stamp(const Session *s) {
-    uint64_t h = 0xcbf29ce484222325ULL;
+    uint64_t h = DIGEST_BASIS;
     const Game *g = session_ops(s)->game(s);
     const Board *b = session_ops(s)->board(s);
-    h = mix(h, (uint64_t)s->mode);
-    h = mix(h, s->lines);
-    h = mix(h, b ? b->key : 0);
-    h = mix(h, (uint64_t)session_shown_ply(s));
-    h = mix(h, g ? game_generation(g) : 0);
-    h = mix(h, g ? (uint64_t)game_is_over(g) : 0); // a flag falls without a move
-    h = mix(h, (uint64_t)s->pointing.selected);
-    h = mix(h, (uint64_t)s->pointing.promotion);
-    h = mix(h, (uint64_t)s->pointing.premove);
-    h = mix(h, (uint64_t)s->asking_resume);
-    h = mix(h, s->replace_pending != NULL);
+    h = digest_u64(h, (uint64_t)s->mode);
+    h = digest_u64(h, s->lines);
+    h = digest_u64(h, b ? b->key : 0);
+    h = digest_u64(h, (uint64_t)session_shown_ply(s));
+    h = digest_u64(h, g ? game_generation(g) : 0);
+    h = digest_u64(h, g ? (uint64_t)game_is_over(g) : 0); // a flag falls without a move
+    h = digest_u64(h, (uint64_t)s->pointing.selected);
+    h = digest_u64(h, (uint64_t)s->pointing.promotion);
+    h = digest_u64(h, (uint64_t)s->pointing.premove);
+    h = digest_u64(h, (uint64_t)s->asking_resume);
+    h = digest_u64(h, s->replace_pending != NULL);
     return h;
 }
 
