@@ -148,6 +148,13 @@ check_run "invalid game and missing file: exit 2" 2
 run "$tmp"
 : >"$tmp/want"
 check_run "a directory: exit 2" 2
+# A binary file is said to be one, as load says, not reported byte by byte.
+printf 'PK\003\004\000\000[x]\n\377\376\n' >"$tmp/archive.zip"
+run "$tmp/archive.zip"
+check_run "a binary file: exit 2" 2
+stderr_has "a binary file: said to be one" "$tmp/archive.zip is a binary file, not a PGN text file"
+if [ "$(wc -l <"$tmp/err")" -eq 1 ]; then pass "a binary file: one message"; else
+    fail "a binary file: $(wc -l <"$tmp/err") messages"; fi
 
 # Usage.
 run

@@ -317,19 +317,9 @@ static void list_games(Session *s, const char *path, const char *filter) {
     session_say_text(s, MSG_TEXT, s->list_text);
 }
 
-// A PGN file is text: a NUL byte early on means a binary file was given.
-static bool looks_binary(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return false; // the reader reports why it cannot be opened
-    unsigned char buf[4096];
-    size_t n = fread(buf, 1, sizeof buf, f);
-    fclose(f);
-    return memchr(buf, 0, n) != NULL;
-}
-
 static void load_file(Session *s, const char *path, int64_t now) {
-    if (looks_binary(path)) {
+    // A PGN file is text: a NUL byte early on means a binary file was given.
+    if (paths_looks_binary(path)) {
         session_say(s, MSG_ERROR, "%s is a binary file, not a PGN text file", path);
         return;
     }

@@ -61,5 +61,8 @@ void paths_fail_writes(int after, int errnum);
 // (the caller frees it). Rejects larger files and files with NUL bytes
 // (binary), with a message.
 char *paths_read_file(const char *path, size_t max_bytes, size_t *len, char *err, size_t errsz);
+// Whether the file looks binary: a NUL byte in its first 4 KiB. False when it
+// cannot be read (the reader then says why).
+bool paths_looks_binary(const char *path);
 
 #endif
