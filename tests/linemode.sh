@@ -67,6 +67,13 @@ check "no temporary file is left behind" test "$leftover" -eq 0
 # A binary file or an overlong line gets a clear message.
 out=$(printf '%s\n' "load $PATZER" quit | timeout 30 "$PATZER" 2>&1)
 check "a binary file given to load is refused" has "$out" "is a binary file, not a PGN text file"
+# A directory is no file to read: said so, not placed at a "line 0".
+out=$(printf '%s\n' "load $tmp" quit | timeout 30 "$PATZER" 2>&1)
+check "a directory given to load is said to be one" has "$out" "$tmp: Is a directory"
+check "a directory given to load is not placed at line 0" lacks "$out" ":0:"
+out=$(printf '%s\n' quit | timeout 30 "$PATZER" -p "$tmp" 2>&1)
+check "a directory given to -p is said to be one" has "$out" "$tmp: Is a directory"
+check "a directory given to -p is not placed at line 0" lacks "$out" ":0:"
 long=$(head -c 2000 /dev/zero | tr '\0' 'p')
 out=$(printf '%s\n' "setboard $long" quit | timeout 30 "$PATZER" 2>&1)
 check "an overlong setboard is refused" has "$out" "too long"

@@ -148,6 +148,9 @@ check_run "invalid game and missing file: exit 2" 2
 run "$tmp"
 : >"$tmp/want"
 check_run "a directory: exit 2" 2
+stderr_has "a directory: said to be one" "$tmp: Is a directory"
+if grep -q ':0:' "$tmp/err"; then fail "a directory: placed at line 0: $(cat "$tmp/err")"; else
+    pass "a directory: not placed at line 0"; fi
 # A binary file is said to be one, as load says, not reported byte by byte.
 printf 'PK\003\004\000\000[x]\n\377\376\n' >"$tmp/archive.zip"
 run "$tmp/archive.zip"
