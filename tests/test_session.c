@@ -868,3 +868,20 @@ Test(session, a_row_of_the_game_list_names_its_game) {
     cr_expect_eq(session_game_list_number(s, 0), 2);
     session_free(s, 3000);
 }
+
+// goto beyond the game says the moves there are, in play and in a file's game.
+Test(session, goto_past_the_end_says_the_range) {
+    SessionOptions o = options();
+    Log log = { 0 };
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){ "play both", "e4", "e5", "Nf3", "goto 999", NULL });
+    cr_expect(has(&log, "No move 999: your game has moves 1 to 2 (goto 0 is the start)."), "%s",
+              log.text);
+    cr_expect_eq(game_ply_count(session_game(s)), 3, "the game stays where it was");
+    char load[400];
+    snprintf(load, sizeof load, "load %s", pgn_path);
+    run(s, 2000, (const char *const[]){ load, "game 2", "goto 9", NULL });
+    cr_expect(has(&log, "No move 9: the line has moves 1 to 5 (goto 0 is the start)."), "%s",
+              log.text);
+    session_free(s, 3000);
+}

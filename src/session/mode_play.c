@@ -114,7 +114,11 @@ static void step(Session *s, const Command *cmd) {
         int ply = cmd->number == 0 ? 0
                                    : (cmd->number - game_start_fullmove(s->live)) * 2 +
                                          (game_start_side(s->live) == WHITE ? 1 : 0);
-        play_view(s, ply < 0 ? 0 : ply > plies ? plies : ply);
+        if (ply < 0 || ply > plies)
+            session_say_goto_range(s, "your game", cmd->number, game_start_fullmove(s->live),
+                                   game_start_side(s->live), plies);
+        else
+            play_view(s, ply);
         break;
     }
     default: break;
