@@ -885,3 +885,19 @@ Test(session, goto_past_the_end_says_the_range) {
               log.text);
     session_free(s, 3000);
 }
+
+// new keeps the sides of the last game, as help new says: after play both you
+// still move for both, and the message says so.
+Test(session, new_after_play_both_keeps_both_sides_and_says_so) {
+    SessionOptions o = options();
+    Log log = { 0 };
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){ "play both", "e4", "new", NULL });
+    cr_expect(has(&log, "New game: you move for both sides."), "%s", log.text);
+    const GameSettings *gs = game_settings(session_live_game(s));
+    cr_expect(gs->players[WHITE] == PLAYER_HUMAN && gs->players[BLACK] == PLAYER_HUMAN);
+    run(s, 2000, (const char *const[]){ "new white", NULL });
+    gs = game_settings(session_live_game(s));
+    cr_expect(gs->players[WHITE] == PLAYER_HUMAN && gs->players[BLACK] == PLAYER_ENGINE);
+    session_free(s, 3000);
+}
