@@ -77,6 +77,19 @@ check "a directory given to -p is not placed at line 0" lacks "$out" ":0:"
 long=$(head -c 2000 /dev/zero | tr '\0' 'p')
 out=$(printf '%s\n' "setboard $long" quit | timeout 30 "$PATZER" 2>&1)
 check "an overlong setboard is refused" has "$out" "too long"
+# A line with a NUL byte is refused whole, with a message: not cut at the NUL
+# and run as what comes before it (here a move), nor dropped in silence. Other
+# control bytes likewise (they were echoed raw to the terminal).
+out=$(printf 'play both\ne4\000junk\n\001\002\n\033[A\nfen\nquit\n' |
+    timeout 30 "$PATZER" --new 2>&1)
+check "a line with a NUL byte is said to be ignored" \
+    has "$out" "a line with the control byte 0x00 is ignored."
+check "a line with a NUL byte is not run" has "$out" "$start_fen"
+check "a line of control bytes is said to be ignored" \
+    has "$out" "a line with the control byte 0x01 is ignored."
+check "an escape sequence is said to be ignored" \
+    has "$out" "a line with the control byte 0x1B is ignored."
+check "no control byte is echoed" lacks "$out" $'\033'
 # A line longer than the input buffer (64 KiB) is one line: refused once, and
 # its tail is never read as a line of its own (here a move).
 long=$(head -c 65528 /dev/zero | tr '\0' 'x') # with "comment ", the buffer's size

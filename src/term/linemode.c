@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "src/term/frontend.h"
+#include "src/util/text.h"
 
 enum { POLL_MS = 50, INPUT_MAX = 1 << 16, LINE_MAX_LEN = 8192 };
 
@@ -144,6 +145,17 @@ static bool take_line(LineMode *lm, char *line, size_t linesz) {
     line[n] = '\0';
     memmove(lm->buf, lm->buf + used, lm->len - used);
     lm->len -= used;
+    // A NUL would cut the line (the part before it would run as if it were
+    // all); other control bytes would be echoed raw to the terminal.
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)line[i];
+        if ((c < 0x20 && !text_is_blank((char)c)) || c == 0x7f) {
+            fprintf(lm->out, "Error: a line with the control byte 0x%02X is ignored.\n", c);
+            fflush(lm->out);
+            line[0] = '\0';
+            break;
+        }
+    }
     return true;
 }
 
