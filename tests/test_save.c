@@ -341,3 +341,27 @@ Test(save, you_look_back_through_your_game_while_it_goes_on) {
     cr_expect_eq(game_ply_count(session_live_game(s)), 5, "back at the game, moves play");
     session_free(s, 1000);
 }
+
+// A file with hard links loses them on a save (the write is a new file
+// renamed into place, so that a failed save never leaves half a file): said
+// once, at the save that does it.
+Test(save, a_save_that_splits_hard_links_says_so) {
+    char alias[400];
+    snprintf(alias, sizeof alias, "%s/alias.pgn", dir);
+    cr_assert_eq(link(db, alias), 0);
+    SessionLog log = { 0 };
+    Session *s = open_session(&log, false);
+    line(s, "load %s", db);
+    line(s, "%s", "game 1");
+    line(s, "%s", "comment linked");
+    line(s, "%s", "save");
+    cr_expect(test_said(&log, "Saved game 1 back"), "%s", log.text);
+    cr_expect(test_said(&log, "had 2 hard links"), "%s", log.text);
+    test_session_log_clear(&log);
+    line(s, "%s", "comment again");
+    line(s, "%s", "save");
+    cr_expect(test_said(&log, "Saved game 1 back"), "%s", log.text);
+    cr_expect(!test_said(&log, "hard links"), "once: the file has one name now: %s", log.text);
+    session_free(s, 1000);
+    unlink(alias);
+}

@@ -341,3 +341,8 @@ bool paths_looks_binary(const char *path) {
     fclose(f);
     return memchr(buf, 0, n) != NULL;
 }
+
+unsigned paths_hard_links(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (unsigned)st.st_nlink : 0;
+}
