@@ -245,9 +245,10 @@ Test(session, a_reviewed_game_is_reported_and_replaces_its_archive_copy) {
     cr_expect_eq(count_of(text, "2. g4"), 1, "one copy of the reviewed game: %s", text);
 }
 
-// A review replaces only the copy it made: a game appended to the archive
-// since (another patzer) keeps its place and the review is appended.
-Test(session, an_archive_changed_since_gets_the_review_appended) {
+// A review replaces only the game's own copy: a game appended to the archive
+// since (another patzer) keeps its place, and the review takes the place of
+// the copy, found by its PatzerGame tag (it was appended once more before).
+Test(session, an_archive_changed_since_keeps_its_games_and_the_review_its_place) {
     SessionOptions o = options();
     Log log = {0};
     Session *s = open_session(&o, &log);
@@ -261,9 +262,11 @@ Test(session, an_archive_changed_since_gets_the_review_appended) {
     session_free(s, 3000);
     const char *text = read_all(archive);
     cr_assert_not_null(text);
-    cr_expect_eq(count_of(text, "[Event "), 3, "%s", text);
+    cr_expect_eq(count_of(text, "[Event "), 2, "%s", text);
     cr_expect(strstr(text, "1. c4 *"), "%s", text);
     cr_expect(strstr(text, "g4 $4"), "%s", text);
+    cr_expect_eq(count_of(text, "2. g4"), 1, "one copy of the reviewed game: %s", text);
+    cr_expect(strstr(text, "g4 $4") < strstr(text, "1. c4 *"), "in its place: %s", text);
 }
 
 // play none waits pace ms between moves (fake time does not pass here).
