@@ -133,6 +133,7 @@ stderr_has "standard input: error position" "<stdin>:10:13: game 4: illegal move
 run "$tmp/empty.pgn"
 : >"$tmp/want"
 check_run "empty file: no lines, exit 0" 0
+stderr_has "empty file: said to have no game" "$tmp/empty.pgn: no game in it"
 
 # I/O errors: exit 2, and the other files are still read.
 run no-such-file.pgn

@@ -131,6 +131,9 @@ static void run_reader(PgnReader *r, const char *name, PgnRun *run) {
                     reason);
         }
     }
+    // Nothing on stdout and a status of 0 would pass an empty file for a good one.
+    if (run->games == base && !run->io_failed)
+        fprintf(stderr, "patzer pgn: %s: no game in it\n", name);
 }
 
 static void run_file(const char *path, PgnRun *run) {
