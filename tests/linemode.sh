@@ -77,6 +77,14 @@ check "a directory given to -p is not placed at line 0" lacks "$out" ":0:"
 long=$(head -c 2000 /dev/zero | tr '\0' 'p')
 out=$(printf '%s\n' "setboard $long" quit | timeout 30 "$PATZER" 2>&1)
 check "an overlong setboard is refused" has "$out" "too long"
+# A hint is waited for, as the engine's reply is: it was dropped unsaid by
+# the next line, or by the end of input.
+out=$(printf '%s\n' 'play both' hint | timeout 60 "$PATZER" --new 2>&1)
+check "hint at the end of input is given" has "$out" "Hint: move your "
+out=$(printf '%s\n' 'play both' hint hint fen | timeout 60 "$PATZER" --new 2>&1)
+check "hint before the next line is given" has "$out" "Hint: move your "
+check "and hint again names the move" grep -qE '^Hint: [NBRQK]?[a-h]?[1-8]?x?[a-h][1-8]' <<<"$out"
+
 # A line with a NUL byte is refused whole, with a message: not cut at the NUL
 # and run as what comes before it (here a move), nor dropped in silence. Other
 # control bytes likewise (they were echoed raw to the terminal).

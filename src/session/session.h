@@ -121,7 +121,7 @@ bool session_quit_requested(const Session *s);
 // Whether the engine is thinking about a move of the game being played.
 bool session_engine_busy(const Session *s);
 // Whether the session is working on something it was asked to finish: the
-// engine's reply to the human's move, a limited analysis, a review. A script
+// engine's reply to the human's move, a hint, a limited analysis, a review. A script
 // waits for this before its next line (a "stop" line may interrupt).
 bool session_busy(const Session *s);
 // A front end that covers the board (a pager over the whole screen) holds
