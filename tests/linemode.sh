@@ -85,6 +85,13 @@ out=$(printf '%s\n' 'play both' hint hint fen | timeout 60 "$PATZER" --new 2>&1)
 check "hint before the next line is given" has "$out" "Hint: move your "
 check "and hint again names the move" grep -qE '^Hint: [NBRQK]?[a-h]?[1-8]?x?[a-h][1-8]' <<<"$out"
 
+# Changes to a file's game dropped by the end of input are named (quit warns
+# about them once, but a script's input cannot be asked again).
+printf '[Event "y"]\n\n1. d4 d5 *\n' >"$tmp/edited.pgn"
+out=$(printf '%s\n' "load $tmp/edited.pgn" 'comment my note' | timeout 30 "$PATZER" --new 2>&1)
+check "the end of input names the changes not saved" \
+    has "$out" "the input ended with changes to game 1 of $tmp/edited.pgn not saved"
+
 # A line with a NUL byte is refused whole, with a message: not cut at the NUL
 # and run as what comes before it (here a move), nor dropped in silence. Other
 # control bytes likewise (they were echoed raw to the terminal).

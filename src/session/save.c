@@ -190,6 +190,10 @@ static bool unsaved_game(Session *s, int64_t now, char *buf, size_t bufsz) {
     return g != NULL;
 }
 
+bool session_unsaved_changes(Session *s, int64_t now, char *buf, size_t bufsz) {
+    return unsaved_game(s, now, buf, bufsz);
+}
+
 // quit once more after a warning drops the changes not saved to a file's games.
 void save_quit(Session *s, int64_t now) {
     char which[3100];

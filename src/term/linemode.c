@@ -202,6 +202,17 @@ static void finish(LineMode *lm) {
     }
     if (session_mode(s) == SESSION_ANALYSE)
         session_handle_line(s, "stop", frontend_now_ms());
+    // quit would have warned once; the end of input leaves at once, so the
+    // edits it drops are named rather than lost in silence.
+    char which[3100];
+    if (!session_quit_requested(s) &&
+        session_unsaved_changes(s, frontend_now_ms(), which, sizeof which)) {
+        fprintf(lm->out,
+                "Error: the input ended with changes to %s not saved (save writes them "
+                "back).\n",
+                which);
+        fflush(lm->out);
+    }
 }
 
 static void run(LineMode *lm) {
