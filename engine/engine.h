@@ -124,7 +124,9 @@ const NnueNet *engine_net(const Engine *e);
 // Strength levels 1..ENGINE_LEVEL_MAX; the top level is full strength. Each
 // level has an Elo label measured by matches (see docs/engine.md); the options
 // UCI_LimitStrength and UCI_Elo choose the level nearest the Elo asked for.
-enum { ENGINE_LEVEL_MAX = 20, ENGINE_ELO_MIN = 600 };
+// -e, elo = N and the elo command accept ENGINE_ELO_MIN..ENGINE_ELO_MAX: the
+// labels of levels 1 and ENGINE_LEVEL_MAX (test_skill checks they agree).
+enum { ENGINE_LEVEL_MAX = 20, ENGINE_ELO_MIN = 810, ENGINE_ELO_MAX = 2580 };
 int engine_level_elo(int level);
 int engine_level_for_elo(int elo);
 // Sets the level directly (ENGINE_LEVEL_MAX: full strength).

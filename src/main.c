@@ -83,7 +83,7 @@ static void usage(FILE *out) {
           "  -w, --white          play White (the default)\n"
           "  -b, --black          play Black\n"
           "  -l, --level N        engine level 1..20 (20 = full strength; default 10)\n"
-          "  -e, --elo N          engine strength as an Elo rating (the nearest level)\n"
+          "  -e, --elo N          engine strength as an Elo rating, 810 to 2580 (the nearest level)\n"
           "  -t, --time TC        time control: 5+3, 40/90+30, \"40/90+30, 30+30\", 5d3, none\n"
           "  -f, --fen FEN        start from this position (a placement alone: White to move)\n"
           "  -a, --ascii          ASCII board instead of Unicode pieces\n"

@@ -183,6 +183,22 @@ expect_usage() {
 }
 expect_usage "no FILE"
 expect_usage "missing file" "$tmp/no-such-file.pgn"
+# A binary file is said to be one (as pgn and load say), not annotated as
+# bad moves; an empty file gets a word, not nothing at all.
+printf 'PK\003\004\000\000x\n' >"$tmp/archive.zip"
+expect_usage "binary file" "$tmp/archive.zip"
+if grep -qF "$tmp/archive.zip is a binary file, not a PGN text file" "$tmp/err"; then
+    pass "binary file: said to be one"
+else
+    fail "binary file: said to be one" "$(cat "$tmp/err")"
+fi
+: >"$tmp/empty.pgn"
+run "$tmp/empty.pgn"
+if [ "$status" -eq 0 ] && grep -qF "$tmp/empty.pgn: no game in it" "$tmp/err"; then
+    pass "empty file: said, exit 0"
+else
+    fail "empty file: status $status" "$(cat "$tmp/err")"
+fi
 expect_usage "two files" "$fixture" "$fixture"
 expect_usage "--movetime abc" "$fixture" --movetime abc
 expect_usage "--movetime 0" "$fixture" --movetime 0

@@ -65,6 +65,25 @@ if [[ $err == *"bad.epd:4:"*Qh8* ]]; then pass "bad SAN: FILE:LINE on stderr"; e
 if [[ $out == *"solved 1 of 3"* ]]; then pass "bad lines: solved 1 of 3"; else
     fail "bad lines: solved 1 of 3" "$out"; fi
 
+# A file with no usable line is no suite: no position counted, a message
+# naming the file, status 2 (as a file that cannot be read).
+for kind in empty text; do
+    if [ $kind = empty ]; then : >"$tmp/$kind.epd"; else
+        printf '%s\n' 'hello world' 'not/a/fen w - - bm e4;' >"$tmp/$kind.epd"; fi
+    out=$(timeout 30 "$PATZER" epd "$tmp/$kind.epd" --depth 1 2>"$tmp/err")
+    status=$?
+    err=$(cat "$tmp/err")
+    if [ "$status" -eq 2 ]; then pass "$kind file: exit 2"; else
+        fail "$kind file: status $status"; fi
+    if [ -z "$out" ]; then pass "$kind file: no position reported"; else
+        fail "$kind file: no position reported" "$out"; fi
+    if [[ $err == *"$tmp/$kind.epd has no usable EPD line"* ]]; then
+        pass "$kind file: the file named"
+    else
+        fail "$kind file: the file named" "$err"
+    fi
+done
+
 # --jobs: positions run in parallel, reported in the file's order; at a fixed
 # depth (each position from a fresh table) the report is the same for any N.
 cat "$suite" "$tmp/bad.epd" >"$tmp/mixed.epd"

@@ -67,9 +67,44 @@ check "no temporary file is left behind" test "$leftover" -eq 0
 # A binary file or an overlong line gets a clear message.
 out=$(printf '%s\n' "load $PATZER" quit | timeout 30 "$PATZER" 2>&1)
 check "a binary file given to load is refused" has "$out" "is a binary file, not a PGN text file"
+# A directory is no file to read: said so, not placed at a "line 0".
+out=$(printf '%s\n' "load $tmp" quit | timeout 30 "$PATZER" 2>&1)
+check "a directory given to load is said to be one" has "$out" "$tmp: Is a directory"
+check "a directory given to load is not placed at line 0" lacks "$out" ":0:"
+out=$(printf '%s\n' quit | timeout 30 "$PATZER" -p "$tmp" 2>&1)
+check "a directory given to -p is said to be one" has "$out" "$tmp: Is a directory"
+check "a directory given to -p is not placed at line 0" lacks "$out" ":0:"
 long=$(head -c 2000 /dev/zero | tr '\0' 'p')
 out=$(printf '%s\n' "setboard $long" quit | timeout 30 "$PATZER" 2>&1)
 check "an overlong setboard is refused" has "$out" "too long"
+# A hint is waited for, as the engine's reply is: it was dropped unsaid by
+# the next line, or by the end of input.
+out=$(printf '%s\n' 'play both' hint | timeout 60 "$PATZER" --new 2>&1)
+check "hint at the end of input is given" has "$out" "Hint: move your "
+out=$(printf '%s\n' 'play both' hint hint fen | timeout 60 "$PATZER" --new 2>&1)
+check "hint before the next line is given" has "$out" "Hint: move your "
+check "and hint again names the move" grep -qE '^Hint: [NBRQK]?[a-h]?[1-8]?x?[a-h][1-8]' <<<"$out"
+
+# Changes to a file's game dropped by the end of input are named (quit warns
+# about them once, but a script's input cannot be asked again).
+printf '[Event "y"]\n\n1. d4 d5 *\n' >"$tmp/edited.pgn"
+out=$(printf '%s\n' "load $tmp/edited.pgn" 'comment my note' | timeout 30 "$PATZER" --new 2>&1)
+check "the end of input names the changes not saved" \
+    has "$out" "the input ended with changes to game 1 of $tmp/edited.pgn not saved"
+
+# A line with a NUL byte is refused whole, with a message: not cut at the NUL
+# and run as what comes before it (here a move), nor dropped in silence. Other
+# control bytes likewise (they were echoed raw to the terminal).
+out=$(printf 'play both\ne4\000junk\n\001\002\n\033[A\nfen\nquit\n' |
+    timeout 30 "$PATZER" --new 2>&1)
+check "a line with a NUL byte is said to be ignored" \
+    has "$out" "a line with the control byte 0x00 is ignored."
+check "a line with a NUL byte is not run" has "$out" "$start_fen"
+check "a line of control bytes is said to be ignored" \
+    has "$out" "a line with the control byte 0x01 is ignored."
+check "an escape sequence is said to be ignored" \
+    has "$out" "a line with the control byte 0x1B is ignored."
+check "no control byte is echoed" lacks "$out" $'\033'
 # A line longer than the input buffer (64 KiB) is one line: refused once, and
 # its tail is never read as a line of its own (here a move).
 long=$(head -c 65528 /dev/zero | tr '\0' 'x') # with "comment ", the buffer's size

@@ -133,6 +133,7 @@ stderr_has "standard input: error position" "<stdin>:10:13: game 4: illegal move
 run "$tmp/empty.pgn"
 : >"$tmp/want"
 check_run "empty file: no lines, exit 0" 0
+stderr_has "empty file: said to have no game" "$tmp/empty.pgn: no game in it"
 
 # I/O errors: exit 2, and the other files are still read.
 run no-such-file.pgn
@@ -148,6 +149,16 @@ check_run "invalid game and missing file: exit 2" 2
 run "$tmp"
 : >"$tmp/want"
 check_run "a directory: exit 2" 2
+stderr_has "a directory: said to be one" "$tmp: Is a directory"
+if grep -q ':0:' "$tmp/err"; then fail "a directory: placed at line 0: $(cat "$tmp/err")"; else
+    pass "a directory: not placed at line 0"; fi
+# A binary file is said to be one, as load says, not reported byte by byte.
+printf 'PK\003\004\000\000[x]\n\377\376\n' >"$tmp/archive.zip"
+run "$tmp/archive.zip"
+check_run "a binary file: exit 2" 2
+stderr_has "a binary file: said to be one" "$tmp/archive.zip is a binary file, not a PGN text file"
+if [ "$(wc -l <"$tmp/err")" -eq 1 ]; then pass "a binary file: one message"; else
+    fail "a binary file: $(wc -l <"$tmp/err") messages"; fi
 
 # Usage.
 run

@@ -127,7 +127,12 @@ Test(clock, parse_forms) {
 
 Test(clock, parse_errors) {
     parse_fails("5+x", "time control '5+x': increment 'x' is not a number");
-    parse_fails("abc", "time control 'abc': base time 'a' is not a number");
+    // A word with no number in it is no time control at all: said so, not
+    // cut at a 'b' or 'd' read as a delay.
+    parse_fails("abc", "'abc' is not a time control (such as 5+3, 40/90+30, 90s+5 or none)");
+    parse_fails("blitz", "'blitz' is not a time control (such as 5+3, 40/90+30, 90s+5 or none)");
+    parse_fails("bullet+1", "time control 'bullet+1': base time 'bullet' is not a number");
+    parse_fails("40/dd", "time control '40/dd': base time 'dd' is not a number");
     parse_fails("-5+3", "time control '-5+3': base time '-5' is negative");
     parse_fails("5+-3", "time control '5+-3': increment '-3' is negative");
     parse_fails("5d-1", "time control '5d-1': delay '-1' is negative");

@@ -266,10 +266,10 @@ Test(command, argument_errors) {
         { "level 99999999999999999999",
           "level must be a whole number from 1 to 20, not '99999999999999999999'" },
         { "level 5 6", "'level' takes just one number" },
-        { "elo", "elo needs a number from 600 to 3000" },
-        { "elo 599", "elo must be a whole number from 600 to 3000, not '599'" },
-        { "elo 3001", "elo must be a whole number from 600 to 3000, not '3001'" },
-        { "elo 1500x", "elo must be a whole number from 600 to 3000, not '1500x'" },
+        { "elo", "elo needs a number from 810 to 2580" },
+        { "elo 809", "elo must be a whole number from 810 to 2580, not '809'" },
+        { "elo 2581", "elo must be a whole number from 810 to 2580, not '2581'" },
+        { "elo 1500x", "elo must be a whole number from 810 to 2580, not '1500x'" },
         { "time", "time needs a time control, such as 5+3, 40/90+30 or none" },
         { "tc   ", "time needs a time control, such as 5+3, 40/90+30 or none" },
         { "play", "play needs white, black, both or none" },
@@ -299,7 +299,7 @@ Test(command, numbers_in_range) {
         int number;
     } cases[] = {
         { "level 1", CMD_LEVEL, 1 }, { "level 20", CMD_LEVEL, 20 }, { "lv 05", CMD_LEVEL, 5 },
-        { "elo 600", CMD_ELO, 600 }, { "elo 3000", CMD_ELO, 3000 }, { "ELO 1850", CMD_ELO, 1850 },
+        { "elo 810", CMD_ELO, 810 }, { "elo 2580", CMD_ELO, 2580 }, { "ELO 1850", CMD_ELO, 1850 },
     };
     for (int i = 0; i < ARRAY_LEN(cases); i++) {
         Command cmd = parse_ok(cases[i].line);
@@ -411,7 +411,7 @@ Test(command, new_errors) {
         { "new level black", "level must be a whole number from 1 to 20, not 'black'" },
         { "new level 0", "level must be a whole number from 1 to 20, not '0'" },
         { "new level 3 lv 4", "new: level is given twice" },
-        { "new elo 100", "elo must be a whole number from 600 to 3000, not '100'" },
+        { "new elo 100", "elo must be a whole number from 810 to 2580, not '100'" },
         { "new elo 1500 elo 1600", "new: elo is given twice" },
         { "new time", "time needs a time control, such as 5+3, 40/90+30 or none" },
         { "new time black", "time needs a time control, such as 5+3, 40/90+30 or none" },

@@ -159,3 +159,18 @@ Test(config, threads_key) {
     cr_expect_not(config_set(&c, "threads", "many", err, sizeof err));
     cr_expect_eq(c.session.threads, 0, "a bad value changes nothing");
 }
+
+// -e, elo = N and the elo command share one range: what the levels play.
+Test(config, elo_key_has_the_range_of_the_levels) {
+    Config c;
+    config_defaults(&c);
+    char err[256] = "";
+    cr_assert(config_set(&c, "elo", "810", err, sizeof err), "%s", err);
+    cr_expect_eq(c.session.settings.level, 1);
+    cr_assert(config_set(&c, "elo", "2580", err, sizeof err), "%s", err);
+    cr_expect_eq(c.session.settings.level, 20);
+    cr_expect_not(config_set(&c, "elo", "4000", err, sizeof err));
+    cr_expect_str_eq(err, "elo must be a number from 810 to 2580, not '4000'");
+    cr_expect_not(config_set(&c, "elo", "600", err, sizeof err));
+    cr_expect_str_eq(err, "elo must be a number from 810 to 2580, not '600'");
+}

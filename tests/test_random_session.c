@@ -435,8 +435,8 @@ static void step(World *w) {
     Sig after;
     live_sig(w->s, &after);
     if (!restarted) {
-        bool replaced =
-            said(&w->log, from, "New game.") || said(&w->log, from, "Your game now plays on");
+        bool replaced = said(&w->log, from, "New game.") || said(&w->log, from, "New game: ") ||
+                        said(&w->log, from, "Your game now plays on");
         if (replaced && before.plies > 0 && !before.over)
             expect_archived(&w->archive, &before);
         if (after.over && (replaced || !before.over))

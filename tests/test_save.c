@@ -341,3 +341,65 @@ Test(save, you_look_back_through_your_game_while_it_goes_on) {
     cr_expect_eq(game_ply_count(session_live_game(s)), 5, "back at the game, moves play");
     session_free(s, 1000);
 }
+
+// A file with hard links loses them on a save (the write is a new file
+// renamed into place, so that a failed save never leaves half a file): said
+// once, at the save that does it.
+Test(save, a_save_that_splits_hard_links_says_so) {
+    char alias[400];
+    snprintf(alias, sizeof alias, "%s/alias.pgn", dir);
+    cr_assert_eq(link(db, alias), 0);
+    SessionLog log = { 0 };
+    Session *s = open_session(&log, false);
+    line(s, "load %s", db);
+    line(s, "%s", "game 1");
+    line(s, "%s", "comment linked");
+    line(s, "%s", "save");
+    cr_expect(test_said(&log, "Saved game 1 back"), "%s", log.text);
+    cr_expect(test_said(&log, "had 2 hard links"), "%s", log.text);
+    test_session_log_clear(&log);
+    line(s, "%s", "comment again");
+    line(s, "%s", "save");
+    cr_expect(test_said(&log, "Saved game 1 back"), "%s", log.text);
+    cr_expect(!test_said(&log, "hard links"), "once: the file has one name now: %s", log.text);
+    session_free(s, 1000);
+    unlink(alias);
+}
+
+static int count_in(const char *text, const char *what) {
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, what)) != NULL; p += strlen(what))
+        n++;
+    return n;
+}
+
+// Two sessions at once, each finding the other's game in the autosave and
+// archiving it: the archive holds each game once, its last state, however
+// often either was archived (before, every rescue added a copy, and the game's
+// own end one more).
+Test(save, a_game_archived_by_another_session_is_archived_once) {
+    SessionLog la = { 0 }, lb = { 0 };
+    Session *a = open_session(&la, false);
+    line(a, "%s", "e4");
+    SessionOptions o = test_session_options(dir, "archive.pgn");
+    o.settings.players[BLACK] = PLAYER_HUMAN;
+    o.fresh = true;
+    Session *b = test_session_open(&o, &lb, 1000);
+    line(b, "%s", "c4");
+    line(b, "%s", "c5");
+    line(a, "%s", "e5");  // archives b's 1. c4 c5
+    line(b, "%s", "Nc3"); // archives a's 1. e4 e5
+    line(a, "%s", "Nf3"); // b's game again: in the place of its copy
+    cr_expect(test_said(&la, "Another patzer"), "%s", la.text);
+    line(b, "%s", "resign"); // b's game ends: archived, again in that place
+    session_free(b, 1000);
+    session_free(a, 1000);
+    char path[400];
+    snprintf(path, sizeof path, "%s/archive.pgn", dir);
+    size_t len;
+    char *archive = slurp(path, &len);
+    cr_expect_eq(count_in(archive, "1. c4 c5"), 1, "%s", archive);
+    cr_expect(strstr(archive, "1. c4 c5 2. Nc3 1-0"), "its last state: %s", archive);
+    cr_expect_eq(count_in(archive, "1. e4 e5"), 1, "%s", archive);
+    free(archive);
+}

@@ -245,9 +245,10 @@ Test(session, a_reviewed_game_is_reported_and_replaces_its_archive_copy) {
     cr_expect_eq(count_of(text, "2. g4"), 1, "one copy of the reviewed game: %s", text);
 }
 
-// A review replaces only the copy it made: a game appended to the archive
-// since (another patzer) keeps its place and the review is appended.
-Test(session, an_archive_changed_since_gets_the_review_appended) {
+// A review replaces only the game's own copy: a game appended to the archive
+// since (another patzer) keeps its place, and the review takes the place of
+// the copy, found by its PatzerGame tag (it was appended once more before).
+Test(session, an_archive_changed_since_keeps_its_games_and_the_review_its_place) {
     SessionOptions o = options();
     Log log = {0};
     Session *s = open_session(&o, &log);
@@ -261,9 +262,11 @@ Test(session, an_archive_changed_since_gets_the_review_appended) {
     session_free(s, 3000);
     const char *text = read_all(archive);
     cr_assert_not_null(text);
-    cr_expect_eq(count_of(text, "[Event "), 3, "%s", text);
+    cr_expect_eq(count_of(text, "[Event "), 2, "%s", text);
     cr_expect(strstr(text, "1. c4 *"), "%s", text);
     cr_expect(strstr(text, "g4 $4"), "%s", text);
+    cr_expect_eq(count_of(text, "2. g4"), 1, "one copy of the reviewed game: %s", text);
+    cr_expect(strstr(text, "g4 $4") < strstr(text, "1. c4 *"), "in its place: %s", text);
 }
 
 // play none waits pace ms between moves (fake time does not pass here).
@@ -866,5 +869,38 @@ Test(session, a_row_of_the_game_list_names_its_game) {
     cr_expect(strstr(last_text, "1 of 2 games in") && strstr(last_text, "matching 'delta'"), "%s",
               last_text);
     cr_expect_eq(session_game_list_number(s, 0), 2);
+    session_free(s, 3000);
+}
+
+// goto beyond the game says the moves there are, in play and in a file's game.
+Test(session, goto_past_the_end_says_the_range) {
+    SessionOptions o = options();
+    Log log = { 0 };
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){ "play both", "e4", "e5", "Nf3", "goto 999", NULL });
+    cr_expect(has(&log, "No move 999: your game has moves 1 to 2 (goto 0 is the start)."), "%s",
+              log.text);
+    cr_expect_eq(game_ply_count(session_game(s)), 3, "the game stays where it was");
+    char load[400];
+    snprintf(load, sizeof load, "load %s", pgn_path);
+    run(s, 2000, (const char *const[]){ load, "game 2", "goto 9", NULL });
+    cr_expect(has(&log, "No move 9: the line has moves 1 to 5 (goto 0 is the start)."), "%s",
+              log.text);
+    session_free(s, 3000);
+}
+
+// new keeps the sides of the last game, as help new says: after play both you
+// still move for both, and the message says so.
+Test(session, new_after_play_both_keeps_both_sides_and_says_so) {
+    SessionOptions o = options();
+    Log log = { 0 };
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){ "play both", "e4", "new", NULL });
+    cr_expect(has(&log, "New game: you move for both sides."), "%s", log.text);
+    const GameSettings *gs = game_settings(session_live_game(s));
+    cr_expect(gs->players[WHITE] == PLAYER_HUMAN && gs->players[BLACK] == PLAYER_HUMAN);
+    run(s, 2000, (const char *const[]){ "new white", NULL });
+    gs = game_settings(session_live_game(s));
+    cr_expect(gs->players[WHITE] == PLAYER_HUMAN && gs->players[BLACK] == PLAYER_ENGINE);
     session_free(s, 3000);
 }

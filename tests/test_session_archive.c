@@ -514,3 +514,31 @@ Test(session, an_external_engine_is_named_from_the_start) {
     cr_expect_str_eq(name, "You");
     session_free(s, 2000);
 }
+
+// train with games in the archive and no puzzle due: until the search finds
+// the first puzzle (the session is not polled here, so none is shown), hint
+// and solution say that it is coming, as the man page says.
+Test(session, a_hint_before_the_first_puzzle_says_it_is_coming) {
+    char empty[400];
+    snprintf(empty, sizeof empty, "%s/empty.txt", dir);
+    FILE *f = fopen(empty, "w");
+    cr_assert_not_null(f);
+    fclose(f);
+    cr_assert_eq(setenv("PATZER_PUZZLES", empty, 1), 0); // no shipped puzzle
+    cr_assert_eq(setenv("XDG_DATA_HOME", dir, 1), 0);    // a puzzle book of its own
+    f = fopen(archive, "w");
+    cr_assert_not_null(f);
+    fputs(two_games, f);
+    fclose(f);
+    SessionOptions o = options();
+    Log log = { 0 };
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){ "train", "hint", "solution", NULL });
+    cr_expect(has(&log, "Looking for puzzles in your games"), "%s", log.text);
+    cr_expect(has(&log, "No puzzle yet: the first one is shown as soon as the search finds it "
+                        "(Looking for puzzles: "),
+              "%s", log.text);
+    cr_expect(!has(&log, "No puzzle to give a hint for"), "%s", log.text);
+    cr_expect(!has(&log, "No puzzle shown"), "%s", log.text);
+    session_free(s, 3000);
+}

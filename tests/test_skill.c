@@ -109,9 +109,9 @@ Test(skill, level_table_is_monotonic) {
         cr_assert_gt(a->mistake_percent, b->mistake_percent, "mistakes, level %d", l);
         cr_assert_gt(a->blind_permille, b->blind_permille, "blind moments, level %d", l);
     }
-    // elo N (and patzer.conf's elo) accept down to ENGINE_ELO_MIN: the weakest level.
-    cr_assert_geq(engine_level_elo(1), ENGINE_ELO_MIN);
-    cr_assert_eq(engine_level_for_elo(ENGINE_ELO_MIN), 1);
+    // elo N, -e and patzer.conf's elo accept the labels' range: what the levels play.
+    cr_assert_eq(engine_level_elo(1), ENGINE_ELO_MIN);
+    cr_assert_eq(engine_level_elo(ENGINE_LEVEL_MAX), ENGINE_ELO_MAX);
     for (int l = 1; l < ENGINE_LEVEL_MAX; l++)
         cr_assert_lt(engine_level_elo(l), engine_level_elo(l + 1), "Elo label of level %d", l);
     cr_assert_eq(engine_level_elo(0), engine_level_elo(1));

@@ -36,6 +36,13 @@ send setoption name Hash value lots
 check_reply "setoption: bad value -> info string" '^info string '
 send this is not a command
 check_reply "garbage line -> info string" '^info string '
+# Control bytes (a NUL too) are ignored as blanks, said once per line and
+# never echoed raw; the rest of the line is still read.
+printf '\001\002\033[A\n' >&"${ENG[1]}"
+check_reply "control bytes -> info string" '^info string ignored 3 control bytes \(the first 0x01\)$'
+printf '\000isready\n' >&"${ENG[1]}"
+check_reply "a NUL before isready: said" '^info string ignored 1 control byte \(the first 0x00\)$'
+check_reply "a NUL before isready: readyok" '^readyok$'
 send position fen not/a/fen w - - 0 1
 check_reply "bad FEN -> info string" '^info string .*FEN'
 send position startpos moves e2e4 e7e5 e1e3

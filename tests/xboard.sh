@@ -181,6 +181,11 @@ send setboard not a fen
 check_reply "bad setboard -> tellusererror" '^tellusererror Illegal position' 5
 send frobnicate
 check_reply "unknown command -> Error" '^Error \(unknown command\): frobnicate$' 5
+# A line with a control byte (a NUL too) is refused whole, never echoed raw.
+printf 'fro\001b\n' >&"${ENG[1]}"
+check_reply "control byte -> Error" '^Error \(control byte 0x01\): line ignored$' 5
+printf 'new\000junk\n' >&"${ENG[1]}"
+check_reply "NUL -> Error" '^Error \(control byte 0x00\): line ignored$' 5
 
 # --- analysis ---------------------------------------------------------------
 

@@ -321,6 +321,11 @@ int cli_annotate(int argc, char **argv) {
             return 2;
         }
     } else {
+        if (paths_looks_binary(path)) {
+            // As pgn and load: said once, not as a bad move per "game".
+            fprintf(stderr, "patzer annotate: %s is a binary file, not a PGN text file\n", path);
+            return 2;
+        }
         reader = pgn_reader_open(path, err, sizeof err);
         if (!reader) {
             fprintf(stderr, "patzer annotate: %s\n", err);
@@ -376,7 +381,8 @@ int cli_annotate(int argc, char **argv) {
         fprintf(stderr, "patzer annotate: %s\n", net_msg);
     // Batches of games: read (errors reported in order as they are met),
     // reviewed in parallel, written in order.
-    for (int games = 0; more && !failed;) {
+    int games = 0;
+    while (more && !failed) {
         batch.count = 0;
         while (batch.count < cap) {
             Item *it = &batch.items[batch.count];
@@ -405,6 +411,10 @@ int cli_annotate(int argc, char **argv) {
             failed = true;
         failed |= batch.failed;
     }
+    // No output and a status of 0 would pass an empty file for a good one.
+    if (memory && net_ok && !failed && games == 0)
+        fprintf(stderr, "patzer annotate: %s: no game in it\n",
+                strcmp(path, "-") == 0 ? STDIN_NAME : path);
     for (int i = 0; batch.items && i < cap; i++) {
         free(batch.items[i].text);
         pgn_game_free(batch.items[i].game);

@@ -348,6 +348,18 @@ int cli_epd(int argc, char **argv) {
         free(suite.runs);
         return 2;
     }
+    int usable = 0;
+    for (int i = 0; i < suite.count; i++)
+        usable += suite.runs[i].usable;
+    if (read_ok && usable == 0) {
+        // Not a suite with failures but no suite at all: nothing to report as run.
+        fprintf(stderr,
+                "patzer epd: %s has no usable EPD line (a FEN's first four fields, "
+                "then operations such as bm Qd5; id \"x\";)\n",
+                path);
+        free(suite.runs);
+        return 2;
+    }
     int njobs = suite.count < (int)jobs ? suite.count : (int)jobs;
     if (njobs < 1)
         njobs = 1;

@@ -8,8 +8,8 @@
 // - An invalid game prints nothing on stdout, only FILE:LINE:COL: game N:
 //   reason on stderr, so scripts reading stdout see valid games only.
 // - "-" reads standard input (read whole, then validated; named <stdin>).
-// - A file that cannot be opened or read is reported on stderr and the other
-//   files are still read.
+// - A file that cannot be opened or read, or a binary file, is reported on
+//   stderr and the other files are still read.
 // - Exit status: 2 for bad usage or an I/O error (after reading all the
 //   files), else 1 when some game was invalid, else 0.
 #include <stdint.h>
@@ -19,6 +19,7 @@
 
 #include "src/cli/cli.h"
 #include "src/pgn/pgn.h"
+#include "src/util/paths.h"
 
 enum { STDIN_CHUNK = 1 << 16 };
 
@@ -130,6 +131,9 @@ static void run_reader(PgnReader *r, const char *name, PgnRun *run) {
                     reason);
         }
     }
+    // Nothing on stdout and a status of 0 would pass an empty file for a good one.
+    if (run->games == base && !run->io_failed)
+        fprintf(stderr, "patzer pgn: %s: no game in it\n", name);
 }
 
 static void run_file(const char *path, PgnRun *run) {
@@ -150,6 +154,12 @@ static void run_file(const char *path, PgnRun *run) {
             return;
         }
     } else {
+        if (paths_looks_binary(path)) {
+            // One message, as load gives, not one per "game" of bad bytes.
+            fprintf(stderr, "patzer pgn: %s is a binary file, not a PGN text file\n", path);
+            run->io_failed = true;
+            return;
+        }
         char err[PATH_MAX_LEN + 160];
         r = pgn_reader_open(path, err, sizeof err);
         if (!r) {

@@ -190,8 +190,11 @@ static bool parse_period(const ParseCtx *ctx, const char *text, TimePeriod *p) {
     }
 
     // The base runs up to the first suffix marker; each suffix up to the next.
+    // A delay follows a base time, so a base that starts with a letter is a
+    // word ("bullet"), not an empty base before a 'b' delay: named whole.
     static const char markers[] = "+dDbB";
-    const char *end = rest + strcspn(rest, markers);
+    bool word = isalpha((unsigned char)*rest) != 0;
+    const char *end = rest + strcspn(rest, word ? "+" : markers);
     trim_copy(rest, end, tok, sizeof tok);
     if (!parse_base(ctx, tok, &p->base_ms))
         return false;
@@ -249,6 +252,13 @@ bool timecontrol_parse(const char *text, TimeControl *tc, char *err, size_t errs
         out.untimed = true;
         *tc = out;
         return true;
+    }
+    if (!strpbrk(whole, "0123456789")) {
+        // Every time control has a number; without one, the text is no part of one.
+        if (err && errsz)
+            snprintf(err, errsz,
+                     "'%s' is not a time control (such as 5+3, 40/90+30, 90s+5 or none)", whole);
+        return false;
     }
     const char *p = whole;
     for (;;) {

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "engine/chess960.h"
 #include "engine/errmsg.h"
@@ -325,6 +326,17 @@ static void name_variant(Game *g) {
 
 // Sets up g from s with doc as its record (taken; NULL: a new one); on a bad
 // FEN or no memory leaves g untouched (and the caller keeps doc).
+// A value for GAME_TAG_ID: the time, the process and a count, so that two
+// sessions, or two games of one, never share one.
+static void new_id(char *buf, size_t bufsz) {
+    static _Atomic unsigned count;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    snprintf(buf, bufsz, "%llx-%x-%x",
+             (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec,
+             (unsigned)getpid(), count++);
+}
+
 static bool setup(Game *g, const GameSettings *given, PgnGame *doc, char *err, size_t errsz) {
     GameSettings settings = *given;
     const GameSettings *s = &settings;
@@ -348,6 +360,13 @@ static bool setup(Game *g, const GameSettings *given, PgnGame *doc, char *err, s
     PgnGame *record = doc ? doc : new_document(s->start_fen, err, errsz);
     if (!record)
         return false;
+    char id[64];
+    new_id(id, sizeof id);
+    if (!doc && !pgn_set_tag(record, GAME_TAG_ID, id)) {
+        pgn_game_free(record);
+        errmsg_set(err, errsz, "out of memory");
+        return false;
+    }
     unsigned generation = g->generation;
     pgn_game_free(g->doc == doc ? NULL : g->doc);
     memset(g, 0, sizeof *g);

@@ -68,6 +68,11 @@ const GameSettings *game_settings(const Game *g);
 // "Chess960 #518" for a Chess960 game ("Chess960" when its start is not one
 // of the 960), NULL for standard chess.
 const char *game_variant(const Game *g);
+// Each game made by game_new carries a tag of this name with a value of its
+// own, kept in the autosave and the archive: the archive holds a game once,
+// however often it is archived (by its session, or by another that found it
+// in the autosave), each time in the place of the copy there.
+#define GAME_TAG_ID "PatzerGame"
 
 // ----------------------------------------------------------------- state
 const Board *game_board(const Game *g);      // current position

@@ -303,9 +303,58 @@ bool gamefile_load(Game *g, const char *path, int64_t now, bool *in_archive, cha
     return ok;
 }
 
+// Looking for a game's id among the archive's tags.
+typedef struct IdSearch {
+    const char *id;
+    bool found;
+} IdSearch;
+
+static const char *id_tag(void *ctx, const char *name, const char *value) {
+    IdSearch *search = ctx;
+    if (!strcmp(name, GAME_TAG_ID) && !strcmp(value, search->id))
+        search->found = true;
+    return NULL;
+}
+
+// The number of the archive's game with this id (the last, should there be
+// several), 0 when none or the file cannot be read (the game is then added).
+static int archived_number(const char *path, const char *id) {
+    char err[64];
+    PgnReader *r = access(path, F_OK) == 0 ? pgn_reader_open(path, err, sizeof err) : NULL;
+    if (!r)
+        return 0;
+    IdSearch search = { id, false };
+    PgnVisitor v = { .tag = id_tag, .ctx = &search };
+    PgnError error;
+    int number = 0, at = 0, rc;
+    while ((rc = pgn_reader_visit(r, &v, &error)) != 0) {
+        at++;
+        if (search.found)
+            number = at;
+        search.found = false;
+    }
+    pgn_reader_close(r);
+    return number;
+}
+
 bool gamefile_archive(PgnGame *g, const char *path, PgnSource *place, char *err, size_t errsz) {
     if (!path || !path[0])
         return true;
+    // A game already in the archive (an earlier state of it, archived by
+    // another session that found it in the autosave) is written in its place.
+    const char *id = pgn_tag(g, GAME_TAG_ID);
+    int there = id ? archived_number(path, id) : 0;
+    PgnGame *old = there ? pgn_db_read_game(path, there, NULL, err, errsz) : NULL;
+    if (old) {
+        pgn_set_source(g, pgn_source(old));
+        pgn_game_free(old);
+        if (pgn_db_write_back(g, NULL, err, errsz)) {
+            if (place)
+                *place = *pgn_source(g);
+            return true;
+        }
+        pgn_set_source(g, NULL); // the file changed meanwhile: added instead
+    }
     int number;
     if (!pgn_db_append(g, path, &number, NULL, err, errsz))
         return false;

@@ -108,6 +108,12 @@ PgnReader *pgn_reader_open(const char *path, char *err, size_t errsz) {
     }
     struct stat st;
     if (fstat(fileno(r->fp), &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            // It opens but fails at the first read: said here, where no line is.
+            snprintf(err, errsz, "cannot read %s: %s", path, strerror(EISDIR));
+            pgn_reader_close(r);
+            return NULL;
+        }
         r->file_size = (long long)st.st_size;
         r->file_mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
     }

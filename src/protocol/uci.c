@@ -427,6 +427,24 @@ static bool uci_command(Uci *u, char *line) {
     return false;
 }
 
+// Control bytes are no part of UCI: read as blanks, so that the rest of the
+// line is still parsed as the protocol asks (a NUL would end it instead),
+// and said once per line, never echoed raw.
+static void scrub_controls(Uci *u, char *line, size_t len) {
+    int count = 0, first = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)line[i];
+        if ((c < 0x20 && !text_is_blank((char)c)) || c == 0x7f) {
+            if (count++ == 0)
+                first = c;
+            line[i] = ' ';
+        }
+    }
+    if (count)
+        say(u, "info string ignored %d control byte%s (the first 0x%02X)", count,
+            count == 1 ? "" : "s", first);
+}
+
 int uci_run(FILE *in, FILE *out, const char *first_line) {
     Uci *u = calloc(1, sizeof *u);
     if (!u) {
@@ -466,8 +484,11 @@ int uci_run(FILE *in, FILE *out, const char *first_line) {
     char *line = NULL;
     size_t cap = 0;
     // End of input counts as quit: the GUI has gone away.
-    while (!quit && !atomic_load(&u->out_broken) && getline(&line, &cap, in) != -1)
+    ssize_t len;
+    while (!quit && !atomic_load(&u->out_broken) && (len = getline(&line, &cap, in)) != -1) {
+        scrub_controls(u, line, (size_t)len);
         quit = uci_command(u, line);
+    }
     free(line);
 
     engine_stop(u->engine);

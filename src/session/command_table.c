@@ -3,6 +3,8 @@
 // one entry per CommandKind after CMD_MOVE, in the list's order.
 #include "src/session/command_spec.h"
 
+#include "engine/engine.h" // the elo command's range
+
 const CommandSpec command_specs[] = {
 #define COMMAND(KIND, ...) { .kind = CMD_##KIND, __VA_ARGS__ },
 #include "src/session/command_list.def"

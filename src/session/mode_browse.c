@@ -192,8 +192,7 @@ static int goto_ply(const PgnCursor *r, int number) {
     int first;
     Color side;
     pgn_cursor_move_number(r, 0, &first, &side);
-    int ply = (number - first) * 2 + (side == WHITE ? 1 : 0);
-    return ply < 0 ? 0 : ply;
+    return (number - first) * 2 + (side == WHITE ? 1 : 0);
 }
 
 static bool step(Session *s, const Command *cmd) {
@@ -216,10 +215,12 @@ static bool step(Session *s, const Command *cmd) {
     case CMD_LAST: return pgn_cursor_set_ply(r, length);
     case CMD_GOTO: {
         int ply = goto_ply(r, cmd->number);
-        if (ply <= length && pgn_cursor_set_ply(r, ply))
+        if (ply >= 0 && ply <= length && pgn_cursor_set_ply(r, ply))
             return true;
-        session_say(s, MSG_ERROR, "The line has only %d %s.", (length + 1) / 2,
-                    text_plural((length + 1) / 2, "move", "moves"));
+        int first;
+        Color side;
+        pgn_cursor_move_number(r, 0, &first, &side);
+        session_say_goto_range(s, "the line", cmd->number, first, side, length);
         return false;
     }
     case CMD_VAR:

@@ -115,7 +115,11 @@ static void step(Session *s, const Command *cmd) {
         int ply = cmd->number == 0 ? 0
                                    : (cmd->number - game_start_fullmove(s->live)) * 2 +
                                          (game_start_side(s->live) == WHITE ? 1 : 0);
-        play_view(s, ply < 0 ? 0 : ply > plies ? plies : ply);
+        if (ply < 0 || ply > plies)
+            session_say_goto_range(s, "your game", cmd->number, game_start_fullmove(s->live),
+                                   game_start_side(s->live), plies);
+        else
+            play_view(s, ply);
         break;
     }
     default: break;
@@ -592,8 +596,12 @@ static bool engines_only(const Game *g) {
     return game_player(g, WHITE) == PLAYER_ENGINE && game_player(g, BLACK) == PLAYER_ENGINE;
 }
 
-// The engine thinks on its move against you (not when it plays itself).
+// The engine thinks on its move against you (not when it plays itself), or
+// on the hint you asked for: a script waits for it (else its next line, or
+// its end, dropped the hint unsaid).
 static bool play_busy(const Session *s) {
+    if (s->think.busy && s->think.kind == REQ_HINT)
+        return true;
     return game_engine_to_move(s->live) && !engines_only(s->live);
 }
 

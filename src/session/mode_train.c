@@ -760,14 +760,44 @@ static void also_wins(Session *s, Move m, const PuzzleAnswer *a, int64_t now) {
                 mine, eval, t->hinted ? " with a hint" : "", solution, note);
 }
 
+// "; looking for puzzles: 40 of 232 games, 17 found" while the miner runs.
+static void progress_text(const TrainState *t, char *buf, size_t bufsz) {
+    buf[0] = '\0';
+    if (!t->running)
+        return;
+    int done, found, total;
+    miner_progress(t->miner, &done, &found, &total);
+    char of[32] = "";
+    if (total >= 0)
+        snprintf(of, sizeof of, " of %d", total);
+    snprintf(buf, bufsz, "Looking for puzzles: %d%s %s, %d found", done, of,
+             text_plural(total >= 0 ? total : done, "game", "games"), found);
+}
+
+// Before the first puzzle found in your games, the board is your game's:
+// a hint, solution or move there has nothing to work on yet: true after
+// saying so.
+static bool puzzle_waited_for(Session *s) {
+    TrainState *t = state(s);
+    if (shown(s) || !t->running)
+        return false;
+    char mining[128];
+    progress_text(t, mining, sizeof mining);
+    session_say(s, MSG_ERROR,
+                "No puzzle yet: the first one is shown as soon as the search finds it (%s).",
+                mining);
+    return true;
+}
+
 static void try_move(Session *s, const char *text, int64_t now) {
     TrainState *t = state(s);
     const Puzzle *p = shown(s);
+    if (puzzle_waited_for(s))
+        return;
     if (!p || t->over) {
         session_say(s, MSG_ERROR,
-                    p            ? "This puzzle is over: next for the next one."
-                    : t->running ? "No puzzle yet: the first one found is shown at once."
-                                 : "No puzzle to solve: back returns to your game.");
+                    p ? "This puzzle is over: next for the next one."
+                      : "No puzzle to solve: back returns to your game.");
         return;
     }
     if (pointing_text(s, text, now))
@@ -818,6 +848,8 @@ static void try_move(Session *s, const char *text, int64_t now) {
 static void hint(Session *s) {
     TrainState *t = state(s);
     const Puzzle *p = shown(s);
+    if (puzzle_waited_for(s))
+        return;
     if (!p || t->over) {
         session_say(s, MSG_ERROR, "No puzzle to give a hint for.");
         return;
@@ -839,7 +871,7 @@ static Transition train_handle(Session *s, const Command *cmd, int64_t now) {
     case CMD_SOLUTION:
         if (shown(s))
             show_solution(s, now);
-        else
+        else if (!puzzle_waited_for(s))
             session_say(s, MSG_ERROR, "No puzzle shown.");
         break;
     case CMD_NEXT: next_puzzle(s); break;
@@ -874,20 +906,6 @@ static const Game *train_game(const Session *s) {
 }
 static const Board *train_board(const Session *s) {
     return game_board(train_game(s));
-}
-
-// "; looking for puzzles: 40 of 232 games, 17 found" while the miner runs.
-static void progress_text(const TrainState *t, char *buf, size_t bufsz) {
-    buf[0] = '\0';
-    if (!t->running)
-        return;
-    int done, found, total;
-    miner_progress(t->miner, &done, &found, &total);
-    char of[32] = "";
-    if (total >= 0)
-        snprintf(of, sizeof of, " of %d", total);
-    snprintf(buf, bufsz, "Looking for puzzles: %d%s %s, %d found", done, of,
-             text_plural(total >= 0 ? total : done, "game", "games"), found);
 }
 
 static void train_status(const Session *s, char *buf, size_t bufsz) {

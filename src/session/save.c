@@ -10,6 +10,7 @@
 
 #include "src/pgn/database.h"
 #include "src/session/session_int.h"
+#include "src/util/paths.h"
 
 // A file of games is a database: save writes a game back in its own place,
 // adds it to another file, or creates one; replacing a file's games takes
@@ -28,6 +29,17 @@ static bool split_replace(const char *text, char *path, size_t pathsz) {
     return replace;
 }
 
+// A save replaces the file (a new one renamed into place): other hard links
+// to it keep the old text. Said at the save that splits them (links: the
+// count before it).
+static void say_links(Session *s, const char *path, unsigned links) {
+    if (links > 1)
+        session_say(s, MSG_INFO,
+                    "Note: %s had %u hard links; it is a file of its own now, the other names "
+                    "keep the old text (a save writes a new file, never half of one).",
+                    path, links);
+}
+
 // The mode and the other games of the file held in memory learn where
 // things are now.
 static void tell_saved(Session *s, const PgnGame *g, const PgnFileChange *change) {
@@ -43,12 +55,14 @@ static void write_back(Session *s, PgnGame *g) {
     char path[PATH_MAX_LEN], err[PATH_MAX_LEN + 256];
     PgnFileChange change;
     snprintf(path, sizeof path, "%s", src->path);
+    unsigned links = paths_hard_links(path);
     if (!pgn_modified(g)) {
         session_say(s, MSG_INFO, "Game %d of %s has no changes to save.", number, path);
     } else if (pgn_db_write_back(g, &change, err, sizeof err)) {
         tell_saved(s, g, &change);
         session_say(s, MSG_INFO, "Saved game %d back to %s; its other games are as they were.",
                     number, path);
+        say_links(s, path, links);
     } else {
         session_say(s, MSG_ERROR, "Not saved: %s", err);
     }
@@ -57,9 +71,11 @@ static void write_back(Session *s, PgnGame *g) {
 static void replace_file(Session *s, PgnGame *g, const char *path) {
     char err[PATH_MAX_LEN + 256];
     PgnFileChange change;
+    unsigned links = paths_hard_links(path);
     if (pgn_db_replace_file(g, path, &change, err, sizeof err)) {
         tell_saved(s, g, &change);
         session_say(s, MSG_INFO, "Replaced %s with this game.", path);
+        say_links(s, path, links);
     } else {
         session_say(s, MSG_ERROR, "Not saved: %s", err);
     }
@@ -69,6 +85,7 @@ static void add_to_file(Session *s, PgnGame *g, const char *path) {
     char err[PATH_MAX_LEN + 256];
     PgnFileChange change;
     bool exists = access(path, F_OK) == 0;
+    unsigned links = paths_hard_links(path);
     int number = 1;
     if (!(exists ? pgn_db_append(g, path, &number, &change, err, sizeof err)
                  : pgn_db_replace_file(g, path, &change, err, sizeof err))) {
@@ -80,6 +97,7 @@ static void add_to_file(Session *s, PgnGame *g, const char *path) {
         session_say(s, MSG_INFO, "Added as game %d of %s.", number, path);
     else
         session_say(s, MSG_INFO, "Saved to %s.", path);
+    say_links(s, path, links);
 }
 
 void save_command(Session *s, const char *text, int64_t now) {
@@ -170,6 +188,10 @@ static bool unsaved_game(Session *s, int64_t now, char *buf, size_t bufsz) {
         snprintf(buf, bufsz, "game %d of %.3000s", pgn_source(g)->number, pgn_source(g)->path);
     pgn_game_free(shown);
     return g != NULL;
+}
+
+bool session_unsaved_changes(Session *s, int64_t now, char *buf, size_t bufsz) {
+    return unsaved_game(s, now, buf, bufsz);
 }
 
 // quit once more after a warning drops the changes not saved to a file's games.

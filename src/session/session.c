@@ -254,7 +254,15 @@ static void new_game(Session *s, const Command *cmd, int64_t now) {
         game_ply_count(s->live) > 0 && !game_is_over(s->live) && s->opts.archive_path[0];
     bool archived = replace_live(s, g, now);
     const char *variant = game_variant(g);
-    session_say(s, MSG_INFO, "New game%s%s.%s", variant ? ": " : "", variant ? variant : "",
+    // The sides are the last game's unless given: said when you do not play
+    // just one of them, which a plain `new` would not lead anyone to expect.
+    bool white = settings.players[WHITE] == PLAYER_HUMAN,
+         black = settings.players[BLACK] == PLAYER_HUMAN;
+    const char *sides = white && black   ? "you move for both sides"
+                        : white || black ? NULL
+                                         : "patzer plays itself";
+    session_say(s, MSG_INFO, "New game%s%s%s%s.%s", variant || sides ? ": " : "",
+                variant ? variant : "", variant && sides ? "; " : "", sides ? sides : "",
                 !unfinished ? ""
                 : archived  ? " The unfinished one is in the archive."
                             : " The unfinished one waits for the archive (tried after each move).");
@@ -317,19 +325,9 @@ static void list_games(Session *s, const char *path, const char *filter) {
     session_say_text(s, MSG_TEXT, s->list_text);
 }
 
-// A PGN file is text: a NUL byte early on means a binary file was given.
-static bool looks_binary(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return false; // the reader reports why it cannot be opened
-    unsigned char buf[4096];
-    size_t n = fread(buf, 1, sizeof buf, f);
-    fclose(f);
-    return memchr(buf, 0, n) != NULL;
-}
-
 static void load_file(Session *s, const char *path, int64_t now) {
-    if (looks_binary(path)) {
+    // A PGN file is text: a NUL byte early on means a binary file was given.
+    if (paths_looks_binary(path)) {
         session_say(s, MSG_ERROR, "%s is a binary file, not a PGN text file", path);
         return;
     }

@@ -118,10 +118,14 @@ void session_poll(Session *s, int64_t now);
 // Descriptor that becomes readable when the engine has something to say.
 int session_event_fd(const Session *s);
 bool session_quit_requested(const Session *s);
+// Whether a game of a file has changes not saved: "game N of FILE" in buf
+// (the one shown first). quit warns about them once; a script's end of input
+// cannot be asked again, so the line mode says so there.
+bool session_unsaved_changes(Session *s, int64_t now, char *buf, size_t bufsz);
 // Whether the engine is thinking about a move of the game being played.
 bool session_engine_busy(const Session *s);
 // Whether the session is working on something it was asked to finish: the
-// engine's reply to the human's move, a limited analysis, a review. A script
+// engine's reply to the human's move, a hint, a limited analysis, a review. A script
 // waits for this before its next line (a "stop" line may interrupt).
 bool session_busy(const Session *s);
 // A front end that covers the board (a pager over the whole screen) holds

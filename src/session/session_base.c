@@ -195,6 +195,22 @@ bool session_save_all(Session *s, int64_t now) {
 unsigned session_write_failures(const Session *s) { return s->write_failures; }
 const char *session_last_failure(const Session *s) { return s->last_failure; }
 
+void session_say_goto_range(Session *s, const char *what, int number, int first, Color side,
+                            int plies) {
+    if (plies == 0) {
+        session_say(s, MSG_ERROR, "No move %d: %s has no move yet (goto 0 is the start).", number,
+                    what);
+        return;
+    }
+    int last = first + (plies - 1 + (side == BLACK ? 1 : 0)) / 2;
+    if (last == first)
+        session_say(s, MSG_ERROR, "No move %d: %s has move %d only (goto 0 is the start).", number,
+                    what, first);
+    else
+        session_say(s, MSG_ERROR, "No move %d: %s has moves %d to %d (goto 0 is the start).",
+                    number, what, first, last);
+}
+
 void session_last_move_text(const Game *g, int ply, char *buf, size_t bufsz) {
     buf[0] = '\0';
     if (ply <= 0 || ply > game_ply_count(g) + game_redo_available(g))

@@ -262,6 +262,10 @@ void session_stamp_autosave(Session *s);
 // that the autosave knows whether it is in the archive); games waiting for the
 // archive are tried again.
 void session_live_changed(Session *s, int64_t now);
+// Says that `goto number` is outside the line (`what`: "your game", "the
+// line"), which starts at move first with side and has plies plies: the range.
+void session_say_goto_range(Session *s, const char *what, int number, int first, Color side,
+                            int plies);
 // "12... Nf6": the last move of g, or "" when none.
 void session_last_move_text(const Game *g, int ply, char *buf, size_t bufsz);
 // Side to move / check / result of g, for the status lines of the modes.

@@ -103,12 +103,12 @@ bool config_set(Config *c, const char *key, const char *value, char *err, size_t
         return false;
     }
     if (!strcmp(key, "elo")) {
-        if (parse_int(value, ENGINE_ELO_MIN, 4000, &n)) {
+        if (parse_int(value, ENGINE_ELO_MIN, ENGINE_ELO_MAX, &n)) {
             s->level = engine_level_for_elo((int)n);
             return true;
         }
-        snprintf(err, errsz, "elo must be a number from %d to 4000, not '%s'", ENGINE_ELO_MIN,
-                 value);
+        snprintf(err, errsz, "elo must be a number from %d to %d, not '%s'", ENGINE_ELO_MIN,
+                 ENGINE_ELO_MAX, value);
         return false;
     }
     if (!strcmp(key, "time")) {
@@ -298,7 +298,7 @@ const char *config_example(void) {
     return "# patzer.conf: defaults for new games. Lines are 'key = value'; '#' starts a comment.\n"
            "# side = white          # the side you play: white or black\n"
            "# level = 10            # engine level 1..20 (20 is full strength)\n"
-           "# elo = 1500            # or an Elo rating; the nearest level is used\n"
+           "# elo = 1500            # or an Elo rating, 810 to 2580; the nearest level is used\n"
            "# time = 5+3            # 5+3, 40/90+30, \"40/90+30, 30+30\", 5d3, none\n"
            "# book = /path/to.bin   # a Polyglot opening book (default: the shipped one)\n"
            "# own-book = true       # whether the engine plays book moves\n"

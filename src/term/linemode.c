@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "src/term/frontend.h"
+#include "src/util/text.h"
 
 enum { POLL_MS = 50, INPUT_MAX = 1 << 16, LINE_MAX_LEN = 8192 };
 
@@ -144,6 +145,17 @@ static bool take_line(LineMode *lm, char *line, size_t linesz) {
     line[n] = '\0';
     memmove(lm->buf, lm->buf + used, lm->len - used);
     lm->len -= used;
+    // A NUL would cut the line (the part before it would run as if it were
+    // all); other control bytes would be echoed raw to the terminal.
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)line[i];
+        if ((c < 0x20 && !text_is_blank((char)c)) || c == 0x7f) {
+            fprintf(lm->out, "Error: a line with the control byte 0x%02X is ignored.\n", c);
+            fflush(lm->out);
+            line[0] = '\0';
+            break;
+        }
+    }
     return true;
 }
 
@@ -190,6 +202,17 @@ static void finish(LineMode *lm) {
     }
     if (session_mode(s) == SESSION_ANALYSE)
         session_handle_line(s, "stop", frontend_now_ms());
+    // quit would have warned once; the end of input leaves at once, so the
+    // edits it drops are named rather than lost in silence.
+    char which[3100];
+    if (!session_quit_requested(s) &&
+        session_unsaved_changes(s, frontend_now_ms(), which, sizeof which)) {
+        fprintf(lm->out,
+                "Error: the input ended with changes to %s not saved (save writes them "
+                "back).\n",
+                which);
+        fflush(lm->out);
+    }
 }
 
 static void run(LineMode *lm) {

@@ -331,3 +331,18 @@ char *paths_read_file(const char *path, size_t max_bytes, size_t *len, char *err
         *len = n;
     return buf;
 }
+
+bool paths_looks_binary(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    unsigned char buf[4096];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    return memchr(buf, 0, n) != NULL;
+}
+
+unsigned paths_hard_links(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (unsigned)st.st_nlink : 0;
+}

@@ -49,6 +49,10 @@ const char *paths_argv0(void);
 // is 0644), and a symbolic link stays one: the file it names is written. On failure the old file is
 // untouched, the temporary removed, and err says what failed (errno text).
 bool paths_write_atomic(const char *path, const char *data, size_t len, char *err, size_t errsz);
+// How many hard links the file at path (after symbolic links) has; 0 when
+// there is none. Above 1, paths_write_atomic leaves the other names on the
+// old file: the callers that write the user's files say so.
+unsigned paths_hard_links(const char *path);
 // Whether a file can be written in the directory of `file` (written into
 // dir), which is created when missing: the check patzer makes at start for
 // its state and data directories. False with errno saying why.
@@ -61,5 +65,8 @@ void paths_fail_writes(int after, int errnum);
 // (the caller frees it). Rejects larger files and files with NUL bytes
 // (binary), with a message.
 char *paths_read_file(const char *path, size_t max_bytes, size_t *len, char *err, size_t errsz);
+// Whether the file looks binary: a NUL byte in its first 4 KiB. False when it
+// cannot be read (the reader then says why).
+bool paths_looks_binary(const char *path);
 
 #endif
