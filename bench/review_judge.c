@@ -402,22 +402,24 @@ int main(int argc, char **argv) {
             return 1;
         }
     }
-    printf("games=%d plies=%d marks=%d judge_mistakes=%d marked_mistakes=%d "
+    printf("games=%d plies=%d marks=%d judge_mistakes=%d marked_mistakes=%d right_mistakes=%d "
            "precision_mistake=%.2f recall_mistake=%.2f judge_blunders=%d marked_blunders=%d "
-           "precision_blunder=%.2f recall_blunder=%.2f early_marks=%d early_false=%d "
-           "theory_marks=%d suggestions=%d suggestions_best=%.2f suggestions_worse=%d "
-           "marks_on_judge_best=%d",
-           games, t.plies, t.marks, t.judge_mistakes, t.mistakes_marked,
+           "right_blunders=%d precision_blunder=%.2f recall_blunder=%.2f early_marks=%d "
+           "early_false=%d theory_marks=%d suggestions=%d suggestions_best=%.2f "
+           "suggestions_worse=%d marks_on_judge_best=%d",
+           games, t.plies, t.marks, t.judge_mistakes, t.mistakes_marked, t.hit_mistakes,
            ratio(t.hit_mistakes, t.mistakes_marked), ratio(t.hit_mistakes, t.judge_mistakes),
-           t.judge_blunders, t.blunders_marked, ratio(t.hit_blunders, t.blunders_marked),
-           ratio(t.hit_blunders, t.judge_blunders), t.early_marks, t.early_false, t.theory_marks,
-           t.suggestions, ratio(t.suggestions_best, t.suggestions), t.suggestions_worse,
-           t.marks_on_best);
+           t.judge_blunders, t.blunders_marked, t.hit_blunders,
+           ratio(t.hit_blunders, t.blunders_marked), ratio(t.hit_blunders, t.judge_blunders),
+           t.early_marks, t.early_false, t.theory_marks, t.suggestions,
+           ratio(t.suggestions_best, t.suggestions), t.suggestions_worse, t.marks_on_best);
     if (nfiles > 2)
         printf(" jaccard=%.2f", t.stable_either ? ratio(t.stable_both, t.stable_either) : 1.0);
     if (peer_depth > 0)
-        printf(" peer_depth=%d peer_precision_mistake=%.2f peer_recall_mistake=%.2f", peer_depth,
-               ratio(t.peer_hits, t.peer_marked), ratio(t.peer_hits, t.judge_mistakes));
+        printf(" peer_depth=%d peer_marked=%d peer_right=%d peer_precision_mistake=%.2f "
+               "peer_recall_mistake=%.2f",
+               peer_depth, t.peer_marked, t.peer_hits, ratio(t.peer_hits, t.peer_marked),
+               ratio(t.peer_hits, t.judge_mistakes));
     printf("\n");
     for (int i = 0; i < nfiles; i++) {
         pgn_reader_close(r[i]);
