@@ -14,6 +14,12 @@
 // capped at +-1000 (a mate counts as the cap), a loss of 5/10/15 points is an
 // inaccuracy/mistake/blunder. The judge's evaluations are cached in FILE (one
 // line per position: FEN, score, mate, best move), so that runs share them.
+// Before each position the judge gets `ucinewgame` (a cleared hash and
+// history), so a score depends on the position and the game's moves before
+// it (repetitions), never on what was searched before: a cache built in any
+// order holds the same scores. The cache's first line names its version and
+// depth (CACHE_HEADER); a cache without it (built before round 10, when the
+// hash was kept) or of another depth is refused, never mixed in.
 //
 // Prints one line of `key=value` figures: marks, precision and recall of
 // "mistake or worse" (? and ??) and of "blunder" (??), marks in the first 8
@@ -40,7 +46,10 @@
 #include "src/pgn/pgn.h"
 #include "src/protocol/uci_client.h"
 
-enum { CACHE_MAX = 1 << 16, FIRST_MOVES_PLIES = 16, UCI_START_MS = 10000 };
+enum { CACHE_MAX = 1 << 16, FIRST_MOVES_PLIES = 16, UCI_START_MS = 10000, NEW_GAME_MS = 30000 };
+
+// Version 2: ucinewgame before each position (version 1 had no header line).
+#define CACHE_HEADER "# review_judge cache v2 ucinewgame depth %d\n"
 
 typedef struct Eval {
     char fen[FEN_MAX];
@@ -65,9 +74,19 @@ static double win_percent(const Eval *e) {
     return 50.0 + 50.0 * (2.0 / (1.0 + exp(-0.00368208 * cp)) - 1.0);
 }
 
-static void load_cache(Judge *j, const char *path) {
+// False when the file is a cache of another version or depth.
+static bool load_cache(Judge *j, const char *path) {
     FILE *f = fopen(path, "r");
-    char line[512];
+    char line[512], header[64];
+    snprintf(header, sizeof header, CACHE_HEADER, j->depth);
+    if (f && fgets(line, sizeof line, f) && strcmp(line, header) != 0) {
+        line[strcspn(line, "\n")] = '\0';
+        fprintf(stderr,
+                "review_judge: %s is not a version 2 cache of depth %d (its first line: %s)\n",
+                path, j->depth, line);
+        fclose(f);
+        return false;
+    }
     while (f && fgets(line, sizeof line, f) && j->count < CACHE_MAX) {
         Eval *e = &j->cache[j->count];
         char *tab = strchr(line, '\t');
@@ -86,9 +105,13 @@ static void load_cache(Judge *j, const char *path) {
             (void)notation_parse_uci(&b, best, &e->best);
         j->count++;
     }
+    bool empty = j->count == 0 && (!f || ftell(f) == 0);
     if (f)
         fclose(f);
     j->out = fopen(path, "a");
+    if (j->out && empty)
+        fputs(header, j->out);
+    return true;
 }
 
 // The judge's evaluation of b (reached by moves[0..n) from start).
@@ -112,7 +135,9 @@ static const Eval *judge(Judge *j, const Board *start, const Move *moves, int n,
         search_limits_init(&limits);
         limits.depth = j->depth;
         EngineResult *res = malloc(sizeof *res);
-        if (!res || !uci_client_search(j->uci, start, moves, n, &limits, 1, 600000, 5000, res) ||
+        // A cleared hash: the score must not depend on the positions searched before.
+        if (!res || !uci_client_new_game(j->uci, NEW_GAME_MS) ||
+            !uci_client_search(j->uci, start, moves, n, &limits, 1, 600000, 5000, res) ||
             res->line_count < 1) {
             fprintf(stderr, "review_judge: the judge failed on %s\n", fen);
             free(res);
@@ -329,7 +354,8 @@ int main(int argc, char **argv) {
     }
     (void)uci_client_set_option(j.uci, "Threads", "1", false, err, sizeof err);
     (void)uci_client_set_option(j.uci, "Hash", "64", false, err, sizeof err);
-    load_cache(&j, cache);
+    if (!load_cache(&j, cache))
+        return 1;
     Judge peer = { .depth = peer_depth };
     if (peer_depth > 0) {
         peer.cache = calloc(CACHE_MAX, sizeof(Eval));
@@ -340,7 +366,8 @@ int main(int argc, char **argv) {
         }
         (void)uci_client_set_option(peer.uci, "Threads", "1", false, err, sizeof err);
         (void)uci_client_set_option(peer.uci, "Hash", "64", false, err, sizeof err);
-        load_cache(&peer, peer_cache);
+        if (!load_cache(&peer, peer_cache))
+            return 1;
     }
     Openings *o = openings_path ? openings_open(openings_path) : NULL;
     Book *book = book_path ? book_open(book_path, err, sizeof err) : NULL;
@@ -375,22 +402,24 @@ int main(int argc, char **argv) {
             return 1;
         }
     }
-    printf("games=%d plies=%d marks=%d judge_mistakes=%d marked_mistakes=%d "
+    printf("games=%d plies=%d marks=%d judge_mistakes=%d marked_mistakes=%d right_mistakes=%d "
            "precision_mistake=%.2f recall_mistake=%.2f judge_blunders=%d marked_blunders=%d "
-           "precision_blunder=%.2f recall_blunder=%.2f early_marks=%d early_false=%d "
-           "theory_marks=%d suggestions=%d suggestions_best=%.2f suggestions_worse=%d "
-           "marks_on_judge_best=%d",
-           games, t.plies, t.marks, t.judge_mistakes, t.mistakes_marked,
+           "right_blunders=%d precision_blunder=%.2f recall_blunder=%.2f early_marks=%d "
+           "early_false=%d theory_marks=%d suggestions=%d suggestions_best=%.2f "
+           "suggestions_worse=%d marks_on_judge_best=%d",
+           games, t.plies, t.marks, t.judge_mistakes, t.mistakes_marked, t.hit_mistakes,
            ratio(t.hit_mistakes, t.mistakes_marked), ratio(t.hit_mistakes, t.judge_mistakes),
-           t.judge_blunders, t.blunders_marked, ratio(t.hit_blunders, t.blunders_marked),
-           ratio(t.hit_blunders, t.judge_blunders), t.early_marks, t.early_false, t.theory_marks,
-           t.suggestions, ratio(t.suggestions_best, t.suggestions), t.suggestions_worse,
-           t.marks_on_best);
+           t.judge_blunders, t.blunders_marked, t.hit_blunders,
+           ratio(t.hit_blunders, t.blunders_marked), ratio(t.hit_blunders, t.judge_blunders),
+           t.early_marks, t.early_false, t.theory_marks, t.suggestions,
+           ratio(t.suggestions_best, t.suggestions), t.suggestions_worse, t.marks_on_best);
     if (nfiles > 2)
         printf(" jaccard=%.2f", t.stable_either ? ratio(t.stable_both, t.stable_either) : 1.0);
     if (peer_depth > 0)
-        printf(" peer_depth=%d peer_precision_mistake=%.2f peer_recall_mistake=%.2f", peer_depth,
-               ratio(t.peer_hits, t.peer_marked), ratio(t.peer_hits, t.judge_mistakes));
+        printf(" peer_depth=%d peer_marked=%d peer_right=%d peer_precision_mistake=%.2f "
+               "peer_recall_mistake=%.2f",
+               peer_depth, t.peer_marked, t.peer_hits, ratio(t.peer_hits, t.peer_marked),
+               ratio(t.peer_hits, t.judge_mistakes));
     printf("\n");
     for (int i = 0; i < nfiles; i++) {
         pgn_reader_close(r[i]);

@@ -19,8 +19,10 @@
 # /usr/games/stockfish), DEPTH (default 16), GAMES (default the two files
 # above; one or more PGN files, separated by spaces; GAMES=bench/data/review_games.pgn
 # gives the first set of 11 games), CACHE (default
-# $TMPDIR/review_judge.dDEPTH.cache: the judge's evaluations, kept between
-# runs, so that only positions it never saw cost its time), ANNOTATE_ARGS (passed to the new build's annotate), RUNS
+# $TMPDIR/review_judge.v2.dDEPTH.cache: the judge's evaluations, kept between
+# runs, so that only positions it never saw cost its time; version 2, with a
+# cleared hash before each position, so that the order of the positions
+# does not matter: review_judge refuses a cache of another version or depth), ANNOTATE_ARGS (passed to the new build's annotate), RUNS
 # (default 3), BENCH_BOOK and BENCH_OPENINGS (theory, for the marks on it),
 # PEER_DEPTH (none by default: the judge at that depth is scored like an
 # annotator too, its evaluations cached in CACHE.peerPEER_DEPTH; how far a
@@ -45,7 +47,7 @@ JUDGE_HELPER=${JUDGE_HELPER:-$top/bench/review_judge}
 JUDGE=${JUDGE:-/usr/games/stockfish}
 DEPTH=${DEPTH:-16}
 GAMES=${GAMES:-$here/data/review_games.pgn $here/data/review_games_2.pgn}
-CACHE=${CACHE:-${TMPDIR:-/tmp}/review_judge.d$DEPTH.cache}
+CACHE=${CACHE:-${TMPDIR:-/tmp}/review_judge.v2.d$DEPTH.cache}
 ANNOTATE_ARGS=${ANNOTATE_ARGS:-}
 RUNS=${RUNS:-3}
 GAME40=${GAME40:-4}
