@@ -324,8 +324,6 @@ static void name_variant(Game *g) {
         snprintf(g->variant, sizeof g->variant, "%s", s->chess960 ? "Chess960" : "");
 }
 
-// Sets up g from s with doc as its record (taken; NULL: a new one); on a bad
-// FEN or no memory leaves g untouched (and the caller keeps doc).
 // A value for GAME_TAG_ID: the time, the process and a count, so that two
 // sessions, or two games of one, never share one.
 static void new_id(char *buf, size_t bufsz) {
@@ -337,6 +335,8 @@ static void new_id(char *buf, size_t bufsz) {
              (unsigned)getpid(), count++);
 }
 
+// Sets up g from s with doc as its record (taken; NULL: a new one); on a bad
+// FEN or no memory leaves g untouched (and the caller keeps doc).
 static bool setup(Game *g, const GameSettings *given, PgnGame *doc, char *err, size_t errsz) {
     GameSettings settings = *given;
     const GameSettings *s = &settings;
