@@ -44,6 +44,15 @@ static Session *open_session(SessionLog *log, bool confirm) {
     return test_session_open(&o, log, 1000);
 }
 
+// A second patzer beside the first, in the same state directory, starting a
+// game of its own rather than resuming the autosave.
+static Session *open_second_session(SessionLog *log) {
+    SessionOptions o = test_session_options(dir, "archive.pgn");
+    o.settings.players[BLACK] = PLAYER_HUMAN;
+    o.fresh = true;
+    return test_session_open(&o, log, 1000);
+}
+
 static void line(Session *s, const char *fmt, const char *arg) {
     char text[600];
     snprintf(text, sizeof text, fmt, arg);
@@ -257,10 +266,7 @@ Test(save, another_session_s_unfinished_game_in_the_autosave_is_archived) {
     SessionLog la = { 0 }, lb = { 0 };
     Session *a = open_session(&la, false);
     line(a, "%s", "e4");
-    SessionOptions o = test_session_options(dir, "archive.pgn");
-    o.settings.players[BLACK] = PLAYER_HUMAN;
-    o.fresh = true;
-    Session *b = test_session_open(&o, &lb, 1000);
+    Session *b = open_second_session(&lb);
     line(b, "%s", "c4");
     line(b, "%s", "c5");
     session_free(b, 1000); // its unfinished game stays in the autosave
@@ -381,10 +387,7 @@ Test(save, a_game_archived_by_another_session_is_archived_once) {
     SessionLog la = { 0 }, lb = { 0 };
     Session *a = open_session(&la, false);
     line(a, "%s", "e4");
-    SessionOptions o = test_session_options(dir, "archive.pgn");
-    o.settings.players[BLACK] = PLAYER_HUMAN;
-    o.fresh = true;
-    Session *b = test_session_open(&o, &lb, 1000);
+    Session *b = open_second_session(&lb);
     line(b, "%s", "c4");
     line(b, "%s", "c5");
     line(a, "%s", "e5");  // archives b's 1. c4 c5
