@@ -18,6 +18,9 @@
 #include "tests/session_fixture.h"
 
 TestSuite(session, .init = setup, .fini = teardown, .timeout = 60);
+// The tests that run a whole review to its end: about 30 s in a sanitizer build
+// on an idle machine, over 60 beside an engine match. A deadline, not a timing.
+#define REVIEW_TIMEOUT_S 180
 
 // Defect 2: setboard on a loaded game starts a clean game that takes moves.
 Test(session, setboard_after_a_loaded_game_starts_a_clean_game) {
@@ -221,7 +224,7 @@ Test(session, stop_cancels_a_review_keeping_what_was_done) {
 
 // A finished game's review is reported, and its annotated copy replaces the
 // plain one in the archive; a game archived before it stays as it was.
-Test(session, a_reviewed_game_is_reported_and_replaces_its_archive_copy) {
+Test(session, a_reviewed_game_is_reported_and_replaces_its_archive_copy, .timeout = REVIEW_TIMEOUT_S) {
     SessionOptions o = options();
     Log log = {0};
     Session *s = open_session(&o, &log);
@@ -248,7 +251,7 @@ Test(session, a_reviewed_game_is_reported_and_replaces_its_archive_copy) {
 // A review replaces only the game's own copy: a game appended to the archive
 // since (another patzer) keeps its place, and the review takes the place of
 // the copy, found by its PatzerGame tag (it was appended once more before).
-Test(session, an_archive_changed_since_keeps_its_games_and_the_review_its_place) {
+Test(session, an_archive_changed_since_keeps_its_games_and_the_review_its_place, .timeout = REVIEW_TIMEOUT_S) {
     SessionOptions o = options();
     Log log = {0};
     Session *s = open_session(&o, &log);
