@@ -71,3 +71,14 @@ Test(strbuf, a_failed_buffer_ignores_appends_and_gives_null) {
     cr_expect_null(strbuf_take(&b, NULL));
     cr_expect_null(b.s, "the text is freed");
 }
+
+// src/util/text's control-byte check, shared by the line mode, UCI and xboard.
+#include "src/util/text.h"
+
+Test(text, finds_the_first_control_byte_but_not_blanks) {
+    cr_expect_eq(text_first_control("e4 e5\t\r\n", 8), -1);
+    cr_expect_eq(text_first_control("e4\0junk", 7), 0);
+    cr_expect_eq(text_first_control("a\x01" "b\x7f", 4), 1);
+    cr_expect_eq(text_first_control("ab\x7f", 3), 0x7f);
+    cr_expect_eq(text_first_control("\x1b[2J", 0), -1, "only the n bytes given");
+}

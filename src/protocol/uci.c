@@ -431,13 +431,11 @@ static bool uci_command(Uci *u, char *line) {
 // line is still parsed as the protocol asks (a NUL would end it instead),
 // and said once per line, never echoed raw.
 static void scrub_controls(Uci *u, char *line, size_t len) {
-    int count = 0, first = 0;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)line[i];
-        if ((c < 0x20 && !text_is_blank((char)c)) || c == 0x7f) {
-            if (count++ == 0)
-                first = c;
+    int first = text_first_control(line, len), count = 0;
+    for (size_t i = first < 0 ? len : 0; i < len; i++) {
+        if (text_first_control(line + i, 1) >= 0) {
             line[i] = ' ';
+            count++;
         }
     }
     if (count)

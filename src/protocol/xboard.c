@@ -709,16 +709,6 @@ static bool xboard_command(Xboard *x, char *line) {
     return false;
 }
 
-// The first control byte of the line (a NUL too; blanks are none), or -1.
-static int control_byte(const char *line, size_t len) {
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)line[i];
-        if ((c < 0x20 && !text_is_blank((char)c)) || c == 0x7f)
-            return c;
-    }
-    return -1;
-}
-
 int xboard_run(FILE *in, FILE *out, const char *first_line) {
     Xboard *x = calloc(1, sizeof *x);
     if (!x) {
@@ -767,7 +757,7 @@ int xboard_run(FILE *in, FILE *out, const char *first_line) {
     // End of input counts as quit: the GUI has gone away.
     ssize_t len;
     while (!quit && !atomic_load(&x->out_broken) && (len = getline(&line, &cap, in)) != -1) {
-        int bad = control_byte(line, (size_t)len);
+        int bad = text_first_control(line, (size_t)len);
         if (bad >= 0) // echoed raw, or cut at a NUL, it would read as another command
             say(x, "Error (control byte 0x%02X): line ignored", bad);
         else

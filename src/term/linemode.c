@@ -147,14 +147,11 @@ static bool take_line(LineMode *lm, char *line, size_t linesz) {
     lm->len -= used;
     // A NUL would cut the line (the part before it would run as if it were
     // all); other control bytes would be echoed raw to the terminal.
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)line[i];
-        if ((c < 0x20 && !text_is_blank((char)c)) || c == 0x7f) {
-            fprintf(lm->out, "Error: a line with the control byte 0x%02X is ignored.\n", c);
-            fflush(lm->out);
-            line[0] = '\0';
-            break;
-        }
+    int bad = text_first_control(line, n);
+    if (bad >= 0) {
+        fprintf(lm->out, "Error: a line with the control byte 0x%02X is ignored.\n", bad);
+        fflush(lm->out);
+        line[0] = '\0';
     }
     return true;
 }

@@ -10,6 +10,15 @@ bool text_is_blank(char c) {
     return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
 }
 
+int text_first_control(const char *s, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if ((c < 0x20 && !text_is_blank((char)c)) || c == 0x7f)
+            return c;
+    }
+    return -1;
+}
+
 char *text_next_word(char **cursor) {
     char *p = *cursor;
     while (*p && text_is_blank(*p))

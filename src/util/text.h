@@ -10,6 +10,9 @@
 
 // Space, tab, CR, LF, VT or FF.
 bool text_is_blank(char c);
+// The first control byte of s's n bytes (NUL and DEL included, blanks not),
+// or -1 when none: no part of a command line or a protocol.
+int text_first_control(const char *s, size_t n);
 // The next blank-separated word at *cursor, NUL-terminated in place (the
 // line is modified), or NULL at the end of the line.
 char *text_next_word(char **cursor);
