@@ -178,7 +178,7 @@ PgnGame *session_take_edited(Session *s, const char *path, int number) {
 
 // The first game of a file with changes not saved (the one shown first),
 // into g (a copy the caller frees); false when there is none.
-static bool unsaved_game(Session *s, int64_t now, char *buf, size_t bufsz) {
+bool session_unsaved_changes(Session *s, int64_t now, char *buf, size_t bufsz) {
     PgnGame *shown = session_ops(s)->to_pgn(s, now);
     const PgnGame *g = shown && pgn_modified(shown) && pgn_source(shown)->path[0] ? shown : NULL;
     for (int i = 0; !g && i < s->edited_count; i++)
@@ -190,14 +190,10 @@ static bool unsaved_game(Session *s, int64_t now, char *buf, size_t bufsz) {
     return g != NULL;
 }
 
-bool session_unsaved_changes(Session *s, int64_t now, char *buf, size_t bufsz) {
-    return unsaved_game(s, now, buf, bufsz);
-}
-
 // quit once more after a warning drops the changes not saved to a file's games.
 void save_quit(Session *s, int64_t now) {
     char which[3100];
-    if (!s->quit_warned && unsaved_game(s, now, which, sizeof which)) {
+    if (!s->quit_warned && session_unsaved_changes(s, now, which, sizeof which)) {
         s->quit_warned = true;
         session_say(s, MSG_ERROR,
                     "Changes to %s are not saved: save writes them back (game N opens it); "
