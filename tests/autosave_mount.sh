@@ -78,7 +78,7 @@ check "the full disk is said" wait_text "$tmp/full.out" "No space left on device
 wait_text "$tmp/full.out" "Last move: 2... Nc6"
 check "once, not after every move" test "$(grep -c 'Autosave failed' "$tmp/full.out")" -eq 1
 check "the old autosave is intact" grep -q '1\. e4 ' "$save"
-check "and holds the moves before the disk filled" bash -c "! grep -q 'e5' '$save'"
+check "and holds the moves before the disk filled" bash -c "! grep -q '1\. e4 e5' '$save'"
 check "on stderr at once" has "$(cat "$tmp/full.err")" "No space left on device"
 rm -f "$state/filler"
 printf '%s\n' Bb5 >&3

@@ -181,7 +181,7 @@ Test(session, a_full_disk_is_said_once_and_the_old_autosave_stays) {
     cr_expect(strstr(session_last_failure(s), "No space left"), "%s", session_last_failure(s));
     const char *text = read_all(autosave);
     cr_assert_not_null(text, "the old autosave is there");
-    cr_expect(strstr(text, "1. e4") && !strstr(text, "e5"), "and intact: %s", text);
+    cr_expect(strstr(text, "1. e4 *") && !strstr(text, "1. e4 e5"), "and intact: %s", text);
     cr_expect_not(session_save_all(s, 3500), "the game is not saved");
     paths_fail_writes(0, 0); // space again
     run(s, 4000, (const char *const[]){ "Bb5", NULL });
