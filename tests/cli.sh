@@ -112,6 +112,7 @@ check_divide() {
 
 expect_output "perft 3 from the start" 8902 perft 3
 expect_output "perft 1 from the start" 20 perft 1
+expect_output "perft 3 from startpos, as UCI names it" 8902 perft 3 startpos
 expect_output "perft 2, FEN as one argument" 2039 perft 2 "$KIWIPETE"
 # shellcheck disable=SC2086 # split on purpose: the FEN as separate arguments
 expect_output "perft 2, FEN as separate arguments" 2039 perft 2 $KIWIPETE

@@ -59,7 +59,9 @@ int cli_perft(int argc, char **argv, bool divide) {
 
     Board board;
     char fen[512], err[160];
-    if (argc > 1) {
+    if (argc == 2 && strcmp(argv[1], "startpos") == 0) {
+        snprintf(fen, sizeof fen, "%s", BOARD_START_FEN); // UCI's name for it, typed by habit
+    } else if (argc > 1) {
         if (!cli_join_args(argc - 1, argv + 1, fen, sizeof fen)) {
             fprintf(stderr, "patzer %s: FEN too long\n", name);
             return 2;
