@@ -33,10 +33,12 @@
 // the precision and recall of the judge's own "mistake or worse" at that
 // depth (its evaluations cached in the peer cache): how far the judge
 // agrees with itself.
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/fen.h"
 #include "engine/movegen.h"
@@ -369,8 +371,16 @@ int main(int argc, char **argv) {
         if (!load_cache(&peer, peer_cache))
             return 1;
     }
+    if (openings_path && access(openings_path, R_OK) != 0) { // read lazily: check it now
+        fprintf(stderr, "review_judge: %s: %s\n", openings_path, strerror(errno));
+        return 1;
+    }
     Openings *o = openings_path ? openings_open(openings_path) : NULL;
     Book *book = book_path ? book_open(book_path, err, sizeof err) : NULL;
+    if (book_path && !book) { // a review without its book marks theory: refuse, do not guess
+        fprintf(stderr, "review_judge: %s\n", err);
+        return 1;
+    }
 
     PgnReader *r[3] = { NULL, NULL, NULL };
     PgnGame *g[3] = { NULL, NULL, NULL };

@@ -25,11 +25,13 @@
 // keys before it (repetitions), its limits, its MultiPV, its moves and the
 // evaluation, so a cached answer is the answer the search gives. The games
 // are written as annotate writes them; bench/review_judge scores the file.
+#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/engine.h"
 #include "engine/fen.h"
@@ -290,8 +292,16 @@ int main(int argc, char **argv) {
         engine_set_net(r.second[i], net);
     }
     load(&r, cache);
+    if (openings && access(openings, R_OK) != 0) { // read lazily: check it now
+        fprintf(stderr, "review_replay: %s: %s\n", openings, strerror(errno));
+        return 1;
+    }
     Openings *o = openings ? openings_open(openings) : NULL;
     Book *book = book_path ? book_open(book_path, err, sizeof err) : NULL;
+    if (book_path && !book) { // a review without its book marks theory: refuse, do not guess
+        fprintf(stderr, "review_replay: %s\n", err);
+        return 1;
+    }
     PgnReader *rd = pgn_reader_open(games, err, sizeof err);
     PgnGame *g = pgn_game_new();
     PgnError *perr = malloc(sizeof *perr);
