@@ -67,6 +67,7 @@ typedef struct Judge {
     Eval *cache;
     int count;
     FILE *out; // the cache file, appended to
+    Eval drawn; // a repetition's draw: of the game, not of the position, so never cached
 } Judge;
 
 // Winning chances of the side to move, 0..100.
@@ -116,10 +117,31 @@ static bool load_cache(Judge *j, const char *path) {
     return true;
 }
 
+// Whether b (reached by moves[0..n) from start) stands for the third time,
+// which ends the game drawn. A search from it does not know that: it scores
+// the position as if play went on.
+static bool third_repetition(const Board *start, const Move *moves, int n, const Board *b) {
+    Board at = *start;
+    int seen = 1; // b itself
+    for (int i = 0; i < n; i++) {
+        // Only positions since the last capture or pawn move can repeat b.
+        if (i >= n - b->halfmove && at.key == b->key)
+            seen++;
+        board_play(&at, moves[i]);
+    }
+    return seen >= 3;
+}
+
 // The judge's evaluation of b (reached by moves[0..n) from start).
 static const Eval *judge(Judge *j, const Board *start, const Move *moves, int n, const Board *b) {
     char fen[FEN_MAX];
     board_to_fen(b, fen, sizeof fen);
+    if (third_repetition(start, moves, n, b)) {
+        memset(&j->drawn, 0, sizeof j->drawn);
+        snprintf(j->drawn.fen, sizeof j->drawn.fen, "%s", fen);
+        j->drawn.best = MOVE_NONE;
+        return &j->drawn;
+    }
     for (int i = 0; i < j->count; i++)
         if (strcmp(j->cache[i].fen, fen) == 0)
             return &j->cache[i];
