@@ -63,6 +63,14 @@ static volatile sig_atomic_t stop_signal;
 
 static void on_stop_signal(int sig) { stop_signal = sig; }
 
+// Ctrl-Z: the loop stops the program itself (suspend), after pausing the game.
+static volatile sig_atomic_t suspend_signal;
+
+static void on_suspend_signal(int sig) {
+    (void)sig;
+    suspend_signal = 1;
+}
+
 // A crash must not leave the terminal in raw mode: restore it, then die as
 // the signal intended.
 static void on_fatal_signal(int sig) {
@@ -79,6 +87,8 @@ static void install_signals(void) {
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+    sa.sa_handler = on_suspend_signal;
+    sigaction(SIGTSTP, &sa, NULL);
     sa.sa_handler = on_fatal_signal;
     sa.sa_flags = SA_RESETHAND;
     sigaction(SIGSEGV, &sa, NULL);
@@ -86,6 +96,26 @@ static void install_signals(void) {
     sigaction(SIGFPE, &sa, NULL);
     sigaction(SIGABRT, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
+}
+
+// Ctrl-Z: the board is out of sight until fg, as under a pager, so a game of
+// yours is paused first (its clock would otherwise run while you are in the
+// shell); then the terminal is given back and the program stops for real.
+static void suspend(Tui *t) {
+    suspend_signal = 0;
+    bool held = !t->holding && session_hold(t->session, true, frontend_now_ms());
+    ui_screen_suspend();
+    struct sigaction dfl, mine;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(SIGTSTP, &dfl, &mine);
+    raise(SIGTSTP); // returns on SIGCONT (fg)
+    sigaction(SIGTSTP, &mine, NULL);
+    ui_screen_resume();
+    if (held)
+        session_hold(t->session, false, frontend_now_ms());
+    t->dirty = true;
 }
 
 // A row of the game list: the session's rows, then the hint.
@@ -593,6 +623,8 @@ int tui_run(const Config *cfg, char *why, size_t whysz) {
     t.plies = game_ply_count(session_live_game(t.session)); // a resumed game does not ring
     t.dirty = true;
     while (!stop_signal && !t.eof && !session_quit_requested(t.session)) {
+        if (suspend_signal)
+            suspend(&t);
         int64_t now = frontend_now_ms();
         // A pager over the board, or a terminal too small for it, holds a
         // game of yours: its clock does not run where you cannot see it (man
