@@ -222,6 +222,38 @@ Test(session, stop_cancels_a_review_keeping_what_was_done) {
     session_free(s, 3000);
 }
 
+// The panel names the players of the game shown: your game's while you
+// analyse it (its copy has both sides human), the file's while a game of it
+// is reviewed (it said "You" twice, with a clock running from 0:00), and no
+// "human" guessed for players a file does not describe.
+Test(session, the_panel_names_the_players_of_the_game_shown) {
+    SessionOptions o = options();
+    Log log = { 0 };
+    Session *s = open_session(&o, &log);
+    char name[64], detail[64];
+    run(s, 2000, (const char *const[]){ "analyze", NULL });
+    cr_assert_eq(session_mode(s), SESSION_ANALYSE, "%s", log.text);
+    session_player_label(s, BLACK, name, sizeof name, detail, sizeof detail);
+    cr_expect(strstr(detail, "level 1 "), "analysing your game: its engine, '%s'", detail);
+    session_player_label(s, WHITE, name, sizeof name, detail, sizeof detail);
+    cr_expect_str_eq(name, "You");
+    cr_expect_str_eq(detail, "human");
+    char load[400];
+    snprintf(load, sizeof load, "load %s", pgn_path);
+    run(s, 3000, (const char *const[]){ "stop", load, "game 2", "review", NULL });
+    cr_assert_eq(session_mode(s), SESSION_REVIEW, "%s", log.text);
+    session_player_label(s, WHITE, name, sizeof name, detail, sizeof detail);
+    cr_expect_str_eq(name, "Gamma", "the reviewed game's White");
+    cr_expect_str_eq(detail, "", "a player of a file is not known to be human");
+    cr_expect(game_clock(session_game(s))->tc.untimed, "no clock under review");
+    run(s, 4000, (const char *const[]){ "stop", NULL });
+    cr_assert(in_browse(s), "%s", log.text);
+    session_player_label(s, BLACK, name, sizeof name, detail, sizeof detail);
+    cr_expect_str_eq(name, "Delta");
+    cr_expect_str_eq(detail, "");
+    session_free(s, 5000);
+}
+
 // A finished game's review is reported, and its annotated copy replaces the
 // plain one in the archive; a game archived before it stays as it was.
 Test(session, a_reviewed_game_is_reported_and_replaces_its_archive_copy, .timeout = REVIEW_TIMEOUT_S) {

@@ -108,9 +108,17 @@ static void join(ReviewState *r) {
     r->running = false;
 }
 
+// The game on the board while the review runs: as browse shows a game, no
+// clock (the session's would run from zero) and the players named by the tags.
 static Game *shown_game(Session *s, const PgnGame *g) {
     GameSettings settings;
     memcpy(&settings, &s->opts.settings, sizeof settings);
+    settings.tc.untimed = true;
+    settings.tc.count = 0;
+    for (Color side = WHITE; side <= BLACK; side++) {
+        const char *name = pgn_tag(g, side == WHITE ? "White" : "Black");
+        text_copy(settings.names[side], sizeof settings.names[side], name ? name : "");
+    }
     const char *fen = pgn_start_fen(g);
     snprintf(settings.start_fen, sizeof settings.start_fen, "%s", fen ? fen : "");
     int n = pgn_mainline_length(g);
