@@ -246,6 +246,9 @@ Test(session, the_panel_names_the_players_of_the_game_shown) {
     cr_expect_str_eq(name, "Gamma", "the reviewed game's White");
     cr_expect_str_eq(detail, "", "a player of a file is not known to be human");
     cr_expect(game_clock(session_game(s))->tc.untimed, "no clock under review");
+    char st[200];
+    status(s, st, sizeof st); // 9 plies: it said "0 of 9 moves"
+    cr_expect(strstr(st, "Reviewing move ") && strstr(st, " of 5..."), "%s", st);
     run(s, 4000, (const char *const[]){ "stop", NULL });
     cr_assert(in_browse(s), "%s", log.text);
     session_player_label(s, BLACK, name, sizeof name, detail, sizeof detail);

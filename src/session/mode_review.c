@@ -345,9 +345,12 @@ static const Board *review_board(const Session *s) {
     return game_board(state(s)->shown);
 }
 
+// In moves, as the review's first message counts them ("Reviewing 39
+// moves..."): the plies it counts read as twice the moves.
 static void review_status(const Session *s, char *buf, size_t bufsz) {
-    snprintf(buf, bufsz, "Reviewing: %d of %d %s...", atomic_load(&state(s)->done), state(s)->total,
-             text_plural(state(s)->total, "move", "moves"));
+    int moves = (state(s)->total + 1) / 2;
+    int at = atomic_load(&state(s)->done) / 2 + 1;
+    snprintf(buf, bufsz, "Reviewing move %d of %d...", at < moves ? at : moves, moves);
 }
 
 static PgnGame *review_to_pgn(Session *s, int64_t now) {

@@ -421,8 +421,7 @@ static void draw(Tui *t, int64_t now) {
     notes_view(&t->notes, s, &v);
     int done, total;
     if (session_review_progress(s, &done, &total) && status != STATUS_ERROR)
-        snprintf(v.status, sizeof v.status, "Reviewing: %d of %d %s...", done, total,
-                 text_plural(total, "move", "moves"));
+        session_status(s, v.status, sizeof v.status); // the review's progress
     v.paused = t->paused;
     if (ui_pager_is_open(&t->pager)) {
         // Over everything; the command bar too, unless something is typed.
