@@ -621,9 +621,18 @@ int tui_run(const Config *cfg, char *why, size_t whysz) {
     t.welcome = session_status_line(t.session, first, sizeof first, &cut) == STATUS_STATE;
     t.plies = game_ply_count(session_live_game(t.session)); // a resumed game does not ring
     t.dirty = true;
-    while (!stop_signal && !t.eof && !session_quit_requested(t.session)) {
+    while (!(stop_signal && stop_signal != SIGINT) && !t.eof &&
+           !session_quit_requested(t.session)) {
         if (suspend_signal)
             suspend(&t);
+        // Ctrl-C is quit, typed: it left at once and lost the changes to a
+        // game of a file that quit warns about once.
+        if (stop_signal == SIGINT) {
+            stop_signal = 0;
+            on_line("quit", &t);
+            if (session_quit_requested(t.session))
+                break;
+        }
         int64_t now = frontend_now_ms();
         // A pager over the board, or a terminal too small for it, holds a
         // game of yours: its clock does not run where you cannot see it (man
