@@ -257,6 +257,24 @@ Test(session, the_panel_names_the_players_of_the_game_shown) {
     session_free(s, 5000);
 }
 
+static bool session_idle(const Session *s) {
+    return !session_busy(s);
+}
+
+// hint typed twice before the first was found names the move, as two hints
+// do: the second was dropped without a word (the screen takes lines at once).
+Test(session, a_second_hint_while_the_first_is_thought_about_names_the_move) {
+    SessionOptions o = options();
+    Log log = { 0 };
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){ "play both", "hint", "hint", NULL });
+    cr_expect(has(&log, "Thinking about a hint... (the move itself"), "%s", log.text);
+    cr_assert(wait_until(s, 2000, session_idle), "the hint is found");
+    cr_expect_neq(session_hint(s), MOVE_NONE, "the move is marked: %s", log.text);
+    cr_expect_not(has(&log, "move your"), "not the piece alone: %s", log.text);
+    session_free(s, 3000);
+}
+
 // A finished game's review is reported, and its annotated copy replaces the
 // plain one in the archive; a game archived before it stays as it was.
 Test(session, a_reviewed_game_is_reported_and_replaces_its_archive_copy, .timeout = REVIEW_TIMEOUT_S) {
