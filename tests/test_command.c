@@ -72,6 +72,7 @@ Test(command, every_name_and_alias) {
         { "fen", CMD_FEN },
         { "setboard 8/8 w", CMD_SETBOARD },
         { "setfen 8/8 w", CMD_SETBOARD },
+        { "setup", CMD_EDIT }, // it was "did you mean stop?"
         { "save a.pgn", CMD_SAVE },
         { "load a.pgn", CMD_LOAD },
         { "open a.pgn", CMD_LOAD },

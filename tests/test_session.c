@@ -222,6 +222,59 @@ Test(session, stop_cancels_a_review_keeping_what_was_done) {
     session_free(s, 3000);
 }
 
+// The panel names the players of the game shown: your game's while you
+// analyse it (its copy has both sides human), the file's while a game of it
+// is reviewed (it said "You" twice, with a clock running from 0:00), and no
+// "human" guessed for players a file does not describe.
+Test(session, the_panel_names_the_players_of_the_game_shown) {
+    SessionOptions o = options();
+    Log log = { 0 };
+    Session *s = open_session(&o, &log);
+    char name[64], detail[64];
+    run(s, 2000, (const char *const[]){ "analyze", NULL });
+    cr_assert_eq(session_mode(s), SESSION_ANALYSE, "%s", log.text);
+    session_player_label(s, BLACK, name, sizeof name, detail, sizeof detail);
+    cr_expect(strstr(detail, "level 1 "), "analysing your game: its engine, '%s'", detail);
+    session_player_label(s, WHITE, name, sizeof name, detail, sizeof detail);
+    cr_expect_str_eq(name, "You");
+    cr_expect_str_eq(detail, "human");
+    char load[400];
+    snprintf(load, sizeof load, "load %s", pgn_path);
+    run(s, 3000, (const char *const[]){ "stop", load, "game 2", "review", NULL });
+    cr_assert_eq(session_mode(s), SESSION_REVIEW, "%s", log.text);
+    session_player_label(s, WHITE, name, sizeof name, detail, sizeof detail);
+    cr_expect_str_eq(name, "Gamma", "the reviewed game's White");
+    cr_expect_str_eq(detail, "", "a player of a file is not known to be human");
+    cr_expect(game_clock(session_game(s))->tc.untimed, "no clock under review");
+    char st[200];
+    status(s, st, sizeof st); // 9 plies: it said "0 of 9 moves"
+    cr_expect(strstr(st, "Reviewing move ") && strstr(st, " of 5..."), "%s", st);
+    run(s, 4000, (const char *const[]){ "stop", NULL });
+    cr_assert(in_browse(s), "%s", log.text);
+    session_player_label(s, BLACK, name, sizeof name, detail, sizeof detail);
+    cr_expect_str_eq(name, "Delta");
+    cr_expect_str_eq(detail, "");
+    session_free(s, 5000);
+}
+
+static bool session_idle(const Session *s) {
+    return !session_busy(s);
+}
+
+// hint typed twice before the first was found names the move, as two hints
+// do: the second was dropped without a word (the screen takes lines at once).
+Test(session, a_second_hint_while_the_first_is_thought_about_names_the_move) {
+    SessionOptions o = options();
+    Log log = { 0 };
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){ "play both", "hint", "hint", NULL });
+    cr_expect(has(&log, "Thinking about a hint... (the move itself"), "%s", log.text);
+    cr_assert(wait_until(s, 2000, session_idle), "the hint is found");
+    cr_expect_neq(session_hint(s), MOVE_NONE, "the move is marked: %s", log.text);
+    cr_expect_not(has(&log, "move your"), "not the piece alone: %s", log.text);
+    session_free(s, 3000);
+}
+
 // A finished game's review is reported, and its annotated copy replaces the
 // plain one in the archive; a game archived before it stays as it was.
 Test(session, a_reviewed_game_is_reported_and_replaces_its_archive_copy, .timeout = REVIEW_TIMEOUT_S) {

@@ -5,7 +5,8 @@
 # minutes is resumed with 19.5 s left on your clock (low: under 20 s) and
 # nearly five minutes on patzer's: your clock is drawn on a background of
 # its own in colour and in reverse video without colour, patzer's is not,
-# and with bell on the terminal bell rings as it turns low.
+# and with bell on the terminal bell rings as it turns low. Then Ctrl-Z and
+# fg: the clock stands still while the program is stopped.
 # shellcheck source=tests/lib.sh
 source "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
 need_patzer
@@ -59,4 +60,30 @@ PGN
 run_look colour
 run_look mono
 run_look ascii
+
+# Ctrl-Z: the board is out of sight while the program is stopped, so your
+# clock must not run (it did: a game suspended for a coffee was lost on
+# time). Stopped with the signal Ctrl-Z sends, for 6 s: a clock of 40 s
+# that ran shows 0:33 at most after it, a paused one what it had less the
+# moments around the stop.
+write_tui_script "$tmp/run.sh" colour --time 40s+0 --level 1 --no-book
+# Under an interactive shell, whose job control stops and continues it (a
+# program alone in its session is not stopped by Ctrl-Z).
+tmux_start 80 24 "env PS1='$ ' bash --norc --noprofile -i"
+keys -l "bash $tmp/run.sh"
+keys Enter
+check "suspend: the board appears" wait_for 10 '^>'
+keys e4 Enter
+check "suspend: the engine answers" wait_for 20 '1\. e4 [a-hNBRQKO]'
+check "suspend: your clock runs" wait_for 5 'White You.*▶ 0:[34][0-9]'
+keys C-z
+check "suspend: Ctrl-Z gives the terminal back to the shell" wait_for 5 'Stopped'
+sleep 6
+keys -l fg
+keys Enter
+check "suspend: the board is back after fg" wait_for 5 '1\. e4 [a-hNBRQKO]'
+check "suspend: your clock did not run while stopped" wait_for 5 'White You.*▶ 0:(3[4-9]|40)'
+check "suspend: and runs again" wait_for 10 'White You.*▶ 0:(2[0-9]|3[0-2])'
+keys quit Enter
+tmux_stop
 finish

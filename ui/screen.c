@@ -466,6 +466,18 @@ void ui_screen_resize(void) {
     layout_make();
 }
 
+void ui_screen_suspend(void) {
+    if (is_open && !headless)
+        endwin();
+}
+
+void ui_screen_resume(void) {
+    if (!is_open || headless)
+        return;
+    reset_prog_mode();  // the modes endwin gave back; mouse reporting with them
+    ui_screen_resize(); // the terminal may have changed size meanwhile
+}
+
 bool ui_screen_too_small(int *need_cols, int *need_lines) {
     if (need_cols)
         *need_cols = layout.need_cols;

@@ -60,6 +60,10 @@ void ui_screen_mouse_cell(int *y, int *x);
 bool ui_screen_arrow(int key, int *dx, int *dy);
 // Re-reads the terminal size and lays the windows out again.
 void ui_screen_resize(void);
+// Gives the terminal back to the shell before the program stops (Ctrl-Z),
+// and takes it again, repainted, once it continues.
+void ui_screen_suspend(void);
+void ui_screen_resume(void);
 // True when the terminal is too small; ui_view_draw then shows a message
 // asking for at least the size given.
 bool ui_screen_too_small(int *need_cols, int *need_lines);

@@ -13,6 +13,7 @@ typedef struct AnalyseState {
     Game *game; // a copy of the position shown, both sides human
     SearchLimits limits;
     bool limited; // ends by itself (time or depth)
+    bool of_live; // a copy of your game: the panel names your game's players
 } AnalyseState;
 
 static AnalyseState *state(const Session *s) {
@@ -31,6 +32,7 @@ static bool analyse_enter(Session *s, const ModeArgs *args, int64_t now) {
     game_set_players(g, PLAYER_HUMAN, PLAYER_HUMAN);
     game_free(state(s)->game);
     state(s)->game = g;
+    state(s)->of_live = args->source == s->live;
     state(s)->limited = args->limits != NULL;
     if (args->limits)
         state(s)->limits = *args->limits;
@@ -169,6 +171,9 @@ static Transition analyse_poll(Session *s, const Event *ev, int64_t now) {
 static const Game *analyse_game(const Session *s) {
     return state(s)->game;
 }
+static const Game *analyse_players(const Session *s) {
+    return state(s)->of_live ? s->live : state(s)->game;
+}
 static const Board *analyse_board(const Session *s) {
     return game_board(state(s)->game);
 }
@@ -205,4 +210,5 @@ const ModeOps mode_analyse_ops = {
     .to_pgn = analyse_to_pgn,
     .refusal_hint = " (stop ends the analysis, back returns to your game)",
     .busy = analyse_busy,
+    .players = analyse_players,
 };

@@ -13,6 +13,7 @@
 typedef struct PlayState {
     Move hint;              // shown on the board once the hint names the move
     Move hint_found;        // the engine's hint; the first `hint` names only its piece
+    bool hint_again;        // `hint` again while the first was thought about: the move
     bool show_eval;         // `eval on`: the engine's thinking shows in a game against it
     int64_t last_move_ms;   // when the last move was made (pacing engine-vs-engine)
     bool clock_was_running; // when play was left: restart it on return
@@ -42,6 +43,7 @@ static void update_flip(Session *s) {
 static void clear_hint(Session *s) {
     state(s)->hint = MOVE_NONE;
     state(s)->hint_found = MOVE_NONE;
+    state(s)->hint_again = false;
 }
 
 // ----------------------------------------------------------------- looking back
@@ -216,8 +218,16 @@ static void hint(Session *s) {
         session_changed(s);
         return;
     }
-    if (s->think.busy)
+    if (s->think.busy && s->think.kind == REQ_HINT) {
+        // Typed again before the first was found: it was dropped without a word.
+        state(s)->hint_again = true;
+        session_say(s, MSG_INFO, "Thinking about a hint... (the move itself, as you asked twice)");
         return;
+    }
+    if (s->think.busy) {
+        session_say(s, MSG_ERROR, "The engine is busy: ask for a hint once it is done.");
+        return;
+    }
     SearchLimits limits;
     search_limits_init(&limits);
     limits.movetime = HINT_MOVETIME_MS;
@@ -429,8 +439,14 @@ static void on_bestmove(Session *s, const Event *ev, int64_t now) {
         char from[3];
         square_name(move_from(ev->best), from);
         state(s)->hint_found = ev->best;
-        session_say(s, MSG_INFO, "Hint: move your %s on %s (hint again for the move)",
-                    pointing_piece_name(piece_type(p)), from);
+        if (state(s)->hint_again) {
+            state(s)->hint_again = false;
+            state(s)->hint = ev->best;
+            session_say(s, MSG_INFO, "Hint: %s", san);
+        } else {
+            session_say(s, MSG_INFO, "Hint: move your %s on %s (hint again for the move)",
+                        pointing_piece_name(piece_type(p)), from);
+        }
         session_changed(s);
         return;
     }

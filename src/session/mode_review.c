@@ -108,9 +108,17 @@ static void join(ReviewState *r) {
     r->running = false;
 }
 
+// The game on the board while the review runs: as browse shows a game, no
+// clock (the session's would run from zero) and the players named by the tags.
 static Game *shown_game(Session *s, const PgnGame *g) {
     GameSettings settings;
     memcpy(&settings, &s->opts.settings, sizeof settings);
+    settings.tc.untimed = true;
+    settings.tc.count = 0;
+    for (Color side = WHITE; side <= BLACK; side++) {
+        const char *name = pgn_tag(g, side == WHITE ? "White" : "Black");
+        text_copy(settings.names[side], sizeof settings.names[side], name ? name : "");
+    }
     const char *fen = pgn_start_fen(g);
     snprintf(settings.start_fen, sizeof settings.start_fen, "%s", fen ? fen : "");
     int n = pgn_mainline_length(g);
@@ -337,9 +345,12 @@ static const Board *review_board(const Session *s) {
     return game_board(state(s)->shown);
 }
 
+// In moves, as the review's first message counts them ("Reviewing 39
+// moves..."): the plies it counts read as twice the moves.
 static void review_status(const Session *s, char *buf, size_t bufsz) {
-    snprintf(buf, bufsz, "Reviewing: %d of %d %s...", atomic_load(&state(s)->done), state(s)->total,
-             text_plural(state(s)->total, "move", "moves"));
+    int moves = (state(s)->total + 1) / 2;
+    int at = atomic_load(&state(s)->done) / 2 + 1;
+    snprintf(buf, bufsz, "Reviewing move %d of %d...", at < moves ? at : moves, moves);
 }
 
 static PgnGame *review_to_pgn(Session *s, int64_t now) {

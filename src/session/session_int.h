@@ -102,6 +102,9 @@ typedef struct ModeOps {
     void (*status_tag)(const Session *s, char *buf, size_t bufsz);
     // How far work of the mode's own has come (the review), for a progress bar.
     bool (*progress)(const Session *s, int *done, int *total);
+    // The game whose players the panel names [the shown game]: the analysis
+    // of your game names its players, not its copy's (both human).
+    const Game *(*players)(const Session *s);
     // The shown game is the live one (play): annotations go to it, and moves
     // pointed at are played in it.
     bool shows_live;

@@ -99,9 +99,12 @@ SessionStatusKind session_status_line(const Session *s, char *buf, size_t bufsz,
 
 void session_player_label(const Session *s, Color c, char *name, size_t namesz, char *detail,
                           size_t detailsz) {
-    const Game *g = session_ops(s)->game(s);
+    const Game *g = session_ops(s)->players ? session_ops(s)->players(s) : session_ops(s)->game(s);
     const GameSettings *st = game_settings(g);
     bool engine = game_player(g, c) == PLAYER_ENGINE;
+    // Only the live game knows who plays: every other game (of a file, under
+    // review) is shown with both sides "human", which says nothing of its players.
+    bool known = g == s->live;
     // The live game's engine is the one that will move, external or not: it
     // is named from the start, not only once its first move names it in the
     // game.
@@ -114,8 +117,10 @@ void session_player_label(const Session *s, Color c, char *name, size_t namesz, 
         snprintf(detail, detailsz, "UCI engine");
     else if (engine)
         snprintf(detail, detailsz, "level %d (~%d Elo)", st->level, engine_level_elo(st->level));
-    else
+    else if (known)
         snprintf(detail, detailsz, "human");
+    else if (detailsz > 0)
+        detail[0] = '\0';
 }
 
 bool session_review_progress(const Session *s, int *done, int *total) {

@@ -63,6 +63,14 @@ static volatile sig_atomic_t stop_signal;
 
 static void on_stop_signal(int sig) { stop_signal = sig; }
 
+// Ctrl-Z: the loop stops the program itself (suspend), after pausing the game.
+static volatile sig_atomic_t suspend_signal;
+
+static void on_suspend_signal(int sig) {
+    (void)sig;
+    suspend_signal = 1;
+}
+
 // A crash must not leave the terminal in raw mode: restore it, then die as
 // the signal intended.
 static void on_fatal_signal(int sig) {
@@ -79,6 +87,8 @@ static void install_signals(void) {
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+    sa.sa_handler = on_suspend_signal;
+    sigaction(SIGTSTP, &sa, NULL);
     sa.sa_handler = on_fatal_signal;
     sa.sa_flags = SA_RESETHAND;
     sigaction(SIGSEGV, &sa, NULL);
@@ -86,6 +96,26 @@ static void install_signals(void) {
     sigaction(SIGFPE, &sa, NULL);
     sigaction(SIGABRT, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
+}
+
+// Ctrl-Z: the board is out of sight until fg, as under a pager, so a game of
+// yours is paused first (its clock would otherwise run while you are in the
+// shell); then the terminal is given back and the program stops for real.
+static void suspend(Tui *t) {
+    suspend_signal = 0;
+    bool held = !t->holding && session_hold(t->session, true, frontend_now_ms());
+    ui_screen_suspend();
+    struct sigaction dfl, mine;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(SIGTSTP, &dfl, &mine);
+    raise(SIGTSTP); // returns on SIGCONT (fg)
+    sigaction(SIGTSTP, &mine, NULL);
+    ui_screen_resume();
+    if (held)
+        session_hold(t->session, false, frontend_now_ms());
+    t->dirty = true;
 }
 
 // A row of the game list: the session's rows, then the hint.
@@ -391,8 +421,7 @@ static void draw(Tui *t, int64_t now) {
     notes_view(&t->notes, s, &v);
     int done, total;
     if (session_review_progress(s, &done, &total) && status != STATUS_ERROR)
-        snprintf(v.status, sizeof v.status, "Reviewing: %d of %d %s...", done, total,
-                 text_plural(total, "move", "moves"));
+        session_status(s, v.status, sizeof v.status); // the review's progress
     v.paused = t->paused;
     if (ui_pager_is_open(&t->pager)) {
         // Over everything; the command bar too, unless something is typed.
@@ -592,7 +621,18 @@ int tui_run(const Config *cfg, char *why, size_t whysz) {
     t.welcome = session_status_line(t.session, first, sizeof first, &cut) == STATUS_STATE;
     t.plies = game_ply_count(session_live_game(t.session)); // a resumed game does not ring
     t.dirty = true;
-    while (!stop_signal && !t.eof && !session_quit_requested(t.session)) {
+    while (!(stop_signal && stop_signal != SIGINT) && !t.eof &&
+           !session_quit_requested(t.session)) {
+        if (suspend_signal)
+            suspend(&t);
+        // Ctrl-C is quit, typed: it left at once and lost the changes to a
+        // game of a file that quit warns about once.
+        if (stop_signal == SIGINT) {
+            stop_signal = 0;
+            on_line("quit", &t);
+            if (session_quit_requested(t.session))
+                break;
+        }
         int64_t now = frontend_now_ms();
         // A pager over the board, or a terminal too small for it, holds a
         // game of yours: its clock does not run where you cannot see it (man
