@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "engine/fen.h"
+#include "engine/line.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "src/game/openings.h"
@@ -120,23 +121,19 @@ static bool load_cache(Judge *j, const char *path) {
 // Whether b (reached by moves[0..n) from start) stands for the third time,
 // which ends the game drawn. A search from it does not know that: it scores
 // the position as if play went on.
-static bool third_repetition(const Board *start, const Move *moves, int n, const Board *b) {
-    Board at = *start;
-    int seen = 1; // b itself
-    for (int i = 0; i < n; i++) {
-        // Only positions since the last capture or pawn move can repeat b.
-        if (i >= n - b->halfmove && at.key == b->key)
-            seen++;
-        board_play(&at, moves[i]);
-    }
-    return seen >= 3;
+static bool third_repetition(const Board *start, const Move *moves, int n) {
+    Line line;
+    line_init(&line, start);
+    for (int i = 0; i < n; i++)
+        line_play(&line, moves[i]);
+    return line_repetitions(&line) >= 2; // twice before, and now
 }
 
 // The judge's evaluation of b (reached by moves[0..n) from start).
 static const Eval *judge(Judge *j, const Board *start, const Move *moves, int n, const Board *b) {
     char fen[FEN_MAX];
     board_to_fen(b, fen, sizeof fen);
-    if (third_repetition(start, moves, n, b)) {
+    if (third_repetition(start, moves, n)) {
         memset(&j->drawn, 0, sizeof j->drawn);
         snprintf(j->drawn.fen, sizeof j->drawn.fen, "%s", fen);
         j->drawn.best = MOVE_NONE;
