@@ -536,6 +536,7 @@ static bool answer_resume(Session *s, const char *line, int64_t now) {
         char moves[32];
         session_say(s, MSG_INFO, "Resumed the unfinished game (%s).",
                     session_moves_text(s->live, moves, sizeof moves));
+        save_say_recovered(s); // held back while the question was open
         return true;
     }
     bool archived = session_archive_live(s, pending, true, now);
@@ -552,6 +553,7 @@ static bool answer_resume(Session *s, const char *line, int64_t now) {
                     "New game; the unfinished one waits for the archive %s "
                     "(tried after each move).",
                     s->opts.archive_path);
+    save_say_recovered(s);
     return no;
 }
 
@@ -763,6 +765,8 @@ Session *session_new(const SessionOptions *opts, const SessionHooks *hooks, int6
     if (opts->engine_cmd[0]) // --engine, engine = CMD: a failure is said, the built-in plays
         think_engine_command(&s->think, opts->engine_cmd);
     find_unfinished(s, now);
+    if (!s->asking_resume) // else after the answer: the question must stay in view
+        save_say_recovered(s);
     session_stamp_autosave(s);
     s->mode = s->back_mode = SESSION_PLAY;
     session_mode_ops(SESSION_PLAY)->enter(s, &(ModeArgs){ 0 }, now);

@@ -329,6 +329,9 @@ PgnCursor *session_cursor(const Session *s);
 void save_command(Session *s, const char *text, int64_t now);
 void save_answer_replace(Session *s, const char *line);
 void save_quit(Session *s, int64_t now);
+// Says at start that games were recovered (session_recover_unsaved), where,
+// and how to open them; nothing when there are none.
+void save_say_recovered(Session *s);
 // A game of a file that browse leaves with changes not saved: kept (taken
 // over); and taken back when game `number` of path is opened again (NULL:
 // none kept).
