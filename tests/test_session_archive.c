@@ -163,6 +163,42 @@ Test(session, the_resume_question_has_one_wording_and_counts_right) {
     session_free(s, 6000);
 }
 
+// A resumed game's clock waited for the first move (40 s left showed 0:40
+// and did not run): it runs from the moment the game is back on the board,
+// after --resume and after the answer y alike.
+Test(session, a_resumed_game_s_clock_runs_from_the_resume) {
+    SessionOptions o = options();
+    o.settings.players[BLACK] = PLAYER_HUMAN;
+    TimeControl tc;
+    char err[128];
+    cr_assert(timecontrol_parse("1+0", &tc, err, sizeof err), "%s", err);
+    o.settings.tc = tc;
+    Log log = { 0 };
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){ "e4", NULL });  // White's clock starts at its move
+    run(s, 22000, (const char *const[]){ "e5", NULL }); // Black used 20 s
+    session_free(s, 23000);
+    o.resume = true;
+    s = open_session(&o, &log); // at 1000
+    const Clock *c = game_clock(session_game(s));
+    int64_t white = clock_remaining(c, WHITE, 1000);
+    cr_expect(white > 50000 && clock_remaining(c, BLACK, 1000) == 40000, "the saved times");
+    cr_expect(c->running, "White's clock runs at once");
+    cr_expect_eq(clock_remaining(c, WHITE, 6000), white - 5000);
+    cr_expect_eq(clock_remaining(c, BLACK, 6000), 40000);
+    session_free(s, 6000);
+    o.resume = false;
+    Log again = { 0 };
+    s = open_session(&o, &again);
+    cr_expect_not(game_clock(session_game(s))->running, "not while the question is open");
+    run(s, 3000, (const char *const[]){ "y", NULL });
+    c = game_clock(session_game(s));
+    white = clock_remaining(c, WHITE, 3000);
+    cr_expect(c->running, "White's clock runs from the answer");
+    cr_expect_eq(clock_remaining(c, WHITE, 8000), white - 5000);
+    session_free(s, 8000);
+}
+
 // Defect: failed saves were silent. On a full disk (injected: every write
 // fails part-way with ENOSPC) the autosave says so once, keeps the last good
 // file, tries after every move and says when it works again.

@@ -121,6 +121,7 @@ static bool replace_live(Session *s, Game *g, int64_t now) {
     game_free(s->live);
     s->live = g;
     s->live_archived = false;
+    s->live_resumed = false;
     memset(&s->live_spot, 0, sizeof s->live_spot);
     s->next_settings_set = false;
     s->graph_count = 0;
@@ -529,6 +530,7 @@ static bool answer_resume(Session *s, const char *line, int64_t now) {
         s->live = pending;
         game_free(fresh);
         reset_state(s, SESSION_PLAY);
+        s->live_resumed = true;
         pointing_reset(s);
         if (s->mode == SESSION_PLAY) // else (--pgn) entered when the user returns to it
             session_mode_ops(SESSION_PLAY)->enter(s, &(ModeArgs){ 0 }, now);
@@ -678,6 +680,7 @@ static void find_unfinished(Session *s, int64_t now) {
     if (s->opts.resume) {
         game_free(s->live);
         s->live = g;
+        s->live_resumed = true;
         session_say(s, MSG_INFO, "Resumed the unfinished game (%s).",
                     session_moves_text(g, moves, sizeof moves));
     } else if (s->opts.fresh) {

@@ -181,6 +181,7 @@ struct Session {
     char replace_path[PATH_MAX_LEN];
     Game *pending;       // the unfinished game that question is about
     bool live_dirty;     // the live game changed since the start (autosave it)
+    bool live_resumed;   // the live game was resumed: its clock runs once play shows it
     bool live_archived;  // the live game is in the archive already
     PgnSource live_spot; // where in the archive (its review replaces it there)
     // The writes that keep the games (session_base.c): each one's failure as
