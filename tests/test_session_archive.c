@@ -583,3 +583,27 @@ Test(session, a_hint_before_the_first_puzzle_says_it_is_coming) {
     cr_expect(!has(&log, "No puzzle shown"), "%s", log.text);
     session_free(s, 3000);
 }
+
+static bool session_idle_now(const Session *s) {
+    return !session_busy(s);
+}
+
+// train's panel named both sides "You": the side to move is you, the other
+// side the opponent (the puzzle's game names no one).
+Test(session, train_names_you_and_the_opponent) {
+    cr_assert_eq(setenv("PATZER_PUZZLES", "data/puzzles.txt", 1), 0); // as test_puzzles
+    SessionOptions o = options();
+    Log log = { 0 };
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){ "train", NULL });
+    cr_assert_eq(session_mode(s), SESSION_TRAIN, "%s", log.text);
+    cr_assert(wait_until(s, 2000, session_idle_now), "a puzzle is shown: %s", log.text);
+    Color you = game_turn(session_game(s));
+    char name[64], detail[64];
+    session_player_label(s, you, name, sizeof name, detail, sizeof detail);
+    cr_expect_str_eq(name, "You");
+    session_player_label(s, you == WHITE ? BLACK : WHITE, name, sizeof name, detail, sizeof detail);
+    cr_expect_str_eq(name, "Opponent");
+    cr_expect_str_eq(detail, "");
+    session_free(s, 3000);
+}

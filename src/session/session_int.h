@@ -105,6 +105,9 @@ typedef struct ModeOps {
     // The game whose players the panel names [the shown game]: the analysis
     // of your game names its players, not its copy's (both human).
     const Game *(*players)(const Session *s);
+    // Names side c itself (train: you and the opponent, where the game has
+    // no names), false to leave it to the game.
+    bool (*player_name)(const Session *s, Color c, char *buf, size_t bufsz);
     // The shown game is the live one (play): annotations go to it, and moves
     // pointed at are played in it.
     bool shows_live;
