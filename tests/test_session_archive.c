@@ -607,3 +607,20 @@ Test(session, train_names_you_and_the_opponent) {
     cr_expect_str_eq(detail, "");
     session_free(s, 3000);
 }
+
+// After new, the last analysis of a position reached again (the start)
+// still showed as "Analysis: final" in the game against the engine, where
+// the evaluation is otherwise hidden: it belonged to the game replaced.
+Test(session, a_new_game_does_not_show_the_last_game_s_analysis) {
+    SessionOptions o = options();
+    Log log = { 0 };
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){ "analyze depth 2", NULL });
+    cr_assert(wait_until(s, 2000, session_idle_now), "the analysis ends: %s", log.text);
+    cr_assert_eq(session_mode(s), SESSION_PLAY, "%s", log.text);
+    cr_assert(session_thinking(s)->final, "its final lines stay on the position analysed");
+    run(s, 3000, (const char *const[]){ "new", NULL });
+    cr_expect_not(session_thinking(s)->final, "a new game: not its analysis");
+    cr_expect_not(session_eval_shown(s), "the evaluation is hidden against the engine");
+    session_free(s, 4000);
+}

@@ -126,6 +126,9 @@ static bool replace_live(Session *s, Game *g, int64_t now) {
     s->next_settings_set = false;
     s->graph_count = 0;
     memset(&s->think.thinking, 0, sizeof s->think.thinking);
+    // The last analysis was of the old game: a position it reaches again
+    // must not show it (against the engine the evaluation is hidden).
+    memset(&s->analysis_final, 0, sizeof s->analysis_final);
     s->think.engine_score = 0;
     think_new_game(&s->think);
     reset_state(s, SESSION_PLAY);
