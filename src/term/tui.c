@@ -572,22 +572,6 @@ static int tick_ms(const Session *s, int64_t now) {
     return wake >= 0 && wake < tick ? wake : tick;
 }
 
-// The terminal closed (SIGHUP) or a kill (SIGTERM): nobody is there to be
-// asked about changes to games of files, so they are kept apart for the next
-// start, and the terminal, if any, is told where.
-static int recover_unsaved(Session *s) {
-    char path[PATH_MAX_LEN], err[512];
-    int n = session_recover_unsaved(s, frontend_now_ms(), path, sizeof path, err, sizeof err);
-    if (n > 0)
-        fprintf(stderr,
-                "patzer: changes not saved to %d game%s of files are kept in %s (load that file "
-                "in patzer to see them)\n",
-                n, n == 1 ? "" : "s", path);
-    else if (n < 0)
-        fprintf(stderr, "patzer: changes not saved to games of files could not be kept: %s\n", err);
-    return n < 0 ? FRONTEND_NOT_SAVED : 0;
-}
-
 int tui_run(const Config *cfg, char *why, size_t whysz) {
     Tui t;
     memset(&t, 0, sizeof t);
@@ -719,7 +703,7 @@ int tui_run(const Config *cfg, char *why, size_t whysz) {
     // the terminal the player returns to (the status line went with it).
     int status = 0;
     if (stop_signal && stop_signal != SIGINT)
-        status = recover_unsaved(t.session);
+        status = frontend_recover_unsaved(t.session);
     if (!session_save_all(t.session, frontend_now_ms())) {
         fprintf(stderr, "patzer: the game could not be saved: %s\n",
                 session_last_failure(t.session));
