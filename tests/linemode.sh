@@ -92,6 +92,34 @@ out=$(printf '%s\n' "load $tmp/edited.pgn" 'comment my note' | timeout 30 "$PATZ
 check "the end of input names the changes not saved" \
     has "$out" "the input ended with changes to game 1 of $tmp/edited.pgn not saved"
 
+# SIGTERM (or SIGHUP, a terminal closed) asks nothing: those changes go to
+# recovered.pgn beside the autosave, the file untouched, and stderr says where.
+mkfifo "$tmp/in"
+"$PATZER" --new <"$tmp/in" >"$tmp/kill.out" 2>"$tmp/kill.err" &
+pid=$!
+exec 9>"$tmp/in"
+printf '%s\n' "load $tmp/edited.pgn" 'comment kept through a kill' >&9
+commented() {
+    local _
+    for _ in $(seq 100); do
+        grep -q 'kept through a kill' "$tmp/kill.out" && return 0
+        sleep 0.1
+    done
+    return 1
+}
+check "the comment is made" commented
+kill -TERM "$pid"
+wait "$pid"
+status=$?
+exec 9>&-
+check "SIGTERM ends the line mode by the signal (status $status)" test "$status" -eq 143
+check "the game is kept in recovered.pgn" \
+    grep -q 'kept through a kill' "$XDG_STATE_HOME/patzer/recovered.pgn"
+check "the file is untouched" test "$(grep -c 'kept through a kill' "$tmp/edited.pgn")" -eq 0
+check "stderr says where" grep -q "kept in $XDG_STATE_HOME/patzer/recovered.pgn" "$tmp/kill.err"
+out=$(printf '%s\n' quit | timeout 30 "$PATZER" --new 2>&1)
+check "the next start says so" has "$out" "Changes not saved when patzer was closed (1 game) are in"
+
 # A line with a NUL byte is refused whole, with a message: not cut at the NUL
 # and run as what comes before it (here a move), nor dropped in silence. Other
 # control bytes likewise (they were echoed raw to the terminal).

@@ -363,6 +363,23 @@ Test(pgn_database, a_save_to_a_fifo_or_device_is_refused) {
     pgn_game_free(g);
 }
 
+// save /proc/version said "cannot create a temporary file ... No such file or
+// directory": true, but /proc is the kernel's, where no file can be saved.
+Test(pgn_database, a_save_to_a_kernel_file_says_what_it_is) {
+    if (access("/proc/version", R_OK) != 0)
+        cr_skip_test("no /proc here");
+    char err[512] = "";
+    PgnGame *g = short_game("Nowhere");
+    int number = 0;
+    cr_expect(!pgn_db_append(g, "/proc/version", &number, NULL, err, sizeof err));
+    cr_expect(strstr(err, "cannot write /proc/version: it is in the kernel's proc file system"),
+              "%s", err);
+    cr_expect(!pgn_db_replace_file(g, "/proc/new.pgn", NULL, err, sizeof err));
+    cr_expect(strstr(err, "cannot write /proc/new.pgn: it is in the kernel's proc file system"),
+              "%s", err);
+    pgn_game_free(g);
+}
+
 // A database kept elsewhere and linked to (a synced folder, dotfiles): a
 // save writes the file the link names and the link stays a link.
 Test(pgn_database, a_save_through_a_symbolic_link_writes_its_target) {

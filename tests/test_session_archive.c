@@ -163,6 +163,42 @@ Test(session, the_resume_question_has_one_wording_and_counts_right) {
     session_free(s, 6000);
 }
 
+// A resumed game's clock waited for the first move (40 s left showed 0:40
+// and did not run): it runs from the moment the game is back on the board,
+// after --resume and after the answer y alike.
+Test(session, a_resumed_game_s_clock_runs_from_the_resume) {
+    SessionOptions o = options();
+    o.settings.players[BLACK] = PLAYER_HUMAN;
+    TimeControl tc;
+    char err[128];
+    cr_assert(timecontrol_parse("1+0", &tc, err, sizeof err), "%s", err);
+    o.settings.tc = tc;
+    Log log = { 0 };
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){ "e4", NULL });  // White's clock starts at its move
+    run(s, 22000, (const char *const[]){ "e5", NULL }); // Black used 20 s
+    session_free(s, 23000);
+    o.resume = true;
+    s = open_session(&o, &log); // at 1000
+    const Clock *c = game_clock(session_game(s));
+    int64_t white = clock_remaining(c, WHITE, 1000);
+    cr_expect(white > 50000 && clock_remaining(c, BLACK, 1000) == 40000, "the saved times");
+    cr_expect(c->running, "White's clock runs at once");
+    cr_expect_eq(clock_remaining(c, WHITE, 6000), white - 5000);
+    cr_expect_eq(clock_remaining(c, BLACK, 6000), 40000);
+    session_free(s, 6000);
+    o.resume = false;
+    Log again = { 0 };
+    s = open_session(&o, &again);
+    cr_expect_not(game_clock(session_game(s))->running, "not while the question is open");
+    run(s, 3000, (const char *const[]){ "y", NULL });
+    c = game_clock(session_game(s));
+    white = clock_remaining(c, WHITE, 3000);
+    cr_expect(c->running, "White's clock runs from the answer");
+    cr_expect_eq(clock_remaining(c, WHITE, 8000), white - 5000);
+    session_free(s, 8000);
+}
+
 // Defect: failed saves were silent. On a full disk (injected: every write
 // fails part-way with ENOSPC) the autosave says so once, keeps the last good
 // file, tries after every move and says when it works again.
@@ -546,4 +582,45 @@ Test(session, a_hint_before_the_first_puzzle_says_it_is_coming) {
     cr_expect(!has(&log, "No puzzle to give a hint for"), "%s", log.text);
     cr_expect(!has(&log, "No puzzle shown"), "%s", log.text);
     session_free(s, 3000);
+}
+
+static bool session_idle_now(const Session *s) {
+    return !session_busy(s);
+}
+
+// train's panel named both sides "You": the side to move is you, the other
+// side the opponent (the puzzle's game names no one).
+Test(session, train_names_you_and_the_opponent) {
+    cr_assert_eq(setenv("PATZER_PUZZLES", "data/puzzles.txt", 1), 0); // as test_puzzles
+    SessionOptions o = options();
+    Log log = { 0 };
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){ "train", NULL });
+    cr_assert_eq(session_mode(s), SESSION_TRAIN, "%s", log.text);
+    cr_assert(wait_until(s, 2000, session_idle_now), "a puzzle is shown: %s", log.text);
+    Color you = game_turn(session_game(s));
+    char name[64], detail[64];
+    session_player_label(s, you, name, sizeof name, detail, sizeof detail);
+    cr_expect_str_eq(name, "You");
+    session_player_label(s, you == WHITE ? BLACK : WHITE, name, sizeof name, detail, sizeof detail);
+    cr_expect_str_eq(name, "Opponent");
+    cr_expect_str_eq(detail, "");
+    session_free(s, 3000);
+}
+
+// After new, the last analysis of a position reached again (the start)
+// still showed as "Analysis: final" in the game against the engine, where
+// the evaluation is otherwise hidden: it belonged to the game replaced.
+Test(session, a_new_game_does_not_show_the_last_game_s_analysis) {
+    SessionOptions o = options();
+    Log log = { 0 };
+    Session *s = open_session(&o, &log);
+    run(s, 2000, (const char *const[]){ "analyze depth 2", NULL });
+    cr_assert(wait_until(s, 2000, session_idle_now), "the analysis ends: %s", log.text);
+    cr_assert_eq(session_mode(s), SESSION_PLAY, "%s", log.text);
+    cr_assert(session_thinking(s)->final, "its final lines stay on the position analysed");
+    run(s, 3000, (const char *const[]){ "new", NULL });
+    cr_expect_not(session_thinking(s)->final, "a new game: not its analysis");
+    cr_expect_not(session_eval_shown(s), "the evaluation is hidden against the engine");
+    session_free(s, 4000);
 }

@@ -5,7 +5,8 @@
 # minutes is resumed with 19.5 s left on your clock (low: under 20 s) and
 # nearly five minutes on patzer's: your clock is drawn on a background of
 # its own in colour and in reverse video without colour, patzer's is not,
-# and with bell on the terminal bell rings as it turns low. Then Ctrl-Z and
+# and with bell on the terminal bell rings as it turns low; the clock runs at
+# once, without waiting for a move. Then Ctrl-Z and
 # fg: the clock stands still while the program is stopped.
 # shellcheck source=tests/lib.sh
 source "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
@@ -52,6 +53,8 @@ PGN
     check "$look: patzer's clock is not" test -n "$(screen | grep -E 'Black patzer.* 4:[45][0-9]')"
     check "$look: patzer's clock is not marked" eval '! marked "4:[45][0-9]"'
     check "$look: the bell rang as it turned low" test "$(bell_flag)" = 1
+    # It is your time from the moment the game is back (it waited for a move).
+    check "$look: your clock runs at once" wait_for 10 'White You.* 0:(1[0-7]|0[0-9])'
     keys quit Enter
     tmux_stop
     unset TUI_STATE

@@ -106,4 +106,56 @@ gone() {
 check "a second Ctrl-C leaves, as quit again does" gone
 check "the file is as it was saved" test "$(grep -c 'kept by Ctrl-C' "$db")" -eq 0
 tmux_stop
+
+# --- the terminal closed, or a kill: changes not saved are kept apart ---------
+# They were lost without a word: nobody is there to be asked. They go to
+# recovered.pgn beside the autosave (the user's file untouched), stderr says
+# where, and the next start says so.
+state=$tmp/keep-state
+mkdir -p "$state"
+recovered=$state/patzer/recovered.pgn
+sum_before=$(cksum <"$db")
+TUI_STATE=$state write_tui_script "$tmp/keep.sh" colour --no-book --time none --level 1
+sed -i 's|^exec \(.*\)$|exec \1 2>>"'"$tmp"'/keep.err"|' "$tmp/keep.sh" # the pane goes with it
+# edit_game N TEXT: opens game N of the file and comments it, not saved.
+edit_game() {
+    keys "load $db" Enter
+    check "load lists the games" wait_for 10 '200 of 200 games in'
+    keys q
+    keys "game $1" Enter
+    check "game $1 opens" wait_for 10 "Game $1: "
+    keys "$2" Enter
+    check "its comment is shown" wait_for 5 "${2#comment }"
+    pid=$(tm list-panes -t game -F '#{pane_pid}')
+}
+# ended: patzer (the pane's process) is gone within 10 s.
+ended() {
+    local _
+    for _ in $(seq 100); do
+        kill -0 "$pid" 2>/dev/null || return 0
+        sleep 0.1
+    done
+    return 1
+}
+tmux_start 120 40 "bash $tmp/keep.sh"
+check "the board appears" wait_for 10 '^>'
+edit_game 9 "comment kept through a hang-up"
+tm kill-session -t game # the terminal closes: SIGHUP
+check "the hang-up ends patzer" ended
+check "the game is in recovered.pgn beside the autosave" grep -q 'kept through a hang-up' "$recovered"
+check "with where it came from" grep -qF "[PatzerRecoveredFrom \"game 9 of $db\"]" "$recovered"
+check "the file is untouched" test "$(cksum <"$db")" = "$sum_before"
+check "stderr says where" grep -q "changes not saved to 1 game of files are kept in $recovered" \
+    "$tmp/keep.err"
+tmux_start 200 40 "bash $tmp/keep.sh" # wide enough for the long path of $tmp
+check "the next start says a game was recovered, where, and how to open it" \
+    wait_for 10 'Changes not saved when patzer was closed \(1 game\) are in .*recovered\.pgn: load'
+edit_game 10 "comment kept through a kill"
+kill -TERM "$pid"
+check "SIGTERM ends patzer" ended
+check "its game is added to recovered.pgn" test "$(grep -c '^\[Event ' "$recovered")" -eq 2
+check "the first one kept" grep -q 'kept through a hang-up' "$recovered"
+check "the second one too" grep -q 'kept through a kill' "$recovered"
+check "the file is still untouched" test "$(cksum <"$db")" = "$sum_before"
+tmux_stop
 finish

@@ -134,9 +134,11 @@ static bool play_enter(Session *s, const ModeArgs *args, int64_t now) {
     (void)args;
     pointing_reset(s);
     state(s)->view_ply = -1;
-    if (state(s)->clock_was_running && !game_is_over(s->live))
+    // A resumed game is under way: the side to move's clock runs from the
+    // moment it is back on the board, not from its next move.
+    if ((state(s)->clock_was_running || s->live_resumed) && !game_is_over(s->live))
         game_start_clock(s->live, now);
-    state(s)->clock_was_running = false;
+    state(s)->clock_was_running = s->live_resumed = false;
     clear_hint(s);
     state(s)->last_move_ms = now;
     update_flip(s);

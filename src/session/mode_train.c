@@ -908,6 +908,16 @@ static const Board *train_board(const Session *s) {
     return game_board(train_game(s));
 }
 
+// The puzzle's position has no players: you move first, the other side is
+// the opponent (its game's names are not kept with the puzzle).
+static bool train_player_name(const Session *s, Color c, char *buf, size_t bufsz) {
+    const TrainState *t = state(s);
+    if (!shown(s) || !t->game)
+        return false;
+    snprintf(buf, bufsz, "%s", c == game_start_side(t->game) ? "You" : "Opponent");
+    return true;
+}
+
 static void train_status(const Session *s, char *buf, size_t bufsz) {
     const TrainState *t = state(s);
     const Puzzle *p = shown(s);
@@ -969,5 +979,6 @@ const ModeOps mode_train_ops = {
     .points = true,
     .hides_opening = true,
     .busy = train_busy,
+    .player_name = train_player_name,
     .play_move = try_move,
 };

@@ -203,3 +203,71 @@ void save_quit(Session *s, int64_t now) {
     }
     s->quit = true;
 }
+
+// ----------------------------------------------------------------- recovery
+
+// Closing the terminal or a kill leaves nobody to ask about the changes quit
+// warns about: they go to recovered.pgn beside the autosave (patzer's own
+// directory), never over the user's file, which may have changed meanwhile.
+static bool recovery_path(const Session *s, char *buf, size_t bufsz) {
+    const char *autosave = s->opts.autosave_path;
+    const char *slash = strrchr(autosave, '/');
+    if (!slash)
+        return false;
+    int n = snprintf(buf, bufsz, "%.*s/recovered.pgn", (int)(slash - autosave), autosave);
+    return n > 0 && (size_t)n < bufsz;
+}
+
+// Adds a copy of g to the recovery file, with where it came from in a tag
+// (left out if the path cannot be a tag's value: the game matters more).
+static bool recover_game(const PgnGame *g, const char *path, char *err, size_t errsz) {
+    PgnGame *copy = pgn_game_clone(g);
+    if (!copy) {
+        snprintf(err, errsz, "out of memory");
+        return false;
+    }
+    char from[PATH_MAX_LEN + 32];
+    snprintf(from, sizeof from, "game %d of %.*s", pgn_source(g)->number, PATH_MAX_LEN - 1,
+             pgn_source(g)->path);
+    (void)pgn_set_tag(copy, "PatzerRecoveredFrom", from);
+    pgn_set_source(copy, NULL); // a new game of the recovery file
+    int number;
+    bool ok = pgn_db_append(copy, path, &number, NULL, err, errsz);
+    pgn_game_free(copy);
+    return ok;
+}
+
+int session_recover_unsaved(Session *s, int64_t now, char *path, size_t pathsz, char *err,
+                            size_t errsz) {
+    const PgnGame *games[EDITED_MAX + 1];
+    int n = 0;
+    PgnGame *shown = session_ops(s)->to_pgn(s, now);
+    if (shown && pgn_modified(shown) && pgn_source(shown)->path[0])
+        games[n++] = shown;
+    for (int i = 0; i < s->edited_count; i++)
+        if (pgn_modified(s->edited[i]) && pgn_source(s->edited[i])->path[0])
+            games[n++] = s->edited[i];
+    int kept = 0;
+    if (n > 0 && !recovery_path(s, path, pathsz))
+        snprintf(err, errsz, "no state directory to keep them in");
+    else
+        while (kept < n && recover_game(games[kept], path, err, errsz))
+            kept++;
+    pgn_game_free(shown);
+    return kept == n ? n : -1;
+}
+
+void save_say_recovered(Session *s) {
+    char path[PATH_MAX_LEN], err[512];
+    if (!recovery_path(s, path, sizeof path) || access(path, F_OK) != 0)
+        return;
+    int count = pgn_db_count(path, err, sizeof err);
+    if (count > 0)
+        session_say(s, MSG_INFO,
+                    "Changes not saved when patzer was closed (%d game%s) are in %s: load that "
+                    "file to see %s, save FILE to keep %s elsewhere; delete it when done.",
+                    count, count == 1 ? "" : "s", path, count == 1 ? "it" : "them",
+                    count == 1 ? "it" : "them");
+    else if (count < 0)
+        session_say(s, MSG_ERROR, "Cannot read the recovered games: %s", err);
+}

@@ -121,10 +121,14 @@ static bool replace_live(Session *s, Game *g, int64_t now) {
     game_free(s->live);
     s->live = g;
     s->live_archived = false;
+    s->live_resumed = false;
     memset(&s->live_spot, 0, sizeof s->live_spot);
     s->next_settings_set = false;
     s->graph_count = 0;
     memset(&s->think.thinking, 0, sizeof s->think.thinking);
+    // The last analysis was of the old game: a position it reaches again
+    // must not show it (against the engine the evaluation is hidden).
+    memset(&s->analysis_final, 0, sizeof s->analysis_final);
     s->think.engine_score = 0;
     think_new_game(&s->think);
     reset_state(s, SESSION_PLAY);
@@ -529,6 +533,7 @@ static bool answer_resume(Session *s, const char *line, int64_t now) {
         s->live = pending;
         game_free(fresh);
         reset_state(s, SESSION_PLAY);
+        s->live_resumed = true;
         pointing_reset(s);
         if (s->mode == SESSION_PLAY) // else (--pgn) entered when the user returns to it
             session_mode_ops(SESSION_PLAY)->enter(s, &(ModeArgs){ 0 }, now);
@@ -536,6 +541,7 @@ static bool answer_resume(Session *s, const char *line, int64_t now) {
         char moves[32];
         session_say(s, MSG_INFO, "Resumed the unfinished game (%s).",
                     session_moves_text(s->live, moves, sizeof moves));
+        save_say_recovered(s); // held back while the question was open
         return true;
     }
     bool archived = session_archive_live(s, pending, true, now);
@@ -552,6 +558,7 @@ static bool answer_resume(Session *s, const char *line, int64_t now) {
                     "New game; the unfinished one waits for the archive %s "
                     "(tried after each move).",
                     s->opts.archive_path);
+    save_say_recovered(s);
     return no;
 }
 
@@ -676,6 +683,7 @@ static void find_unfinished(Session *s, int64_t now) {
     if (s->opts.resume) {
         game_free(s->live);
         s->live = g;
+        s->live_resumed = true;
         session_say(s, MSG_INFO, "Resumed the unfinished game (%s).",
                     session_moves_text(g, moves, sizeof moves));
     } else if (s->opts.fresh) {
@@ -763,6 +771,8 @@ Session *session_new(const SessionOptions *opts, const SessionHooks *hooks, int6
     if (opts->engine_cmd[0]) // --engine, engine = CMD: a failure is said, the built-in plays
         think_engine_command(&s->think, opts->engine_cmd);
     find_unfinished(s, now);
+    if (!s->asking_resume) // else after the answer: the question must stay in view
+        save_say_recovered(s);
     session_stamp_autosave(s);
     s->mode = s->back_mode = SESSION_PLAY;
     session_mode_ops(SESSION_PLAY)->enter(s, &(ModeArgs){ 0 }, now);

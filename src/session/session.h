@@ -122,6 +122,13 @@ bool session_quit_requested(const Session *s);
 // (the one shown first). quit warns about them once; a script's end of input
 // cannot be asked again, so the line mode says so there.
 bool session_unsaved_changes(Session *s, int64_t now, char *buf, size_t bufsz);
+// A signal ends the session (the terminal closed, a kill) with nobody to ask:
+// the games session_unsaved_changes names are added, each a copy with a
+// PatzerRecoveredFrom tag, to recovered.pgn beside the autosave (path), the
+// user's files left as they are; the next start says so. Returns how many
+// (0: none), or -1 with the reason in err when one could not be written.
+int session_recover_unsaved(Session *s, int64_t now, char *path, size_t pathsz, char *err,
+                            size_t errsz);
 // Whether the engine is thinking about a move of the game being played.
 bool session_engine_busy(const Session *s);
 // Whether the session is working on something it was asked to finish: the

@@ -105,6 +105,9 @@ typedef struct ModeOps {
     // The game whose players the panel names [the shown game]: the analysis
     // of your game names its players, not its copy's (both human).
     const Game *(*players)(const Session *s);
+    // Names side c itself (train: you and the opponent, where the game has
+    // no names), false to leave it to the game.
+    bool (*player_name)(const Session *s, Color c, char *buf, size_t bufsz);
     // The shown game is the live one (play): annotations go to it, and moves
     // pointed at are played in it.
     bool shows_live;
@@ -181,6 +184,7 @@ struct Session {
     char replace_path[PATH_MAX_LEN];
     Game *pending;       // the unfinished game that question is about
     bool live_dirty;     // the live game changed since the start (autosave it)
+    bool live_resumed;   // the live game was resumed: its clock runs once play shows it
     bool live_archived;  // the live game is in the archive already
     PgnSource live_spot; // where in the archive (its review replaces it there)
     // The writes that keep the games (session_base.c): each one's failure as
@@ -329,6 +333,9 @@ PgnCursor *session_cursor(const Session *s);
 void save_command(Session *s, const char *text, int64_t now);
 void save_answer_replace(Session *s, const char *line);
 void save_quit(Session *s, int64_t now);
+// Says at start that games were recovered (session_recover_unsaved), where,
+// and how to open them; nothing when there are none.
+void save_say_recovered(Session *s);
 // A game of a file that browse leaves with changes not saved: kept (taken
 // over); and taken back when game `number` of path is opened again (NULL:
 // none kept).

@@ -109,10 +109,13 @@ void session_player_label(const Session *s, Color c, char *name, size_t namesz, 
     // is named from the start, not only once its first move names it in the
     // game.
     bool external = engine && g == s->live && s->think.uci && !s->think.fallback;
-    if (st->names[c][0])
-        snprintf(name, namesz, "%s", st->names[c]);
-    else
-        snprintf(name, namesz, "%s", engine ? think_engine_name(&s->think) : "You");
+    // The mode's own name for the side first (train's puzzles name no one).
+    bool named = session_ops(s)->player_name && session_ops(s)->player_name(s, c, name, namesz);
+    if (!named)
+        snprintf(name, namesz, "%s",
+                 st->names[c][0] ? st->names[c]
+                 : engine        ? think_engine_name(&s->think)
+                                 : "You");
     if (external)
         snprintf(detail, detailsz, "UCI engine");
     else if (engine)

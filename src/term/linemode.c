@@ -6,6 +6,7 @@
 // reply, a limited analysis, a review), and a "stop" line may cut that short.
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,23 @@ typedef struct LineMode {
     char buf[INPUT_MAX];
     size_t len;
 } LineMode;
+
+// SIGHUP or SIGTERM: the loop ends within a poll (50 ms), the changes to
+// games of files are kept apart, and the program dies by the signal.
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig) {
+    stop_signal = sig;
+}
+
+static void install_signals(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal; // no SA_RESTART: poll and read return at once
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGHUP, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
 
 static void print_board(LineMode *lm) {
     const Game *g = session_game(lm->session);
@@ -193,7 +211,7 @@ static void wait_input(LineMode *lm, bool want_input) {
 // playing itself are stopped.
 static void finish(LineMode *lm) {
     Session *s = lm->session;
-    while (!session_quit_requested(s) && session_busy(s)) {
+    while (!session_quit_requested(s) && session_busy(s) && !stop_signal) {
         session_poll(s, frontend_now_ms());
         wait_input(lm, false);
     }
@@ -215,7 +233,7 @@ static void finish(LineMode *lm) {
 static void run(LineMode *lm) {
     Session *s = lm->session;
     char line[LINE_MAX_LEN];
-    while (!session_quit_requested(s)) {
+    while (!session_quit_requested(s) && !stop_signal) {
         session_poll(s, frontend_now_ms());
         report_failures(lm);
         if (session_quit_requested(s))
@@ -273,8 +291,9 @@ int linemode_run(const Config *cfg, FILE *in, FILE *out, const char *first_line)
         }
     }
     report_failures(lm); // at the start: an unwritable directory is found by the first write
+    install_signals();
     run(lm);
-    int status = 0;
+    int status = stop_signal ? frontend_recover_unsaved(lm->session) : 0;
     if (!session_save_all(lm->session, frontend_now_ms())) {
         fprintf(stderr, "patzer: the game could not be saved: %s\n",
                 session_last_failure(lm->session));
@@ -282,5 +301,9 @@ int linemode_run(const Config *cfg, FILE *in, FILE *out, const char *first_line)
     }
     session_free(lm->session, frontend_now_ms());
     free(lm);
+    if (stop_signal) {
+        signal(stop_signal, SIG_DFL);
+        raise(stop_signal);
+    }
     return status;
 }

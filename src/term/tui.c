@@ -702,6 +702,8 @@ int tui_run(const Config *cfg, char *why, size_t whysz) {
     // The last writes, after the screen is gone: a failure must be read on
     // the terminal the player returns to (the status line went with it).
     int status = 0;
+    if (stop_signal && stop_signal != SIGINT)
+        status = frontend_recover_unsaved(t.session);
     if (!session_save_all(t.session, frontend_now_ms())) {
         fprintf(stderr, "patzer: the game could not be saved: %s\n",
                 session_last_failure(t.session));

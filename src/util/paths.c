@@ -14,6 +14,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <linux/magic.h>
+#include <sys/vfs.h>
+#endif
 
 #ifndef PKGDATADIR
 #define PKGDATADIR "/usr/local/share/patzer"
@@ -226,6 +230,26 @@ static bool follow_links(const char *path, char *out, size_t outsz) {
     return false;
 }
 
+// The kernel's own file systems (/proc, /sys) take no new file: a save
+// there failed with "cannot create a temporary file: No such file or
+// directory". Their name, or NULL for a file system that keeps files.
+static const char *kernel_fs(const char *file) {
+#ifdef __linux__
+    char dir[PATH_MAX_LEN];
+    snprintf(dir, sizeof dir, "%s", file);
+    struct statfs fs;
+    if (statfs(dirname(dir), &fs) != 0)
+        return NULL;
+    if (fs.f_type == PROC_SUPER_MAGIC)
+        return "proc";
+    if (fs.f_type == SYSFS_MAGIC)
+        return "sysfs";
+#else
+    (void)file;
+#endif
+    return NULL;
+}
+
 bool paths_write_atomic(const char *path, const char *data, size_t len, char *err, size_t errsz) {
     char tmp[PATH_MAX_LEN + 16], file[PATH_MAX_LEN];
     if (!follow_links(path, file, sizeof file))
@@ -234,6 +258,12 @@ bool paths_write_atomic(const char *path, const char *data, size_t len, char *er
     struct stat target;
     if (stat(file, &target) == 0 && !S_ISREG(target.st_mode))
         return errmsg_set(err, errsz, "cannot write %s: not a regular file", path);
+    const char *kernel = kernel_fs(file);
+    if (kernel)
+        return errmsg_set(err, errsz,
+                          "cannot write %s: it is in the kernel's %s file system, where no file "
+                          "can be saved",
+                          path, kernel);
     if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", file) >= (int)sizeof tmp) {
         errno = ENAMETOOLONG;
         return fail(err, errsz, "cannot write", path);
