@@ -73,7 +73,7 @@ Test(nnue_train, feature_indices_checked_by_hand) {
     uint16_t us[NT_MAX_FEATURES], them[NT_MAX_FEATURES];
     Color stm;
     record_of_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", rec);
-    int n = ntrain_features(rec, false, false, us, them, &stm);
+    int n = ntrain_features(rec, false, NT_PLAIN, us, them, &stm);
     cr_assert_eq(n, 32);
     cr_assert_eq(stm, BLACK);
     // Black to move: "us" is Black's view. The white king e1, the black king e8, the e4 pawn
@@ -103,7 +103,7 @@ Test(nnue_train, features_match_the_decoded_positions) {
             cr_assert(train_decode(rec, &q, err, sizeof err), "%s", err);
             uint16_t us[NT_MAX_FEATURES], them[NT_MAX_FEATURES];
             Color stm;
-            int n = ntrain_features(rec, false, false, us, them, &stm), k = 0;
+            int n = ntrain_features(rec, false, NT_PLAIN, us, them, &stm), k = 0;
             cr_assert_eq(stm, q.side);
             for (Square s = 0; s < SQ_NB; s++) {
                 Piece pc = (Piece)q.squares[s];
@@ -156,8 +156,8 @@ Test(nnue_train, mirrored_features_are_those_of_the_mirror_image) {
         cr_assert(ntrain_mirrorable(rec) && ntrain_mirrorable(image));
         uint16_t us[2][NT_MAX_FEATURES], them[2][NT_MAX_FEATURES];
         Color stm[2];
-        int n = ntrain_features(rec, true, false, us[0], them[0], &stm[0]);
-        int m = ntrain_features(image, false, false, us[1], them[1], &stm[1]);
+        int n = ntrain_features(rec, true, NT_PLAIN, us[0], them[0], &stm[0]);
+        int m = ntrain_features(image, false, NT_PLAIN, us[1], them[1], &stm[1]);
         cr_assert_eq(n, m);
         cr_assert_eq(stm[0], stm[1]);
         for (int k = 0; k < 2; k++) {
@@ -180,13 +180,13 @@ Test(nnue_train, target_blends_result_and_score_for_the_side_to_move) {
     rec[24] = 400 & 255, rec[25] = 400 >> 8;                     // +400 cp for White
     rec[31] = (uint8_t)((rec[31] & ~6) | TRAIN_WHITE_WINS << 1); // White won
     double s = 1 / (1 + exp(-1.0));
-    NtObjective half = { 0.5, 400, { 1, false } }, result = { 1.0, 400, { 1, false } },
-                score = { 0.0, 400, { 1, false } };
+    NtObjective half = { 0.5, 400, { 1, false, 1 } }, result = { 1.0, 400, { 1, false, 1 } },
+                score = { 0.0, 400, { 1, false, 1 } };
     cr_assert_float_eq(ntrain_target(rec, half), 0.5 + 0.5 * s, 1e-6);
     cr_assert_float_eq(ntrain_target(rec, result), 1.0, 1e-6);
     cr_assert_float_eq(ntrain_target(rec, score), s, 1e-6);
     // The scale is the score's centipawns per unit of the sigmoid.
-    cr_assert_float_eq(ntrain_target(rec, (NtObjective){ 0.0, 200, { 1, false } }),
+    cr_assert_float_eq(ntrain_target(rec, (NtObjective){ 0.0, 200, { 1, false, 1 } }),
                        1 / (1 + exp(-2.0)), 1e-6);
     rec[31] |= 1; // Black to move: both turn round
     cr_assert_float_eq(ntrain_target(rec, half), 0.5 * (1 - s), 1e-6);
@@ -517,7 +517,7 @@ Test(nnue_train, v2_net_buckets_and_king_mirror_agree_with_the_engine) {
         cr_assert_eq(engine_eval(path, fen), cp, "%s", fen);
         uint16_t us[NT_MAX_FEATURES], them[NT_MAX_FEATURES];
         Color stm;
-        used[ntrain_bucket(q.shape, ntrain_features(rec, false, true, us, them, &stm))]++;
+        used[ntrain_bucket(q.shape, ntrain_features(rec, false, q.shape, us, them, &stm))]++;
         if (!ntrain_mirrorable(rec) || mirrored > 40)
             continue;
         // The a<->h image, through a FEN the engine reads: files reversed rank by rank.
@@ -569,7 +569,7 @@ Test(nnue_train, quantise_dequantise_quantise_is_exact) {
     static const int32_t biases[] = { 0, 1, -1, 16320, -16320, 32314, -32314, 1 << 22, -(1 << 22) };
     for (size_t k = 0; k < sizeof biases / sizeof *biases; k++) {
         q.out_b[0] = biases[k];
-        q.shape = (NtShape){ 1, false };
+        q.shape = NT_PLAIN;
         ntrain_dequantise(&q, params);
         ntrain_quantise(params, q.shape, &again);
         assert_same_net(&q, &again);
