@@ -547,6 +547,90 @@ Test(nnue_train, v2_net_buckets_and_king_mirror_agree_with_the_engine) {
     ntrain_data_free(&d);
 }
 
+// Every record's evaluation by the trainer's integers, tests/nnue_file.h's reading of the
+// file and the engine's, the same; returns how many were compared.
+static int expect_three_agree(const NtQuantised *q, const TestNet *ref, const char *path,
+                              const NtData *d) {
+    char err[256];
+    int n = 0;
+    for (long long i = 0; i < d->train.count; i += 5, n++) {
+        const uint8_t *rec = d->train.rec[i];
+        int cp = ntrain_quantised_eval(q, rec);
+        cr_assert_eq(test_net_eval(ref, rec), cp, "record %lld", i);
+        TrainPosition p;
+        cr_assert(train_decode(rec, &p, err, sizeof err), "%s", err);
+        char fen[128];
+        train_position_fen(&p, fen, sizeof fen);
+        cr_assert_eq(engine_eval(path, fen), cp, "%s", fen);
+    }
+    return n;
+}
+
+// v3: four king buckets. A v2 parent fine-tuned into them starts as the parent (each bucket
+// holds its weights), the file data/NNUE.md lays out evaluates alike in the trainer, the
+// reference reader and the engine, and after an epoch the buckets have parted.
+Test(nnue_train, v3_king_buckets_start_from_a_v2_parent_and_agree_with_the_engine) {
+    NtOptions o;
+    NtData d;
+    load_games(&o, &d, 30);
+    o.buckets = 8;
+    o.king_mirror = true;
+    Trainer t;
+    cr_assert(ntrain_init(&t, 5));
+    char err[256], parent_path[128], path[128];
+    cr_assert(ntrain_epoch(&t, &d, &o, NULL, err, sizeof err), "%s", err);
+    static NtQuantised q2, q3;
+    ntrain_quantise(t.params, ntrain_shape(&o), &q2);
+    path_in(parent_path, sizeof parent_path, "v2parent.nnue");
+    cr_assert(ntrain_write_net(parent_path, &q2, "v2 parent", err, sizeof err), "%s", err);
+    static NtParent parent;
+    cr_assert(ntrain_read_net(parent_path, &parent, err, sizeof err), "%s", err);
+
+    o.king_buckets = 4;
+    ntrain_dequantise(&parent.q, t.params);
+    ntrain_quantise(t.params, ntrain_shape(&o), &q3);
+    path_in(path, sizeof path, "v3.nnue");
+    cr_assert(ntrain_write_net(path, &q3, "v3 test", err, sizeof err), "%s", err);
+    static TestNet ref;
+    char why[128] = "";
+    cr_assert(test_read_net(path, &ref, why, sizeof why), "%s", why);
+    cr_assert_eq(ref.king_buckets, 4);
+    for (int sq = 0; sq < 64; sq++)
+        cr_assert_eq(ref.king_map[sq], sq < 8 ? 0 : sq < 16 ? 1 : sq < 32 ? 2 : 3);
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f);
+    cr_assert_eq(fseek(f, 0, SEEK_END), 0);
+    cr_assert_eq(ftell(f), 108 + 7 + 2 * (4 * 768 * 256 + 256) + 8 * (2 * 512 + 4) + 4);
+    cr_assert_eq((size_t)ftell(f), ntrain_net_size(q3.shape, strlen("v3 test")));
+    cr_assert_eq(fclose(f), 0);
+    int n = expect_three_agree(&q3, &ref, path, &d);
+    for (long long i = 0; i < d.train.count; i += 5) {
+        TrainPosition p;
+        cr_assert(train_decode(d.train.rec[i], &p, err, sizeof err), "%s", err);
+        char fen[128];
+        train_position_fen(&p, fen, sizeof fen);
+        cr_assert_eq(engine_eval(path, fen), engine_eval(parent_path, fen), "%s", fen);
+    }
+
+    // An epoch in four king buckets: the buckets part, and all three still agree.
+    cr_assert(ntrain_epoch(&t, &d, &o, NULL, err, sizeof err), "%s", err);
+    ntrain_quantise(t.params, ntrain_shape(&o), &q3);
+    cr_assert(ntrain_write_net(path, &q3, "v3 test", err, sizeof err), "%s", err);
+    cr_assert(test_read_net(path, &ref, why, sizeof why), "%s", why);
+    expect_three_agree(&q3, &ref, path, &d);
+    size_t block = (size_t)NT_INPUTS * H;
+    cr_assert_neq(memcmp(q3.ft_w, q3.ft_w + block, block * sizeof q3.ft_w[0]), 0);
+    cr_assert_neq(memcmp(q3.ft_w, q3.ft_w + 2 * block, block * sizeof q3.ft_w[0]), 0);
+    cr_log_info("v3: %d records compared", n);
+
+    // The trainer reads back what it wrote.
+    cr_assert(ntrain_read_net(path, &parent, err, sizeof err), "%s", err);
+    cr_assert_eq(parent.q.shape.king_buckets, 4);
+    cr_assert_eq(memcmp(parent.q.ft_w, q3.ft_w, 4 * block * sizeof q3.ft_w[0]), 0);
+    ntrain_free(&t);
+    ntrain_data_free(&d);
+}
+
 static void assert_same_net(const NtQuantised *a, const NtQuantised *b) {
     cr_assert_eq(memcmp(a->ft_w, b->ft_w, sizeof a->ft_w), 0);
     cr_assert_eq(memcmp(a->ft_b, b->ft_b, sizeof a->ft_b), 0);
