@@ -48,9 +48,10 @@ static int16_t le16(const uint8_t *p) {
     return (int16_t)(uint16_t)(p[0] | p[1] << 8);
 }
 
-size_t nnue_file_size(int version, int buckets, size_t desc_len) {
-    size_t header = version == 1 ? NNUE_HEADER_SIZE : NNUE_HEADER_V2;
-    return header + desc_len + 2 * ((size_t)NNUE_INPUTS * NNUE_HIDDEN + NNUE_HIDDEN) +
+size_t nnue_file_size(int version, int buckets, int king_buckets, size_t desc_len) {
+    size_t header = version == 1 ? NNUE_HEADER_SIZE : version == 2 ? NNUE_HEADER_V2 : NNUE_HEADER_V3;
+    return header + desc_len +
+           2 * ((size_t)king_buckets * NNUE_INPUTS * NNUE_HIDDEN + NNUE_HIDDEN) +
            (size_t)buckets * (2 * 2 * NNUE_HIDDEN + 4) + 4;
 }
 
@@ -67,11 +68,12 @@ bool nnue_net_load(NnueNet *net, const uint8_t *bytes, size_t len, char *err, si
                           NNUE_HEADER_SIZE);
     int version = memcmp(bytes, NNUE_MAGIC, 8) == 0      ? 1
                   : memcmp(bytes, NNUE_MAGIC_V2, 8) == 0 ? 2
+                  : memcmp(bytes, NNUE_MAGIC_V3, 8) == 0 ? 3
                                                          : 0;
     if (!version)
-        return errmsg_set(err, errsz, "bad magic: not a patzer NNUE file (%s or %s)", NNUE_MAGIC,
-                          NNUE_MAGIC_V2);
-    size_t header = version == 1 ? NNUE_HEADER_SIZE : NNUE_HEADER_V2;
+        return errmsg_set(err, errsz, "bad magic: not a patzer NNUE file (%s, %s or %s)",
+                          NNUE_MAGIC, NNUE_MAGIC_V2, NNUE_MAGIC_V3);
+    size_t header = version == 1 ? NNUE_HEADER_SIZE : version == 2 ? NNUE_HEADER_V2 : NNUE_HEADER_V3;
     if (len < header)
         return errmsg_set(err, errsz, "truncated: %zu bytes, shorter than the %zu-byte header", len,
                           header);
@@ -83,8 +85,8 @@ bool nnue_net_load(NnueNet *net, const uint8_t *bytes, size_t len, char *err, si
             return errmsg_set(err, errsz, "wrong sizes: %s is %u, expected %u", names[i],
                               (unsigned)v, (unsigned)want[i]);
     }
-    uint32_t buckets = 1, flags = 0;
-    if (version == 2) {
+    uint32_t buckets = 1, flags = 0, king_buckets = 1;
+    if (version >= 2) {
         buckets = le32(bytes + 28);
         flags = le32(bytes + 32);
         if (buckets < 1 || buckets > NNUE_MAX_BUCKETS)
@@ -93,11 +95,22 @@ bool nnue_net_load(NnueNet *net, const uint8_t *bytes, size_t len, char *err, si
         if (flags & ~(uint32_t)NNUE_FLAG_MIRROR)
             return errmsg_set(err, errsz, "unknown flags %#x", (unsigned)flags);
     }
+    if (version == 3) {
+        king_buckets = le32(bytes + 36);
+        if (king_buckets < 1 || king_buckets > NNUE_MAX_KING_BUCKETS)
+            return errmsg_set(err, errsz, "wrong sizes: %u king buckets, expected 1 to %d",
+                              (unsigned)king_buckets, NNUE_MAX_KING_BUCKETS);
+        for (int sq = 0; sq < 64; sq++)
+            if (bytes[40 + sq] >= king_buckets)
+                return errmsg_set(err, errsz,
+                                  "bad king bucket map: square %d has bucket %u of %u", sq,
+                                  (unsigned)bytes[40 + sq], (unsigned)king_buckets);
+    }
     uint32_t desc_len = le32(bytes + header - 4);
     if (desc_len > NNUE_DESC_MAX)
         return errmsg_set(err, errsz, "description length %u is over the limit of %d bytes",
                           (unsigned)desc_len, NNUE_DESC_MAX);
-    size_t size = nnue_file_size(version, (int)buckets, desc_len);
+    size_t size = nnue_file_size(version, (int)buckets, (int)king_buckets, desc_len);
     if (len != size)
         return errmsg_set(err, errsz, "wrong length: %zu bytes, expected %zu (%s)", len, size,
                           len < size ? "truncated" : "trailing bytes");
@@ -110,13 +123,16 @@ bool nnue_net_load(NnueNet *net, const uint8_t *bytes, size_t len, char *err, si
     net->desc[desc_len] = '\0';
     net->buckets = (int)buckets;
     net->mirror = flags & NNUE_FLAG_MIRROR;
+    net->king_buckets = (int)king_buckets;
+    for (int sq = 0; sq < 64; sq++)
+        net->king_bucket_of[sq] = version == 3 ? bytes[40 + sq] : 0;
     int span = (32 + net->buckets - 1) / net->buckets;
     for (int n = 0; n <= 32; n++) {
         int k = n < 2 ? 0 : (n - 2) / span;
         net->bucket_of[n] = (uint8_t)(k < net->buckets ? k : net->buckets - 1);
     }
     const uint8_t *p = bytes + header + desc_len;
-    for (int i = 0; i < NNUE_INPUTS * NNUE_HIDDEN; i++, p += 2)
+    for (int i = 0; i < net->king_buckets * NNUE_INPUTS * NNUE_HIDDEN; i++, p += 2)
         net->ft_w[i] = le16(p);
     for (int i = 0; i < NNUE_HIDDEN; i++, p += 2)
         net->ft_b[i] = le16(p);
@@ -223,7 +239,7 @@ static uint32_t screlu_dot(const int16_t *acc, const int16_t *w, bool simd) {
 static void refresh_persp(const NnueNet *net, const Board *b, NnueAccumulator *acc, Color persp,
                           bool simd) {
     int16_t *out = acc->v[persp];
-    int flip = nnue_flip(net, board_king(b, persp));
+    int view = nnue_view(net, persp, board_king(b, persp));
     memcpy(out, net->ft_b, sizeof acc->v[persp]);
     // Four rows at a time: one pass over the accumulator per four pieces.
     const int16_t *rows[4];
@@ -231,7 +247,7 @@ static void refresh_persp(const NnueNet *net, const Board *b, NnueAccumulator *a
     Bitboard occ = board_occupied(b);
     while (occ) {
         Square sq = bb_pop(&occ);
-        rows[n++] = ft_row(net, nnue_feature(persp, board_piece_on(b, sq), sq, flip));
+        rows[n++] = ft_row(net, nnue_feature(persp, board_piece_on(b, sq), sq, view));
         if (n == 4 || !occ) {
             add_sub(out, out, rows, n, NULL, 0, simd);
             n = 0;
@@ -252,11 +268,11 @@ void nnue_refresh_scalar(const NnueNet *net, const Board *b, NnueAccumulator *ac
 static void apply_persp(const NnueNet *net, const NnueAccumulator *from, NnueAccumulator *to,
                         const NnueDelta *d, Color persp, bool simd) {
     const int16_t *add[2], *sub[2];
-    int flip = nnue_flip(net, d->king_sq[persp]);
+    int view = nnue_view(net, persp, d->king_sq[persp]);
     for (int k = 0; k < d->nadd; k++)
-        add[k] = ft_row(net, nnue_feature(persp, d->add_piece[k], d->add_sq[k], flip));
+        add[k] = ft_row(net, nnue_feature(persp, d->add_piece[k], d->add_sq[k], view));
     for (int k = 0; k < d->nsub; k++)
-        sub[k] = ft_row(net, nnue_feature(persp, d->sub_piece[k], d->sub_sq[k], flip));
+        sub[k] = ft_row(net, nnue_feature(persp, d->sub_piece[k], d->sub_sq[k], view));
     add_sub(to->v[persp], from->v[persp], add, d->nadd, sub, d->nsub, simd);
 }
 
@@ -322,14 +338,11 @@ void nnue_delta(const Board *b, Move m, NnueDelta *d) {
     Piece piece = board_piece_on(b, from);
     Color us = b->side;
     d->nadd = d->nsub = 0;
-    d->king_sq[WHITE] = (uint8_t)board_king(b, WHITE);
-    d->king_sq[BLACK] = (uint8_t)board_king(b, BLACK);
-    d->crossed = 0;
-    if (piece_type(piece) == KING) {
-        // A castling move names the king's destination too (see makemove.c).
-        d->crossed = (uint8_t)(((from & 7) >= 4) != ((to & 7) >= 4) ? 1 << us : 0);
+    d->king_from[WHITE] = d->king_sq[WHITE] = (uint8_t)board_king(b, WHITE);
+    d->king_from[BLACK] = d->king_sq[BLACK] = (uint8_t)board_king(b, BLACK);
+    // A castling move names the king's destination too (see makemove.c).
+    if (piece_type(piece) == KING)
         d->king_sq[us] = (uint8_t)to;
-    }
     delta_sub(d, piece, from);
     switch (move_kind(m)) {
     case MOVE_CASTLING: {
@@ -359,7 +372,7 @@ void nnue_stack_reset(NnueStack *st, const NnueNet *net, const Board *b) {
     st->ply[0].computed[WHITE] = st->ply[0].computed[BLACK] = true;
 }
 
-// Each perspective on its own: a king crossing the board's middle refreshes only its own
+// Each perspective on its own: a king move that changes its view refreshes only its own
 // side's half, from the board at ply (the plies between are left not computed).
 const NnueAccumulator *nnue_stack_update(NnueStack *st, const NnueNet *net, const Board *b,
                                          int ply) {
@@ -368,7 +381,7 @@ const NnueAccumulator *nnue_stack_update(NnueStack *st, const NnueNet *net, cons
         int q = ply;
         bool crossed = false;
         while (q > 0 && !e[q].computed[persp]) {
-            crossed |= net->mirror && (e[q].delta.crossed >> persp & 1);
+            crossed |= nnue_view_changed(net, &e[q].delta, (Color)persp);
             q--;
         }
         if (crossed || !e[q].computed[persp] || ply - q > REFRESH_AFTER_PLIES) {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // NNUE inference: the patzer networks of data/NNUE.md ((768 -> 256) x 2 -> 1 output, or one
 // of up to 8 chosen by the number of pieces; SCReLU; v2 may mirror each perspective's board
-// a<->h when its king stands on files e-h), their file format, the accumulators and the
-// evaluation.
+// a<->h when its king stands on files e-h; v3 also gives each perspective one of up to 8
+// sets of input weights, chosen by where its own king stands), their file format, the
+// accumulators and the evaluation.
 //
 // The net is read-only once loaded and may be shared by any number of search threads; its
 // owner (whoever loaded it) keeps it alive while searches use it. The engine does no I/O:
@@ -26,28 +27,37 @@ enum {
     NNUE_INPUTS = 768,
     NNUE_HIDDEN = 256, // the only width accepted
     NNUE_MAX_BUCKETS = 8,
+    NNUE_MAX_KING_BUCKETS = 8,
     NNUE_QA = 255,
     NNUE_QB = 64,
     NNUE_SCALE = 400,
     NNUE_DESC_MAX = 4096,  // bytes of description text at most
     NNUE_HEADER_SIZE = 32, // v1: magic and six uint32 before the description
     NNUE_HEADER_V2 = 40,   // v2: and the bucket count and the flags
+    NNUE_HEADER_V3 = 108,  // v3: and the king bucket count and the 64-square bucket map
     NNUE_STACK_SIZE = MAX_PLY + 2,
 };
 
 #define NNUE_MAGIC    "PZNNUE01"
 #define NNUE_MAGIC_V2 "PZNNUE02"
+#define NNUE_MAGIC_V3 "PZNNUE03"
 // v2 flags: each perspective's board mirrored a<->h while its own king is on files e-h.
 enum { NNUE_FLAG_MIRROR = 1 };
 
 typedef struct NnueNet {
-    _Alignas(64) int16_t ft_w[NNUE_INPUTS * NNUE_HIDDEN]; // feature-major, as in the file
+    // King bucket by king bucket, each feature-major, as in the file; the buckets beyond
+    // king_buckets are unused.
+    _Alignas(64) int16_t ft_w[NNUE_MAX_KING_BUCKETS * NNUE_INPUTS * NNUE_HIDDEN];
     _Alignas(64) int16_t ft_b[NNUE_HIDDEN];
     // Per output bucket, the side to move's half first; buckets beyond `buckets` are zero.
     _Alignas(64) int16_t out_w[NNUE_MAX_BUCKETS][2 * NNUE_HIDDEN];
     int32_t out_b[NNUE_MAX_BUCKETS];
     int buckets; // 1 (v1) to NNUE_MAX_BUCKETS
     bool mirror; // NNUE_FLAG_MIRROR
+    int king_buckets; // 1 (v1, v2) to NNUE_MAX_KING_BUCKETS
+    // The king bucket of a perspective by its own king's square as it sees the board
+    // (ranks flipped for Black, then the a<->h mirror): all 0 for v1 and v2.
+    uint8_t king_bucket_of[64];
     // The bucket by number of pieces: min(buckets - 1, (n - 2) / ceil(32 / buckets)).
     uint8_t bucket_of[33];
     char desc[NNUE_DESC_MAX + 1]; // the file's description, NUL-terminated
@@ -58,8 +68,8 @@ NnueNet *nnue_net_new(void);
 void nnue_net_free(NnueNet *net);
 
 // The exact size of a net file with a description of desc_len bytes: v1 (buckets 1, no
-// flags: the old format) or v2.
-size_t nnue_file_size(int version, int buckets, size_t desc_len);
+// flags, 1 king bucket: the old format), v2 (1 king bucket) or v3.
+size_t nnue_file_size(int version, int buckets, int king_buckets, size_t desc_len);
 // FNV-1a 32-bit, the file's checksum.
 uint32_t nnue_fnv1a(const uint8_t *bytes, size_t n);
 
@@ -68,17 +78,21 @@ uint32_t nnue_fnv1a(const uint8_t *bytes, size_t n);
 // does not match data/NNUE.md exactly, trailing bytes included.
 bool nnue_net_load(NnueNet *net, const uint8_t *bytes, size_t len, char *err, size_t errsz);
 
-// The input feature of piece pc on sq seen from persp (data/NNUE.md, "Features"); flip is
-// nnue_flip's for persp.
-static inline int nnue_feature(Color persp, Piece pc, Square sq, int flip) {
-    int rel = (persp == WHITE ? sq : sq ^ 56) ^ flip;
-    return (piece_color(pc) == persp ? 0 : 384) + piece_type(pc) * 64 + rel;
+// How perspective persp sees the board while its king stands on king_sq: its squares are
+// xored with (view & 7), 7 (a<->h) for a mirroring net and a king on files e-h, and its
+// features are those of king bucket view >> 3.
+static inline int nnue_view(const NnueNet *net, Color persp, Square king_sq) {
+    int flip = net->mirror && (king_sq & 7) >= 4 ? 7 : 0;
+    int rel = (persp == WHITE ? king_sq : king_sq ^ 56) ^ flip;
+    return net->king_bucket_of[rel] << 3 | flip;
 }
 
-// What the squares of a perspective whose king stands on king_sq are xored with: 7 (a<->h)
-// for a mirroring net and a king on files e-h, else 0.
-static inline int nnue_flip(const NnueNet *net, Square king_sq) {
-    return net->mirror && (king_sq & 7) >= 4 ? 7 : 0;
+// The input feature of piece pc on sq seen from persp (data/NNUE.md, "Features"); view is
+// nnue_view's for persp.
+static inline int nnue_feature(Color persp, Piece pc, Square sq, int view) {
+    int rel = (persp == WHITE ? sq : sq ^ 56) ^ (view & 7);
+    return (view >> 3) * NNUE_INPUTS + (piece_color(pc) == persp ? 0 : 384) +
+           piece_type(pc) * 64 + rel;
 }
 
 // The output bucket of a position with `pieces` pieces on the board (kings included).
@@ -106,21 +120,26 @@ int nnue_evaluate(const NnueNet *net, const Board *b);
 
 // What a move changes: pieces leaving squares (sub) and arriving on squares (add). At most
 // two of each (castling: king and rook; a capturing promotion: pawn and victim leave). With
-// the kings' squares after it; `crossed` has bit c set when colour c's king went from one
-// half of the board (files a-d, e-h) to the other, which changes a mirroring net's every
-// feature of perspective c: that perspective must be refreshed, not updated.
+// the kings' squares before and after it: a king move that changes its perspective's view
+// (nnue_view_changed: across the middle for a mirroring net, into another king bucket)
+// changes every feature of that perspective, which must then be refreshed, not updated.
 typedef struct NnueDelta {
     uint8_t nadd, nsub;
     uint8_t add_piece[2], add_sq[2];
     uint8_t sub_piece[2], sub_sq[2];
-    uint8_t king_sq[COLOR_NB];
-    uint8_t crossed;
+    uint8_t king_from[COLOR_NB], king_sq[COLOR_NB];
 } NnueDelta;
+
+// Whether the move of d changes how perspective persp sees the board.
+static inline bool nnue_view_changed(const NnueNet *net, const NnueDelta *d, Color persp) {
+    return d->king_from[persp] != d->king_sq[persp] &&
+           nnue_view(net, persp, d->king_from[persp]) != nnue_view(net, persp, d->king_sq[persp]);
+}
 
 // The changes of legal move m made from b (b as it is before the move).
 void nnue_delta(const Board *b, Move m, NnueDelta *d);
-// to = from with the delta applied (to may be from); for a mirroring net, only a delta
-// that crosses no king (else the perspective needs nnue_refresh).
+// to = from with the delta applied (to may be from); only a delta that changes neither
+// perspective's view (else that perspective needs nnue_refresh).
 void nnue_apply(const NnueNet *net, const NnueAccumulator *from, NnueAccumulator *to,
                 const NnueDelta *d);
 void nnue_apply_scalar(const NnueNet *net, const NnueAccumulator *from, NnueAccumulator *to,
@@ -149,9 +168,9 @@ static inline void nnue_stack_push(NnueStack *st, int ply, const Board *b, Move 
 // is a copy.
 static inline void nnue_stack_push_null(NnueStack *st, int ply, const Board *b) {
     NnueDelta *d = &st->ply[ply + 1].delta;
-    d->nadd = d->nsub = d->crossed = 0;
-    d->king_sq[WHITE] = (uint8_t)board_king(b, WHITE);
-    d->king_sq[BLACK] = (uint8_t)board_king(b, BLACK);
+    d->nadd = d->nsub = 0;
+    d->king_from[WHITE] = d->king_sq[WHITE] = (uint8_t)board_king(b, WHITE);
+    d->king_from[BLACK] = d->king_sq[BLACK] = (uint8_t)board_king(b, BLACK);
     st->ply[ply + 1].computed[WHITE] = st->ply[ply + 1].computed[BLACK] = false;
 }
 // Brings ply's accumulator up to date with b (the position at ply) and returns it.

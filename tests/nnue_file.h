@@ -13,12 +13,15 @@
 
 #include "tools/nnue_train.h"
 
-// The net as data/NNUE.md's "File format" lays it out (v1 or v2), read strictly.
+// The net as data/NNUE.md's "File format" lays it out (v1, v2 or v3), read strictly.
+enum { TEST_MAX_KING_BUCKETS = 8 };
 typedef struct TestNet {
     uint32_t header[6];      // inputs, hidden, QA, QB, SCALE, description length
     uint32_t buckets, flags; // 1 and 0 for v1
+    uint32_t king_buckets;   // 1 for v1 and v2
+    uint8_t king_map[64];    // all 0 for v1 and v2
     char desc[NT_DESC_MAX + 1];
-    int16_t ft_w[NT_INPUTS * NT_HIDDEN], ft_b[NT_HIDDEN];
+    int16_t ft_w[TEST_MAX_KING_BUCKETS * NT_INPUTS * NT_HIDDEN], ft_b[NT_HIDDEN];
     int16_t out_w[NT_MAX_BUCKETS * 2 * NT_HIDDEN];
     int32_t out_b[NT_MAX_BUCKETS];
 } TestNet;
@@ -36,29 +39,39 @@ static inline bool test_read_net(const char *path, TestNet *n, char *why, size_t
     FILE *f = fopen(path, "rb");
     if (!f)
         return snprintf(why, whysz, "cannot open") < 0;
-    static uint8_t buf[2 << 20];
+    static uint8_t buf[8 << 20];
     size_t size = fread(buf, 1, sizeof buf, f);
     fclose(f);
     if (size < 40)
         return snprintf(why, whysz, "length") < 0;
-    bool v2 = memcmp(buf, "PZNNUE02", 8) == 0;
-    if (!v2 && memcmp(buf, "PZNNUE01", 8) != 0)
+    int version = memcmp(buf, "PZNNUE01", 8) == 0   ? 1
+                  : memcmp(buf, "PZNNUE02", 8) == 0 ? 2
+                  : memcmp(buf, "PZNNUE03", 8) == 0 ? 3
+                                                    : 0;
+    if (!version)
         return snprintf(why, whysz, "magic") < 0;
     for (int i = 0; i < 5; i++)
         n->header[i] = test_le32(buf + 8 + 4 * i);
-    n->buckets = v2 ? test_le32(buf + 28) : 1;
-    n->flags = v2 ? test_le32(buf + 32) : 0;
-    size_t head = v2 ? 40 : 32;
+    n->buckets = version >= 2 ? test_le32(buf + 28) : 1;
+    n->flags = version >= 2 ? test_le32(buf + 32) : 0;
+    n->king_buckets = version == 3 ? test_le32(buf + 36) : 1;
+    for (int sq = 0; sq < 64; sq++)
+        n->king_map[sq] = version == 3 ? buf[40 + sq] : 0;
+    size_t head = version == 1 ? 32 : version == 2 ? 40 : 108;
     n->header[5] = test_le32(buf + head - 4);
     if (n->header[0] != 768 || n->header[1] != NT_HIDDEN || n->header[2] != 255 ||
         n->header[3] != 64 || n->header[4] != 400 || n->buckets < 1 ||
-        n->buckets > NT_MAX_BUCKETS || n->flags > 1)
+        n->buckets > NT_MAX_BUCKETS || n->flags > 1 || n->king_buckets < 1 ||
+        n->king_buckets > TEST_MAX_KING_BUCKETS)
         return snprintf(why, whysz, "sizes") < 0;
+    for (int sq = 0; sq < 64; sq++)
+        if (n->king_map[sq] >= n->king_buckets)
+            return snprintf(why, whysz, "king bucket map") < 0;
     size_t len = n->header[5];
     if (len > NT_DESC_MAX)
         return snprintf(why, whysz, "description length") < 0;
-    size_t want =
-        head + len + 2 * (768 * NT_HIDDEN + NT_HIDDEN) + n->buckets * (2 * 2 * NT_HIDDEN + 4) + 4;
+    size_t want = head + len + 2 * (n->king_buckets * 768 * NT_HIDDEN + NT_HIDDEN) +
+                  n->buckets * (2 * 2 * NT_HIDDEN + 4) + 4;
     if (size != want)
         return snprintf(why, whysz, "length %zu, not %zu", size, want) < 0;
     if (ntrain_fnv1a(buf, size - 4, 2166136261u) != test_le32(buf + size - 4))
@@ -66,7 +79,7 @@ static inline bool test_read_net(const char *path, TestNet *n, char *why, size_t
     memcpy(n->desc, buf + head, len);
     n->desc[len] = '\0';
     const uint8_t *p = buf + head + len;
-    for (int i = 0; i < NT_INPUTS * NT_HIDDEN; i++, p += 2)
+    for (uint32_t i = 0; i < n->king_buckets * NT_INPUTS * NT_HIDDEN; i++, p += 2)
         n->ft_w[i] = test_le16(p);
     for (int i = 0; i < NT_HIDDEN; i++, p += 2)
         n->ft_b[i] = test_le16(p);
@@ -81,7 +94,19 @@ static inline bool test_read_net(const char *path, TestNet *n, char *why, size_t
 static inline int test_net_eval(const TestNet *n, const uint8_t rec[TRAIN_RECORD_SIZE]) {
     uint16_t feat[2][NT_MAX_FEATURES];
     Color stm;
-    int count = ntrain_features(rec, false, n->flags & 1, feat[0], feat[1], &stm);
+    NtShape shape = { .buckets = (int)n->buckets, .king_mirror = n->flags & 1, .king_buckets = 1 };
+    int count = ntrain_features(rec, false, shape, feat[0], feat[1], &stm);
+    // King bucket 0's features; each perspective's own king among them (pieces of its own
+    // colour are 0-383, the king's 320-383) says where it stands as it sees the board, and
+    // the file's map its bucket, whose block of rows the features then name.
+    for (int s = 0; s < 2; s++) {
+        int base = 0;
+        for (int k = 0; k < count; k++)
+            if (feat[s][k] >= 320 && feat[s][k] < 384)
+                base = n->king_map[feat[s][k] - 320] * NT_INPUTS;
+        for (int k = 0; k < count; k++)
+            feat[s][k] = (uint16_t)(feat[s][k] + base);
+    }
     // Bucket = (pieces - 2) / ceil(32 / buckets), at most buckets - 1 (data/NNUE.md).
     int per = (int)((32 + n->buckets - 1) / n->buckets), bucket = (count - 2) / per;
     bucket = bucket >= (int)n->buckets ? (int)n->buckets - 1 : bucket;

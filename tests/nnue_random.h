@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Deterministic pseudo-random NNUE nets and their file bytes (v1, and v2 with buckets and flags),
+// Deterministic pseudo-random NNUE nets and their file bytes (v1, v2 with buckets and flags, v3
+// with king buckets),
 // written from data/NNUE.md
 // ("File format") independently of the engine's loader and of the trainer's writer, for
 // tests/test_nnue.c and tests/nnue_mknet.c (which writes one for the shell tests).
@@ -77,30 +78,43 @@ static inline uint32_t rnet_fnv1a(const uint8_t *p, size_t n) {
     return h;
 }
 
-// A file of the net (data/NNUE.md) into buf; the length. One bucket and no flags make the v1
-// file (RNET_HEADER + strlen(desc) + RNET_BODY bytes); otherwise v2, with `buckets` output
-// layers, bucket k's weights those of the v1 net rotated by 97 * k and its bias
-// out_b + 1000 * k, and the flags.
-enum { RNET_HEADER_V2 = 40 };
-static inline size_t random_net_serialize_v2(const RandomNet *n, const char *desc, int buckets,
-                                             uint32_t flags, uint8_t *buf) {
-    bool v1 = buckets == 1 && !flags;
+// The king bucket map of the v3 test nets: scattered over the board, so that most king
+// moves change their side's bucket (a refresh), not only those across a rank.
+static inline uint8_t rnet_king_bucket(int king_buckets, int sq) {
+    return (uint8_t)((sq * 7 + sq / 8) % king_buckets);
+}
+
+// A file of the net (data/NNUE.md) into buf; the length. One bucket, no flags and one king
+// bucket make the v1 file (RNET_HEADER + strlen(desc) + RNET_BODY bytes); more than one king
+// bucket v3, with rnet_king_bucket's map and king bucket j's feature weights those of the v1
+// net rotated by 131 * j; otherwise v2. Both with `buckets` output layers, bucket k's
+// weights those of the v1 net rotated by 97 * k and its bias out_b + 1000 * k, and the flags.
+enum { RNET_HEADER_V2 = 40, RNET_HEADER_V3 = 108 };
+static inline size_t random_net_serialize_v3(const RandomNet *n, const char *desc, int buckets,
+                                             uint32_t flags, int king_buckets, uint8_t *buf) {
+    int version = king_buckets > 1 ? 3 : buckets == 1 && !flags ? 1 : 2;
     size_t dlen = strlen(desc);
     uint8_t *p = buf;
-    memcpy(p, v1 ? "PZNNUE01" : "PZNNUE02", 8);
+    memcpy(p, version == 1 ? "PZNNUE01" : version == 2 ? "PZNNUE02" : "PZNNUE03", 8);
     p += 8;
     static const uint32_t header[5] = { RNET_INPUTS, RNET_HIDDEN, 255, 64, 400 };
     for (int i = 0; i < 5; i++)
         p = rnet_put32(p, header[i]);
-    if (!v1) {
+    if (version >= 2) {
         p = rnet_put32(p, (uint32_t)buckets);
         p = rnet_put32(p, flags);
+    }
+    if (version == 3) {
+        p = rnet_put32(p, (uint32_t)king_buckets);
+        for (int sq = 0; sq < 64; sq++)
+            *p++ = rnet_king_bucket(king_buckets, sq);
     }
     p = rnet_put32(p, (uint32_t)dlen);
     memcpy(p, desc, dlen);
     p += dlen;
-    for (int i = 0; i < RNET_INPUTS * RNET_HIDDEN; i++)
-        p = rnet_put16(p, n->ft_w[i]);
+    for (int j = 0; j < king_buckets; j++)
+        for (int i = 0; i < RNET_INPUTS * RNET_HIDDEN; i++)
+            p = rnet_put16(p, n->ft_w[(i + 131 * j) % (RNET_INPUTS * RNET_HIDDEN)]);
     for (int i = 0; i < RNET_HIDDEN; i++)
         p = rnet_put16(p, n->ft_b[i]);
     for (int k = 0; k < buckets; k++)
@@ -110,6 +124,12 @@ static inline size_t random_net_serialize_v2(const RandomNet *n, const char *des
         p = rnet_put32(p, (uint32_t)(n->out_b + 1000 * k));
     p = rnet_put32(p, rnet_fnv1a(buf, (size_t)(p - buf)));
     return (size_t)(p - buf);
+}
+
+// The v1 or v2 file of the net.
+static inline size_t random_net_serialize_v2(const RandomNet *n, const char *desc, int buckets,
+                                             uint32_t flags, uint8_t *buf) {
+    return random_net_serialize_v3(n, desc, buckets, flags, 1, buf);
 }
 
 // The v1 file of the net.

@@ -18,17 +18,19 @@
 #include "tests/nnue_random.h"
 
 static RandomNet rnet;
-static uint8_t bytes[RNET_HEADER_V2 + 64 + RNET_BODY + 8 * 1028 + 1];
+// Room for a v3 net of 4 king buckets and 8 output buckets.
+static uint8_t bytes[RNET_HEADER_V3 + 64 + 4 * RNET_BODY + 8 * 1028 + 1];
 static size_t nbytes;
 static NnueNet *net;
 static TestNet ref; // the same net as tests/nnue_file.h reads it
 
-// Makes the random net of the shape, its file bytes (v1 for one bucket and no flags, else
-// v2), the engine's net and the reference's.
-static void make_net_v(const RandomNetShape *shape, uint64_t seed, int buckets, uint32_t flags) {
+// Makes the random net of the shape, its file bytes (v1 for one bucket, no flags and one king
+// bucket, v3 for more king buckets, else v2), the engine's net and the reference's.
+static void make_net_kb(const RandomNetShape *shape, uint64_t seed, int buckets, uint32_t flags,
+                        int king_buckets) {
     board_init_tables();
     random_net_fill(&rnet, shape, seed);
-    nbytes = random_net_serialize_v2(&rnet, "random test net", buckets, flags, bytes);
+    nbytes = random_net_serialize_v3(&rnet, "random test net", buckets, flags, king_buckets, bytes);
     net = nnue_net_new();
     cr_assert_not_null(net);
     char err[256] = "";
@@ -40,6 +42,10 @@ static void make_net_v(const RandomNetShape *shape, uint64_t seed, int buckets, 
     char why[128] = "";
     cr_assert(test_read_net(path, &ref, why, sizeof why), "%s", why);
     unlink(path);
+}
+
+static void make_net_v(const RandomNetShape *shape, uint64_t seed, int buckets, uint32_t flags) {
+    make_net_kb(shape, seed, buckets, flags, 1);
 }
 
 static void make_net(const RandomNetShape *shape, uint64_t seed) {
@@ -57,6 +63,15 @@ static void typical_v2_net(void) {
 static void extreme_v2_net(void) {
     make_net_v(&RNET_EXTREME, 99, 8, NNUE_FLAG_MIRROR);
 }
+static void typical_v3_net(void) {
+    make_net_kb(&RNET_TYPICAL, 31337, 8, NNUE_FLAG_MIRROR, 4);
+}
+static void extreme_v3_net(void) {
+    make_net_kb(&RNET_EXTREME, 5150, 8, NNUE_FLAG_MIRROR, 4);
+}
+static void plain_v3_net(void) { // king buckets alone: no mirror, one output bucket
+    make_net_kb(&RNET_TYPICAL, 8086, 1, 0, 3);
+}
 static void free_net(void) {
     nnue_net_free(net);
 }
@@ -70,7 +85,7 @@ static void expect_rejected(const uint8_t *b, size_t len, const char *word) {
 }
 
 Test(nnue_file, loads_what_the_spec_lays_out, .init = typical_net, .fini = free_net) {
-    cr_assert_eq(nbytes, nnue_file_size(1, 1, strlen("random test net")));
+    cr_assert_eq(nbytes, nnue_file_size(1, 1, 1, strlen("random test net")));
     cr_expect_str_eq(net->desc, "random test net");
     cr_expect(memcmp(net->ft_w, rnet.ft_w, sizeof rnet.ft_w) == 0);
     cr_expect(memcmp(net->ft_b, rnet.ft_b, sizeof rnet.ft_b) == 0);
@@ -114,7 +129,7 @@ Test(nnue_file, rejects_every_kind_of_bad_file, .init = typical_net, .fini = fre
 }
 
 Test(nnue_file, v2_loads_and_rejects_bad_shapes, .init = typical_v2_net, .fini = free_net) {
-    cr_assert_eq(nbytes, nnue_file_size(2, 8, strlen("random test net")));
+    cr_assert_eq(nbytes, nnue_file_size(2, 8, 1, strlen("random test net")));
     cr_expect_eq(net->buckets, 8);
     cr_expect(net->mirror);
     cr_expect_eq(net->out_b[3], rnet.out_b + 3000);
@@ -131,6 +146,33 @@ Test(nnue_file, v2_loads_and_rejects_bad_shapes, .init = typical_v2_net, .fini =
     expect_rejected(bad, nbytes, "flags");
     memcpy(bad, bytes, nbytes);
     bad[28] = 4; // fewer buckets than the file holds
+    expect_rejected(bad, nbytes, "trailing");
+    expect_rejected(bytes, nbytes - 4, "truncated");
+}
+
+Test(nnue_file, v3_loads_and_rejects_bad_king_buckets, .init = typical_v3_net, .fini = free_net) {
+    cr_assert_eq(nbytes, nnue_file_size(3, 8, 4, strlen("random test net")));
+    cr_expect_eq(net->buckets, 8);
+    cr_expect(net->mirror);
+    cr_expect_eq(net->king_buckets, 4);
+    for (int sq = 0; sq < 64; sq++)
+        cr_expect_eq(net->king_bucket_of[sq], rnet_king_bucket(4, sq));
+    // King bucket 2's first weight is the v1 net's 2 * 131st.
+    cr_expect_eq(net->ft_w[2 * NNUE_INPUTS * NNUE_HIDDEN], rnet.ft_w[2 * 131]);
+    static uint8_t bad[sizeof bytes];
+    memcpy(bad, bytes, nbytes);
+    bad[36] = 0; // no king bucket
+    expect_rejected(bad, nbytes, "king buckets");
+    memcpy(bad, bytes, nbytes);
+    bad[36] = 9; // more than the engine holds
+    expect_rejected(bad, nbytes, "king buckets");
+    memcpy(bad, bytes, nbytes);
+    bad[40 + 17] = 4; // square 17 in a bucket the net does not have
+    expect_rejected(bad, nbytes, "king bucket map");
+    memcpy(bad, bytes, nbytes);
+    bad[36] = 3, bad[40 + 17] = bad[40 + 21] = 0; // fewer king buckets than the file holds
+    for (int sq = 0; sq < 64; sq++)
+        bad[40 + sq] = bad[40 + sq] == 3 ? 0 : bad[40 + sq];
     expect_rejected(bad, nbytes, "trailing");
     expect_rejected(bytes, nbytes - 4, "truncated");
 }
@@ -335,8 +377,9 @@ static void walk_step(Walk *w) {
     nnue_delta(&w->b, m, &d);
     nnue_stack_push(w->st, w->ply, &w->b, m);
     board_make_move(&w->b, m, &w->undo[w->ply]);
-    // A king crossing the middle changes a mirroring net's whole view of its side.
-    if (net->mirror && d.crossed) {
+    // A king crossing the middle (a mirroring net) or into another king bucket changes
+    // the whole view of its side.
+    if (nnue_view_changed(net, &d, WHITE) || nnue_view_changed(net, &d, BLACK)) {
         nnue_refresh_scalar(net, &w->b, &w->shadow[w->ply + 1]);
         w->stats.crossings++;
     } else {
@@ -423,6 +466,30 @@ Test(nnue_walk, v2_extreme_weights_agree, .init = extreme_v2_net, .fini = free_n
     Stats s;
     run_walks(&s);
     expect_v2_coverage(&s);
+}
+
+// v3: king buckets. Most king moves change their side's bucket (the map is scattered), which
+// refreshes its half of the accumulator; the rest of a walk updates it.
+Test(nnue_walk, v3_king_buckets_agree, .init = typical_v3_net, .fini = free_net) {
+    cr_assert_eq(net->king_buckets, 4);
+    Stats s;
+    run_walks(&s);
+    expect_v2_coverage(&s);
+    cr_log_info("v3: %d positions compared, %d view changes", s.checks, s.crossings);
+}
+
+Test(nnue_walk, v3_extreme_weights_agree, .init = extreme_v3_net, .fini = free_net) {
+    Stats s;
+    run_walks(&s);
+    expect_v2_coverage(&s);
+}
+
+Test(nnue_walk, v3_king_buckets_without_mirror_agree, .init = plain_v3_net, .fini = free_net) {
+    cr_assert_not(net->mirror);
+    Stats s;
+    run_walks(&s);
+    expect_coverage(&s);
+    cr_expect_gt(s.crossings, 100, "only %d king bucket changes", s.crossings);
 }
 
 Test(nnue_eval, clamped_inside_eval_max, .init = extreme_net, .fini = free_net) {

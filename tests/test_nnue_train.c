@@ -73,7 +73,7 @@ Test(nnue_train, feature_indices_checked_by_hand) {
     uint16_t us[NT_MAX_FEATURES], them[NT_MAX_FEATURES];
     Color stm;
     record_of_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", rec);
-    int n = ntrain_features(rec, false, false, us, them, &stm);
+    int n = ntrain_features(rec, false, NT_PLAIN, us, them, &stm);
     cr_assert_eq(n, 32);
     cr_assert_eq(stm, BLACK);
     // Black to move: "us" is Black's view. The white king e1, the black king e8, the e4 pawn
@@ -103,7 +103,7 @@ Test(nnue_train, features_match_the_decoded_positions) {
             cr_assert(train_decode(rec, &q, err, sizeof err), "%s", err);
             uint16_t us[NT_MAX_FEATURES], them[NT_MAX_FEATURES];
             Color stm;
-            int n = ntrain_features(rec, false, false, us, them, &stm), k = 0;
+            int n = ntrain_features(rec, false, NT_PLAIN, us, them, &stm), k = 0;
             cr_assert_eq(stm, q.side);
             for (Square s = 0; s < SQ_NB; s++) {
                 Piece pc = (Piece)q.squares[s];
@@ -156,8 +156,8 @@ Test(nnue_train, mirrored_features_are_those_of_the_mirror_image) {
         cr_assert(ntrain_mirrorable(rec) && ntrain_mirrorable(image));
         uint16_t us[2][NT_MAX_FEATURES], them[2][NT_MAX_FEATURES];
         Color stm[2];
-        int n = ntrain_features(rec, true, false, us[0], them[0], &stm[0]);
-        int m = ntrain_features(image, false, false, us[1], them[1], &stm[1]);
+        int n = ntrain_features(rec, true, NT_PLAIN, us[0], them[0], &stm[0]);
+        int m = ntrain_features(image, false, NT_PLAIN, us[1], them[1], &stm[1]);
         cr_assert_eq(n, m);
         cr_assert_eq(stm[0], stm[1]);
         for (int k = 0; k < 2; k++) {
@@ -180,13 +180,13 @@ Test(nnue_train, target_blends_result_and_score_for_the_side_to_move) {
     rec[24] = 400 & 255, rec[25] = 400 >> 8;                     // +400 cp for White
     rec[31] = (uint8_t)((rec[31] & ~6) | TRAIN_WHITE_WINS << 1); // White won
     double s = 1 / (1 + exp(-1.0));
-    NtObjective half = { 0.5, 400, { 1, false } }, result = { 1.0, 400, { 1, false } },
-                score = { 0.0, 400, { 1, false } };
+    NtObjective half = { 0.5, 400, { 1, false, 1 } }, result = { 1.0, 400, { 1, false, 1 } },
+                score = { 0.0, 400, { 1, false, 1 } };
     cr_assert_float_eq(ntrain_target(rec, half), 0.5 + 0.5 * s, 1e-6);
     cr_assert_float_eq(ntrain_target(rec, result), 1.0, 1e-6);
     cr_assert_float_eq(ntrain_target(rec, score), s, 1e-6);
     // The scale is the score's centipawns per unit of the sigmoid.
-    cr_assert_float_eq(ntrain_target(rec, (NtObjective){ 0.0, 200, { 1, false } }),
+    cr_assert_float_eq(ntrain_target(rec, (NtObjective){ 0.0, 200, { 1, false, 1 } }),
                        1 / (1 + exp(-2.0)), 1e-6);
     rec[31] |= 1; // Black to move: both turn round
     cr_assert_float_eq(ntrain_target(rec, half), 0.5 * (1 - s), 1e-6);
@@ -517,7 +517,7 @@ Test(nnue_train, v2_net_buckets_and_king_mirror_agree_with_the_engine) {
         cr_assert_eq(engine_eval(path, fen), cp, "%s", fen);
         uint16_t us[NT_MAX_FEATURES], them[NT_MAX_FEATURES];
         Color stm;
-        used[ntrain_bucket(q.shape, ntrain_features(rec, false, true, us, them, &stm))]++;
+        used[ntrain_bucket(q.shape, ntrain_features(rec, false, q.shape, us, them, &stm))]++;
         if (!ntrain_mirrorable(rec) || mirrored > 40)
             continue;
         // The a<->h image, through a FEN the engine reads: files reversed rank by rank.
@@ -547,6 +547,90 @@ Test(nnue_train, v2_net_buckets_and_king_mirror_agree_with_the_engine) {
     ntrain_data_free(&d);
 }
 
+// Every record's evaluation by the trainer's integers, tests/nnue_file.h's reading of the
+// file and the engine's, the same; returns how many were compared.
+static int expect_three_agree(const NtQuantised *q, const TestNet *ref, const char *path,
+                              const NtData *d) {
+    char err[256];
+    int n = 0;
+    for (long long i = 0; i < d->train.count; i += 5, n++) {
+        const uint8_t *rec = d->train.rec[i];
+        int cp = ntrain_quantised_eval(q, rec);
+        cr_assert_eq(test_net_eval(ref, rec), cp, "record %lld", i);
+        TrainPosition p;
+        cr_assert(train_decode(rec, &p, err, sizeof err), "%s", err);
+        char fen[128];
+        train_position_fen(&p, fen, sizeof fen);
+        cr_assert_eq(engine_eval(path, fen), cp, "%s", fen);
+    }
+    return n;
+}
+
+// v3: four king buckets. A v2 parent fine-tuned into them starts as the parent (each bucket
+// holds its weights), the file data/NNUE.md lays out evaluates alike in the trainer, the
+// reference reader and the engine, and after an epoch the buckets have parted.
+Test(nnue_train, v3_king_buckets_start_from_a_v2_parent_and_agree_with_the_engine) {
+    NtOptions o;
+    NtData d;
+    load_games(&o, &d, 30);
+    o.buckets = 8;
+    o.king_mirror = true;
+    Trainer t;
+    cr_assert(ntrain_init(&t, 5));
+    char err[256], parent_path[128], path[128];
+    cr_assert(ntrain_epoch(&t, &d, &o, NULL, err, sizeof err), "%s", err);
+    static NtQuantised q2, q3;
+    ntrain_quantise(t.params, ntrain_shape(&o), &q2);
+    path_in(parent_path, sizeof parent_path, "v2parent.nnue");
+    cr_assert(ntrain_write_net(parent_path, &q2, "v2 parent", err, sizeof err), "%s", err);
+    static NtParent parent;
+    cr_assert(ntrain_read_net(parent_path, &parent, err, sizeof err), "%s", err);
+
+    o.king_buckets = 4;
+    ntrain_dequantise(&parent.q, t.params);
+    ntrain_quantise(t.params, ntrain_shape(&o), &q3);
+    path_in(path, sizeof path, "v3.nnue");
+    cr_assert(ntrain_write_net(path, &q3, "v3 test", err, sizeof err), "%s", err);
+    static TestNet ref;
+    char why[128] = "";
+    cr_assert(test_read_net(path, &ref, why, sizeof why), "%s", why);
+    cr_assert_eq(ref.king_buckets, 4);
+    for (int sq = 0; sq < 64; sq++)
+        cr_assert_eq(ref.king_map[sq], sq < 8 ? 0 : sq < 16 ? 1 : sq < 32 ? 2 : 3);
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f);
+    cr_assert_eq(fseek(f, 0, SEEK_END), 0);
+    cr_assert_eq(ftell(f), 108 + 7 + 2 * (4 * 768 * 256 + 256) + 8 * (2 * 512 + 4) + 4);
+    cr_assert_eq((size_t)ftell(f), ntrain_net_size(q3.shape, strlen("v3 test")));
+    cr_assert_eq(fclose(f), 0);
+    int n = expect_three_agree(&q3, &ref, path, &d);
+    for (long long i = 0; i < d.train.count; i += 5) {
+        TrainPosition p;
+        cr_assert(train_decode(d.train.rec[i], &p, err, sizeof err), "%s", err);
+        char fen[128];
+        train_position_fen(&p, fen, sizeof fen);
+        cr_assert_eq(engine_eval(path, fen), engine_eval(parent_path, fen), "%s", fen);
+    }
+
+    // An epoch in four king buckets: the buckets part, and all three still agree.
+    cr_assert(ntrain_epoch(&t, &d, &o, NULL, err, sizeof err), "%s", err);
+    ntrain_quantise(t.params, ntrain_shape(&o), &q3);
+    cr_assert(ntrain_write_net(path, &q3, "v3 test", err, sizeof err), "%s", err);
+    cr_assert(test_read_net(path, &ref, why, sizeof why), "%s", why);
+    expect_three_agree(&q3, &ref, path, &d);
+    size_t block = (size_t)NT_INPUTS * H;
+    cr_assert_neq(memcmp(q3.ft_w, q3.ft_w + block, block * sizeof q3.ft_w[0]), 0);
+    cr_assert_neq(memcmp(q3.ft_w, q3.ft_w + 2 * block, block * sizeof q3.ft_w[0]), 0);
+    cr_log_info("v3: %d records compared", n);
+
+    // The trainer reads back what it wrote.
+    cr_assert(ntrain_read_net(path, &parent, err, sizeof err), "%s", err);
+    cr_assert_eq(parent.q.shape.king_buckets, 4);
+    cr_assert_eq(memcmp(parent.q.ft_w, q3.ft_w, 4 * block * sizeof q3.ft_w[0]), 0);
+    ntrain_free(&t);
+    ntrain_data_free(&d);
+}
+
 static void assert_same_net(const NtQuantised *a, const NtQuantised *b) {
     cr_assert_eq(memcmp(a->ft_w, b->ft_w, sizeof a->ft_w), 0);
     cr_assert_eq(memcmp(a->ft_b, b->ft_b, sizeof a->ft_b), 0);
@@ -569,7 +653,7 @@ Test(nnue_train, quantise_dequantise_quantise_is_exact) {
     static const int32_t biases[] = { 0, 1, -1, 16320, -16320, 32314, -32314, 1 << 22, -(1 << 22) };
     for (size_t k = 0; k < sizeof biases / sizeof *biases; k++) {
         q.out_b[0] = biases[k];
-        q.shape = (NtShape){ 1, false };
+        q.shape = NT_PLAIN;
         ntrain_dequantise(&q, params);
         ntrain_quantise(params, q.shape, &again);
         assert_same_net(&q, &again);

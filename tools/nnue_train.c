@@ -122,7 +122,7 @@ static void describe(char *buf, size_t bufsz, const Run *r, const Trainer *t) {
                  o->last ? "" : ", the best epoch on them so far");
     int n = snprintf(
         buf, bufsz,
-        "patzer NNUE %s, (768->%d)x2->%d SCReLU%s%s.%s Trained %s by tools/nnue_train from %s (%s "
+        "patzer NNUE %s, (768->%d)x2->%d SCReLU%s%s%s.%s Trained %s by tools/nnue_train from %s (%s "
         "of "
         "each file): %lld%s positions of %lld records (%lld games; min ply %d, max score %d).%s "
         "Epoch %d of %d (the last %d with the output layer on its quantised grid),%s batch %d, "
@@ -130,9 +130,15 @@ static void describe(char *buf, size_t bufsz, const Run *r, const Trainer *t) {
         ", %d thread%s. Loss %.6f (last "
         "epoch), %s. Quantised: loss %.6f against %.6f for the float model on %lld %s "
         "positions, eval %.1f cp from the float model's on average. Command:",
-        o->buckets == 1 && !o->king_mirror ? "v1" : "v2", NT_HIDDEN, o->buckets,
-        o->buckets > 1 ? " (output buckets by piece count)" : "",
-        o->king_mirror ? ", king mirrored to files a-d" : "", parent, date, o->data, per_file,
+        o->king_buckets > 1                   ? "v3"
+        : o->buckets == 1 && !o->king_mirror ? "v1"
+                                             : "v2",
+        NT_HIDDEN, o->buckets, o->buckets > 1 ? " (output buckets by piece count)" : "",
+        o->king_mirror ? ", king mirrored to files a-d" : "",
+        o->king_buckets == 4   ? ", 4 king buckets (ranks 1, 2, 3-4, 5-8)"
+        : o->king_buckets == 2 ? ", 2 king buckets (rank 1, ranks 2-8)"
+                               : "",
+        parent, date, o->data, per_file,
         d->train.count + d->held.count, o->all ? "" : " quiet", d->records, d->games, o->min_ply,
         o->max_score, settings, t->epoch, o->epochs, ntrain_grid_epochs(o),
         o->mirror ? " positions without castling rights mirrored a-h in every other epoch," : "",
@@ -175,12 +181,16 @@ static void start(Run *r, Trainer *t) {
     // own moments belonged to other data and are not in the file anyway).
     if (r->o.init) {
         NtShape ps = r->parent.q.shape;
-        if (ps.king_mirror != r->o.king_mirror || (ps.buckets != 1 && ps.buckets != r->o.buckets)) {
+        if (ps.king_mirror != r->o.king_mirror || (ps.buckets != 1 && ps.buckets != r->o.buckets) ||
+            (ps.king_buckets != 1 && ps.king_buckets != r->o.king_buckets)) {
             snprintf(err, sizeof err,
-                     "--init %s: a net of %d bucket%s%s cannot start a run of %d bucket%s%s",
+                     "--init %s: a net of %d bucket%s%s and %d king bucket%s cannot start a run "
+                     "of %d bucket%s%s and %d king bucket%s",
                      r->o.init, ps.buckets, ps.buckets == 1 ? "" : "s",
-                     ps.king_mirror ? " with the king mirror" : "", r->o.buckets,
-                     r->o.buckets == 1 ? "" : "s", r->o.king_mirror ? " with the king mirror" : "");
+                     ps.king_mirror ? " with the king mirror" : "", ps.king_buckets,
+                     ps.king_buckets == 1 ? "" : "s", r->o.buckets, r->o.buckets == 1 ? "" : "s",
+                     r->o.king_mirror ? " with the king mirror" : "", r->o.king_buckets,
+                     r->o.king_buckets == 1 ? "" : "s");
             die(err);
         }
         ntrain_dequantise(&r->parent.q, t->params);

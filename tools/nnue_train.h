@@ -28,17 +28,35 @@ enum {
     NT_DESC_MAX = 4096,  // bytes of provenance text at most
     NT_HEADER_SIZE = 32, // v1: magic and six uint32 before the description
     NT_HEADER_V2 = 40,   // v2: and the bucket count and the flags
+    NT_HEADER_V3 = 108,  // v3: and the king bucket count and map
     NT_MAX_FEATURES = 32,
     NT_MAX_BUCKETS = 8,
+    NT_MAX_KING_BUCKETS = 4, // the trainer's schemes: 1, 2 or 4 (ntrain_king_bucket)
 };
 
 // The net's shape beyond its sizes (data/NNUE.md): output buckets by the number of pieces,
-// and each perspective mirrored a<->h while its own king is on files e-h. One bucket and
-// no mirror is the v1 net.
+// each perspective mirrored a<->h while its own king is on files e-h, and king buckets: a
+// set of input weights for each, chosen by the rank of the perspective's own king. One
+// bucket, no mirror and one king bucket is the v1 net; more than one king bucket is v3.
 typedef struct NtShape {
     int buckets;
     bool king_mirror;
+    int king_buckets;
 } NtShape;
+
+// The king bucket of a perspective whose own king stands on rel_sq as it sees the board
+// (ranks flipped for Black, mirrored a<->h if the net does): 2 buckets part the first rank
+// from the rest, 4 the first rank, the second, the third and fourth, and the rest. Where
+// a castled or sheltered king stands is where the evaluation of everything else changes
+// most, and most positions have the king there, so those squares get buckets of their own.
+static inline int ntrain_king_bucket(int king_buckets, int rel_sq) {
+    int rank = rel_sq >> 3;
+    if (king_buckets == 2)
+        return rank > 0;
+    if (king_buckets == 4)
+        return rank == 0 ? 0 : rank == 1 ? 1 : rank <= 3 ? 2 : 3;
+    return 0;
+}
 
 // The output bucket of a position of `pieces` pieces, as the engine's nnue_bucket.
 static inline int ntrain_bucket(NtShape shape, int pieces) {
@@ -47,12 +65,14 @@ static inline int ntrain_bucket(NtShape shape, int pieces) {
     return k < 0 ? 0 : k >= shape.buckets ? shape.buckets - 1 : k;
 }
 
-// The parameters as one float array: the feature weights (feature-major, as in the file),
-// the feature biases, the output weights (per bucket, side to move's half first) and the
-// output biases, room for NT_MAX_BUCKETS whatever the shape uses (the others stay unused).
+// The parameters as one float array: the feature weights (per king bucket, feature-major,
+// as in the file), the feature biases, the output weights (per bucket, side to move's half
+// first) and the output biases, room for NT_MAX_KING_BUCKETS and NT_MAX_BUCKETS whatever the
+// shape uses (the others stay unused).
 enum {
     NT_FT_W = 0,
-    NT_FT_B = NT_FT_W + NT_INPUTS * NT_HIDDEN,
+    NT_FT_ROWS = NT_MAX_KING_BUCKETS * NT_INPUTS, // feature rows of every king bucket
+    NT_FT_B = NT_FT_W + NT_FT_ROWS * NT_HIDDEN,
     NT_OUT_W = NT_FT_B + NT_HIDDEN,
     NT_OUT_B = NT_OUT_W + NT_MAX_BUCKETS * 2 * NT_HIDDEN,
     NT_PARAMS = NT_OUT_B + NT_MAX_BUCKETS,
@@ -76,6 +96,7 @@ typedef struct NtOptions {
     bool mirror;            // also fit each position without castling rights mirrored (a<->h)
     int buckets;            // output buckets (1: the v1 net)
     bool king_mirror;       // the net mirrors a perspective whose king is on files e-h
+    int king_buckets;       // input weight sets by the king's rank (1, 2 or 4; over 1: v3)
     long long limit;        // positions kept at most
     long long per_file;     // records read from the start of each file at most
     int min_ply;
@@ -128,7 +149,7 @@ void ntrain_records_free(NtRecords *r);
 void ntrain_data_free(NtData *d);
 uint64_t ntrain_fingerprint(const NtData *d);
 
-// The feature of a piece seen from persp (data/NNUE.md: "Features").
+// The feature of a piece seen from persp (data/NNUE.md: "Features") in king bucket 0.
 static inline int ntrain_feature(Color persp, Piece pc, Square sq) {
     int rel = persp == WHITE ? sq : sq ^ 56;
     return (piece_color(pc) == persp ? 0 : 384) + piece_type(pc) * 64 + rel;
@@ -138,8 +159,9 @@ static inline int ntrain_feature(Color persp, Piece pc, Square sq) {
 // in the same piece order; returns the count, and the side to move in *stm. Reads the
 // record directly (the pieces are all the model needs); the record must be valid. mirror
 // flips the board from a-file to h-file (only for a record ntrain_mirrorable accepts);
-// king_mirror flips each perspective whose own king is on files e-h (the net's shape).
-int ntrain_features(const uint8_t rec[TRAIN_RECORD_SIZE], bool mirror, bool king_mirror,
+// the net's shape flips each perspective whose own king is on files e-h (king_mirror) and
+// puts its features in its king's bucket.
+int ntrain_features(const uint8_t rec[TRAIN_RECORD_SIZE], bool mirror, NtShape shape,
                     uint16_t us[NT_MAX_FEATURES], uint16_t them[NT_MAX_FEATURES], Color *stm);
 // Whether a record's position may be mirrored left to right without changing its value: no
 // side may still castle (a castling right names its rook's file).
@@ -156,8 +178,13 @@ typedef struct NtObjective {
     NtShape shape;
 } NtObjective;
 
+// The v1 shape: one output bucket, no mirror, one king bucket.
+#define NT_PLAIN ((NtShape){ .buckets = 1, .king_mirror = false, .king_buckets = 1 })
+
 static inline NtShape ntrain_shape(const NtOptions *o) {
-    return (NtShape){ .buckets = o->buckets, .king_mirror = o->king_mirror };
+    return (NtShape){ .buckets = o->buckets,
+                      .king_mirror = o->king_mirror,
+                      .king_buckets = o->king_buckets };
 }
 
 static inline NtObjective ntrain_objective(const NtOptions *o) {
@@ -211,7 +238,7 @@ bool ntrain_epoch(Trainer *t, const NtData *d, const NtOptions *o, const NtProgr
 
 // The network as the file holds it and the engine computes with it.
 typedef struct NtQuantised {
-    int16_t ft_w[NT_INPUTS * NT_HIDDEN], ft_b[NT_HIDDEN];
+    int16_t ft_w[NT_FT_ROWS * NT_HIDDEN], ft_b[NT_HIDDEN]; // per king bucket, as in the parameters
     int16_t out_w[NT_MAX_BUCKETS * 2 * NT_HIDDEN]; // per bucket, as in the parameters
     int32_t out_b[NT_MAX_BUCKETS];
     NtShape shape;
@@ -220,7 +247,8 @@ typedef struct NtQuantised {
 void ntrain_quantise(const float *params, NtShape shape, NtQuantised *q);
 // The float weights a quantised net stands for (ft_w = q / QA, ft_b = q / QA, out_w = q / QB,
 // out_b = q / (QA * QB)): quantising them again gives q exactly.
-// Buckets beyond q's own repeat its first.
+// Buckets and king buckets beyond q's own repeat its first (a net fine-tuned into more of
+// them starts as its parent).
 void ntrain_dequantise(const NtQuantised *q, float *params);
 // The engine's evaluation of a record in centipawns, side to move's view (before its clamp
 // to +-VALUE_EVAL_MAX).
@@ -265,7 +293,7 @@ typedef struct NtRunKey {
     uint64_t parent; // 1 << 32 | the --init net's checksum, or 0 without --init
     uint64_t fingerprint;
     long long train_count, held_count;
-    int epochs, batch, grid_epochs, mirror, buckets, king_mirror;
+    int epochs, batch, grid_epochs, mirror, buckets, king_mirror, king_buckets;
     double lr, lambda, eval_scale;
 } NtRunKey;
 

@@ -137,7 +137,7 @@ bool ntrain_mirrorable(const uint8_t rec[TRAIN_RECORD_SIZE]) {
     return true;
 }
 
-int ntrain_features(const uint8_t rec[TRAIN_RECORD_SIZE], bool mirror, bool king_mirror,
+int ntrain_features(const uint8_t rec[TRAIN_RECORD_SIZE], bool mirror, NtShape shape,
                     uint16_t us[NT_MAX_FEATURES], uint16_t them[NT_MAX_FEATURES], Color *stm) {
     Bitboard occ = 0;
     for (int i = 0; i < 8; i++)
@@ -159,12 +159,18 @@ int ntrain_features(const uint8_t rec[TRAIN_RECORD_SIZE], bool mirror, bool king
         if (piece_type(pc) == KING)
             king[piece_color(pc)] = sqs[n];
     }
-    // The net's own mirror: each perspective sees its king on files a-d.
-    int flip_us = king_mirror && (king[side] & 7) >= 4 ? 7 : 0;
-    int flip_them = king_mirror && (king[other] & 7) >= 4 ? 7 : 0;
+    // The net's own mirror: each perspective sees its king on files a-d; and the block of
+    // rows of its king's bucket.
+    int flip_us = shape.king_mirror && (king[side] & 7) >= 4 ? 7 : 0;
+    int flip_them = shape.king_mirror && (king[other] & 7) >= 4 ? 7 : 0;
+    int rel_us = (side == WHITE ? king[side] : king[side] ^ 56) ^ flip_us;
+    int rel_them = (other == WHITE ? king[other] : king[other] ^ 56) ^ flip_them;
+    int base_us = ntrain_king_bucket(shape.king_buckets, rel_us) * NT_INPUTS;
+    int base_them = ntrain_king_bucket(shape.king_buckets, rel_them) * NT_INPUTS;
     for (int k = 0; k < n; k++) {
-        us[k] = (uint16_t)ntrain_feature(side, pcs[k], (Square)(sqs[k] ^ flip_us));
-        them[k] = (uint16_t)ntrain_feature(other, pcs[k], (Square)(sqs[k] ^ flip_them));
+        us[k] = (uint16_t)(base_us + ntrain_feature(side, pcs[k], (Square)(sqs[k] ^ flip_us)));
+        them[k] =
+            (uint16_t)(base_them + ntrain_feature(other, pcs[k], (Square)(sqs[k] ^ flip_them)));
     }
     *stm = side;
     return n;

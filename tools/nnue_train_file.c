@@ -18,6 +18,7 @@ enum { H = NT_HIDDEN };
 
 static const char NET_MAGIC[8] = { 'P', 'Z', 'N', 'N', 'U', 'E', '0', '1' };
 static const char NET_MAGIC_V2[8] = { 'P', 'Z', 'N', 'N', 'U', 'E', '0', '2' };
+static const char NET_MAGIC_V3[8] = { 'P', 'Z', 'N', 'N', 'U', 'E', '0', '3' };
 static const char CKPT_MAGIC[8] = { 'P', 'Z', 'N', 'N', 'C', 'K', 'P', '1' };
 
 uint32_t ntrain_fnv1a(const uint8_t *bytes, size_t n, uint32_t hash) {
@@ -108,13 +109,16 @@ static bool write_atomic(const char *path, const Buf *b, char *err, size_t errsz
 
 // ------------------------------------------------------------------------------ the net
 
-static bool is_v1(NtShape shape) {
-    return shape.buckets == 1 && !shape.king_mirror;
+// The format version a shape needs: the oldest that holds it.
+static int net_version(NtShape shape) {
+    return shape.king_buckets > 1 ? 3 : shape.buckets == 1 && !shape.king_mirror ? 1 : 2;
 }
 
 size_t ntrain_net_size(NtShape shape, size_t desc_len) {
-    return (is_v1(shape) ? NT_HEADER_SIZE : NT_HEADER_V2) + desc_len +
-           2 * ((size_t)NT_INPUTS * H + H) + (size_t)shape.buckets * (2 * 2 * H + 4) + 4;
+    int v = net_version(shape);
+    return (v == 1 ? NT_HEADER_SIZE : v == 2 ? NT_HEADER_V2 : NT_HEADER_V3) + desc_len +
+           2 * ((size_t)shape.king_buckets * NT_INPUTS * H + H) +
+           (size_t)shape.buckets * (2 * 2 * H + 4) + 4;
 }
 
 static void put16(Buf *b, int16_t x) {
@@ -131,18 +135,24 @@ bool ntrain_write_net(const char *path, const NtQuantised *q, const char *desc, 
     b.data = malloc(b.size);
     if (!b.data)
         return errmsg_set(err, errsz, "out of memory");
-    bool v1 = is_v1(q->shape);
-    put_bytes(&b, v1 ? NET_MAGIC : NET_MAGIC_V2, sizeof NET_MAGIC);
+    int version = net_version(q->shape);
+    put_bytes(&b, version == 1 ? NET_MAGIC : version == 2 ? NET_MAGIC_V2 : NET_MAGIC_V3,
+              sizeof NET_MAGIC);
     const uint32_t header[] = { NT_INPUTS, H, NT_QA, NT_QB, NT_SCALE };
     for (size_t i = 0; i < sizeof header / sizeof *header; i++)
         put32(&b, header[i]);
-    if (!v1) {
+    if (version >= 2) {
         put32(&b, (uint32_t)q->shape.buckets);
         put32(&b, q->shape.king_mirror ? NNUE_FLAG_MIRROR : 0);
     }
+    if (version == 3) {
+        put32(&b, (uint32_t)q->shape.king_buckets);
+        for (int sq = 0; sq < 64; sq++)
+            b.data[b.at++] = (uint8_t)ntrain_king_bucket(q->shape.king_buckets, sq);
+    }
     put32(&b, (uint32_t)desc_len);
     put_bytes(&b, text, desc_len);
-    for (int i = 0; i < NT_INPUTS * H; i++)
+    for (int i = 0; i < q->shape.king_buckets * NT_INPUTS * H; i++)
         put16(&b, q->ft_w[i]);
     for (int i = 0; i < H; i++)
         put16(&b, q->ft_b[i]);
@@ -163,12 +173,14 @@ _Static_assert((int)NT_INPUTS == (int)NNUE_INPUTS && (int)NT_HIDDEN == (int)NNUE
                    (int)NT_SCALE == (int)NNUE_SCALE && (int)NT_DESC_MAX == (int)NNUE_DESC_MAX &&
                    (int)NT_HEADER_SIZE == (int)NNUE_HEADER_SIZE &&
                    (int)NT_HEADER_V2 == (int)NNUE_HEADER_V2 &&
-                   (int)NT_MAX_BUCKETS == (int)NNUE_MAX_BUCKETS,
+                   (int)NT_HEADER_V3 == (int)NNUE_HEADER_V3 &&
+                   (int)NT_MAX_BUCKETS == (int)NNUE_MAX_BUCKETS &&
+                   (int)NT_MAX_KING_BUCKETS <= (int)NNUE_MAX_KING_BUCKETS,
                "the trainer and the engine disagree on the net (data/NNUE.md)");
 
 bool ntrain_read_net(const char *path, NtParent *p, char *err, size_t errsz) {
     // One byte more than the largest valid file, so that trailing bytes are seen.
-    size_t cap = nnue_file_size(2, NNUE_MAX_BUCKETS, NNUE_DESC_MAX) + 1, len;
+    size_t cap = nnue_file_size(3, NNUE_MAX_BUCKETS, NNUE_MAX_KING_BUCKETS, NNUE_DESC_MAX) + 1, len;
     uint8_t *bytes = malloc(cap);
     NnueNet *net = nnue_net_new();
     FILE *f = bytes && net ? fopen(path, "rb") : NULL;
@@ -184,15 +196,26 @@ bool ntrain_read_net(const char *path, NtParent *p, char *err, size_t errsz) {
     fclose(f);
     char why[256];
     bool ok = !bad && nnue_net_load(net, bytes, len, why, sizeof why);
+    // The trainer knows its own king bucket maps only (ntrain_king_bucket).
+    for (int sq = 0; ok && sq < 64; sq++)
+        if (net->king_buckets > NT_MAX_KING_BUCKETS ||
+            net->king_bucket_of[sq] != ntrain_king_bucket(net->king_buckets, sq)) {
+            snprintf(why, sizeof why, "%d king buckets not laid out as the trainer lays them out",
+                     net->king_buckets);
+            ok = false;
+        }
     if (!ok) {
         errmsg_set(err, errsz, "--init %s: %s", path, bad ? "read error" : why);
     } else {
-        memcpy(p->q.ft_w, net->ft_w, sizeof p->q.ft_w);
+        memcpy(p->q.ft_w, net->ft_w,
+               (size_t)net->king_buckets * NT_INPUTS * NT_HIDDEN * sizeof p->q.ft_w[0]);
         memcpy(p->q.ft_b, net->ft_b, sizeof p->q.ft_b);
         _Static_assert(sizeof p->q.out_w == sizeof net->out_w, "output layers differ");
         memcpy(p->q.out_w, net->out_w, sizeof p->q.out_w);
         memcpy(p->q.out_b, net->out_b, sizeof p->q.out_b);
-        p->q.shape = (NtShape){ .buckets = net->buckets, .king_mirror = net->mirror };
+        p->q.shape = (NtShape){ .buckets = net->buckets,
+                                .king_mirror = net->mirror,
+                                .king_buckets = net->king_buckets };
         text_copy(p->desc, sizeof p->desc, net->desc);
         p->checksum = (uint32_t)bytes[len - 4] | (uint32_t)bytes[len - 3] << 8 |
                       (uint32_t)bytes[len - 2] << 16 | (uint32_t)bytes[len - 1] << 24;
@@ -206,9 +229,10 @@ bool ntrain_read_net(const char *path, NtParent *p, char *err, size_t errsz) {
 
 enum {
     // 2: the --init net's checksum (a run from one parent must not go on from another's);
-    // 3: the eval scale; 4: --mirror; 5: the net's shape (buckets, king mirror).
-    CKPT_VERSION = 5,
-    CKPT_HEAD = 8 + 4 * 4 + 8 * 3 + 4 + 8 * 3 + 8 * 3 + 8 * 2 + 4 + 4 + 8 + 8 + 4 + 4 + 4,
+    // 3: the eval scale; 4: --mirror; 5: the net's shape (buckets, king mirror); 6: king
+    // buckets (and room for their weights).
+    CKPT_VERSION = 6,
+    CKPT_HEAD = 8 + 4 * 4 + 8 * 3 + 4 + 8 * 3 + 8 * 3 + 8 * 2 + 4 + 4 + 8 + 8 + 4 + 4 + 4 + 4,
     CKPT_SIZE = CKPT_HEAD + 3 * NT_PARAMS * 4 + 4,
 };
 
@@ -224,6 +248,7 @@ void ntrain_run_key(const NtOptions *o, const NtData *d, const NtParent *parent,
                      .mirror = o->mirror,
                      .buckets = o->buckets,
                      .king_mirror = o->king_mirror,
+                     .king_buckets = o->king_buckets,
                      .lr = o->lr,
                      .lambda = o->lambda,
                      .eval_scale = o->eval_scale };
@@ -259,6 +284,7 @@ bool ntrain_save_checkpoint(const char *path, const Trainer *t, const NtRunKey *
     put32(&b, (uint32_t)k->mirror);
     put32(&b, (uint32_t)k->buckets);
     put32(&b, (uint32_t)k->king_mirror);
+    put32(&b, (uint32_t)k->king_buckets);
     put_floats(&b, t->params, NT_PARAMS);
     put_floats(&b, t->m, NT_PARAMS);
     put_floats(&b, t->v, NT_PARAMS);
@@ -325,6 +351,7 @@ bool ntrain_load_checkpoint(const char *path, Trainer *t, const NtRunKey *k, cha
     double best_held = get_double(&b);
     uint64_t parent = get64(&b);
     int mirror = (int)get32(&b), buckets = (int)get32(&b), king_mirror = (int)get32(&b);
+    int king_buckets = (int)get32(&b);
     // Resuming goes on exactly where the run stopped only with the same data and settings.
     const char *what = NULL;
     char was[96] = "", now[96] = "";
@@ -344,12 +371,15 @@ bool ntrain_load_checkpoint(const char *path, Trainer *t, const NtRunKey *k, cha
         what = "--seed";
         snprintf(was, sizeof was, "%llu", (unsigned long long)seed);
         snprintf(now, sizeof now, "%llu", (unsigned long long)k->seed);
-    } else if (buckets != k->buckets || king_mirror != k->king_mirror) {
+    } else if (buckets != k->buckets || king_mirror != k->king_mirror ||
+               king_buckets != k->king_buckets) {
         what = "net's shape";
-        snprintf(was, sizeof was, "%d bucket%s%s", buckets, buckets == 1 ? "" : "s",
-                 king_mirror ? ", king mirror" : "");
-        snprintf(now, sizeof now, "%d bucket%s%s", k->buckets, k->buckets == 1 ? "" : "s",
-                 k->king_mirror ? ", king mirror" : "");
+        snprintf(was, sizeof was, "%d bucket%s%s, %d king bucket%s", buckets,
+                 buckets == 1 ? "" : "s", king_mirror ? ", king mirror" : "", king_buckets,
+                 king_buckets == 1 ? "" : "s");
+        snprintf(now, sizeof now, "%d bucket%s%s, %d king bucket%s", k->buckets,
+                 k->buckets == 1 ? "" : "s", k->king_mirror ? ", king mirror" : "",
+                 k->king_buckets, k->king_buckets == 1 ? "" : "s");
     } else if (mirror != k->mirror) {
         what = "--mirror";
         snprintf(was, sizeof was, mirror ? "on" : "off");

@@ -49,6 +49,12 @@ bool ntrain_init(Trainer *t, uint64_t seed) {
     uint64_t init = seed ^ 0x6E6E75652D696E69ULL;
     for (int i = 0; i < NT_INPUTS * H; i++)
         t->params[NT_FT_W + i] = rng_uniform(&init, 0.15f);
+    // Every king bucket starts from the first's weights too (so a net of one starts as it
+    // always did): positions with the king elsewhere are few, and those buckets learn from
+    // a sensible start rather than from noise.
+    for (int k = 1; k < NT_MAX_KING_BUCKETS; k++)
+        memcpy(t->params + NT_FT_W + (size_t)k * NT_INPUTS * H, t->params + NT_FT_W,
+               (size_t)NT_INPUTS * H * sizeof(float));
     for (int i = 0; i < H; i++)
         t->params[NT_FT_B + i] = 0.0f;
     // Every bucket starts from the same output weights (the first bucket's draw, so a net of
@@ -84,7 +90,7 @@ static float forward(const float *restrict p, NtShape shape, const uint8_t *rec,
                      float acc[2][H], float act[2][H], uint16_t feat[2][NT_MAX_FEATURES],
                      int *count, int *bucket) {
     Color stm;
-    int n = ntrain_features(rec, mirror, shape.king_mirror, feat[0], feat[1], &stm);
+    int n = ntrain_features(rec, mirror, shape, feat[0], feat[1], &stm);
     *count = n;
     int ob = *bucket = ntrain_bucket(shape, n);
     // LANES partial sums let the compiler vectorise the dot product without reordering

@@ -31,6 +31,7 @@ void ntrain_options_default(NtOptions *o) {
         .lr = NT_LR,
         .grid_epochs = 2,
         .buckets = 1,
+        .king_buckets = 1,
         .seed = 1,
         .threads = cores < 1             ? 1
                    : cores > MAX_THREADS ? MAX_THREADS
@@ -104,6 +105,7 @@ static const Arg ARGS[] = {
     INT_ARG("--threads", threads, 1, MAX_THREADS, 4),
     INT_ARG("--grid-epochs", grid_epochs, 0, 1000000, 4),
     INT_ARG("--buckets", buckets, 1, NT_MAX_BUCKETS, 4),
+    INT_ARG("--king-buckets", king_buckets, 1, NT_MAX_KING_BUCKETS, 4),
     REAL_ARG("--lambda", lambda, 0.0, 1.0),
     REAL_ARG("--eval-scale", eval_scale, 1.0, 100000.0),
     REAL_ARG("--lr", lr, 1e-9, 10.0),
@@ -169,6 +171,8 @@ bool ntrain_parse_args(int argc, char **argv, NtOptions *o, char *err, size_t er
     }
     if (!o->data)
         return errmsg_set(err, errsz, "no data: name a datagen .bin file or directory");
+    if (o->king_buckets == 3)
+        return errmsg_set(err, errsz, "--king-buckets: 1, 2 or 4 (the trainer's layouts)");
     if (o->held_out == 1)
         return errmsg_set(err, errsz, "--held-out 1 would hold out every game (0: none)");
     return true;

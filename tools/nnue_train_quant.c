@@ -17,7 +17,7 @@ static int16_t q16(float x, float scale) {
 void ntrain_quantise(const float *params, NtShape shape, NtQuantised *q) {
     memset(q, 0, sizeof *q);
     q->shape = shape;
-    for (int i = 0; i < NT_INPUTS * H; i++)
+    for (int i = 0; i < shape.king_buckets * NT_INPUTS * H; i++)
         q->ft_w[i] = q16(params[NT_FT_W + i], NT_QA);
     for (int i = 0; i < H; i++)
         q->ft_b[i] = q16(params[NT_FT_B + i], NT_QA);
@@ -32,8 +32,12 @@ void ntrain_dequantise(const NtQuantised *q, float *params) {
     // far inside the half step that rounding forgives for any int16, and for an output bias
     // under 2^23 in size (a trained one is under 1.98 * QA * QB = 32,314), so ntrain_quantise
     // gives q back.
-    for (int i = 0; i < NT_INPUTS * H; i++)
-        params[NT_FT_W + i] = (float)q->ft_w[i] / NT_QA;
+    for (int k = 0; k < NT_MAX_KING_BUCKETS; k++) {
+        int from = k < q->shape.king_buckets ? k : 0;
+        for (int i = 0; i < NT_INPUTS * H; i++)
+            params[NT_FT_W + (size_t)k * NT_INPUTS * H + i] =
+                (float)q->ft_w[(size_t)from * NT_INPUTS * H + i] / NT_QA;
+    }
     for (int i = 0; i < H; i++)
         params[NT_FT_B + i] = (float)q->ft_b[i] / NT_QA;
     // Buckets beyond the net's are its first bucket again: a net of one bucket grows into
@@ -49,7 +53,7 @@ void ntrain_dequantise(const NtQuantised *q, float *params) {
 int ntrain_quantised_eval(const NtQuantised *q, const uint8_t rec[TRAIN_RECORD_SIZE]) {
     uint16_t feat[2][NT_MAX_FEATURES];
     Color stm;
-    int n = ntrain_features(rec, false, q->shape.king_mirror, feat[0], feat[1], &stm);
+    int n = ntrain_features(rec, false, q->shape, feat[0], feat[1], &stm);
     int ob = ntrain_bucket(q->shape, n);
     int32_t sum = 0;
     for (int s = 0; s < 2; s++) {

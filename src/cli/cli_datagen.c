@@ -212,9 +212,10 @@ static bool load_net(Args *a) {
 
 // Names the net by a checksum of its weights, so that a run is continued with the same one
 // (a net of one output bucket by its one output layer, as before there were buckets; one
-// with more by all of them and its shape).
+// with more by all of them and its shape; one with king buckets by their map too).
 static uint32_t net_checksum(const NnueNet *net) {
-    uint32_t parts[3] = { nnue_fnv1a((const uint8_t *)net->ft_w, sizeof net->ft_w),
+    size_t ft_bytes = (size_t)net->king_buckets * NNUE_INPUTS * NNUE_HIDDEN * sizeof net->ft_w[0];
+    uint32_t parts[3] = { nnue_fnv1a((const uint8_t *)net->ft_w, ft_bytes),
                           nnue_fnv1a((const uint8_t *)net->ft_b, sizeof net->ft_b),
                           nnue_fnv1a((const uint8_t *)net->out_w,
                                      (size_t)net->buckets * sizeof net->out_w[0]) };
@@ -224,6 +225,8 @@ static uint32_t net_checksum(const NnueNet *net) {
     if (net->buckets > 1 || net->mirror)
         sum ^= nnue_fnv1a(
             (const uint8_t *)&(uint32_t[2]){ (uint32_t)net->buckets, (uint32_t)net->mirror }, 8);
+    if (net->king_buckets > 1)
+        sum ^= nnue_fnv1a(net->king_bucket_of, sizeof net->king_bucket_of);
     return sum;
 }
 

@@ -17,7 +17,7 @@ NnueNet *netfile_read(const char *path, char *err, size_t errsz) {
         return NULL;
     }
     // One byte more than the largest valid file, so that a longer one is seen as such.
-    size_t cap = nnue_file_size(2, NNUE_MAX_BUCKETS, NNUE_DESC_MAX) + 1;
+    size_t cap = nnue_file_size(3, NNUE_MAX_BUCKETS, NNUE_MAX_KING_BUCKETS, NNUE_DESC_MAX) + 1;
     uint8_t *bytes = malloc(cap);
     NnueNet *net = nnue_net_new();
     if (!bytes || !net) {
