@@ -49,7 +49,9 @@ static int16_t le16(const uint8_t *p) {
 }
 
 size_t nnue_file_size(int version, int buckets, int king_buckets, size_t desc_len) {
-    size_t header = version == 1 ? NNUE_HEADER_SIZE : version == 2 ? NNUE_HEADER_V2 : NNUE_HEADER_V3;
+    size_t header = version == 1   ? NNUE_HEADER_SIZE
+                    : version == 2 ? NNUE_HEADER_V2
+                                   : NNUE_HEADER_V3;
     return header + desc_len +
            2 * ((size_t)king_buckets * NNUE_INPUTS * NNUE_HIDDEN + NNUE_HIDDEN) +
            (size_t)buckets * (2 * 2 * NNUE_HIDDEN + 4) + 4;
@@ -73,7 +75,9 @@ bool nnue_net_load(NnueNet *net, const uint8_t *bytes, size_t len, char *err, si
     if (!version)
         return errmsg_set(err, errsz, "bad magic: not a patzer NNUE file (%s, %s or %s)",
                           NNUE_MAGIC, NNUE_MAGIC_V2, NNUE_MAGIC_V3);
-    size_t header = version == 1 ? NNUE_HEADER_SIZE : version == 2 ? NNUE_HEADER_V2 : NNUE_HEADER_V3;
+    size_t header = version == 1   ? NNUE_HEADER_SIZE
+                    : version == 2 ? NNUE_HEADER_V2
+                                   : NNUE_HEADER_V3;
     if (len < header)
         return errmsg_set(err, errsz, "truncated: %zu bytes, shorter than the %zu-byte header", len,
                           header);
@@ -102,9 +106,8 @@ bool nnue_net_load(NnueNet *net, const uint8_t *bytes, size_t len, char *err, si
                               (unsigned)king_buckets, NNUE_MAX_KING_BUCKETS);
         for (int sq = 0; sq < 64; sq++)
             if (bytes[40 + sq] >= king_buckets)
-                return errmsg_set(err, errsz,
-                                  "bad king bucket map: square %d has bucket %u of %u", sq,
-                                  (unsigned)bytes[40 + sq], (unsigned)king_buckets);
+                return errmsg_set(err, errsz, "bad king bucket map: square %d has bucket %u of %u",
+                                  sq, (unsigned)bytes[40 + sq], (unsigned)king_buckets);
     }
     uint32_t desc_len = le32(bytes + header - 4);
     if (desc_len > NNUE_DESC_MAX)

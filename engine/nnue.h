@@ -91,8 +91,8 @@ static inline int nnue_view(const NnueNet *net, Color persp, Square king_sq) {
 // nnue_view's for persp.
 static inline int nnue_feature(Color persp, Piece pc, Square sq, int view) {
     int rel = (persp == WHITE ? sq : sq ^ 56) ^ (view & 7);
-    return (view >> 3) * NNUE_INPUTS + (piece_color(pc) == persp ? 0 : 384) +
-           piece_type(pc) * 64 + rel;
+    return (view >> 3) * NNUE_INPUTS + (piece_color(pc) == persp ? 0 : 384) + piece_type(pc) * 64 +
+           rel;
 }
 
 // The output bucket of a position with `pieces` pieces on the board (kings included).

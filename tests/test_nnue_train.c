@@ -474,6 +474,18 @@ static int engine_eval(const char *path, const char *fen) {
     return cp;
 }
 
+// A trainer of a v2 net (8 output buckets, the king mirror) after `epochs` epochs on 30
+// games.
+static void train_v2(NtOptions *o, NtData *d, Trainer *t, int epochs) {
+    load_games(o, d, 30);
+    o->buckets = 8;
+    o->king_mirror = true;
+    cr_assert(ntrain_init(t, 5));
+    char err[256];
+    for (int e = 0; e < epochs; e++)
+        cr_assert(ntrain_epoch(t, d, o, NULL, err, sizeof err), "%s", err);
+}
+
 // A v2 net (8 output buckets, the king mirror): the file data/NNUE.md lays out, read by
 // tests/nnue_file.h and by the engine, evaluates every position as the trainer's integers
 // do; each side's view is that of its king on files a-d, so a position without castling
@@ -481,14 +493,9 @@ static int engine_eval(const char *path, const char *fen) {
 Test(nnue_train, v2_net_buckets_and_king_mirror_agree_with_the_engine) {
     NtOptions o;
     NtData d;
-    load_games(&o, &d, 30);
-    o.buckets = 8;
-    o.king_mirror = true;
     Trainer t;
-    cr_assert(ntrain_init(&t, 5));
+    train_v2(&o, &d, &t, 2);
     char err[256], path[128];
-    for (int e = 0; e < 2; e++)
-        cr_assert(ntrain_epoch(&t, &d, &o, NULL, err, sizeof err), "%s", err);
     static NtQuantised q;
     ntrain_quantise(t.params, ntrain_shape(&o), &q);
     path_in(path, sizeof path, "v2.nnue");
@@ -572,13 +579,9 @@ static int expect_three_agree(const NtQuantised *q, const TestNet *ref, const ch
 Test(nnue_train, v3_king_buckets_start_from_a_v2_parent_and_agree_with_the_engine) {
     NtOptions o;
     NtData d;
-    load_games(&o, &d, 30);
-    o.buckets = 8;
-    o.king_mirror = true;
     Trainer t;
-    cr_assert(ntrain_init(&t, 5));
+    train_v2(&o, &d, &t, 1);
     char err[256], parent_path[128], path[128];
-    cr_assert(ntrain_epoch(&t, &d, &o, NULL, err, sizeof err), "%s", err);
     static NtQuantised q2, q3;
     ntrain_quantise(t.params, ntrain_shape(&o), &q2);
     path_in(parent_path, sizeof parent_path, "v2parent.nnue");

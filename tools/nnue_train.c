@@ -122,7 +122,8 @@ static void describe(char *buf, size_t bufsz, const Run *r, const Trainer *t) {
                  o->last ? "" : ", the best epoch on them so far");
     int n = snprintf(
         buf, bufsz,
-        "patzer NNUE %s, (768->%d)x2->%d SCReLU%s%s%s.%s Trained %s by tools/nnue_train from %s (%s "
+        "patzer NNUE %s, (768->%d)x2->%d SCReLU%s%s%s.%s Trained %s by tools/nnue_train from %s "
+        "(%s "
         "of "
         "each file): %lld%s positions of %lld records (%lld games; min ply %d, max score %d).%s "
         "Epoch %d of %d (the last %d with the output layer on its quantised grid),%s batch %d, "
@@ -130,7 +131,7 @@ static void describe(char *buf, size_t bufsz, const Run *r, const Trainer *t) {
         ", %d thread%s. Loss %.6f (last "
         "epoch), %s. Quantised: loss %.6f against %.6f for the float model on %lld %s "
         "positions, eval %.1f cp from the float model's on average. Command:",
-        o->king_buckets > 1                   ? "v3"
+        o->king_buckets > 1                  ? "v3"
         : o->buckets == 1 && !o->king_mirror ? "v1"
                                              : "v2",
         NT_HIDDEN, o->buckets, o->buckets > 1 ? " (output buckets by piece count)" : "",
@@ -138,9 +139,9 @@ static void describe(char *buf, size_t bufsz, const Run *r, const Trainer *t) {
         o->king_buckets == 4   ? ", 4 king buckets (ranks 1, 2, 3-4, 5-8)"
         : o->king_buckets == 2 ? ", 2 king buckets (rank 1, ranks 2-8)"
                                : "",
-        parent, date, o->data, per_file,
-        d->train.count + d->held.count, o->all ? "" : " quiet", d->records, d->games, o->min_ply,
-        o->max_score, settings, t->epoch, o->epochs, ntrain_grid_epochs(o),
+        parent, date, o->data, per_file, d->train.count + d->held.count, o->all ? "" : " quiet",
+        d->records, d->games, o->min_ply, o->max_score, settings, t->epoch, o->epochs,
+        ntrain_grid_epochs(o),
         o->mirror ? " positions without castling rights mirrored a-h in every other epoch," : "",
         o->batch, o->lr, o->lr / 100, o->lambda, o->eval_scale,
         r->scale_fitted ? "fitted on the results" : "given", o->seed, o->threads,

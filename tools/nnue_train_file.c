@@ -116,8 +116,10 @@ static int net_version(NtShape shape) {
 
 size_t ntrain_net_size(NtShape shape, size_t desc_len) {
     int v = net_version(shape);
-    return (v == 1 ? NT_HEADER_SIZE : v == 2 ? NT_HEADER_V2 : NT_HEADER_V3) + desc_len +
-           2 * ((size_t)shape.king_buckets * NT_INPUTS * H + H) +
+    return (v == 1   ? NT_HEADER_SIZE
+            : v == 2 ? NT_HEADER_V2
+                     : NT_HEADER_V3) +
+           desc_len + 2 * ((size_t)shape.king_buckets * NT_INPUTS * H + H) +
            (size_t)shape.buckets * (2 * 2 * H + 4) + 4;
 }
 
@@ -136,7 +138,10 @@ bool ntrain_write_net(const char *path, const NtQuantised *q, const char *desc, 
     if (!b.data)
         return errmsg_set(err, errsz, "out of memory");
     int version = net_version(q->shape);
-    put_bytes(&b, version == 1 ? NET_MAGIC : version == 2 ? NET_MAGIC_V2 : NET_MAGIC_V3,
+    put_bytes(&b,
+              version == 1   ? NET_MAGIC
+              : version == 2 ? NET_MAGIC_V2
+                             : NET_MAGIC_V3,
               sizeof NET_MAGIC);
     const uint32_t header[] = { NT_INPUTS, H, NT_QA, NT_QB, NT_SCALE };
     for (size_t i = 0; i < sizeof header / sizeof *header; i++)
@@ -378,8 +383,8 @@ bool ntrain_load_checkpoint(const char *path, Trainer *t, const NtRunKey *k, cha
                  buckets == 1 ? "" : "s", king_mirror ? ", king mirror" : "", king_buckets,
                  king_buckets == 1 ? "" : "s");
         snprintf(now, sizeof now, "%d bucket%s%s, %d king bucket%s", k->buckets,
-                 k->buckets == 1 ? "" : "s", k->king_mirror ? ", king mirror" : "",
-                 k->king_buckets, k->king_buckets == 1 ? "" : "s");
+                 k->buckets == 1 ? "" : "s", k->king_mirror ? ", king mirror" : "", k->king_buckets,
+                 k->king_buckets == 1 ? "" : "s");
     } else if (mirror != k->mirror) {
         what = "--mirror";
         snprintf(was, sizeof was, mirror ? "on" : "off");
