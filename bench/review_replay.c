@@ -5,7 +5,7 @@
 //
 //   bench/review_replay [--nodes N] [--verify-nodes N] [--second-nodes N]
 //                       [--wc-pawn CP] [--net-wc-pawn CP]
-//                       [--quick-net] [--quick-both] [--check-net]
+//                       [--quick-net] [--quick-both] [--check-net] [--check-class]
 //                       [--no-confirm] [--no-second-net] [--no-own-better]
 //                       [--eval-file builtin] [--jobs N]
 //                       [--cache FILE] [--openings FILE] [--book FILE]
@@ -18,7 +18,8 @@
 // move as before round 9 (ReviewOptions.own_better); --quick-net and
 // --check-net have the net search the quick pass or the check
 // (ReviewOptions.quick_net, check_net), its scores judged with
-// --net-wc-pawn (ReviewOptions.net_wc_pawn).
+// --net-wc-pawn (ReviewOptions.net_wc_pawn); --check-class gives a checked
+// move the check's class (ReviewOptions.check_class).
 // The searches are the review's own (src/game/review.h's evaluator
 // interface): the built-in engine, one thread, an empty 16 MB table each,
 // node limits; a search is named in the cache by the position, the game's
@@ -217,6 +218,8 @@ int main(int argc, char **argv) {
             opt.own_better = false;
         else if (!strcmp(argv[i], "--quick-both"))
             opt.quick_both = true;
+        else if (!strcmp(argv[i], "--check-class"))
+            opt.check_class = true;
         else if (!strcmp(argv[i], "--check-net"))
             opt.check_net = true;
         else if (!strcmp(argv[i], "--confirm"))
@@ -247,6 +250,7 @@ int main(int argc, char **argv) {
         fprintf(stderr,
                 "usage: review_replay [--nodes N] [--verify-nodes N] [--second-nodes N] "
                 "[--wc-pawn CP] [--net-wc-pawn CP] [--quick-net] [--quick-both] [--check-net] "
+                "[--check-class] "
                 "[--no-confirm] [--no-second-net] [--no-own-better] [--eval-file builtin] "
                 "[--jobs N] "
                 "[--cache FILE] "

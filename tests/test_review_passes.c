@@ -126,6 +126,14 @@ Test(review, a_move_the_check_exonerates_is_not_marked) {
     cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
     cr_expect_eq(p[0].nag, REVIEW_NAG_MISTAKE, "the quick pass's lesser mark");
     cr_expect_eq(p[0].score_white, -300, "the check's scores all the same");
+    // With check_class the check's class stands, the larger one too.
+    opt.check_class = true;
+    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
+    cr_expect_eq(p[0].nag, REVIEW_NAG_BLUNDER, "the check's mark");
+    d = (Doubt){ .e4_checked = -100 };
+    cr_assert_eq(review_game_with(&ev, g, &opt, p), 2);
+    cr_expect_eq(p[0].nag, REVIEW_NAG_MISTAKE, "the check's mark, the smaller one");
+    opt.check_class = false;
 
     // Cancelled before the checks: the doubt stays unchecked and unmarked.
     atomic_bool cancel;

@@ -467,7 +467,7 @@ static void check_work(int index, int worker, void *ctx) {
                 p->nag = 0;
             // Both searches must agree: the lesser of their classes, so that
             // a move is never marked worse than either search finds it.
-            if (nag_rank(quick_nag) < nag_rank(p->nag))
+            if (!r->opt->check_class && nag_rank(quick_nag) < nag_rank(p->nag))
                 p->nag = quick_nag;
             int second = 0;
             PositionEval second_after;

@@ -199,6 +199,9 @@ typedef struct ReviewOptions {
     // The quick pass by both evaluations: a move the first finds fine and
     // the second doubts is checked with the second's verdict.
     bool quick_both;
+    // A checked move takes the check's class, not the lesser of the quick
+    // pass's and the check's (benchmark setting, off by default).
+    bool check_class;
     // review_game: the built-in net (netfile_builtin) for the second
     // evaluation, parsed once by a caller that reviews many games and
     // shared read-only; NULL: parsed for each review.
