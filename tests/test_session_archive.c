@@ -591,7 +591,8 @@ static bool session_idle_now(const Session *s) {
 // train's panel named both sides "You": the side to move is you, the other
 // side the opponent (the puzzle's game names no one).
 Test(session, train_names_you_and_the_opponent) {
-    cr_assert_eq(setenv("PATZER_PUZZLES", "data/puzzles.txt", 1), 0); // as test_puzzles
+    // The source tree's book, wherever the build is (make distcheck builds elsewhere).
+    cr_assert_eq(setenv("PATZER_PUZZLES", TEST_PUZZLES, 1), 0);
     SessionOptions o = options();
     Log log = { 0 };
     Session *s = open_session(&o, &log);
