@@ -17,18 +17,18 @@ check "the board appears" wait_for 10 '^>'
 keys 'lines 3' Enter
 keys analyze Enter
 check "an analysis without end runs" wait_for 10 'Analysis: running'
-check "and reaches its three lines" wait_for 10 '^ +3 +[-+#][0-9.]+ 1\. '
+check "and reaches its three lines" wait_for 10 '^ +3 +[-+]?#?[0-9.]+ 1\. '
 keys stop Enter
 check "stop ends it" wait_for 10 'Analysis stopped'
 check "stop keeps its lines, marked final" wait_for 5 'Analysis: final, depth [0-9]+'
-check "three of them" wait_for 2 '^ +3 +[-+#][0-9.]+ 1\. '
+check "three of them" wait_for 2 '^ +3 +[-+]?#?[0-9.]+ 1\. '
 
 keys 'analyze 2s' Enter
 check "a running analysis says so" wait_for 10 'Analysis: running'
-check "with three lines" wait_for 10 '^ +3 +[-+#][0-9.]+ 1\. '
+check "with three lines" wait_for 10 '^ +3 +[-+]?#?[0-9.]+ 1\. '
 check "the analysis ends by itself" wait_for 20 'Analysis done'
 check "its lines stay, marked final with their depth" wait_for 5 'Analysis: final, depth [0-9]+'
-check "all three of them" wait_for 2 '^ +3 +[-+#][0-9.]+ 1\. '
+check "all three of them" wait_for 2 '^ +3 +[-+]?#?[0-9.]+ 1\. '
 keys e4 Enter
 check "a move: the final lines go" wait_gone 20 'Analysis: final'
 check "the engine answers" wait_for 20 '1\. e4 [a-hNBRQKO]'
