@@ -474,6 +474,15 @@ static int engine_eval(const char *path, const char *fen) {
     return cp;
 }
 
+// Writes q to path (under the test's directory) and reads it back as tests/nnue_file.h does.
+static void write_and_read(const NtQuantised *q, char *path, size_t pathsz, const char *name,
+                           const char *desc, TestNet *ref) {
+    char err[256], why[128] = "";
+    path_in(path, pathsz, name);
+    cr_assert(ntrain_write_net(path, q, desc, err, sizeof err), "%s", err);
+    cr_assert(test_read_net(path, ref, why, sizeof why), "%s", why);
+}
+
 // A trainer of a v2 net (8 output buckets, the king mirror) after `epochs` epochs on 30
 // games.
 static void train_v2(NtOptions *o, NtData *d, Trainer *t, int epochs) {
@@ -498,11 +507,8 @@ Test(nnue_train, v2_net_buckets_and_king_mirror_agree_with_the_engine) {
     char err[256], path[128];
     static NtQuantised q;
     ntrain_quantise(t.params, ntrain_shape(&o), &q);
-    path_in(path, sizeof path, "v2.nnue");
-    cr_assert(ntrain_write_net(path, &q, "v2 test", err, sizeof err), "%s", err);
     static TestNet ref;
-    char why[128] = "";
-    cr_assert(test_read_net(path, &ref, why, sizeof why), "%s", why);
+    write_and_read(&q, path, sizeof path, "v2.nnue", "v2 test", &ref);
     cr_assert_eq(ref.buckets, 8);
     cr_assert_eq(ref.flags, 1);
     FILE *f = fopen(path, "rb");
@@ -592,11 +598,8 @@ Test(nnue_train, v3_king_buckets_start_from_a_v2_parent_and_agree_with_the_engin
     o.king_buckets = 4;
     ntrain_dequantise(&parent.q, t.params);
     ntrain_quantise(t.params, ntrain_shape(&o), &q3);
-    path_in(path, sizeof path, "v3.nnue");
-    cr_assert(ntrain_write_net(path, &q3, "v3 test", err, sizeof err), "%s", err);
     static TestNet ref;
-    char why[128] = "";
-    cr_assert(test_read_net(path, &ref, why, sizeof why), "%s", why);
+    write_and_read(&q3, path, sizeof path, "v3.nnue", "v3 test", &ref);
     cr_assert_eq(ref.king_buckets, 4);
     for (int sq = 0; sq < 64; sq++)
         cr_assert_eq(ref.king_map[sq], sq < 8 ? 0 : sq < 16 ? 1 : sq < 32 ? 2 : 3);
@@ -618,8 +621,7 @@ Test(nnue_train, v3_king_buckets_start_from_a_v2_parent_and_agree_with_the_engin
     // An epoch in four king buckets: the buckets part, and all three still agree.
     cr_assert(ntrain_epoch(&t, &d, &o, NULL, err, sizeof err), "%s", err);
     ntrain_quantise(t.params, ntrain_shape(&o), &q3);
-    cr_assert(ntrain_write_net(path, &q3, "v3 test", err, sizeof err), "%s", err);
-    cr_assert(test_read_net(path, &ref, why, sizeof why), "%s", why);
+    write_and_read(&q3, path, sizeof path, "v3.nnue", "v3 test", &ref);
     expect_three_agree(&q3, &ref, path, &d);
     size_t block = (size_t)NT_INPUTS * H;
     cr_assert_neq(memcmp(q3.ft_w, q3.ft_w + block, block * sizeof q3.ft_w[0]), 0);

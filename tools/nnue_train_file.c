@@ -202,13 +202,14 @@ bool ntrain_read_net(const char *path, NtParent *p, char *err, size_t errsz) {
     char why[256];
     bool ok = !bad && nnue_net_load(net, bytes, len, why, sizeof why);
     // The trainer knows its own king bucket maps only (ntrain_king_bucket).
-    for (int sq = 0; ok && sq < 64; sq++)
-        if (net->king_buckets > NT_MAX_KING_BUCKETS ||
-            net->king_bucket_of[sq] != ntrain_king_bucket(net->king_buckets, sq)) {
-            snprintf(why, sizeof why, "%d king buckets not laid out as the trainer lays them out",
-                     net->king_buckets);
-            ok = false;
-        }
+    bool own_map = ok && net->king_buckets <= NT_MAX_KING_BUCKETS;
+    for (int sq = 0; own_map && sq < 64; sq++)
+        own_map = net->king_bucket_of[sq] == ntrain_king_bucket(net->king_buckets, sq);
+    if (ok && !own_map) {
+        snprintf(why, sizeof why, "%d king buckets not laid out as the trainer lays them out",
+                 net->king_buckets);
+        ok = false;
+    }
     if (!ok) {
         errmsg_set(err, errsz, "--init %s: %s", path, bad ? "read error" : why);
     } else {
