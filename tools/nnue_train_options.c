@@ -46,13 +46,15 @@ const char *ntrain_usage(void) {
            "           [--limit N] [--per-file N] [--min-ply N] [--max-score CP] [--held-out N]\n"
            "           [--all] [--grid-epochs N] [--last] [--mirror] [--buckets N] "
            "[--king-mirror]\n"
+           "           [--king-buckets K]\n"
            "Trains the patzer NNUE network on patzer datagen data (a .bin file or a directory\n"
            "of them) and writes it quantised (default: data/patzer.nnue) after every epoch,\n"
            "with a checkpoint (default: OUT.ckpt) that --resume goes on from. --init starts\n"
            "from the weights of a net file (fine-tuning) instead of random ones. --mirror fits\n"
            "every position without castling rights also mirrored from a- to h-file. --buckets N\n"
            "(1-8) gives the net N output layers chosen by the number of pieces, --king-mirror\n"
-           "makes it see each side's king on files a-d (data/NNUE.md, v2).\n";
+           "makes it see each side's king on files a-d (data/NNUE.md, v2), --king-buckets K\n"
+           "(1, 2 or 4) gives each side K sets of input weights chosen by its king's rank (v3).\n";
 }
 
 static bool parse_real(const char *text, double lo, double hi, double *out) {
