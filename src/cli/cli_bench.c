@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// `patzer bench [DEPTH] [--threads N] [--eval-file NET]`: searches the fixed bench
-// positions and prints the node count of each, the total (the search's signature, with one
-// thread and the hand-crafted evaluation) and the speed; the time is the time to reach
-// DEPTH. With a net the searches evaluate with it (its own node count, and its speed).
+// `patzer bench [DEPTH] [--threads N] [--eval-file NET|builtin|none]`: searches the fixed
+// bench positions and prints the node count of each, the total (the search's signature, with
+// one thread and the hand-crafted evaluation) and the speed; the time is the time to reach
+// DEPTH. With a net (a file, or builtin: the one built into patzer) the searches evaluate
+// with it (its own node count, and its speed); none is the hand-crafted default.
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +18,7 @@
 enum { BENCH_MAX_DEPTH = 30 };
 
 static int usage_error(void) {
-    fprintf(stderr, "usage: patzer bench [DEPTH] [--threads N] [--eval-file NET]\n");
+    fprintf(stderr, "usage: patzer bench [DEPTH] [--threads N] [--eval-file NET|builtin|none]\n");
     return 2;
 }
 
@@ -58,9 +59,10 @@ int cli_bench(int argc, char **argv) {
         have_depth = true;
     }
     NnueNet *net = NULL;
-    if (eval_file) {
+    if (eval_file && strcmp(eval_file, "none") != 0) {
         char why[256];
-        net = netfile_read(eval_file, why, sizeof why);
+        net = strcmp(eval_file, "builtin") == 0 ? netfile_builtin(why, sizeof why)
+                                                 : netfile_read(eval_file, why, sizeof why);
         if (!net) {
             fprintf(stderr, "patzer bench: %s: %s\n", eval_file, why);
             return 1;
