@@ -30,6 +30,27 @@ else
     fail "mates.epd: line format" "$out"
 fi
 
+# A fixed node count: the same report with one job as with two (each position is
+# searched alone from a fresh table, whatever the machine's load), and it solves
+# the suite's mates too.
+one=$(timeout 120 "$PATZER" epd "$suite" --nodes 100000 --jobs 1 2>&1)
+two=$(timeout 120 "$PATZER" epd "$suite" --nodes=100000 --jobs 2 2>&1)
+if [ "$one" = "$two" ]; then pass "--nodes: the same report with 1 and 2 jobs"; else
+    fail "--nodes: the same report with 1 and 2 jobs" "$one
+---
+$two"; fi
+if [[ $one == *"solved $count of $count"* ]]; then pass "--nodes 100000: solved $count of $count"; else
+    fail "--nodes 100000: not all $count solved" "$one"; fi
+for bad in 0 -5 abc 12x; do
+    out=$(timeout 10 "$PATZER" epd "$suite" --nodes "$bad" 2>&1)
+    status=$?
+    if [ "$status" -eq 2 ] && [[ $out == *"--nodes takes a number"* ]]; then
+        pass "--nodes $bad: exit 2, says why"
+    else
+        fail "--nodes $bad: status $status" "$out"
+    fi
+done
+
 timeout 10 "$PATZER" epd "$tmp/no-such-file.epd" >/dev/null 2>&1
 status=$?
 if [ "$status" -eq 2 ]; then pass "missing file: exit 2"; else

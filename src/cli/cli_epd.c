@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// `patzer epd FILE [--movetime MS] [--depth N] [--jobs N]`: searches each
-// position of an EPD test suite for a fixed time (or depth) and checks the
-// move against its bm/am operations. Positions are searched in parallel, one
-// engine per job, each from a fresh table; the report keeps the file's order,
-// so a fixed-depth run prints the same whatever the number of jobs.
+// `patzer epd FILE [--movetime MS] [--depth N] [--nodes N] [--jobs N]`: searches
+// each position of an EPD test suite for a fixed time (or depth, or node count)
+// and checks the move against its bm/am operations. Positions are searched in
+// parallel, one engine per job, each from a fresh table; the report keeps the
+// file's order, so a fixed-depth or fixed-node run prints the same whatever the
+// number of jobs and the machine's load.
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@ enum {
     EPD_FEN_MAX = 160,
     EPD_MAX_DEPTH = MAX_PLY - 2,
 };
+#define EPD_MAX_NODES 1000000000000LL
 
 // One test position and what the search made of it.
 typedef struct EpdRun {
@@ -157,11 +159,12 @@ static void format_moves(EpdRun *run, const Move *moves, int count, char *buf, s
 }
 
 // Searches one parsed position (on a worker thread).
-static void search_position(Engine *engine, EpdRun *run, int64_t movetime, int depth) {
+static void search_position(Engine *engine, EpdRun *run, const SearchLimits *limits) {
     EngineQuery q;
     engine_query_init(&q);
-    q.limits.movetime = movetime;
-    q.limits.depth = depth;
+    q.limits.movetime = limits->movetime;
+    q.limits.depth = limits->depth;
+    q.limits.nodes = limits->nodes;
     q.new_game = true; // each position on its own, not helped by the last
     engine_set_position(engine, &run->board, NULL, 0);
     (void)engine_search(engine, &q, &run->result); // nothing found: reported as such
@@ -202,8 +205,8 @@ static bool report(EpdRun *run) {
 
 static int usage_error(const char *why) {
     fprintf(stderr,
-            "patzer epd: %s\nusage: patzer epd FILE [--movetime MS] [--depth N] [--jobs N]\n"
-            "                 [--eval-file NET|builtin|none]\n",
+            "patzer epd: %s\nusage: patzer epd FILE [--movetime MS] [--depth N] [--nodes N]\n"
+            "                 [--jobs N] [--eval-file NET|builtin|none]\n",
             why);
     return 2;
 }
@@ -212,9 +215,8 @@ static int usage_error(const char *why) {
 typedef struct Suite {
     EpdRun *runs;
     int count, cap;
-    Engine **engines; // one per job
-    int64_t movetime;
-    int depth;
+    Engine **engines;    // one per job
+    SearchLimits limits; // movetime, depth and nodes: the same for every position
     int solved;
     bool output_failed;
 } Suite;
@@ -223,7 +225,7 @@ static void work(int index, int worker, void *ctx) {
     Suite *s = ctx;
     EpdRun *run = &s->runs[index];
     if (run->usable)
-        search_position(s->engines[worker], run, s->movetime, s->depth);
+        search_position(s->engines[worker], run, &s->limits);
 }
 
 static bool deliver(int index, void *ctx) {
@@ -290,13 +292,14 @@ static bool parse_option_number(const char *value, long long min, long long max,
 
 int cli_epd(int argc, char **argv) {
     const char *path = NULL;
-    long long movetime = 0, depth = 0, jobs = jobs_cores();
+    long long movetime = 0, depth = 0, nodes = 0, jobs = jobs_cores();
     const char *eval_file = NULL; // --eval-file: NET, builtin or none
     for (int i = 0; i < argc; i++) {
-        static const char *const names[] = { "--movetime", "--depth", "--jobs", "--eval-file" };
+        static const char *const names[] = { "--movetime", "--depth", "--jobs", "--eval-file",
+                                             "--nodes" };
         int which = -1;
         const char *value = NULL;
-        for (int n = 0; n < 4 && which < 0; n++) {
+        for (int n = 0; n < 5 && which < 0; n++) {
             size_t len = strlen(names[n]);
             if (strcmp(argv[i], names[n]) == 0) {
                 if (i + 1 >= argc) {
@@ -326,11 +329,13 @@ int cli_epd(int argc, char **argv) {
             return usage_error("--jobs takes a number from 1 to 256");
         } else if (which == 3) {
             eval_file = value;
+        } else if (which == 4 && !parse_option_number(value, 1, EPD_MAX_NODES, &nodes)) {
+            return usage_error("--nodes takes a number from 1 to 10^12");
         }
     }
     if (!path)
         return usage_error("missing FILE");
-    if (!movetime && !depth)
+    if (!movetime && !depth && !nodes)
         movetime = EPD_DEFAULT_MOVETIME_MS;
 
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
@@ -338,7 +343,9 @@ int cli_epd(int argc, char **argv) {
         fprintf(stderr, "patzer epd: cannot open %s: %s\n", path, strerror(errno));
         return 2;
     }
-    Suite suite = { .movetime = movetime, .depth = (int)depth };
+    Suite suite = {
+        .limits = { .movetime = movetime, .depth = (int)depth, .nodes = (uint64_t)nodes },
+    };
     bool read_ok = read_suite(&suite, f, path);
     bool read_error = ferror(f) != 0;
     if (f != stdin && fclose(f) != 0)
