@@ -64,6 +64,19 @@ static bool ep_capture_legal(const Board *b, Square ep) {
     return false;
 }
 
+Key board_key_after(const Board *b, Move m) {
+    Square from = move_from(m), to = move_to(m);
+    Piece piece = (Piece)b->squares[from], captured = (Piece)b->squares[to];
+    Key key = b->key ^ zobrist_side ^ zobrist_piece[piece][from] ^ zobrist_piece[piece][to];
+    if (captured != NO_PIECE && move_kind(m) != MOVE_CASTLING)
+        key ^= zobrist_piece[captured][to];
+    if (move_kind(m) == MOVE_PROMOTION)
+        key ^= zobrist_piece[piece][to] ^ zobrist_piece[make_piece(b->side, move_promotion(m))][to];
+    if (b->ep != SQ_NONE)
+        key ^= zobrist_ep_file[square_file(b->ep)];
+    return key;
+}
+
 void board_make_move(Board *b, Move m, Undo *u) {
     u->key = b->key;
     u->pawn_key = b->pawn_key;

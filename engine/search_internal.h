@@ -146,10 +146,11 @@ static inline void search_make_move(Searcher *s, int ply, Move m) {
     ss->move = m;
     ss->piece = (Piece)s->board.squares[move_from(m)];
     s->keys[s->root_keys + ply] = s->board.key;
+    // The child's bucket is fetched while the move is made (its key is known before).
+    tt_prefetch(s->tt, board_key_after(&s->board, m));
     if (s->net)
         nnue_stack_push(s->nnue, ply, &s->board, m);
     board_make_move(&s->board, m, &ss->undo);
-    tt_prefetch(s->tt, s->board.key);
 }
 
 // Passes the turn at ply (null-move pruning): the child's accumulator is the parent's.
@@ -161,6 +162,7 @@ static inline void search_make_null(Searcher *s, int ply) {
     if (s->net)
         nnue_stack_push_null(s->nnue, ply, &s->board);
     board_make_null(&s->board, &ss->undo);
+    tt_prefetch(s->tt, s->board.key);
 }
 
 // --- search.c

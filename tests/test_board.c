@@ -124,6 +124,34 @@ Test(keys, incremental_equals_computed, .init = setup) {
     cr_expect_gt(checked, 5000);
 }
 
+// board_key_after (the search's prefetch) is the key the move makes, but for what it
+// leaves out: castling rights that change, a new en passant square, the pawn taken en
+// passant. (The suite's positions are rich in those: castling rights stand in most.)
+Test(keys, key_after_a_move_predicts_the_key, .init = setup) {
+    static MoveList list;
+    long predicted = 0, left_out = 0;
+    for (int i = 0; i < suite.count; i++) {
+        test_board_from_fen(&board, suite.fen[i]);
+        saved = board;
+        movegen_legal(&board, &list);
+        for (int j = 0; j < list.count; j++) {
+            Move m = list.moves[j];
+            Key after = board_key_after(&board, m);
+            Undo u;
+            board_make_move(&board, m, &u);
+            if (board.castling == saved.castling && board.ep == SQ_NONE &&
+                move_kind(m) != MOVE_EN_PASSANT) {
+                cr_expect_eq(after, board.key, "\"%s\" move %#06x", suite.fen[i], m);
+                predicted++;
+            } else {
+                left_out++;
+            }
+            board_unmake_move(&board, &u);
+        }
+    }
+    cr_expect_gt(predicted, left_out, "%ld predicted, %ld left out", predicted, left_out);
+}
+
 Test(keys, transpositions, .init = setup) {
     test_board_from_fen(&board, BOARD_START_FEN);
     test_board_from_fen(&other, BOARD_START_FEN);
