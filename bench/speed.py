@@ -9,11 +9,10 @@ between positions, 16 MB of hash as in the matches), for one build or more, in t
 The time is the engine process's user CPU time (os.wait4), not the wall clock, so a busy
 machine changes it little; each build runs R times in turn and its median is printed, and
 with two builds the ratio of the first to the second (above 1: the second is faster).
-Node counts that differ between builds are reported too: then the builds do not search the
-same tree, and the times are not comparable."""
+The ratio is a speed only when the builds search the same tree: check that `patzer bench`
+(and `patzer bench --eval-file builtin`) gives both the same node count."""
 import argparse
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -27,7 +26,7 @@ POSITIONS = [
 
 
 def run(binary, args):
-    """One pass over the positions: (user CPU seconds, total nodes)."""
+    """One pass over the positions: the engine's user CPU seconds."""
     p = subprocess.Popen([binary, "uci"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL, text=True)
     def send(text):
@@ -37,26 +36,20 @@ def run(binary, args):
     send("setoption name Hash value %d" % args.hash)
     send("setoption name UseNNUE value %s" % args.nnue)
     send("isready")
-    nodes = 0
     for pos in POSITIONS:
         send("ucinewgame")
         send("position " + pos)
         send("go nodes %d" % args.nodes)
-        last = 0
         for line in p.stdout:
-            m = re.search(r" nodes (\d+)", line)
-            if line.startswith("info") and m:
-                last = int(m.group(1))
             if line.startswith("bestmove"):
                 break
         else:
             sys.exit("%s: no bestmove" % binary)
-        nodes += last
     send("quit")
     _, status, usage = os.wait4(p.pid, 0)
     if status != 0:
         sys.exit("%s: exit status %d" % (binary, status))
-    return usage.ru_utime, nodes
+    return usage.ru_utime
 
 
 def main():
@@ -68,18 +61,15 @@ def main():
     ap.add_argument("binaries", nargs="+")
     args = ap.parse_args()
     times = {b: [] for b in args.binaries}
-    nodes = {}
     for _ in range(args.reps):
         for b in args.binaries:
-            t, n = run(b, args)
-            times[b].append(t)
-            nodes.setdefault(b, n)
+            times[b].append(run(b, args))
+    searched = args.nodes * len(POSITIONS)
     for b in args.binaries:
         med = statistics.median(times[b])
-        print("%s: %d nodes (the last info of each search), median %.3f s (%.0f knps of CPU time); runs %s" %
-              (b, nodes[b], med, nodes[b] / med / 1000, " ".join("%.2f" % t for t in times[b])))
-    if len(set(nodes.values())) > 1:
-        print("the node counts differ: the builds search different trees")
+        print("%s: median %.3f s for %d x %d nodes (%.0f knps of CPU time); runs %s" %
+              (b, med, len(POSITIONS), args.nodes, searched / med / 1000,
+               " ".join("%.2f" % t for t in times[b])))
     if len(args.binaries) == 2:
         a, b = (statistics.median(times[x]) for x in args.binaries)
         print("ratio %.3f (first / second)" % (a / b))
