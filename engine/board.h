@@ -86,8 +86,8 @@ void board_make_move(Board *b, Move m, Undo *u);
 // Takes back the move recorded in u, which must be the last one made on b.
 void board_unmake_move(Board *b, const Undo *u);
 // The key of the position after m, but for what few moves change besides the piece that
-// moves, what it takes and the side to move: castling (the rook, the rights), a new en
-// passant square, the pawn taken en passant. Enough to fetch the table's bucket into the
+// moves, what it takes and the side to move: the rook of a castling, castling rights the
+// move takes away, a new en passant square, the pawn taken en passant. Enough to fetch the table's bucket into the
 // cache before the move is made; board_make_move computes the exact key.
 Key board_key_after(const Board *b, Move m);
 // Passes the turn (for null-move pruning); never while in check.
