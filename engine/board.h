@@ -87,8 +87,9 @@ void board_make_move(Board *b, Move m, Undo *u);
 void board_unmake_move(Board *b, const Undo *u);
 // The key of the position after m, but for what few moves change besides the piece that
 // moves, what it takes and the side to move: the rook of a castling, castling rights the
-// move takes away, a new en passant square, the pawn taken en passant. Enough to fetch the table's bucket into the
-// cache before the move is made; board_make_move computes the exact key.
+// move takes away, a new en passant square, the pawn taken en passant. Enough to fetch
+// the table's bucket into the cache before the move is made; board_make_move computes the
+// exact key.
 Key board_key_after(const Board *b, Move m);
 // Passes the turn (for null-move pruning); never while in check.
 void board_make_null(Board *b, Undo *u);
