@@ -119,6 +119,19 @@ check "the file is untouched" test "$(grep -c 'kept through a kill' "$tmp/edited
 check "stderr says where" grep -q "kept in $XDG_STATE_HOME/patzer/recovered.pgn" "$tmp/kill.err"
 out=$(printf '%s\n' quit | timeout 30 "$PATZER" --new 2>&1)
 check "the next start says so" has "$out" "Changes not saved when patzer was closed (1 game) are in"
+# Said once for each state of the file: the start after is quiet; a game added to
+# it, or a new file after the old one was deleted, is said again.
+out=$(printf '%s\n' quit | timeout 30 "$PATZER" --new 2>&1)
+check "the start after does not say it again" lacks "$out" "Changes not saved when patzer"
+cp "$XDG_STATE_HOME/patzer/recovered.pgn" "$tmp/one-game.pgn"
+cat "$tmp/one-game.pgn" >>"$XDG_STATE_HOME/patzer/recovered.pgn"
+out=$(printf '%s\n' quit | timeout 30 "$PATZER" --new 2>&1)
+check "a file that changed is said again" \
+    has "$out" "Changes not saved when patzer was closed (2 games) are in"
+rm "$XDG_STATE_HOME/patzer/recovered.pgn"
+out=$(printf '%s\n' quit | timeout 30 "$PATZER" --new 2>&1)
+check "no file, nothing said" lacks "$out" "Changes not saved when patzer"
+check "and its mark goes with it" test ! -e "$XDG_STATE_HOME/patzer/recovered.seen"
 
 # A line with a NUL byte is refused whole, with a message: not cut at the NUL
 # and run as what comes before it (here a move), nor dropped in silence. Other

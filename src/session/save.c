@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "src/pgn/database.h"
@@ -257,17 +258,59 @@ int session_recover_unsaved(Session *s, int64_t now, char *path, size_t pathsz, 
     return kept == n ? n : -1;
 }
 
+// The recovery file is announced once for each state of it: recovered.seen beside it
+// holds the size and time of the file last announced, so that the next starts stay quiet
+// until a game is added to it (or the user changes it); the mark goes with the file.
+enum { SEEN_STAMP_MAX = 64 };
+
+static bool recovery_stamp(const char *path, char *stamp, size_t stampsz) {
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return false;
+    int n = snprintf(stamp, stampsz, "%lld %lld %ld\n", (long long)st.st_size,
+                     (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec);
+    return n > 0 && (size_t)n < stampsz;
+}
+
+static bool seen_path(const char *recovered, char *buf, size_t bufsz) {
+    const char *slash = strrchr(recovered, '/');
+    if (!slash)
+        return false;
+    int n = snprintf(buf, bufsz, "%.*s/recovered.seen", (int)(slash - recovered), recovered);
+    return n > 0 && (size_t)n < bufsz;
+}
+
+// Whether the file at path, as it is now, was announced already.
+static bool recovery_seen(const char *seen, const char *stamp) {
+    char err[256];
+    size_t len;
+    char *text = paths_read_file(seen, SEEN_STAMP_MAX, &len, err, sizeof err);
+    bool same = text && strcmp(text, stamp) == 0;
+    free(text);
+    return same;
+}
+
 void save_say_recovered(Session *s) {
-    char path[PATH_MAX_LEN], err[512];
-    if (!recovery_path(s, path, sizeof path) || access(path, F_OK) != 0)
+    char path[PATH_MAX_LEN], seen[PATH_MAX_LEN], stamp[SEEN_STAMP_MAX], err[512];
+    if (!recovery_path(s, path, sizeof path) || !seen_path(path, seen, sizeof seen))
+        return;
+    if (!recovery_stamp(path, stamp, sizeof stamp)) {
+        (void)unlink(seen); // the file is gone: a new one is news (no mark is no harm)
+        return;
+    }
+    if (recovery_seen(seen, stamp))
         return;
     int count = pgn_db_count(path, err, sizeof err);
-    if (count > 0)
+    if (count > 0) {
         session_say(s, MSG_INFO,
                     "Changes not saved when patzer was closed (%d game%s) are in %s: load that "
-                    "file to see %s, save FILE to keep %s elsewhere; delete it when done.",
+                    "file to see %s, save FILE to keep %s elsewhere; delete it when done "
+                    "(said once: `help quit` names the file).",
                     count, count == 1 ? "" : "s", path, count == 1 ? "it" : "them",
                     count == 1 ? "it" : "them");
-    else if (count < 0)
+        // A mark that cannot be written only makes the next start say it again.
+        (void)paths_write_atomic(seen, stamp, strlen(stamp), err, sizeof err);
+    } else if (count < 0) {
         session_say(s, MSG_ERROR, "Cannot read the recovered games: %s", err);
+    }
 }
