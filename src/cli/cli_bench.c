@@ -61,8 +61,7 @@ int cli_bench(int argc, char **argv) {
     NnueNet *net = NULL;
     if (eval_file && strcmp(eval_file, "none") != 0) {
         char why[256];
-        net = strcmp(eval_file, "builtin") == 0 ? netfile_builtin(why, sizeof why)
-                                                : netfile_read(eval_file, why, sizeof why);
+        net = netfile_open(eval_file, why, sizeof why);
         if (!net) {
             fprintf(stderr, "patzer bench: %s: %s\n", eval_file, why);
             return 1;

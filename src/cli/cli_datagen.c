@@ -199,9 +199,7 @@ static void free_args(Args *a) {
 // Loads the net of --eval-file; false after saying why.
 static bool load_net(Args *a) {
     char err[256];
-    bool builtin = strcmp(a->eval_file, "builtin") == 0;
-    a->net =
-        builtin ? netfile_builtin(err, sizeof err) : netfile_read(a->eval_file, err, sizeof err);
+    a->net = netfile_open(a->eval_file, err, sizeof err);
     if (!a->net) {
         fprintf(stderr, "patzer datagen: --eval-file %s: %s\n", a->eval_file, err);
         return false;

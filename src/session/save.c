@@ -210,13 +210,17 @@ void save_quit(Session *s, int64_t now) {
 // Closing the terminal or a kill leaves nobody to ask about the changes quit
 // warns about: they go to recovered.pgn beside the autosave (patzer's own
 // directory), never over the user's file, which may have changed meanwhile.
-static bool recovery_path(const Session *s, char *buf, size_t bufsz) {
+static bool beside_autosave(const Session *s, const char *name, char *buf, size_t bufsz) {
     const char *autosave = s->opts.autosave_path;
     const char *slash = strrchr(autosave, '/');
     if (!slash)
         return false;
-    int n = snprintf(buf, bufsz, "%.*s/recovered.pgn", (int)(slash - autosave), autosave);
+    int n = snprintf(buf, bufsz, "%.*s/%s", (int)(slash - autosave), autosave, name);
     return n > 0 && (size_t)n < bufsz;
+}
+
+static bool recovery_path(const Session *s, char *buf, size_t bufsz) {
+    return beside_autosave(s, "recovered.pgn", buf, bufsz);
 }
 
 // Adds a copy of g to the recovery file, with where it came from in a tag
@@ -272,14 +276,6 @@ static bool recovery_stamp(const char *path, char *stamp, size_t stampsz) {
     return n > 0 && (size_t)n < stampsz;
 }
 
-static bool seen_path(const char *recovered, char *buf, size_t bufsz) {
-    const char *slash = strrchr(recovered, '/');
-    if (!slash)
-        return false;
-    int n = snprintf(buf, bufsz, "%.*s/recovered.seen", (int)(slash - recovered), recovered);
-    return n > 0 && (size_t)n < bufsz;
-}
-
 // Whether the file at path, as it is now, was announced already.
 static bool recovery_seen(const char *seen, const char *stamp) {
     char err[256];
@@ -292,7 +288,8 @@ static bool recovery_seen(const char *seen, const char *stamp) {
 
 void save_say_recovered(Session *s) {
     char path[PATH_MAX_LEN], seen[PATH_MAX_LEN], stamp[SEEN_STAMP_MAX], err[512];
-    if (!recovery_path(s, path, sizeof path) || !seen_path(path, seen, sizeof seen))
+    if (!recovery_path(s, path, sizeof path) ||
+        !beside_autosave(s, "recovered.seen", seen, sizeof seen))
         return;
     if (!recovery_stamp(path, stamp, sizeof stamp)) {
         (void)unlink(seen); // the file is gone: a new one is news (no mark is no harm)

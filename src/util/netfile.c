@@ -45,6 +45,11 @@ fail:
     return NULL;
 }
 
+NnueNet *netfile_open(const char *name, char *err, size_t errsz) {
+    return strcmp(name, "builtin") == 0 ? netfile_builtin(err, errsz)
+                                        : netfile_read(name, err, errsz);
+}
+
 NnueNet *netfile_builtin(char *err, size_t errsz) {
     NnueNet *net = nnue_net_new();
     if (!net) {

@@ -17,6 +17,8 @@ NnueNet *netfile_read(const char *path, char *err, size_t errsz);
 // The net built into the program (data/patzer.nnue at build time). NULL with what is wrong
 // in err (out of memory; a build from a damaged file).
 NnueNet *netfile_builtin(char *err, size_t errsz);
+// A command line's net: "builtin" (netfile_builtin) or a file (netfile_read).
+NnueNet *netfile_open(const char *name, char *err, size_t errsz);
 
 typedef struct NetFile {
     NnueNet *net; // the net the engine uses, NULL for none
