@@ -28,15 +28,15 @@ void history_set_counter(Histories *h, Piece piece, Square to, Move reply) {
     h->counter[piece][to] = reply;
 }
 
-int history_quiet_score(const Histories *h, const Board *b, Move m, const int16_t *cont1,
-                        const int16_t *cont2) {
+int history_quiet_score(const Histories *h, const Board *b, Move m, const ContRows *cont) {
     Square from = move_from(m), to = move_to(m);
     int score = h->butterfly[b->side][from][to];
+    if (!cont)
+        return score;
     int idx = b->squares[from] * SQ_NB + to;
-    if (cont1)
-        score += cont1[idx];
-    if (cont2)
-        score += cont2[idx];
+    for (int i = 0; i < CONT_PLIES; i++)
+        if (cont->row[i])
+            score += cont->row[i][idx];
     return score;
 }
 
@@ -75,7 +75,7 @@ static int depth_bonus(int depth) {
 }
 
 void history_update_quiets(Histories *h, const Board *b, Move best, const Move *quiets,
-                           int nquiets, int depth, int16_t *cont1, int16_t *cont2) {
+                           int nquiets, int depth, const ContRows *cont) {
     int bonus = depth_bonus(depth);
     for (int i = -1; i < nquiets; i++) {
         Move m = i < 0 ? best : quiets[i];
@@ -83,10 +83,9 @@ void history_update_quiets(Histories *h, const Board *b, Move best, const Move *
         Square from = move_from(m), to = move_to(m);
         int idx = b->squares[from] * SQ_NB + to;
         update_entry(&h->butterfly[b->side][from][to], delta);
-        if (cont1)
-            update_entry(&cont1[idx], delta);
-        if (cont2)
-            update_entry(&cont2[idx], delta);
+        for (int k = 0; k < CONT_PLIES; k++)
+            if (cont->row[k])
+                update_entry(&cont->row[k][idx], delta);
     }
 }
 

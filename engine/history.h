@@ -2,8 +2,8 @@
 // What the search learns from its cutoffs, to order and prune moves and to
 // correct the static evaluation:
 //   - butterfly history: quiet moves by side, origin and destination;
-//   - continuation history: quiet moves by the move one and two plies before
-//     (a "row" is the part of the table that follows one earlier move);
+//   - continuation history: quiet moves by the moves one, two and four plies
+//     before (a "row" is the part of the table that follows one earlier move);
 //   - capture history: captures and promotions by piece, destination and
 //     the type captured;
 //   - counter-moves: the quiet move that last refuted a given move;
@@ -37,15 +37,22 @@ void history_clear(Histories *h);
 // Halves the butterfly history, between moves, so that old lessons fade.
 void history_age(Histories *h);
 
+// The continuation rows a quiet move is scored and rewarded by: those of the
+// moves 1, 2 and 4 plies before it (NULL where there is none). The one four plies
+// back is our own move before last: plans of two moves, a reply-independent pairing.
+enum { CONT_PLIES = 3 };
+typedef struct ContRows {
+    int16_t *row[CONT_PLIES];
+} ContRows;
+
 // The continuation row following `piece` moved to `to` (NULL for no move).
 int16_t *history_cont_row(Histories *h, Piece piece, Square to);
 // The counter-move recorded against `piece` moved to `to`, and recording one.
 Move history_counter(const Histories *h, Piece piece, Square to);
 void history_set_counter(Histories *h, Piece piece, Square to, Move reply);
 
-// Quiet-move score: butterfly plus the continuation rows given (may be NULL).
-int history_quiet_score(const Histories *h, const Board *b, Move m, const int16_t *cont1,
-                        const int16_t *cont2);
+// Quiet-move score: butterfly plus the continuation rows given (cont may be NULL).
+int history_quiet_score(const Histories *h, const Board *b, Move m, const ContRows *cont);
 // The capture-history score of a capture or promotion (a promotion without
 // capture counts as taking a pawn, so it has an entry too).
 int history_capture_score(const Histories *h, const Board *b, Move m);
@@ -55,9 +62,9 @@ void history_add_killer(Move killers[2], Move m);
 
 // A cutoff at `depth` by the quiet move `best`: rewards it, punishes the
 // nquiets quiet moves tried before it, in the butterfly table and in the
-// continuation rows cont1 and cont2 (either may be NULL).
+// continuation rows of cont.
 void history_update_quiets(Histories *h, const Board *b, Move best, const Move *quiets,
-                           int nquiets, int depth, int16_t *cont1, int16_t *cont2);
+                           int nquiets, int depth, const ContRows *cont);
 // A cutoff at `depth`: rewards `best` if it is a capture or promotion, and
 // punishes the nnoisy captures and promotions tried before it.
 void history_update_captures(Histories *h, const Board *b, Move best, const Move *noisy,

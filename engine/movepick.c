@@ -24,12 +24,10 @@ enum {
 static const int victim_value[PIECE_TYPE_NB + 1] = {100, 320, 330, 500, 950, 0, 0};
 
 void movepick_init(MovePicker *mp, const Board *b, const Histories *h, Move tt_move,
-                   const Move killers[2], Move counter, const int16_t *cont1,
-                   const int16_t *cont2) {
+                   const Move killers[2], Move counter, const ContRows *cont) {
     mp->b = b;
     mp->h = h;
-    mp->cont1 = cont1;
-    mp->cont2 = cont2;
+    mp->cont = cont ? *cont : (ContRows){0};
     mp->stage = STAGE_TT;
     mp->tt_move = movegen_is_legal(b, tt_move) ? tt_move : MOVE_NONE;
     mp->killers[0] = killers ? killers[0] : MOVE_NONE;
@@ -44,12 +42,12 @@ void movepick_init(MovePicker *mp, const Board *b, const Histories *h, Move tt_m
 void movepick_init_qsearch(MovePicker *mp, const Board *b, const Histories *h, Move tt_move) {
     if (b->checkers) {
         static const Move none[2] = {MOVE_NONE, MOVE_NONE};
-        movepick_init(mp, b, h, tt_move, none, MOVE_NONE, NULL, NULL);
+        movepick_init(mp, b, h, tt_move, none, MOVE_NONE, NULL);
         return;
     }
     mp->b = b;
     mp->h = h;
-    mp->cont1 = mp->cont2 = NULL;
+    mp->cont = (ContRows){0};
     mp->killers[0] = mp->killers[1] = mp->counter = MOVE_NONE;
     mp->bad_count = mp->bad_index = 0;
     mp->noisy_only = true;
@@ -82,7 +80,7 @@ static void score_noisy(MovePicker *mp) {
 static void score_quiet(MovePicker *mp) {
     for (int i = 0; i < mp->list.count; i++)
         mp->scores[i] =
-            history_quiet_score(mp->h, mp->b, mp->list.moves[i], mp->cont1, mp->cont2);
+            history_quiet_score(mp->h, mp->b, mp->list.moves[i], &mp->cont);
 }
 
 // Swaps the best remaining move to the front of the unpicked part and returns it.

@@ -13,7 +13,7 @@
 typedef struct MovePicker {
     const Board *b;
     const Histories *h;
-    const int16_t *cont1, *cont2; // continuation rows for 1 and 2 plies back, or NULL
+    ContRows cont; // continuation rows (history.h), all NULL for none
     int stage;
     Move tt_move, killers[2], counter;
     MoveList list;
@@ -25,8 +25,9 @@ typedef struct MovePicker {
 } MovePicker;
 
 // Ordering for a full-width node.
+// cont: the continuation rows of the moves before (NULL: none).
 void movepick_init(MovePicker *mp, const Board *b, const Histories *h, Move tt_move,
-                   const Move killers[2], Move counter, const int16_t *cont1, const int16_t *cont2);
+                   const Move killers[2], Move counter, const ContRows *cont);
 // Ordering for quiescence: captures and promotions only (all evasions in check).
 void movepick_init_qsearch(MovePicker *mp, const Board *b, const Histories *h, Move tt_move);
 // The next move, MOVE_NONE when all are done. With skip_quiets set, quiet

@@ -84,6 +84,11 @@ static int16_t *cont_row(Searcher *s, int ply) {
     return history_cont_row(&s->hist, e->piece, move_to(e->move));
 }
 
+// The continuation rows of the moves before ply (history.h).
+static ContRows cont_rows(Searcher *s, int ply) {
+    return (ContRows){{cont_row(s, ply - 1), cont_row(s, ply - 2), cont_row(s, ply - 4)}};
+}
+
 // A quiet move cut off at ply: it becomes a killer and the counter-move to
 // the previous move, and the histories learn from it and the quiet moves
 // tried before it.
@@ -94,8 +99,8 @@ static void update_quiet_stats(Searcher *s, int ply, Move best, const Move *quie
     StackEntry *prev = stack_at(s, ply - 1);
     if (ply > 0 && prev->move != MOVE_NONE && prev->move != MOVE_NULL)
         history_set_counter(&s->hist, prev->piece, move_to(prev->move), best);
-    history_update_quiets(&s->hist, &s->board, best, quiets, nquiets, depth,
-                          cont_row(s, ply - 1), cont_row(s, ply - 2));
+    ContRows cont = cont_rows(s, ply);
+    history_update_quiets(&s->hist, &s->board, best, quiets, nquiets, depth, &cont);
 }
 
 static void update_pv(StackEntry *ss, Move m, const StackEntry *child) {
@@ -343,9 +348,9 @@ int search_node(Searcher *s, int alpha, int beta, int depth, int ply, bool cut_n
     Move counter = ply > 0 && prev->move != MOVE_NONE && prev->move != MOVE_NULL
                        ? history_counter(&s->hist, prev->piece, move_to(prev->move))
                        : MOVE_NONE;
-    const int16_t *c1 = cont_row(s, ply - 1), *c2 = cont_row(s, ply - 2);
+    ContRows cont = cont_rows(s, ply);
     MovePicker mp;
-    movepick_init(&mp, b, &s->hist, tt_move, ss->killers, counter, c1, c2);
+    movepick_init(&mp, b, &s->hist, tt_move, ss->killers, counter, &cont);
 
     Move quiets[64], noisy[32];
     int nquiets = 0, nnoisy = 0, moves = 0;
@@ -357,7 +362,7 @@ int search_node(Searcher *s, int alpha, int beta, int depth, int ply, bool cut_n
         if (m == excluded)
             continue;
         bool quiet = !board_is_capture(b, m) && !move_is_promotion(m);
-        int hist_score = quiet ? history_quiet_score(&s->hist, b, m, c1, c2) : 0;
+        int hist_score = quiet ? history_quiet_score(&s->hist, b, m, &cont) : 0;
 
         // Step 9. Shallow pruning of moves unlikely to matter, once a move
         // has secured us from being mated.
