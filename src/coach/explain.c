@@ -403,9 +403,16 @@ static void say_threat(Explanation *x, Engine *e, const Board *after, const Key 
     int net = g.points[us] - g.points[!us];
     if (net <= 0)
         return;
-    char took[96];
+    // What the opponent takes back on the way is said too: "two pawns" alone would
+    // overstate a line that nets one.
+    char took[96], gave[96];
     taken_text(&g, us, took, sizeof took);
-    say(x, t->pv[0], "%s threatens to win %s: %s.", san, took, line);
+    if (g.points[!us] > 0) {
+        taken_text(&g, (Color)!us, gave, sizeof gave);
+        say(x, t->pv[0], "%s threatens to win %s for %s: %s.", san, took, gave, line);
+    } else {
+        say(x, t->pv[0], "%s threatens to win %s: %s.", san, took, line);
+    }
 }
 
 bool explain_move(Engine *e, const Board *before, const Key *keys, int nkeys, Move played,
