@@ -83,7 +83,7 @@ void history_update_quiets(Histories *h, const Board *b, Move best, const Move *
         Square from = move_from(m), to = move_to(m);
         int idx = b->squares[from] * SQ_NB + to;
         update_entry(&h->butterfly[b->side][from][to], delta);
-        for (int k = 0; k < CONT_PLIES; k++)
+        for (int k = 0; cont && k < CONT_PLIES; k++)
             if (cont->row[k])
                 update_entry(&cont->row[k][idx], delta);
     }

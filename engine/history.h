@@ -62,7 +62,7 @@ void history_add_killer(Move killers[2], Move m);
 
 // A cutoff at `depth` by the quiet move `best`: rewards it, punishes the
 // nquiets quiet moves tried before it, in the butterfly table and in the
-// continuation rows of cont.
+// continuation rows of cont (NULL: none).
 void history_update_quiets(Histories *h, const Board *b, Move best, const Move *quiets,
                            int nquiets, int depth, const ContRows *cont);
 // A cutoff at `depth`: rewards `best` if it is a capture or promotion, and
