@@ -6,56 +6,23 @@ while the game was still within 1.5 pawns is printed with NAME's own score for i
 
     bench/lost-moves.py [--depth D] [--name NAME] PGN[.gz]...
 
-Needs /usr/games/stockfish and /usr/games/pgn-extract (for the moves in UCI notation); the
+Needs Stockfish (humanlike.py's, $STOCKFISH or /usr/games/stockfish) and /usr/games/pgn-extract (for the moves in UCI notation); the
 PGN is match.py's, whose move comments start with the mover's score/depth. One line per
 lost game: the file, the round, the ply, the move, Stockfish's score before and after (from
 NAME's side, centipawns) and NAME's comment."""
 import argparse
 import gzip
+import os
 import re
 import subprocess
+import sys
 import tempfile
 
-STOCKFISH = "/usr/games/stockfish"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from humanlike import Engine  # noqa: E402  (Stockfish at a fixed depth)
+
 PGN_EXTRACT = "/usr/games/pgn-extract"
 STILL_LEVEL = -150  # centipawns: beyond this the game was already lost
-
-
-class Judge:
-    def __init__(self, depth):
-        self.depth = depth
-        self.p = subprocess.Popen([STOCKFISH], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  text=True, bufsize=1)
-        self.send("uci")
-        self.wait("uciok")
-        self.send("setoption name Hash value 64")
-        self.send("isready")
-        self.wait("readyok")
-
-    def send(self, cmd):
-        self.p.stdin.write(cmd + "\n")
-
-    def wait(self, token):
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("stockfish ended")
-            if line.startswith(token):
-                return line
-
-    def score(self, fen, moves):
-        """The side to move's score in centipawns (mates as +-10000)."""
-        self.send("position fen %s moves %s" % (fen, " ".join(moves)))
-        self.send("go depth %d" % self.depth)
-        score = 0
-        while True:
-            line = self.p.stdout.readline()
-            m = re.search(r"score (cp|mate) (-?\d+)", line)
-            if m and " pv " in line and "bound" not in line:
-                v = int(m.group(2))
-                score = v if m.group(1) == "cp" else (10000 if v > 0 else -10000)
-            if line.startswith("bestmove"):
-                return score
 
 
 def split_games(text):
@@ -68,7 +35,7 @@ def main():
     ap.add_argument("--name", default="patzer")
     ap.add_argument("pgn", nargs="+")
     args = ap.parse_args()
-    judge = Judge(args.depth)
+    judge = Engine(args.depth)
     for path in args.pgn:
         opener = gzip.open if path.endswith(".gz") else open
         with opener(path, "rt") as f:
@@ -90,7 +57,7 @@ def main():
             worst, before = None, None
             for i in range(len(moves) + 1):
                 white_to_move = white_first == (i % 2 == 0)
-                s = judge.score(fen, moves[:i])
+                s = judge.score(judge.board(fen, moves[:i])[0])[0]
                 ours = s if white_to_move == white else -s
                 if i > 0 and (not white_to_move) == white and before >= STILL_LEVEL:
                     drop = before - ours
@@ -104,6 +71,7 @@ def main():
             print("%s round %s: ply %d %s loses %d (%d -> %d), %s said %s" %
                   (path, tags.get("Round"), worst[1], worst[2], worst[0], worst[3], worst[4],
                    args.name, worst[5]), flush=True)
+    judge.close()
 
 
 if __name__ == "__main__":
