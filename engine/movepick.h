@@ -2,7 +2,8 @@
 // Staged move ordering for the search: the hash move first, then captures
 // and promotions that do not lose material (best victim, cheapest attacker
 // first), the two killer moves and the counter-move, the quiet moves by
-// history score, and the losing captures last. Moves are generated only when
+// history score and by whether they take a piece out of a cheaper piece's
+// attack or into it, and the losing captures last. Moves are generated only when
 // their stage is reached and picked best-first without sorting the list.
 #ifndef ENGINE_MOVEPICK_H
 #define ENGINE_MOVEPICK_H
