@@ -53,7 +53,8 @@ mkfifo "$tmp/in"
 pid=$!
 exec 3>"$tmp/in"
 printf '%s\n' 'play both' d4 d5 c4 >&3
-for _ in $(seq 100); do grep -q 'c4' "$save" 2>/dev/null && break; sleep 0.05; done
+# Up to 30 s: a sanitizer build beside other tests may take seconds to start.
+for _ in $(seq 300); do grep -q 'c4' "$save" 2>/dev/null && break; sleep 0.1; done
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
 exec 3>&-
@@ -94,6 +95,7 @@ check "the end of input names the changes not saved" \
 
 # SIGTERM (or SIGHUP, a terminal closed) asks nothing: those changes go to
 # recovered.pgn beside the autosave, the file untouched, and stderr says where.
+rm -f "$tmp/in"
 mkfifo "$tmp/in"
 "$PATZER" --new <"$tmp/in" >"$tmp/kill.out" 2>"$tmp/kill.err" &
 pid=$!
