@@ -61,10 +61,7 @@ check "from the start" lacks "$out" "Last move"
 fresh
 {
     printf '%s\n' 'play both' 'time 0:01+0' e4
-    for _ in $(seq 100); do # until Black's second has run out
-        grep -q 'wins on time' "$tmp/flag.out" 2>/dev/null && break
-        sleep 0.05
-    done
+    wait_until 5 file_has "$tmp/flag.out" 'wins on time' # Black's second has run out
     printf '%s\n' undo quit
 } | timeout 60 "$PATZER" >"$tmp/flag.out" 2>&1
 out=$(cat "$tmp/flag.out")

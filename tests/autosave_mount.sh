@@ -62,14 +62,7 @@ XDG_STATE_HOME=$state "$PATZER" <"$tmp/in" >"$tmp/full.out" 2>"$tmp/full.err" &
 pid=$!
 exec 3>"$tmp/in"
 # wait_text FILE TEXT: until FILE holds TEXT (at most 10 s).
-wait_text() {
-    local _
-    for _ in $(seq 200); do
-        grep -qF -- "$2" "$1" 2>/dev/null && return 0
-        sleep 0.05
-    done
-    return 1
-}
+wait_text() { wait_until 10 file_has "$1" "$2"; }
 printf '%s\n' 'play both' e4 >&3
 check "the first move is saved" wait_text "$save" "1. e4"
 dd if=/dev/zero of="$state/filler" bs=1k 2>/dev/null # until the disk is full

@@ -208,26 +208,20 @@ printf '#!/bin/bash\nexec -a %s %s "$@"\n' "$marker" "$stockfish" >"$tmp/sf"
 chmod +x "$tmp/sf"
 printf '%s\n' engine quit | timeout 30 "$PATZER" --engine "$tmp/sf" >"$tmp/quit.out" 2>&1
 check "the engine ran" grep -q '^Engine: Stockfish' "$tmp/quit.out"
-check "quit ends the engine" bash -c "! pgrep -f '^$marker' >/dev/null"
+engine_running() { pgrep -f "^$marker" >/dev/null; }
+engine_gone() { ! engine_running; }
+check "quit ends the engine" engine_gone
 mkfifo "$tmp/in"
 "$PATZER" --engine "$tmp/sf" <"$tmp/in" >"$tmp/term.out" 2>&1 &
 pid=$!
 exec 3>"$tmp/in" # patzer waits for more input until it is killed
 echo engine >&3  # line mode starts with the first line
-for _ in $(seq 50); do
-    pgrep -f "^$marker" >/dev/null && break
-    sleep 0.1
-done
-check "the engine runs beside patzer" bash -c "pgrep -f '^$marker' >/dev/null"
+check "the engine runs beside patzer" wait_until 5 engine_running
 sleep 0.5
 kill -TERM "$pid"
 wait "$pid" 2>/dev/null
 exec 3>&-
-for _ in $(seq 20); do
-    pgrep -f "^$marker" >/dev/null || break
-    sleep 0.1
-done
-check "SIGTERM to patzer ends the engine" bash -c "! pgrep -f '^$marker' >/dev/null"
+check "SIGTERM to patzer ends the engine" wait_until 2 engine_gone
 for p in $(pgrep -f "^$marker"); do kill -9 "$p"; done # never leave one behind
 
 finish

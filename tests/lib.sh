@@ -114,6 +114,23 @@ now_ms() {
     echo $((t / 1000))
 }
 
+# wait_until SECONDS COMMAND...: runs COMMAND every 0.1 s until it succeeds;
+# fails when it still has not at the deadline. Every wait for something a
+# program does in its own time goes through here (never a bare "sleep N"),
+# with a deadline generous enough for a sanitizer build on a loaded machine.
+wait_until() {
+    local deadline=$(($(now_ms) + $1 * 1000))
+    shift
+    while [ "$(now_ms)" -lt "$deadline" ]; do
+        "$@" && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+# file_has FILE TEXT: FILE exists and holds the fixed string TEXT.
+file_has() { grep -qF -- "$2" "$1" 2>/dev/null; }
+
 # --- tmux: full-screen tests on a private server ----------------------------
 
 # tmux_start COLUMNS ROWS COMMAND: a detached session "game" on a private
@@ -159,14 +176,13 @@ screen() { tm capture-pane -p -t game 2>/dev/null; }
 
 # wait_for SECONDS REGEX: polls the screen until an extended regex matches.
 wait_for() {
-    local deadline=$(($(now_ms) + $1 * 1000))
-    while [ "$(now_ms)" -lt "$deadline" ]; do
-        screen | grep -qE -- "$2" && return 0
-        sleep 0.1
-    done
+    wait_until "$1" screen_matches "$2" && return 0
     SEEN=$(screen)
     return 1
 }
+
+# screen_matches REGEX: a line of the screen matches the extended regex.
+screen_matches() { screen | grep -qE -- "$1"; }
 
 # wait_gone SECONDS REGEX: polls the screen until no line matches the
 # extended regex, in two captures in a row (a redraw half done does not

@@ -54,7 +54,7 @@ pid=$!
 exec 3>"$tmp/in"
 printf '%s\n' 'play both' d4 d5 c4 >&3
 # Up to 30 s: a sanitizer build beside other tests may take seconds to start.
-for _ in $(seq 300); do grep -q 'c4' "$save" 2>/dev/null && break; sleep 0.1; done
+wait_until 30 file_has "$save" c4
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
 exec 3>&-
@@ -101,15 +101,7 @@ mkfifo "$tmp/in"
 pid=$!
 exec 9>"$tmp/in"
 printf '%s\n' "load $tmp/edited.pgn" 'comment kept through a kill' >&9
-commented() {
-    local _
-    for _ in $(seq 100); do
-        grep -q 'kept through a kill' "$tmp/kill.out" && return 0
-        sleep 0.1
-    done
-    return 1
-}
-check "the comment is made" commented
+check "the comment is made" wait_until 10 file_has "$tmp/kill.out" 'kept through a kill'
 kill -TERM "$pid"
 wait "$pid"
 status=$?

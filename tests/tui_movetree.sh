@@ -44,14 +44,11 @@ click() {
 }
 # status_line REGEX: the status line (the one above the prompt) matches.
 status_is() {
-    local deadline=$(($(now_ms) + 5000))
-    while [ "$(now_ms)" -lt "$deadline" ]; do
-        screen | grep -B1 '^>' | head -1 | grep -qE -- "$1" && return 0
-        sleep 0.1
-    done
+    wait_until 5 status_matches "$1" && return 0
     SEEN=$(screen)
     return 1
 }
+status_matches() { screen | grep -B1 '^>' | head -1 | grep -qE -- "$1"; }
 
 for look in colour mono ascii; do
     case $look in

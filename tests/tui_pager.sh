@@ -35,14 +35,14 @@ long_path="$tmp/a/directory/name/that/goes/on/and/on/and/on/and/on/until/the/end
 
 # The command bar is empty: the last row is the bare prompt.
 bar_empty() {
-    local deadline=$(($(now_ms) + 3000)) last
-    while [ "$(now_ms)" -lt "$deadline" ]; do
-        last=$(screen | tail -n 1)
-        [ "$last" = ">" ] || [ "$last" = "> " ] && return 0
-        sleep 0.1
-    done
+    wait_until 3 bare_prompt && return 0
     SEEN=$(screen)
     return 1
+}
+bare_prompt() {
+    local last
+    last=$(screen | tail -n 1)
+    [ "$last" = ">" ] || [ "$last" = "> " ]
 }
 # wheel BUTTON: a turn of the mouse wheel as an SGR mouse report (64 up,
 # 65 down) over the middle of the screen.

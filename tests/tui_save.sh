@@ -95,15 +95,8 @@ keys C-c
 check "Ctrl-C names the changes not saved" wait_for 5 'Changes to game 8 of .*db\.pgn are not saved'
 check "and patzer goes on" wait_for 5 '^>'
 keys C-c
-gone() {
-    local _
-    for _ in $(seq 100); do
-        tm has-session -t game 2>/dev/null || return 0
-        sleep 0.1
-    done
-    return 1
-}
-check "a second Ctrl-C leaves, as quit again does" gone
+no_session() { ! tm has-session -t game 2>/dev/null; }
+check "a second Ctrl-C leaves, as quit again does" wait_until 10 no_session
 check "the file is as it was saved" test "$(grep -c 'kept by Ctrl-C' "$db")" -eq 0
 tmux_stop
 
@@ -129,14 +122,8 @@ edit_game() {
     pid=$(tm list-panes -t game -F '#{pane_pid}')
 }
 # ended: patzer (the pane's process) is gone within 10 s.
-ended() {
-    local _
-    for _ in $(seq 100); do
-        kill -0 "$pid" 2>/dev/null || return 0
-        sleep 0.1
-    done
-    return 1
-}
+ended() { wait_until 10 not_running; }
+not_running() { ! kill -0 "$pid" 2>/dev/null; }
 tmux_start 120 40 "bash $tmp/keep.sh"
 check "the board appears" wait_for 10 '^>'
 edit_game 9 "comment kept through a hang-up"

@@ -29,14 +29,11 @@ RUN
 colours() { tm capture-pane -e -p -t game 2>/dev/null; }
 # has_colour SGR: the screen shows that colour sequence (e.g. "48;5;94").
 has_colour() {
-    local deadline=$(($(now_ms) + 5000))
-    while [ "$(now_ms)" -lt "$deadline" ]; do
-        colours | grep -qF -- "$1" && return 0
-        sleep 0.1
-    done
+    wait_until 5 shows_colour "$1" && return 0
     SEEN=$(colours | cat -v | head -12)
     return 1
 }
+shows_colour() { colours | grep -qF -- "$1"; }
 conf() { cat "$tmp/config/patzer/patzer.conf"; }
 # The bell flag tmux keeps for the window (1 once the program rang).
 bell_flag() { tm display -p -t game '#{window_bell_flag}'; }
