@@ -38,6 +38,7 @@ game are not independent). Evaluations are cached in --cache (FEN and depth
 to score), so a second run costs only the new positions.
 """
 import argparse
+import gzip
 import math
 import os
 import random
@@ -65,8 +66,9 @@ def win_pct(cp):
 
 
 def read_pgn(path):
-    """Yields (tags, san moves) for every game of a PGN file."""
-    with open(path, encoding="utf-8", errors="replace") as f:
+    """Yields (tags, san moves) for every game of a PGN file (gzipped when named .gz)."""
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8", errors="replace") as f:
         text = f.read()
     tags, body = {}, []
     for line in text.splitlines() + ["[End \"\"]"]:

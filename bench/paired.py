@@ -13,26 +13,14 @@ and the interval is narrower than the two matches' own errors taken apart. NAME 
 ethereal) is the opponent's name in the PGN; the tested build is the other player."""
 import argparse
 import glob
-import gzip
 import math
-import re
+import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from humanlike import read_pgn  # noqa: E402  (tags and moves of each game)
+
 POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
-
-
-def headers(path):
-    """Every game's tags, from a PGN file (gzipped or not)."""
-    opener = gzip.open if path.endswith(".gz") else open
-    tags = {}
-    with opener(path, "rt", encoding="utf-8", errors="replace") as f:
-        for line in f:
-            m = re.match(r'\[(\w+) "(.*)"\]', line)
-            if m:
-                tags[m.group(1)] = m.group(2)
-            elif line.strip() and tags:
-                yield tags  # the first line of movetext ends the header
-                tags = {}
 
 
 def results(directory, opponent):
@@ -42,7 +30,7 @@ def results(directory, opponent):
     if not paths:
         sys.exit(f"paired.py: no chunk-K.pgn in {directory}")
     for path in paths:
-        for tags in headers(path):
+        for tags, _ in read_pgn(path):
             points = POINTS.get(tags.get("Result"))
             if points is None or "FEN" not in tags:
                 continue  # unfinished, or not from an opening
