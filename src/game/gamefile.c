@@ -317,8 +317,9 @@ static const char *id_tag(void *ctx, const char *name, const char *value) {
 }
 
 // The number of the archive's game with this id (the last, should there be
-// several), 0 when none or the file cannot be read (the game is then added).
-static int archived_number(const char *path, const char *id) {
+// several) and where it starts, so that it is read without scanning the file
+// again; 0 when none or the file cannot be read (the game is then added).
+static int archived_number(const char *path, const char *id, PgnPlace *place) {
     char err[64];
     PgnReader *r = access(path, F_OK) == 0 ? pgn_reader_open(path, err, sizeof err) : NULL;
     if (!r)
@@ -329,8 +330,12 @@ static int archived_number(const char *path, const char *id) {
     int number = 0, at = 0, rc;
     while ((rc = pgn_reader_visit(r, &v, &error)) != 0) {
         at++;
-        if (search.found)
+        if (search.found) {
+            PgnSpan span;
+            pgn_reader_span(r, &span);
             number = at;
+            *place = (PgnPlace){ .start = span.start, .line = span.line };
+        }
         search.found = false;
     }
     pgn_reader_close(r);
@@ -343,8 +348,9 @@ bool gamefile_archive(PgnGame *g, const char *path, PgnSource *place, char *err,
     // A game already in the archive (an earlier state of it, archived by
     // another session that found it in the autosave) is written in its place.
     const char *id = pgn_tag(g, GAME_TAG_ID);
-    int there = id ? archived_number(path, id) : 0;
-    PgnGame *old = there ? pgn_db_read_game(path, there, NULL, err, errsz) : NULL;
+    PgnPlace spot = { 0, 0 };
+    int there = id ? archived_number(path, id, &spot) : 0;
+    PgnGame *old = there ? pgn_db_read_game(path, there, &spot, err, errsz) : NULL;
     if (old) {
         pgn_set_source(g, pgn_source(old));
         pgn_game_free(old);
