@@ -152,4 +152,73 @@ else
     fail "a net that cannot be read is named" "$out"
 fi
 
+# --rescore: the positions of games played elsewhere, searched as self-play would and stored
+# with each game's result. Of five games, "*" and the one with an illegal move are left out
+# (the illegal one named with its place, once), and a game from a FEN keeps its move numbers.
+cat > "$tmp/games.pgn" << 'PGN'
+[Event "a"]
+[Result "1-0"]
+
+1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
+
+[Event "b"]
+[Result "*"]
+
+1. d4 d5 *
+
+[Event "c"]
+[SetUp "1"]
+[FEN "4k3/8/8/8/8/8/4P3/4K3 w - - 0 40"]
+[Result "1/2-1/2"]
+
+40. e4 Kd7 41. e5 1/2-1/2
+
+[Event "d"]
+[Result "1-0"]
+
+1. e4 e5 2. Kf3 Nc6 1-0
+
+[Event "e"]
+[Result "0-1"]
+
+1. Nf3 0-1
+PGN
+out=$(timeout 120 "$PATZER" datagen --rescore "$tmp/games.pgn" --out "$tmp/rs" --jobs 2 \
+    --nodes 300 --progress 1000 2>&1)
+if [ $? -eq 0 ] && [[ $out == *"3 games, 11 positions scored"* ]] &&
+    [ "$(grep -c "games.pgn:21:13: game 4: illegal move 'Kf3'" <<< "$out")" -eq 1 ]; then
+    pass "--rescore stores every position of the finished games and names the broken one"
+else
+    fail "--rescore stores every position of the finished games and names the broken one" "$out"
+fi
+"$PATZER" datagen --to-epd "$tmp/rs.epd" --all --out "$tmp/rs" 2> /dev/null
+if [ "$(grep -c 'c9 "1-0"' "$tmp/rs.epd")" -eq 7 ] && [ "$(grep -c 'c9 "0-1"' "$tmp/rs.epd")" -eq 1 ] &&
+    grep -q '^8/3k4/8/8/4P3/8/8/4K3 w - - ce -\?[0-9]*; pm [^;]*; c9 "1/2-1/2"; hmvc 1; fmvn 41;$' \
+        "$tmp/rs.epd"; then
+    pass "--rescore: each position with its game's result and move number"
+else
+    fail "--rescore: each position with its game's result and move number" "$(cat "$tmp/rs.epd")"
+fi
+cp "$tmp/rs/worker-000.bin" "$tmp/rs-000.bin"
+out=$("$PATZER" datagen --rescore "$tmp/games.pgn" --out "$tmp/rs" --jobs 2 --nodes 300 2>&1)
+if [ $? -eq 0 ] && [[ $out == *"3 games, 11 positions scored"* ]] &&
+    cmp -s "$tmp/rs/worker-000.bin" "$tmp/rs-000.bin"; then
+    pass "--rescore run again goes on where it stopped (here: at the end)"
+else
+    fail "--rescore run again goes on where it stopped (here: at the end)" "$out"
+fi
+out=$("$PATZER" datagen --rescore "$tmp/games.pgn" --book "$tmp/book.epd" --out "$tmp/rs2" 2>&1)
+if [ $? -eq 2 ] && [[ $out == *"--rescore takes the games' own starts"* ]]; then
+    pass "--rescore with --book is refused"
+else
+    fail "--rescore with --book is refused" "$out"
+fi
+out=$("$PATZER" datagen --rescore "$tmp/none.pgn" --out "$tmp/rs3" --jobs 1 2>&1)
+if [ $? -eq 2 ] && [[ $out == "patzer datagen: --rescore: cannot open $tmp/none.pgn"* ]] &&
+    [ ! -e "$tmp/rs3" ]; then
+    pass "a PGN that cannot be read is named"
+else
+    fail "a PGN that cannot be read is named" "$out"
+fi
+
 finish

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Training data: the 32-byte record round trip over many positions (castling
 // rights, en passant, all fields), rejection of malformed records, the
-// writer's recovery of a torn file, the reader, and reproducible self-play.
+// writer's recovery of a torn file, the reader, reproducible self-play, and the
+// scoring of games played elsewhere.
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "tests/helpers.h"
 #include "engine/chess960.h"
 #include "engine/movegen.h"
+#include "engine/notation.h"
 #include "src/train/datagen.h"
 
 static Board *board;
@@ -259,6 +261,49 @@ Test(train, self_play_is_reproducible_and_marked) {
         cr_assert_eq(a[i].result, a[0].result);
         if (i > 0)
             cr_assert_eq(a[i].ply, a[i - 1].ply + 1);
+    }
+    datagen_free(d);
+}
+
+// A game played elsewhere: each position before a move is stored with the game's result
+// and its own ply (from the move number), the game's moves are played on, and an illegal
+// move ends it.
+Test(train, a_game_played_elsewhere_is_scored_position_by_position) {
+    DatagenOptions o;
+    datagen_options_init(&o);
+    o.nodes = 300;
+    o.hash_mb = 1;
+    Datagen *d = datagen_new(&o);
+    cr_assert_not_null(d);
+    char err[160];
+    Board start;
+    cr_assert(board_set_fen(&start,
+                            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+                            err, sizeof err));
+    const char *san[] = { "Bb5", "a6", "Ba4", "Nf6", "O-O" };
+    Move moves[6];
+    *board = start;
+    for (int i = 0; i < 5; i++) {
+        cr_assert_eq(notation_parse_move(board, san[i], &moves[i], err, sizeof err), NOTATION_OK,
+                     "%s: %s", san[i], err);
+        Undo u;
+        board_make_move(board, moves[i], &u);
+    }
+    moves[5] = moves[0]; // Bb5 again: no bishop on f1 any more
+    static TrainPosition out[DATAGEN_PLIES_MAX];
+    int n = datagen_score_game(d, &start, moves, 6, TRAIN_BLACK_WINS, out);
+    cr_assert_eq(n, 5);
+    *board = start;
+    for (int i = 0; i < n; i++) {
+        TrainPosition here;
+        train_position_from_board(&here, board);
+        cr_assert_eq(memcmp(here.squares, out[i].squares, sizeof here.squares), 0, "ply %d", i);
+        cr_assert_eq(out[i].side, board->side);
+        cr_assert_eq(out[i].ply, 4 + i);
+        cr_assert_eq(out[i].result, TRAIN_BLACK_WINS);
+        cr_assert(movegen_is_legal(board, out[i].move));
+        Undo u;
+        board_make_move(board, moves[i], &u);
     }
     datagen_free(d);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `patzer datagen`: runs self-play workers (one process each) that append
-// training records to DIR/worker-NNN.bin, reports progress, and converts or
+// training records to DIR/worker-NNN.bin, or workers that score the positions
+// of games played elsewhere (--rescore), reports progress, and converts or
 // summarises what is on disk (--to-epd, --stats).
 #include <errno.h>
 #include <inttypes.h>
@@ -16,6 +17,7 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "src/cli/cli.h"
+#include "src/pgn/read.h"
 #include "src/train/datagen.h"
 #include "src/util/netfile.h"
 #include "src/util/paths.h"
@@ -31,6 +33,7 @@ typedef struct Args {
     const char *dir;
     const char *epd_out;
     const char *book_path;
+    const char *rescore_path; // --rescore: the PGN file whose games are scored
     const char *eval_file; // --eval-file: a net file, or "builtin"
     NnueNet *net;          // owned: the net loaded from it
     bool all;
@@ -46,6 +49,7 @@ static void usage(FILE *out) {
     fputs("usage: patzer datagen [--out DIR] [--positions N] [--jobs N] [--nodes N] [--seed N]\n"
           "                      [--random-plies N] [--book EPD | --960] [--hash MB]\n"
           "                      [--progress SEC] [--eval-file NET|builtin]\n"
+          "       patzer datagen --rescore PGN [--out DIR] [--jobs N] [--nodes N] ...\n"
           "       patzer datagen --stats [--out DIR]\n"
           "       patzer datagen --to-epd FILE [--all] [--out DIR]\n"
           "Self-play training data in DIR (default " DEFAULT_DIR "), one file per worker;\n"
@@ -55,7 +59,10 @@ static void usage(FILE *out) {
           "ce (side to move), pm and the result in c9. --960 starts every game from a\n"
           "Chess960 position drawn at random (then the random plies). --eval-file plays\n"
           "the games with an NNUE net (builtin: the one built into patzer) instead of\n"
-          "the hand-crafted evaluation.\n",
+          "the hand-crafted evaluation. --rescore plays no games: it searches every\n"
+          "position of the main lines of the PGN's finished games as self-play would\n"
+          "(the game's moves are played, not the search's) and stores each with the\n"
+          "game's result, until the file's end.\n",
           out);
 }
 
@@ -102,6 +109,8 @@ static bool parse_args(int argc, char **argv, Args *a) {
             a->dir = v;
         } else if (strcmp(o, "--book") == 0) {
             a->book_path = v;
+        } else if (strcmp(o, "--rescore") == 0) {
+            a->rescore_path = v;
         } else if (strcmp(o, "--eval-file") == 0) {
             a->eval_file = v;
         } else if (strcmp(o, "--positions") == 0) {
@@ -266,6 +275,105 @@ static int run_worker(const Args *a, int worker, long long share) {
     return status;
 }
 
+// The start and main line of one game of a PGN file, as the reader tells them.
+typedef struct GameMoves {
+    Board start;
+    Move moves[DATAGEN_PLIES_MAX];
+    int count;
+    char result[8];
+} GameMoves;
+
+static void moves_start(void *ctx, const Board *start) { ((GameMoves *)ctx)->start = *start; }
+
+static const char *moves_move(void *ctx, const Board *before, Move m, int depth, int ply) {
+    (void)before, (void)ply;
+    GameMoves *g = ctx;
+    if (depth == 0 && g->count < DATAGEN_PLIES_MAX)
+        g->moves[g->count++] = m;
+    return NULL;
+}
+
+static void moves_end(void *ctx, const char *result, const Board *final) {
+    (void)final;
+    GameMoves *g = ctx;
+    snprintf(g->result, sizeof g->result, "%s", result);
+}
+
+// A finished game's result; false for "*" (nothing to learn the outcome from).
+static bool result_of(const char *text, TrainResult *out) {
+    static const struct {
+        const char *text;
+        TrainResult result;
+    } known[] = { { "1-0", TRAIN_WHITE_WINS }, { "0-1", TRAIN_BLACK_WINS },
+                  { "1/2-1/2", TRAIN_DRAW } };
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (strcmp(text, known[i].text) == 0) {
+            *out = known[i].result;
+            return true;
+        }
+    return false;
+}
+
+// One rescoring worker: of the file's finished games that start with a legal move, every
+// jobs-th from its own number on. The games its file holds already are skipped, so a
+// stopped run goes on where it stopped; broken games are skipped by every worker alike.
+static int run_rescore_worker(const Args *a, int worker) {
+    char path[PATH_MAX_LEN], err[320];
+    worker_path(a, worker, path, sizeof path);
+    TrainWriter w;
+    if (!train_writer_open(&w, path, err, sizeof err)) {
+        fprintf(stderr, "patzer datagen: worker %d: %s\n", worker, err);
+        return 1;
+    }
+    PgnReader *r = pgn_reader_open(a->rescore_path, err, sizeof err);
+    Datagen *d = datagen_new(&a->opt);
+    TrainPosition *records = malloc(DATAGEN_PLIES_MAX * sizeof *records);
+    GameMoves *g = malloc(sizeof *g);
+    int status = 0;
+    if (!r) {
+        fprintf(stderr, "patzer datagen: --rescore: %s\n", err);
+        status = 1;
+    } else if (!d || !records || !g) {
+        fprintf(stderr, "patzer datagen: worker %d: out of memory\n", worker);
+        status = 1;
+    }
+    PgnVisitor v = { .start = moves_start, .move = moves_move, .end = moves_end, .ctx = g };
+    long long usable = 0, mine = 0;
+    while (status == 0) {
+        g->count = 0;
+        g->result[0] = '\0';
+        board_set_start(&g->start);
+        PgnError error;
+        int rc = pgn_reader_visit(r, &v, &error);
+        if (rc == 0)
+            break;
+        if (rc < 0 && worker == 0) // every worker meets it: one says so
+            fprintf(stderr, "patzer datagen: %s:%d:%d: %s (skipped)\n", error.file,
+                    error.line, error.column, error.message);
+        TrainResult result;
+        if (rc < 0 || g->count == 0 || !result_of(g->result, &result) ||
+            !movegen_is_legal(&g->start, g->moves[0]))
+            continue;
+        if (usable++ % a->jobs != worker || mine++ < w.games)
+            continue;
+        int n = datagen_score_game(d, &g->start, g->moves, g->count, result, records);
+        if (!train_writer_add_game(&w, records, n, err, sizeof err)) {
+            fprintf(stderr, "patzer datagen: %s: %s\n", path, err);
+            status = 1;
+        }
+    }
+    if (!train_writer_close(&w) && status == 0) {
+        fprintf(stderr, "patzer datagen: %s: write error\n", path);
+        status = 1;
+    }
+    if (r)
+        pgn_reader_close(r);
+    free(g);
+    free(records);
+    datagen_free(d);
+    return status;
+}
+
 // What the monitor knows of one worker's file.
 typedef struct FileCount {
     long long offset; // bytes read so far (whole records)
@@ -322,6 +430,13 @@ static long long report(const Args *a, FileCount *counts, long long start_record
     }
     double elapsed = now_seconds() - start_time;
     double rate = elapsed > 0 ? (double)(records - start_records) / elapsed : 0;
+    if (a->rescore_path) {
+        // The file's end is the target: its size in positions is not known beforehand.
+        printf("datagen: %lld games, %lld positions scored, %.0f positions/s\n", games, records,
+               rate);
+        fflush(stdout);
+        return records;
+    }
     char eta[32] = "-";
     if (rate > 0 && records < a->positions)
         format_duration((double)(a->positions - records) / rate, eta, sizeof eta);
@@ -340,13 +455,13 @@ static void settings_text(const Args *a, char *buf, size_t bufsz) {
         snprintf(eval, sizeof eval, " eval nnue %08x", (unsigned)net_checksum(a->net));
     snprintf(buf, bufsz,
              "seed %" PRIu64 " nodes %" PRIu64 " hash %d jobs %d random-plies %d book %s "
-             "opening-max %d win %d/%d draw %d/%d/%d%s format 1\n",
+             "opening-max %d win %d/%d draw %d/%d/%d%s%s%s format 1\n",
              o->seed, o->nodes, o->hash_mb, a->jobs, o->random_plies,
              o->chess960    ? "chess960"
              : a->book_path ? a->book_path
                             : "-",
              o->opening_max_cp, o->win_cp, o->win_plies, o->draw_cp, o->draw_plies, o->draw_min_ply,
-             eval);
+             eval, a->rescore_path ? " rescore " : "", a->rescore_path ? a->rescore_path : "");
 }
 
 // Creates DIR and its settings file, or checks that a restart matches them.
@@ -407,9 +522,13 @@ static int run(const Args *a) {
         fprintf(stderr, "patzer datagen: out of memory\n");
         return 1;
     }
-    printf("datagen: %d workers, %" PRIu64 " nodes per move, seed %" PRIu64
-           ", %lld positions wanted in %s\n",
-           a->jobs, a->opt.nodes, a->opt.seed, a->positions, a->dir);
+    if (a->rescore_path)
+        printf("datagen: %d workers, %" PRIu64 " nodes per move, the games of %s scored into %s\n",
+               a->jobs, a->opt.nodes, a->rescore_path, a->dir);
+    else
+        printf("datagen: %d workers, %" PRIu64 " nodes per move, seed %" PRIu64
+               ", %lld positions wanted in %s\n",
+               a->jobs, a->opt.nodes, a->opt.seed, a->positions, a->dir);
     long long start_records = report(a, counts, 0, -1);
     double start = now_seconds();
 
@@ -420,7 +539,7 @@ static int run(const Args *a) {
         long long share = a->positions / a->jobs + (i < a->positions % a->jobs);
         pid_t pid = fork();
         if (pid == 0)
-            _exit(run_worker(a, i, share));
+            _exit(a->rescore_path ? run_rescore_worker(a, i) : run_worker(a, i, share));
         if (pid < 0) {
             fprintf(stderr, "patzer datagen: cannot start worker %d: %s\n", i, strerror(errno));
             break;
@@ -603,6 +722,18 @@ static int stats(const Args *a) {
     return 0;
 }
 
+// Whether the games to rescore can be read, said before any worker starts.
+static bool can_read_pgn(const char *path) {
+    char err[320];
+    PgnReader *r = pgn_reader_open(path, err, sizeof err);
+    if (!r) {
+        fprintf(stderr, "patzer datagen: --rescore: %s\n", err);
+        return false;
+    }
+    pgn_reader_close(r);
+    return true;
+}
+
 int cli_datagen(int argc, char **argv) {
     Args a = { 0 };
     int status = 2;
@@ -611,8 +742,14 @@ int cli_datagen(int argc, char **argv) {
         fprintf(stderr, "patzer datagen: --960 and --book exclude each other\n");
         ok = false;
     }
+    if (ok && a.rescore_path && (a.book_path || a.opt.chess960)) {
+        fprintf(stderr, "patzer datagen: --rescore takes the games' own starts: no --book or --960\n");
+        ok = false;
+    }
     if (ok && a.eval_file && a.mode == MODE_RUN)
         ok = load_net(&a);
+    if (ok && a.rescore_path && a.mode == MODE_RUN)
+        ok = can_read_pgn(a.rescore_path);
     if (ok && (!a.book_path || load_book(&a))) {
         switch (a.mode) {
         case MODE_RUN: status = run(&a); break;

@@ -169,6 +169,23 @@ static bool play_opening(Datagen *d) {
     return r.score <= o->opening_max_cp && r.score >= -o->opening_max_cp;
 }
 
+// The position of d->game as a record: the search's score (White's view) and
+// best move, and the marks that tell the trainer whether it is quiet.
+static void store_position(Datagen *d, TrainPosition *p, int ply, int white_score, Move best) {
+    Board *b = &d->game.board;
+    train_position_from_board(p, b);
+    p->ply = (uint16_t)ply;
+    p->score = (int16_t)white_score;
+    p->move = best;
+    p->flags = 0;
+    if (board_in_check(b))
+        p->flags |= TRAIN_FLAG_IN_CHECK;
+    else if (datagen_is_tactical(d, b))
+        p->flags |= TRAIN_FLAG_NOT_QUIET;
+    if (board_is_capture(b, best) || move_is_promotion(best))
+        p->flags |= TRAIN_FLAG_NOISY_BEST;
+}
+
 // The result when the game is over by the rules, or -1.
 static int rules_result(const Line *l) {
     const Board *b = &l->board;
@@ -197,18 +214,7 @@ static int play_game(Datagen *d, TrainPosition *out, TrainResult *result) {
         search(d, &r);
         int white_score = b->side == WHITE ? r.score : -r.score;
 
-        TrainPosition *p = &out[n++];
-        train_position_from_board(p, b);
-        p->ply = (uint16_t)ply;
-        p->score = (int16_t)white_score;
-        p->move = r.best;
-        p->flags = 0;
-        if (board_in_check(b))
-            p->flags |= TRAIN_FLAG_IN_CHECK;
-        else if (datagen_is_tactical(d, b))
-            p->flags |= TRAIN_FLAG_NOT_QUIET;
-        if (board_is_capture(b, r.best) || move_is_promotion(r.best))
-            p->flags |= TRAIN_FLAG_NOISY_BEST;
+        store_position(d, &out[n++], ply, white_score, r.best);
 
         // Adjudication: a clear score held for a few plies by both sides.
         int sign = white_score > 0 ? 1 : -1;
@@ -228,13 +234,17 @@ static int play_game(Datagen *d, TrainPosition *out, TrainResult *result) {
     return n;
 }
 
+// A clean engine for each game, so that a game's records depend on the game alone.
+static void clear_engine(Datagen *d) {
+    tt_clear(d->tt);
+    search_clear(d->searcher);
+    eval_pawn_cache_clear(d->pawns);
+}
+
 int datagen_play(Datagen *d, int worker, long long index, TrainPosition *out) {
     for (uint64_t attempt = 0;; attempt++) {
         d->rng = mix(mix(mix(d->opt->seed) ^ (uint64_t)worker) ^ (uint64_t)index) ^ attempt;
-        // Every game starts from a clean engine, so it depends on its seed only.
-        tt_clear(d->tt);
-        search_clear(d->searcher);
-        eval_pawn_cache_clear(d->pawns);
+        clear_engine(d); // every game depends on its seed only
         if (!play_opening(d) && attempt < OPENING_ATTEMPTS_MAX)
             continue;
         TrainResult result;
@@ -244,4 +254,24 @@ int datagen_play(Datagen *d, int worker, long long index, TrainPosition *out) {
         if (n > 0)
             return n;
     }
+}
+
+int datagen_score_game(Datagen *d, const Board *start, const Move *moves, int n,
+                       TrainResult result, TrainPosition *out) {
+    clear_engine(d);
+    line_init(&d->game, start);
+    const Board *b = &d->game.board;
+    // The game's own ply, so that the trainer's opening cut (--min-ply) means the same here.
+    int ply = 2 * (b->fullmove > 0 ? b->fullmove - 1 : 0) + (b->side == BLACK);
+    int stored = 0;
+    for (int i = 0; i < n && stored < DATAGEN_PLIES_MAX && movegen_is_legal(b, moves[i]); i++) {
+        SearchResult r;
+        search(d, &r);
+        int white_score = b->side == WHITE ? r.score : -r.score;
+        store_position(d, &out[stored++], ply + i, white_score, r.best);
+        line_play(&d->game, moves[i]);
+    }
+    for (int i = 0; i < stored; i++)
+        out[i].result = result;
+    return stored;
 }

@@ -2,7 +2,8 @@
 // Self-play games for training data: a random opening, then the engine against
 // itself at a fixed node count per move, adjudicated early when the result is
 // clear. Each game is a pure function of (seed, worker, game index), so a run
-// reproduces and a restarted run goes on exactly where it stopped.
+// reproduces and a restarted run goes on exactly where it stopped. The positions
+// of games played elsewhere are scored the same way (datagen_score_game).
 #ifndef SRC_TRAIN_DATAGEN_H
 #define SRC_TRAIN_DATAGEN_H
 
@@ -46,6 +47,14 @@ void datagen_free(Datagen *d);
 // out[0..DATAGEN_PLIES_MAX); returns how many (always at least one: openings
 // that end the game or are lopsided are replaced by the next candidate).
 int datagen_play(Datagen *d, int worker, long long index, TrainPosition *out);
+
+// Scores the positions of a game played elsewhere, from start through moves[0..n): each
+// position before a move is searched and stored as datagen_play stores its own (the
+// search's score and best move, the quiet marks), all with the game's result. Stops at
+// DATAGEN_PLIES_MAX positions or at the first move that is not legal; returns how many
+// were stored.
+int datagen_score_game(Datagen *d, const Board *start, const Move *moves, int n,
+                       TrainResult result, TrainPosition *out);
 
 // True when the capture search of b finds a different score than the static
 // evaluation (b is restored). b must not be in check.
