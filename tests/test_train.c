@@ -232,13 +232,21 @@ Test(train, writer_cuts_a_torn_game_and_resumes) {
     rmdir(dir);
 }
 
+// An engine for datagen's tests: a small table, nodes per move (0: the default). The
+// options must outlive it, so they are the test's own.
+static Datagen *small_datagen(DatagenOptions *o, uint64_t nodes) {
+    datagen_options_init(o);
+    if (nodes)
+        o->nodes = nodes;
+    o->hash_mb = 1;
+    Datagen *d = datagen_new(o);
+    cr_assert_not_null(d);
+    return d;
+}
+
 Test(train, self_play_is_reproducible_and_marked) {
     DatagenOptions o;
-    datagen_options_init(&o);
-    o.nodes = 400;
-    o.hash_mb = 1;
-    Datagen *d = datagen_new(&o);
-    cr_assert_not_null(d);
+    Datagen *d = small_datagen(&o, 400);
     static TrainPosition a[DATAGEN_PLIES_MAX], b[DATAGEN_PLIES_MAX];
     int na = datagen_play(d, 0, 3, a);
     int nb = datagen_play(d, 1, 0, b); // another game in between
@@ -270,11 +278,7 @@ Test(train, self_play_is_reproducible_and_marked) {
 // move ends it.
 Test(train, a_game_played_elsewhere_is_scored_position_by_position) {
     DatagenOptions o;
-    datagen_options_init(&o);
-    o.nodes = 300;
-    o.hash_mb = 1;
-    Datagen *d = datagen_new(&o);
-    cr_assert_not_null(d);
+    Datagen *d = small_datagen(&o, 300);
     char err[160];
     Board start;
     cr_assert(board_set_fen(&start,
@@ -310,10 +314,7 @@ Test(train, a_game_played_elsewhere_is_scored_position_by_position) {
 
 Test(train, tactical_positions_are_told_from_quiet_ones) {
     DatagenOptions o;
-    datagen_options_init(&o);
-    o.hash_mb = 1;
-    Datagen *d = datagen_new(&o);
-    cr_assert_not_null(d);
+    Datagen *d = small_datagen(&o, 0);
     char err[160];
     // A queen hangs to a pawn.
     cr_assert(board_set_fen(board, "4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", err, sizeof err));

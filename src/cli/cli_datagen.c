@@ -243,8 +243,12 @@ static void worker_path(const Args *a, int worker, char *buf, size_t bufsz) {
 
 // ------------------------------------------------------------------------------ the run
 
-// One worker process: plays games until its file holds its share.
-static int run_worker(const Args *a, int worker, long long share) {
+// A worker's source of games: the next game's records into out, and how many; 0 when
+// the worker is done, -1 when it failed (after saying why). w is the worker's file.
+typedef int (*NextGame)(void *ctx, Datagen *d, const TrainWriter *w, TrainPosition *out);
+
+// One worker process: appends the games of its source to its file until the source is done.
+static int run_games(const Args *a, int worker, NextGame next, void *ctx) {
     char path[PATH_MAX_LEN], err[256];
     worker_path(a, worker, path, sizeof path);
     TrainWriter w;
@@ -259,8 +263,12 @@ static int run_worker(const Args *a, int worker, long long share) {
         fprintf(stderr, "patzer datagen: worker %d: out of memory\n", worker);
         status = 1;
     }
-    while (status == 0 && w.records < share) {
-        int n = datagen_play(d, worker, w.games, game);
+    while (status == 0) {
+        int n = next(ctx, d, &w, game);
+        if (n <= 0) {
+            status = n < 0;
+            break;
+        }
         if (!train_writer_add_game(&w, game, n, err, sizeof err)) {
             fprintf(stderr, "patzer datagen: %s: %s\n", path, err);
             status = 1;
@@ -273,6 +281,17 @@ static int run_worker(const Args *a, int worker, long long share) {
     free(game);
     datagen_free(d);
     return status;
+}
+
+// Self-play: games until the worker's file holds its share of the positions.
+typedef struct SelfPlay {
+    int worker;
+    long long share;
+} SelfPlay;
+
+static int next_self_play(void *ctx, Datagen *d, const TrainWriter *w, TrainPosition *out) {
+    const SelfPlay *sp = ctx;
+    return w->records < sp->share ? datagen_play(d, sp->worker, w->games, out) : 0;
 }
 
 // The start and main line of one game of a PGN file, as the reader tells them.
@@ -314,63 +333,61 @@ static bool result_of(const char *text, TrainResult *out) {
     return false;
 }
 
-// One rescoring worker: of the file's finished games that start with a legal move, every
-// jobs-th from its own number on. The games its file holds already are skipped, so a
-// stopped run goes on where it stopped; broken games are skipped by every worker alike.
-static int run_rescore_worker(const Args *a, int worker) {
-    char path[PATH_MAX_LEN], err[320];
-    worker_path(a, worker, path, sizeof path);
-    TrainWriter w;
-    if (!train_writer_open(&w, path, err, sizeof err)) {
-        fprintf(stderr, "patzer datagen: worker %d: %s\n", worker, err);
-        return 1;
-    }
-    PgnReader *r = pgn_reader_open(a->rescore_path, err, sizeof err);
-    Datagen *d = datagen_new(&a->opt);
-    TrainPosition *records = malloc(DATAGEN_PLIES_MAX * sizeof *records);
-    GameMoves *g = malloc(sizeof *g);
-    int status = 0;
-    if (!r) {
-        fprintf(stderr, "patzer datagen: --rescore: %s\n", err);
-        status = 1;
-    } else if (!d || !records || !g) {
-        fprintf(stderr, "patzer datagen: worker %d: out of memory\n", worker);
-        status = 1;
-    }
+// Rescoring: of the file's finished games that start with a legal move, every jobs-th from
+// the worker's own number on. The games its file holds already are skipped, so a stopped
+// run goes on where it stopped; broken games are skipped by every worker alike.
+typedef struct Rescoring {
+    int worker, jobs;
+    PgnReader *games;
+    GameMoves game;
+    long long usable, mine; // finished games met, and this worker's among them
+} Rescoring;
+
+static int next_rescored(void *ctx, Datagen *d, const TrainWriter *w, TrainPosition *out) {
+    Rescoring *rs = ctx;
+    GameMoves *g = &rs->game;
     PgnVisitor v = { .start = moves_start, .move = moves_move, .end = moves_end, .ctx = g };
-    long long usable = 0, mine = 0;
-    while (status == 0) {
+    for (;;) {
         g->count = 0;
         g->result[0] = '\0';
         board_set_start(&g->start);
         PgnError error;
-        int rc = pgn_reader_visit(r, &v, &error);
+        int rc = pgn_reader_visit(rs->games, &v, &error);
         if (rc == 0)
-            break;
-        if (rc < 0 && worker == 0) // every worker meets it: one says so
+            return 0;
+        if (rc < 0 && rs->worker == 0) // every worker meets it: one says so
             fprintf(stderr, "patzer datagen: %s:%d:%d: %s (skipped)\n", error.file,
                     error.line, error.column, error.message);
         TrainResult result;
         if (rc < 0 || g->count == 0 || !result_of(g->result, &result) ||
             !movegen_is_legal(&g->start, g->moves[0]))
             continue;
-        if (usable++ % a->jobs != worker || mine++ < w.games)
+        if (rs->usable++ % rs->jobs != rs->worker || rs->mine++ < w->games)
             continue;
-        int n = datagen_score_game(d, &g->start, g->moves, g->count, result, records);
-        if (!train_writer_add_game(&w, records, n, err, sizeof err)) {
-            fprintf(stderr, "patzer datagen: %s: %s\n", path, err);
-            status = 1;
-        }
+        // At least the first position: its move is legal.
+        return datagen_score_game(d, &g->start, g->moves, g->count, result, out);
     }
-    if (!train_writer_close(&w) && status == 0) {
-        fprintf(stderr, "patzer datagen: %s: write error\n", path);
-        status = 1;
+}
+
+static int run_worker(const Args *a, int worker, long long share) {
+    if (!a->rescore_path)
+        return run_games(a, worker, next_self_play, &(SelfPlay){ worker, share });
+    char err[320];
+    Rescoring *rs = calloc(1, sizeof *rs);
+    if (!rs) {
+        fprintf(stderr, "patzer datagen: worker %d: out of memory\n", worker);
+        return 1;
     }
-    if (r)
-        pgn_reader_close(r);
-    free(g);
-    free(records);
-    datagen_free(d);
+    *rs = (Rescoring){ .worker = worker, .jobs = a->jobs };
+    rs->games = pgn_reader_open(a->rescore_path, err, sizeof err);
+    int status = 1;
+    if (rs->games) {
+        status = run_games(a, worker, next_rescored, rs);
+        pgn_reader_close(rs->games);
+    } else {
+        fprintf(stderr, "patzer datagen: --rescore: %s\n", err);
+    }
+    free(rs);
     return status;
 }
 
@@ -539,7 +556,7 @@ static int run(const Args *a) {
         long long share = a->positions / a->jobs + (i < a->positions % a->jobs);
         pid_t pid = fork();
         if (pid == 0)
-            _exit(a->rescore_path ? run_rescore_worker(a, i) : run_worker(a, i, share));
+            _exit(run_worker(a, i, share));
         if (pid < 0) {
             fprintf(stderr, "patzer datagen: cannot start worker %d: %s\n", i, strerror(errno));
             break;
