@@ -294,30 +294,6 @@ static int next_self_play(void *ctx, Datagen *d, const TrainWriter *w, TrainPosi
     return w->records < sp->share ? datagen_play(d, sp->worker, w->games, out) : 0;
 }
 
-// The start and main line of one game of a PGN file, as the reader tells them.
-typedef struct GameMoves {
-    Board start;
-    Move moves[DATAGEN_PLIES_MAX];
-    int count;
-    char result[8];
-} GameMoves;
-
-static void moves_start(void *ctx, const Board *start) { ((GameMoves *)ctx)->start = *start; }
-
-static const char *moves_move(void *ctx, const Board *before, Move m, int depth, int ply) {
-    (void)before, (void)ply;
-    GameMoves *g = ctx;
-    if (depth == 0 && g->count < DATAGEN_PLIES_MAX)
-        g->moves[g->count++] = m;
-    return NULL;
-}
-
-static void moves_end(void *ctx, const char *result, const Board *final) {
-    (void)final;
-    GameMoves *g = ctx;
-    snprintf(g->result, sizeof g->result, "%s", result);
-}
-
 // A finished game's result; false for "*" (nothing to learn the outcome from).
 static bool result_of(const char *text, TrainResult *out) {
     static const struct {
@@ -339,33 +315,30 @@ static bool result_of(const char *text, TrainResult *out) {
 typedef struct Rescoring {
     int worker, jobs;
     PgnReader *games;
-    GameMoves game;
+    Move moves[DATAGEN_PLIES_MAX];
     long long usable, mine; // finished games met, and this worker's among them
 } Rescoring;
 
 static int next_rescored(void *ctx, Datagen *d, const TrainWriter *w, TrainPosition *out) {
     Rescoring *rs = ctx;
-    GameMoves *g = &rs->game;
-    PgnVisitor v = { .start = moves_start, .move = moves_move, .end = moves_end, .ctx = g };
     for (;;) {
-        g->count = 0;
-        g->result[0] = '\0';
-        board_set_start(&g->start);
+        PgnSummary summary;
+        PgnMainline line = { .moves = rs->moves, .max = DATAGEN_PLIES_MAX };
         PgnError error;
-        int rc = pgn_reader_visit(rs->games, &v, &error);
+        int rc = pgn_reader_mainline(rs->games, &summary, &line, &error);
         if (rc == 0)
             return 0;
         if (rc < 0 && rs->worker == 0) // every worker meets it: one says so
             fprintf(stderr, "patzer datagen: %s:%d:%d: %s (skipped)\n", error.file,
                     error.line, error.column, error.message);
         TrainResult result;
-        if (rc < 0 || g->count == 0 || !result_of(g->result, &result) ||
-            !movegen_is_legal(&g->start, g->moves[0]))
+        if (rc < 0 || line.count == 0 || !result_of(summary.result, &result) ||
+            !movegen_is_legal(&line.start, line.moves[0]))
             continue;
         if (rs->usable++ % rs->jobs != rs->worker || rs->mine++ < w->games)
             continue;
         // At least the first position: its move is legal.
-        return datagen_score_game(d, &g->start, g->moves, g->count, result, out);
+        return datagen_score_game(d, &line.start, line.moves, line.count, result, out);
     }
 }
 
