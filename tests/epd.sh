@@ -24,7 +24,7 @@ if [[ $out == *"solved $count of $count"* ]]; then pass "mates.epd: solved $coun
     fail "mates.epd: not all $count solved" "$out"; fi
 if [ "$(grep -c ' ok bm ' <<<"$out")" -eq "$count" ]; then pass "mates.epd: one ok line each"; else
     fail "mates.epd: one ok line each" "$out"; fi
-if grep -q '^1 mate1.back-rank ok bm Ra8# found Ra8# (depth [0-9]*, score mate 1)$' <<<"$out"; then
+if grep -q '^1 mate1.back-rank ok bm Ra8# found Ra8# (depth [0-9]*, score mate 1, [0-9]* nodes)$' <<<"$out"; then
     pass "mates.epd: line format"
 else
     fail "mates.epd: line format" "$out"
@@ -41,6 +41,17 @@ if [ "$one" = "$two" ]; then pass "--nodes: the same report with 1 and 2 jobs"; 
 $two"; fi
 if [[ $one == *"solved $count of $count"* ]]; then pass "--nodes 100000: solved $count of $count"; else
     fail "--nodes 100000: not all $count solved" "$one"; fi
+# The total is the sum of the lines' node counts, each within the limit.
+sum=0 over=0
+while read -r n; do
+    sum=$((sum + n))
+    [ "$n" -le 100000 ] || over=1
+done < <(sed -n 's/.*, \([0-9]*\) nodes)$/\1/p' <<<"$one")
+if [[ $one == *"searched $sum nodes"* ]] && [ "$sum" -gt 0 ] && [ "$over" -eq 0 ]; then
+    pass "--nodes 100000: each line's nodes within the limit, their sum in the total"
+else
+    fail "--nodes 100000: nodes per line and total (sum $sum, over $over)" "$one"
+fi
 for bad in 0 -5 abc 12x; do
     out=$(timeout 10 "$PATZER" epd "$suite" --nodes "$bad" 2>&1)
     status=$?

@@ -196,8 +196,9 @@ static bool report(EpdRun *run) {
         else
             snprintf(score, sizeof score, "%+.2f", i->score / 100.0);
     }
-    printf("%d %s %s %s %s found %s (depth %d, score %s)\n", number, run->id, ok ? "ok" : "FAIL",
-           run->bm_count ? "bm" : "am", expected, found, depth, score);
+    printf("%d %s %s %s %s found %s (depth %d, score %s, %llu nodes)\n", number, run->id,
+           ok ? "ok" : "FAIL", run->bm_count ? "bm" : "am", expected, found, depth, score,
+           (unsigned long long)run->result.nodes);
     if (fflush(stdout) == EOF)
         perror("patzer epd: stdout");
     return ok;
@@ -218,6 +219,7 @@ typedef struct Suite {
     Engine **engines;    // one per job
     SearchLimits limits; // movetime, depth and nodes: the same for every position
     int solved;
+    uint64_t nodes; // over the searched positions
     bool output_failed;
 } Suite;
 
@@ -242,6 +244,7 @@ static bool deliver(int index, void *ctx) {
     }
     if (report(run))
         s->solved++;
+    s->nodes += run->result.nodes;
     return true;
 }
 
@@ -396,6 +399,9 @@ int cli_epd(int argc, char **argv) {
     }
     if (!net_ok || suite.output_failed)
         return 2;
+    // Nodes, not time: at a fixed depth or node count the report stays the same for any
+    // --jobs and any load, and two builds or evaluations compare by it.
+    printf("searched %llu nodes\n", (unsigned long long)suite.nodes);
     printf("solved %d of %d\n", suite.solved, suite.count);
     return fflush(stdout) == EOF ? 2 : 0;
 }
