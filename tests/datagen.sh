@@ -207,6 +207,17 @@ if [ $? -eq 0 ] && [[ $out == *"3 games, 11 positions scored"* ]] &&
 else
     fail "--rescore run again goes on where it stopped (here: at the end)" "$out"
 fi
+# A rescoring run's settings name what it uses (the games, nodes, hash, jobs), not the
+# seed or random plies it has no use for: a restart with other ones goes on.
+out=$("$PATZER" datagen --rescore "$tmp/games.pgn" --out "$tmp/rs" --jobs 2 --nodes 300 \
+    --seed 9 --random-plies 2 2>&1)
+if [ $? -eq 0 ] && grep -qx "rescore $tmp/games.pgn nodes 300 hash [0-9]* jobs 2 format 1" \
+    "$tmp/rs/settings.txt" && cmp -s "$tmp/rs/worker-000.bin" "$tmp/rs-000.bin"; then
+    pass "--rescore: the settings name the games and the search, not the seed"
+else
+    fail "--rescore: the settings name the games and the search, not the seed" \
+        "$out $(cat "$tmp/rs/settings.txt")"
+fi
 out=$("$PATZER" datagen --rescore "$tmp/games.pgn" --book "$tmp/book.epd" --out "$tmp/rs2" 2>&1)
 if [ $? -eq 2 ] && [[ $out == *"--rescore takes the games' own starts"* ]]; then
     pass "--rescore with --book is refused"

@@ -436,22 +436,28 @@ static long long report(const Args *a, FileCount *counts, long long start_record
     return records;
 }
 
-// The settings that shape the data; a restart must use the same ones.
+// The settings that shape the data; a restart must use the same ones. A rescoring run
+// names only what it uses: the games, and how each position is searched and shared out.
 static void settings_text(const Args *a, char *buf, size_t bufsz) {
     const DatagenOptions *o = &a->opt;
     // A run with the hand-crafted evaluation keeps the text of the runs before nets.
     char eval[32] = "";
     if (a->net)
         snprintf(eval, sizeof eval, " eval nnue %08x", (unsigned)net_checksum(a->net));
+    if (a->rescore_path) {
+        snprintf(buf, bufsz, "rescore %s nodes %" PRIu64 " hash %d jobs %d%s format 1\n",
+                 a->rescore_path, o->nodes, o->hash_mb, a->jobs, eval);
+        return;
+    }
     snprintf(buf, bufsz,
              "seed %" PRIu64 " nodes %" PRIu64 " hash %d jobs %d random-plies %d book %s "
-             "opening-max %d win %d/%d draw %d/%d/%d%s%s%s format 1\n",
+             "opening-max %d win %d/%d draw %d/%d/%d%s format 1\n",
              o->seed, o->nodes, o->hash_mb, a->jobs, o->random_plies,
              o->chess960    ? "chess960"
              : a->book_path ? a->book_path
                             : "-",
              o->opening_max_cp, o->win_cp, o->win_plies, o->draw_cp, o->draw_plies, o->draw_min_ply,
-             eval, a->rescore_path ? " rescore " : "", a->rescore_path ? a->rescore_path : "");
+             eval);
 }
 
 // Creates DIR and its settings file, or checks that a restart matches them.
