@@ -127,6 +127,28 @@ out=$(printf '%s\n' quit | timeout 30 "$PATZER" --new 2>&1)
 check "no file, nothing said" lacks "$out" "Changes not saved when patzer"
 check "and its mark goes with it" test ! -e "$XDG_STATE_HOME/patzer/recovered.seen"
 
+# SIGINT over a pipe is the shell ending the whole pipeline (Ctrl-C): nobody
+# reads the line mode's questions, so it is SIGTERM's case. It died at once
+# and lost the changes. (set -m: a background job of a script ignores SIGINT.)
+rm -f "$tmp/in"
+mkfifo "$tmp/in"
+set -m
+"$PATZER" --new <"$tmp/in" >"$tmp/int.out" 2>"$tmp/int.err" &
+pid=$!
+set +m
+exec 9>"$tmp/in"
+printf '%s\n' "load $tmp/edited.pgn" 'comment kept through a Ctrl-C' >&9
+check "the comment is made" wait_until 10 file_has "$tmp/int.out" 'kept through a Ctrl-C'
+kill -INT "$pid"
+wait "$pid"
+status=$?
+exec 9>&-
+check "SIGINT ends the line mode over a pipe by the signal (status $status)" test "$status" -eq 130
+check "the game is kept in recovered.pgn" \
+    grep -q 'kept through a Ctrl-C' "$XDG_STATE_HOME/patzer/recovered.pgn"
+check "the file is untouched" test "$(grep -c 'kept through a Ctrl-C' "$tmp/edited.pgn")" -eq 0
+rm -f "$XDG_STATE_HOME/patzer/recovered.pgn"
+
 # A line with a NUL byte is refused whole, with a message: not cut at the NUL
 # and run as what comes before it (here a move), nor dropped in silence. Other
 # control bytes likewise (they were echoed raw to the terminal).

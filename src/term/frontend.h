@@ -16,10 +16,11 @@ static inline int64_t frontend_now_ms(void) { return search_now_ms(); }
 // (the man page's EXIT STATUS).
 enum { FRONTEND_NOT_SAVED = 3 };
 
-// SIGHUP (the terminal closed) or SIGTERM ended the game: the changes to
-// games of files not saved go to the recovery file (session_recover_unsaved),
-// and standard error says where, or why they could not. Returns 0, or
-// FRONTEND_NOT_SAVED when they could not be kept.
+// SIGHUP (the terminal closed), SIGTERM, or SIGINT to the line mode over a
+// pipe ended the game: the changes to games of files not saved go to the
+// recovery file (session_recover_unsaved), and standard error says where, or
+// why they could not. Returns 0, or FRONTEND_NOT_SAVED when they could not be
+// kept.
 int frontend_recover_unsaved(Session *s);
 
 // Runs the line mode over in/out; first_line is a line main already read

@@ -34,17 +34,47 @@ typedef struct LineMode {
 // games of files are kept apart, and the program dies by the signal.
 static volatile sig_atomic_t stop_signal;
 
+// Ctrl-C typed at a terminal: someone is there to answer, so it is handled
+// as the terminal game handles it (interrupt_typed), not as an end.
+static volatile sig_atomic_t interrupted;
+
 static void on_stop_signal(int sig) {
     stop_signal = sig;
 }
 
-static void install_signals(void) {
-    struct sigaction sa;
+static void on_interrupt(int sig) {
+    (void)sig;
+    interrupted = 1;
+}
+
+// SIGINT depends on who sends it. At a terminal it is a person's Ctrl-C,
+// which must never lose work (the default action did, at once). Over a pipe
+// it is the shell ending the whole pipeline, which asks nothing: it is
+// SIGTERM's case. Ignored on entry (a background job of a script), it stays
+// ignored, as the convention for SIGINT wants.
+static void install_signals(bool at_terminal) {
+    struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_stop_signal; // no SA_RESTART: poll and read return at once
     sigemptyset(&sa.sa_mask);
     sigaction(SIGHUP, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    if (sigaction(SIGINT, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+        return;
+    sa.sa_handler = at_terminal ? on_interrupt : on_stop_signal;
+    sigaction(SIGINT, &sa, NULL);
+}
+
+// Ctrl-C at a terminal: what the user waits for (the engine's reply, a hint,
+// a review, the explorer's index) or watches (an analysis, which never makes
+// the session busy) is stopped, as a "stop" line would; with nothing running
+// it is quit, typed, which names changes not saved to a game of a file once,
+// so that a second Ctrl-C leaves (as in the terminal game).
+static void interrupt_typed(LineMode *lm) {
+    interrupted = 0;
+    Session *s = lm->session;
+    bool running = session_busy(s) || session_mode(s) == SESSION_ANALYSE;
+    session_handle_line(s, running ? "stop" : "quit", frontend_now_ms());
 }
 
 static void print_board(LineMode *lm) {
@@ -212,6 +242,8 @@ static void wait_input(LineMode *lm, bool want_input) {
 static void finish(LineMode *lm) {
     Session *s = lm->session;
     while (!session_quit_requested(s) && session_busy(s) && !stop_signal) {
+        if (interrupted)
+            interrupt_typed(lm);
         session_poll(s, frontend_now_ms());
         wait_input(lm, false);
     }
@@ -234,6 +266,8 @@ static void run(LineMode *lm) {
     Session *s = lm->session;
     char line[LINE_MAX_LEN];
     while (!session_quit_requested(s) && !stop_signal) {
+        if (interrupted)
+            interrupt_typed(lm);
         session_poll(s, frontend_now_ms());
         report_failures(lm);
         if (session_quit_requested(s))
@@ -291,7 +325,7 @@ int linemode_run(const Config *cfg, FILE *in, FILE *out, const char *first_line)
         }
     }
     report_failures(lm); // at the start: an unwritable directory is found by the first write
-    install_signals();
+    install_signals(isatty(lm->fd));
     run(lm);
     int status = stop_signal ? frontend_recover_unsaved(lm->session) : 0;
     if (!session_save_all(lm->session, frontend_now_ms())) {
