@@ -503,6 +503,12 @@ Test(pgn_errors, positions_of_other_errors) {
         { "1. d4 d5 2. Nf3 Nf6 3. Nd2 *\n", 1, 24, "could be Nbd2, Nfd2" },
         { "\n\n   1. e4 e5 2. Zz9 *\n", 3, 16, "unreadable move 'Zz9'" },
         { "1. e4 e5 2. Nf3 (2. Nc3 Nc6 (2... Nf6 3. Kd2)) Nc6 *", 1, 42, "no king can reach d2" },
+        // Read as chess: a drop was an "unreadable move 'P'", an atomic game
+        // a chess game never played.
+        { "[Event \"x\"]\n[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. exd5 Qxd5 3. P@e4 *\n", 2, 1,
+          "a game of the variant 'Crazyhouse': patzer reads chess and Chess960 only" },
+        { "[Variant \"King of the Hill\"]\n\n1. e4 *\n", 1, 1, "variant 'King of the Hill'" },
+        { "[Variant \"atomic\"]\n\n*\n", 1, 1, "variant 'atomic'" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         Games gs;
@@ -516,6 +522,21 @@ Test(pgn_errors, positions_of_other_errors) {
         cr_assert_str_eq(gs.err[0].file, "text.pgn");
         free_games(&gs);
     }
+}
+
+// The names tools give chess itself (and Chess960) are no variant to refuse.
+Test(pgn_errors, chess_under_its_other_names_is_read) {
+    Games gs;
+    read_text("[Variant \"Standard\"]\n\n1. e4 *\n\n"
+              "[Variant \"From Position\"]\n[SetUp \"1\"]\n"
+              "[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n\n1. O-O *\n\n"
+              "[Variant \"Chess960\"]\n[SetUp \"1\"]\n"
+              "[FEN \"1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1\"]\n\n1. O-O-O *\n\n"
+              "[Variant \"normal\"]\n\n1. d4 *\n",
+              &gs);
+    cr_assert_eq(gs.errors, 0, "%s", gs.errors ? gs.err[0].message : "");
+    cr_assert_eq(gs.n, 4);
+    free_games(&gs);
 }
 
 Test(pgn_errors, missing_file_and_read_error) {

@@ -68,6 +68,8 @@ struct PgnReader {
     char fen[FEN_MAX * 2];
     int fen_line, fen_col;
     bool setup_zero;
+    char variant[64]; // a Variant tag naming a game other than chess ("" else)
+    int variant_line, variant_col;
     char tag_result[8];
     char result[8];
 };
@@ -331,12 +333,47 @@ static bool ensure_levels(PgnReader *r, int depth) {
     return true;
 }
 
+// Whether a Variant tag names a game whose moves are not chess moves (the
+// names lichess, chess.com and xboard write). A list of the others rather
+// than of chess's names: tools write chess itself in many ways ("Standard",
+// "From Position", "normal", "Chess 960"), and those must still be read.
+static bool variant_is_not_chess(const char *value) {
+    static const char *const others[] = {
+        "crazyhouse", "antichess", "atomic",    "horde",   "kingofthehill", "koth",
+        "racingkings", "threecheck", "3check",  "suicide", "giveaway",      "losers",
+        "bughouse",   "shatranj",  "xiangqi",   "shogi",   "capablanca",    "gothic",
+        "seirawan",   "makruk",    "knightmate", "twokings", "placement",   "fairy",
+    };
+    char key[64];
+    size_t n = 0;
+    for (const char *p = value; *p; p++) {
+        if (*p == ' ' || *p == '-' || *p == '_') // "King of the Hill", "three-check"
+            continue;
+        bool lower = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9');
+        if ((!lower && !(*p >= 'A' && *p <= 'Z')) || n + 1 >= sizeof key)
+            return false; // no name of the list (and nothing raw to print back)
+        key[n++] = lower ? *p : (char)(*p - 'A' + 'a');
+    }
+    key[n] = '\0';
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
+        if (!strcmp(key, others[i]))
+            return true;
+    return false;
+}
+
 // Sets up level 0 from the FEN tag or the standard position.
 static int start_game_position(PgnReader *r) {
     if (r->started)
         return 0;
     r->started = true;
     r->in_tags = false;
+    // Read as chess, such a game's moves fail far from the cause ("unreadable
+    // move 'P'" for a drop), or worse are read as a chess game that was never
+    // played (an atomic capture leaves no explosion).
+    if (r->variant[0])
+        return fail_at(r, r->variant_line, r->variant_col, SKIP_MOVES,
+                       "a game of the variant '%s': patzer reads chess and Chess960 only",
+                       r->variant);
     Level *l = &r->levels[0];
     if (r->fen_seen && !r->setup_zero) {
         char why[160];
@@ -446,6 +483,11 @@ static int read_tag(PgnReader *r) {
         r->fen_col = tag_col;
     } else if (!strcmp(tag_name, "SetUp")) {
         r->setup_zero = !strcmp(r->scratch, "0");
+    } else if (!strcmp(tag_name, "Variant")) {
+        bool other = variant_is_not_chess(r->scratch);
+        snprintf(r->variant, sizeof r->variant, "%s", other ? r->scratch : "");
+        r->variant_line = r->line_no;
+        r->variant_col = tag_col;
     } else if (!strcmp(tag_name, "Result") && pgn_is_result(r->scratch)) {
         strcpy(r->tag_result, r->scratch);
     }
@@ -663,6 +705,7 @@ static int read_game(PgnReader *r) {
     r->started = false;
     r->fen_seen = false;
     r->setup_zero = false;
+    r->variant[0] = '\0';
     r->tag_result[0] = '\0';
     r->result[0] = '\0';
     if (!ensure_levels(r, 0))
