@@ -360,6 +360,17 @@ static int king_takes_rook(const Board *b, Square from, Square to) {
     return -1;
 }
 
+// The castling right of the side to move whose king lands on `to`, or whose
+// rook stands there (-1: none). A king move written with K to such a square
+// (Kg1, or Kxh1 in Chess960) is how many write castling; the refusal then
+// says how patzer reads it.
+static int castling_target(const Board *b, Square to) {
+    for (int i = castle_index(b->side, true); i <= castle_index(b->side, false); i++)
+        if ((b->castling & (1 << i)) && (castle_king_to(i) == to || b->castle_rook[i] == to))
+            return i;
+    return -1;
+}
+
 // Says why no legal move matches p.
 static NotationStatus explain_illegal(const Board *b, const MoveList *legal, const Pattern *p,
                                       const char *text, char *err, size_t errsz) {
@@ -405,6 +416,10 @@ static NotationStatus explain_illegal(const Board *b, const MoveList *legal, con
         Square from = bb_pop(&sources);
         reaches = pseudo_reaches(b, (PieceType)pt, from, p->to);
     }
+    if (!reaches && pt == KING && castling_target(b, p->to) >= 0)
+        return fail(NOTATION_ILLEGAL, err, errsz,
+                    "illegal move '%s': no king can reach %s (castling is written %s)", text,
+                    to_name, castling_target(b, p->to) & 1 ? "O-O-O" : "O-O");
     if (!reaches)
         return fail(NOTATION_ILLEGAL, err, errsz, "illegal move '%s': no %s can reach %s", text,
                     piece_names[pt], to_name);

@@ -437,6 +437,22 @@ Test(notation, illegal) {
     msg = parse_fails(b, "Kf1", NOTATION_ILLEGAL);
     cr_assert(strstr(msg, "king would be in check"), "%s", msg);
 
+    // Castling written as a king's move: said how it is written.
+    b = load(BOARD_START_FEN);
+    msg = parse_fails(b, "Kg1", NOTATION_ILLEGAL);
+    cr_assert_str_eq(msg, "illegal move 'Kg1': no king can reach g1 (castling is written O-O)");
+    b = load("1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1"); // Chess960
+    msg = parse_fails(b, "Kc1", NOTATION_ILLEGAL);
+    cr_assert_str_eq(msg,
+                     "illegal move 'Kc1': no king can reach c1 (castling is written O-O-O)");
+    msg = parse_fails(b, "Kxg1", NOTATION_ILLEGAL);
+    cr_assert(strstr(msg, "(castling is written O-O)"), "%s", msg);
+    msg = parse_fails(b, "Kxb1", NOTATION_ILLEGAL);
+    cr_assert(strstr(msg, "(castling is written O-O-O)"), "%s", msg);
+    b = load("4k3/8/8/8/8/8/8/4K3 w - - 0 1"); // no right: nothing to say of castling
+    msg = parse_fails(b, "Kc1", NOTATION_ILLEGAL);
+    cr_assert_str_eq(msg, "illegal move 'Kc1': no king can reach c1");
+
     // In check: castling is out, and so is a move that does not answer it.
     b = load("4k3/8/8/8/8/8/4r3/R3K2R w KQ - 0 1");
     msg = parse_fails(b, "O-O", NOTATION_ILLEGAL);
