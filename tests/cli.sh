@@ -213,4 +213,8 @@ expect_full_disk "--version to a full disk" --version
 expect_full_disk "--config-example to a full disk" --config-example
 expect_full_disk "puzzles check to a full disk" puzzles check "$src/data/puzzles.txt"
 
+# puzzles without its command, or with a mistyped one, printed the usage only.
+expect_error "puzzles names the unknown command" "patzer puzzles: unknown command 'chek' (mine, check or retheme)" puzzles chek
+expect_error "puzzles alone says a command is missing" "patzer puzzles: no command given" puzzles
+
 finish

@@ -506,6 +506,12 @@ int cli_puzzles(int argc, char **argv) {
         usage(stdout);
         return 0;
     }
+    // The usage alone did not say what was wrong with the line typed.
+    if (argc >= 1)
+        fprintf(stderr, "patzer puzzles: unknown command '%s' (mine, check or retheme)\n",
+                argv[0]);
+    else
+        fprintf(stderr, "patzer puzzles: no command given (mine, check or retheme)\n");
     usage(stderr);
     return 2;
 }
