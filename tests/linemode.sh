@@ -86,6 +86,13 @@ out=$(printf '%s\n' 'play both' hint hint fen | timeout 60 "$PATZER" --new 2>&1)
 check "hint before the next line is given" has "$out" "Hint: move your "
 check "and hint again names the move" grep -qE '^Hint: [NBRQK]?[a-h]?[1-8]?x?[a-h][1-8]' <<<"$out"
 
+# train FILE passed over a game it could not read without a word ("Searched
+# 0 games for puzzles"): how many, and where the first one fails, are said.
+printf '[Event "z"]\n[Variant "Crazyhouse"]\n\n1. e4 d5 2. exd5 Qxd5 3. P@e4 *\n' >"$tmp/zh.pgn"
+out=$(printf '%s\n' "train $tmp/zh.pgn" | timeout 60 "$PATZER" --new 2>&1)
+check "train names the game it could not read" \
+    has "$out" "1 game could not be read (the first: $tmp/zh.pgn:2:1: game 1: a game of the variant 'Crazyhouse'"
+
 # Changes to a file's game dropped by the end of input are named (quit warns
 # about them once, but a script's input cannot be asked again).
 printf '[Event "y"]\n\n1. d4 d5 *\n' >"$tmp/edited.pgn"

@@ -305,6 +305,41 @@ Test(miner, every_game_once_on_two_workers, .timeout = 120) {
     cr_expect_geq(seen.puzzles, 4, "the sample's four puzzles");
 }
 
+// A game that cannot be read is passed over, as before, but counted and
+// named: the search said nothing of it ("Searched 0 games").
+Test(miner, games_that_cannot_be_read_are_counted_and_the_first_named, .timeout = 60) {
+    char path[] = "/tmp/patzer-miner-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    static const char text[] = "[Event \"a\"]\n\n1. e4 e5 2. Ke3 *\n\n"
+                               "[Event \"b\"]\n[Variant \"Atomic\"]\n\n1. e4 *\n\n"
+                               "[Event \"c\"]\n\n1. d4 d5 *\n";
+    cr_assert_eq(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+    close(fd);
+    const char *paths[] = { path };
+    char err[512] = "";
+    MinerOptions mo = { .paths = paths, .path_count = 1, .jobs = 1 };
+    puzzle_options_default(&mo.puzzle);
+    mo.puzzle.review_depth = 2;
+    mo.puzzle.verify_depth = 2;
+    Miner *m = miner_start(&mo, err, sizeof err);
+    cr_assert_not_null(m, "%s", err);
+    int done = 0, found = 0, total = 0;
+    const struct timespec tick = { 0, 10000000 };
+    while (miner_progress(m, &done, &found, &total), done < 3)
+        nanosleep(&tick, NULL);
+    const char *first = NULL;
+    int unread = miner_unread(m, &first);
+    char first_copy[PATH_MAX_LEN + 400];
+    snprintf(first_copy, sizeof first_copy, "%s", first);
+    miner_free(m);
+    unlink(path);
+    cr_expect_eq(unread, 2);
+    char want[600];
+    snprintf(want, sizeof want, "%s:3:13: game 1: illegal move 'Ke3'", path);
+    cr_expect(strstr(first_copy, want) == first_copy, "%s", first_copy);
+}
+
 Test(miner, a_missing_file_is_said_at_once) {
     const char *paths[] = { "/nonexistent/games.pgn" };
     char err[512] = "";

@@ -47,6 +47,8 @@ struct Miner {
     int held_count, held_cap;
     int running; // workers not yet finished
     char error[512];
+    int unread;             // games that could not be read (broken), under the lock
+    char first_unread[PATH_MAX_LEN + 400]; // where and why the first one could not
     atomic_bool cancel;
     atomic_int done, puzzles, total;
     Worker workers[MINER_JOBS_MAX];
@@ -169,6 +171,9 @@ static bool next_game(Worker *w, int *seq, int *file, int *number, uint64_t *key
         m->number++;
         *seq = m->read++;
         if (status < 0) {
+            if (m->unread++ == 0)
+                snprintf(m->first_unread, sizeof m->first_unread, "%s:%d:%d: %s", pe.file,
+                         pe.line, pe.column, pe.message);
             game_skipped(m, *seq); // a broken game: the others still count
             continue;
         }
@@ -350,4 +355,9 @@ void miner_progress(const Miner *m, int *games_done, int *puzzles, int *games_to
 
 const char *miner_error(const Miner *m) {
     return m->error;
+}
+
+int miner_unread(const Miner *m, const char **first) {
+    *first = m->first_unread;
+    return m->unread;
 }

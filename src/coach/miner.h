@@ -72,6 +72,10 @@ void miner_progress(const Miner *m, int *games_done, int *puzzles, int *games_to
 // The first error a worker met ("FILE: cannot read ..."), empty when none;
 // read it after on_done.
 const char *miner_error(const Miner *m);
+// The games that could not be read (broken, or not chess), which the search
+// passes over, and in *first where and why the first one could not
+// ("FILE:LINE:COLUMN: game N: ..."); read it after on_done.
+int miner_unread(const Miner *m, const char **first);
 // The number of workers a jobs value of 0 means on this machine.
 int miner_default_jobs(void);
 

@@ -439,14 +439,22 @@ static Transition mining_done(Session *s) {
     take_found(s);
     char err[512];
     snprintf(err, sizeof err, "%s", t->miner ? miner_error(t->miner) : "");
+    // Games passed over unread were not said at all: "Searched 0 games" of a
+    // file of one game left the user to guess why.
+    const char *first = "";
+    int unread = t->miner ? miner_unread(t->miner, &first) : 0;
+    char unread_text[700] = "";
+    if (unread > 0)
+        snprintf(unread_text, sizeof unread_text, " %d %s could not be read (the first: %s).",
+                 unread, text_plural(unread, "game", "games"), first);
     stop_mining(t);
     save_book(s);
     if (err[0])
         session_say(s, MSG_ERROR, "%s", err);
     // With a puzzle shown, its status line said the progress: no message to hide it.
     if (t->index < 0)
-        session_say(s, MSG_INFO, "Searched %d %s for puzzles: %d new.", t->games_searched,
-                    text_plural(t->games_searched, "game", "games"), t->added);
+        session_say(s, MSG_INFO, "Searched %d %s for puzzles: %d new.%s", t->games_searched,
+                    text_plural(t->games_searched, "game", "games"), t->added, unread_text);
     if (t->index < 0 && !show_puzzle(s)) {
         session_say(s, MSG_INFO, "No puzzles due%s. Your puzzle rating: %d.",
                     t->book->count ? " (the others come back later)" : "", t->book->rating);
