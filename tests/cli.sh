@@ -217,4 +217,11 @@ expect_full_disk "puzzles check to a full disk" puzzles check "$src/data/puzzles
 expect_error "puzzles names the unknown command" "patzer puzzles: unknown command 'chek' (mine, check or retheme)" puzzles chek
 expect_error "puzzles alone says a command is missing" "patzer puzzles: no command given" puzzles
 
+# puzzles mine passed over the games it could not read without a word.
+printf '[Event "a"]\n\n1. e4 e5 2. Ke3 *\n\n[Event "b"]\n\n1. d4 d5 *\n' >"$tmp/broken.pgn"
+run_patzer puzzles mine --jobs 1 --review-depth 2 --verify-depth 2 --out "$tmp/set.txt" "$tmp/broken.pgn"
+check "puzzles mine succeeds (status $status)" test "$status" -eq 0
+check "and names the game it could not read" \
+    grep -qF "patzer puzzles mine: 1 game could not be read (the first: $tmp/broken.pgn:3:13: game 1: illegal move 'Ke3'" "$tmp/err"
+
 finish

@@ -372,6 +372,13 @@ static int mine(int argc, char **argv) {
     double elapsed = now_s() - r->start;
     char miner_err[512];
     snprintf(miner_err, sizeof miner_err, "%s", miner_error(m));
+    // Said, as the games searched are counted: "games 5 searched 1" alone
+    // left the four passed over unexplained.
+    const char *first_unread;
+    int unread = miner_unread(m, &first_unread);
+    if (unread > 0)
+        fprintf(stderr, "patzer puzzles mine: %d game%s could not be read (the first: %s)\n",
+                unread, unread == 1 ? "" : "s", first_unread);
     int done, found, total;
     miner_progress(m, &done, &found, &total);
     miner_free(m);
