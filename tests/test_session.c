@@ -275,6 +275,25 @@ Test(session, a_second_hint_while_the_first_is_thought_about_names_the_move) {
     session_free(s, 3000);
 }
 
+// stop while a hint is thought about gives it at once (from the search so
+// far): it said "Nothing to stop: the engine is not thinking" and the hint
+// went on, so Ctrl-C in the line mode (a stop) could not cut it short.
+Test(session, stop_gives_the_hint_being_thought_about_at_once) {
+    SessionOptions o = options();
+    Log log = { 0 };
+    Session *s = open_session(&o, &log);
+    run(s, 2000,
+        (const char *const[]){ "play both",
+                               "setboard r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w "
+                               "KQ - 0 8",
+                               "hint", "stop", NULL });
+    cr_expect(has(&log, "The hint comes now, from the search so far."), "%s", log.text);
+    cr_expect_not(has(&log, "Nothing to stop"), "%s", log.text);
+    cr_assert(wait_until(s, 2000, session_idle), "the hint is given");
+    cr_expect(has(&log, "Hint: move your "), "%s", log.text);
+    session_free(s, 3000);
+}
+
 // A finished game's review is reported, and its annotated copy replaces the
 // plain one in the archive; a game archived before it stays as it was.
 Test(session, a_reviewed_game_is_reported_and_replaces_its_archive_copy, .timeout = REVIEW_TIMEOUT_S) {

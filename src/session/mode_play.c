@@ -418,6 +418,10 @@ static Transition play_handle(Session *s, const Command *cmd, int64_t now) {
         if (s->think.busy && s->think.kind == REQ_MOVE) {
             think_stop(&s->think);
             session_say(s, MSG_INFO, "patzer moves now.");
+        } else if (s->think.busy && s->think.kind == REQ_HINT) {
+            // It said the engine was not thinking, and the hint went on.
+            think_stop(&s->think);
+            session_say(s, MSG_INFO, "The hint comes now, from the search so far.");
         } else {
             session_say(s, MSG_ERROR, "Nothing to stop: the engine is not thinking.");
         }
