@@ -59,6 +59,7 @@ tmux_stop
 # --- Ctrl-C with nothing to lose leaves at once --------------------------------
 tmux_start 100 30 "bash $tmp/run.sh"
 check "the line mode starts again" wait_for 10 'using the line mode'
+check "its board is shown" wait_for 10 '^White to move'
 keys C-c
 check "Ctrl-C leaves as quit does" wait_for 10 'EXIT STATUS 0'
 tmux_stop

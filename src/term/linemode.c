@@ -308,10 +308,13 @@ int linemode_run(const Config *cfg, FILE *in, FILE *out, const char *first_line)
         free(lm);
         return 1;
     }
+    // Before the first board: a Ctrl-C that follows it is handled, not fatal.
+    install_signals(isatty(lm->fd));
     if (lm->start_text) { // --pgn's list, now that the session can be asked
-        on_message(MSG_TEXT, lm->start_text, lm);
-        free(lm->start_text);
+        char *start = lm->start_text;
         lm->start_text = NULL;
+        on_message(MSG_TEXT, start, lm);
+        free(start);
     }
     // While the resume question waits, the answer decides which board to show.
     if (!session_asking(lm->session))
@@ -325,7 +328,6 @@ int linemode_run(const Config *cfg, FILE *in, FILE *out, const char *first_line)
         }
     }
     report_failures(lm); // at the start: an unwritable directory is found by the first write
-    install_signals(isatty(lm->fd));
     run(lm);
     int status = stop_signal ? frontend_recover_unsaved(lm->session) : 0;
     if (!session_save_all(lm->session, frontend_now_ms())) {
