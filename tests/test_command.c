@@ -421,6 +421,8 @@ Test(command, new_errors) {
                       "time TC, 960 [N] or here)" },
         { "new 960 1000", "new 960: the start position is a number from 0 to 959 (518 is the "
                           "classical one), not '1000'" },
+        { "new 960 -1", "new 960: the start position is a number from 0 to 959 (518 is the "
+                        "classical one), not '-1'" },
     };
     for (int i = 0; i < ARRAY_LEN(cases); i++)
         cr_expect_str_eq(parse_err(cases[i].line), cases[i].msg, "'%s'", cases[i].line);

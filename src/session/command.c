@@ -152,9 +152,19 @@ static bool parse_960(const char **p, Command *cmd, char *err, size_t errsz) {
     cmd->chess960_number = -1;
     const char *q = *p;
     Word w;
-    if (!next_word(&q, &w) || strspn(w.s, "0123456789") < w.len)
+    if (!next_word(&q, &w))
         return true; // no number: a random start position
+    // A negative number is a start position out of range, not an option of
+    // new ("unknown option '-1'" said nothing of the range).
+    size_t sign = w.s[0] == '-' && w.len > 1;
+    if (strspn(w.s + sign, "0123456789") < w.len - sign)
+        return true;
     *p = q;
+    if (sign)
+        return errmsg_set(err, errsz,
+                          "new 960: the start position is a number from 0 to 959 (518 is the "
+                          "classical one), not '%.*s'",
+                          echo_len(w), w.s);
     int n = 0;
     for (size_t i = 0; i < w.len && n < 1000; i++)
         n = n * 10 + (w.s[i] - '0');
