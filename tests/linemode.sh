@@ -100,24 +100,36 @@ out=$(printf '%s\n' "load $tmp/edited.pgn" 'comment my note' | timeout 30 "$PATZ
 check "the end of input names the changes not saved" \
     has "$out" "the input ended with changes to game 1 of $tmp/edited.pgn not saved"
 
+# comment_then_signal SIGNAL STATUS NOTE: the line mode over a pipe loads
+# $tmp/edited.pgn, comments its game with NOTE and gets SIGNAL; it must end by the
+# signal (STATUS), keep the game in recovered.pgn and leave the file as it was.
+# set -m: a background job of a script ignores SIGINT, and must not here.
+comment_then_signal() {
+    local sig=$1 want=$2 note=$3 pid status
+    rm -f "$tmp/in"
+    mkfifo "$tmp/in"
+    set -m
+    "$PATZER" --new <"$tmp/in" >"$tmp/sig.out" 2>"$tmp/sig.err" &
+    pid=$!
+    set +m
+    exec 9>"$tmp/in"
+    printf '%s\n' "load $tmp/edited.pgn" "comment $note" >&9
+    check "the comment is made" wait_until 10 file_has "$tmp/sig.out" "$note"
+    kill "-$sig" "$pid"
+    wait "$pid"
+    status=$?
+    exec 9>&-
+    check "SIG$sig ends the line mode over a pipe by the signal (status $status)" \
+        test "$status" -eq "$want"
+    check "the game is kept in recovered.pgn" \
+        grep -q "$note" "$XDG_STATE_HOME/patzer/recovered.pgn"
+    check "the file is untouched" test "$(grep -c "$note" "$tmp/edited.pgn")" -eq 0
+}
+
 # SIGTERM (or SIGHUP, a terminal closed) asks nothing: those changes go to
 # recovered.pgn beside the autosave, the file untouched, and stderr says where.
-rm -f "$tmp/in"
-mkfifo "$tmp/in"
-"$PATZER" --new <"$tmp/in" >"$tmp/kill.out" 2>"$tmp/kill.err" &
-pid=$!
-exec 9>"$tmp/in"
-printf '%s\n' "load $tmp/edited.pgn" 'comment kept through a kill' >&9
-check "the comment is made" wait_until 10 file_has "$tmp/kill.out" 'kept through a kill'
-kill -TERM "$pid"
-wait "$pid"
-status=$?
-exec 9>&-
-check "SIGTERM ends the line mode by the signal (status $status)" test "$status" -eq 143
-check "the game is kept in recovered.pgn" \
-    grep -q 'kept through a kill' "$XDG_STATE_HOME/patzer/recovered.pgn"
-check "the file is untouched" test "$(grep -c 'kept through a kill' "$tmp/edited.pgn")" -eq 0
-check "stderr says where" grep -q "kept in $XDG_STATE_HOME/patzer/recovered.pgn" "$tmp/kill.err"
+comment_then_signal TERM 143 'kept through a kill'
+check "stderr says where" grep -q "kept in $XDG_STATE_HOME/patzer/recovered.pgn" "$tmp/sig.err"
 out=$(printf '%s\n' quit | timeout 30 "$PATZER" --new 2>&1)
 check "the next start says so" has "$out" "Changes not saved when patzer was closed (1 game) are in"
 # Said once for each state of the file: the start after is quiet; a game added to
@@ -136,24 +148,8 @@ check "and its mark goes with it" test ! -e "$XDG_STATE_HOME/patzer/recovered.se
 
 # SIGINT over a pipe is the shell ending the whole pipeline (Ctrl-C): nobody
 # reads the line mode's questions, so it is SIGTERM's case. It died at once
-# and lost the changes. (set -m: a background job of a script ignores SIGINT.)
-rm -f "$tmp/in"
-mkfifo "$tmp/in"
-set -m
-"$PATZER" --new <"$tmp/in" >"$tmp/int.out" 2>"$tmp/int.err" &
-pid=$!
-set +m
-exec 9>"$tmp/in"
-printf '%s\n' "load $tmp/edited.pgn" 'comment kept through a Ctrl-C' >&9
-check "the comment is made" wait_until 10 file_has "$tmp/int.out" 'kept through a Ctrl-C'
-kill -INT "$pid"
-wait "$pid"
-status=$?
-exec 9>&-
-check "SIGINT ends the line mode over a pipe by the signal (status $status)" test "$status" -eq 130
-check "the game is kept in recovered.pgn" \
-    grep -q 'kept through a Ctrl-C' "$XDG_STATE_HOME/patzer/recovered.pgn"
-check "the file is untouched" test "$(grep -c 'kept through a Ctrl-C' "$tmp/edited.pgn")" -eq 0
+# and lost the changes.
+comment_then_signal INT 130 'kept through a Ctrl-C'
 rm -f "$XDG_STATE_HOME/patzer/recovered.pgn"
 
 # A line with a NUL byte is refused whole, with a message: not cut at the NUL
