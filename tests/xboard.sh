@@ -92,6 +92,24 @@ else
     fail "ping while thinking: pong after the move"
 fi
 
+# While the engine thinks about its move, an unknown word and a move out of
+# turn are answered at once, an option waits for the move; the move comes.
+SEEN=""
+send force
+send new
+send st 2
+send go
+send frobnicate
+send usermove e7e5
+send option Hash=8
+check_reply "while thinking: unknown command -> Error" '^Error \(unknown command\): frobnicate$' 5
+check_reply "while thinking: a move out of turn is refused" \
+    '^Illegal move \(the engine is to move\): e7e5$' 5
+check_reply "while thinking: the engine still moves" "$MOVE_RE" 20
+SEEN=""
+sync 4
+no_line "while thinking: the option is taken" '^Error'
+
 # The engine mates when it can, and says so.
 SEEN=""
 send force

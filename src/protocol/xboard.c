@@ -248,6 +248,25 @@ static void settle(Xboard *x) {
     x->kind = SEARCH_NONE;
 }
 
+// Lets the engine finish the move it is thinking about (a GUI waits for that
+// move: throwing it away would leave the game stuck), then ends any other
+// search as settle does. For commands that need the engine idle but do not
+// change the game.
+static void settle_after_move(Xboard *x) {
+    if (x->kind == SEARCH_THINK && engine_is_searching(x->engine))
+        engine_wait(x->engine);
+    settle(x);
+}
+
+// Whether the engine is thinking about its own move, which a move from the
+// user would then be out of turn for.
+static bool engine_thinking(Xboard *x) {
+    pthread_mutex_lock(&x->lock);
+    bool thinking = x->kind == SEARCH_THINK && x->thinking && !x->discard;
+    pthread_mutex_unlock(&x->lock);
+    return thinking;
+}
+
 static void start_search(Xboard *x, SearchKind kind, const SearchLimits *limits) {
     settle(x);
     x->kind = kind;
@@ -379,15 +398,19 @@ static void play_user_move(Xboard *x, Move m, const char *text) {
         start_thinking(x);
 }
 
-// A move from the user, in coordinates or SAN.
+// A move from the user, in coordinates or SAN. While the engine thinks about
+// its own move it is refused and the search goes on.
 static void user_move_text(Xboard *x, const char *text) {
-    settle(x);
-    Move m;
     if (!text) {
         say(x, "Error (missing move): usermove");
-        after_change(x);
         return;
     }
+    if (engine_thinking(x)) {
+        say(x, "Illegal move (the engine is to move): %.*s", ECHO_MAX, text);
+        return;
+    }
+    settle(x);
+    Move m;
     if (parse_move(x, text, &m) != NOTATION_OK) {
         say(x, "Illegal move: %.*s", ECHO_MAX, text);
         after_change(x);
@@ -502,7 +525,7 @@ static void cmd_hint(Xboard *x, const char *cmd, char *rest) {
 
 static void set_option(Xboard *x, const char *name, const char *value, const char *cmd) {
     char err[256];
-    settle(x);
+    settle_after_move(x);
     if (!engine_set_option(x->engine, name, value, err, sizeof err)) {
         say(x, "Error (%s): %s", err, cmd);
     } else if (strcasecmp(name, "EvalFile") == 0 || strcasecmp(name, "UseNNUE") == 0) {
@@ -570,7 +593,7 @@ static void cmd_ignore(Xboard *x, const char *cmd, char *rest) {
 static void cmd_variant(Xboard *x, const char *cmd, char *rest) {
     (void)cmd;
     char *v = text_next_word(&rest);
-    settle(x);
+    settle_after_move(x);
     if (v && strcmp(v, "normal") == 0)
         set_variant(x, false);
     else if (v && strcmp(v, "fischerandom") == 0)
@@ -697,15 +720,17 @@ static bool xboard_command(Xboard *x, char *line) {
             return false;
         }
     }
-    // A bare move (protocol 1 style, or a GUI without usermove).
-    settle(x);
+    // A bare move (protocol 1 style, or a GUI without usermove). An unknown
+    // word leaves a running search alone; the board is read under the lock,
+    // since the engine's move may be played meanwhile.
     Move m;
-    if (parse_move(x, cmd, &m) == NOTATION_UNPARSEABLE) {
+    pthread_mutex_lock(&x->lock);
+    NotationStatus st = parse_move(x, cmd, &m);
+    pthread_mutex_unlock(&x->lock);
+    if (st == NOTATION_UNPARSEABLE)
         say(x, "Error (unknown command): %.*s", ECHO_MAX, cmd);
-        after_change(x);
-    } else {
+    else
         user_move_text(x, cmd);
-    }
     return false;
 }
 
