@@ -351,6 +351,23 @@ static bool parse_int(const char *value, int min, int max, int *out) {
     return true;
 }
 
+// What is wrong with a spin option's value parse_int refused: a GUI's user
+// reads this, so a missing value or a word is told apart from a number out
+// of range, and the option's range is given.
+static bool spin_value_error(const EngineOption *opt, const char *value, char *err,
+                             size_t errsz) {
+    if (!*value)
+        return errmsg_set(err, errsz, "option %s needs a value from %d to %d", opt->name,
+                          opt->min, opt->max);
+    char *end;
+    (void)strtol(value, &end, 10);
+    if (end == value || *end)
+        return errmsg_set(err, errsz, "option value '%s' is not a number (%s takes %d..%d)",
+                          value, opt->name, opt->min, opt->max);
+    return errmsg_set(err, errsz, "option value '%s' out of range %d..%d", value, opt->min,
+                      opt->max);
+}
+
 static bool parse_bool(const char *value, bool *out) {
     if (strcasecmp(value, "true") == 0 || strcmp(value, "1") == 0) {
         *out = true;
@@ -400,10 +417,10 @@ bool engine_set_option(Engine *e, const char *name, const char *value, char *err
     }
     int n = 0;
     bool flag = false;
-    if (opt->type == OPTION_SPIN && !parse_int(value, opt->min, opt->max, &n)) {
-        return errmsg_set(err, errsz, "option value '%s' out of range %d..%d", value, opt->min,
-                          opt->max);
-    }
+    if (opt->type == OPTION_SPIN && !parse_int(value, opt->min, opt->max, &n))
+        return spin_value_error(opt, value, err, errsz);
+    if (opt->type == OPTION_CHECK && !*value)
+        return errmsg_set(err, errsz, "option %s needs a value, true or false", opt->name);
     if (opt->type == OPTION_CHECK && !parse_bool(value, &flag))
         return errmsg_set(err, errsz, "option value '%s' is not true or false", value);
 

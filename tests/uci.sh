@@ -33,7 +33,14 @@ if [[ $SEEN =~ info\ string ]]; then fail "setoption: valid options accepted"; e
 send setoption name No Such Option value 3
 check_reply "setoption: unknown name -> info string" '^info string .*No Such Option'
 send setoption name Hash value lots
-check_reply "setoption: bad value -> info string" '^info string '
+check_reply "setoption: a word for a number is named" \
+    "^info string setoption: option value 'lots' is not a number \(Hash takes 1\.\.[0-9]+\)$"
+send setoption name Hash
+check_reply "setoption: a spin without value says so" \
+    '^info string setoption: option Hash needs a value from 1 to [0-9]+$'
+send setoption name Ponder
+check_reply "setoption: a check without value says so" \
+    '^info string setoption: option Ponder needs a value, true or false$'
 send this is not a command
 check_reply "garbage line -> info string" '^info string '
 # Control bytes (a NUL too) are ignored as blanks, said once per line and
