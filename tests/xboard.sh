@@ -179,6 +179,18 @@ send usermove d2d4
 check_reply "a move after our clock ran out: still answered" "$MOVE_RE" 10
 no_line "a move after our clock ran out: no result" '^(1-0|0-1|1/2|Illegal)'
 
+# A bad level names the argument that is wrong.
+SEEN=""
+send level x 5 0
+check_reply "level x 5 0: the moves named" \
+    "^Error \\(moves per session 'x' is not a number from 0 to 100000\\): level$" 5
+send level 40 0:60 0
+check_reply "level 40 0:60 0: the base time named" \
+    "^Error \\(base time '0:60' is not minutes or minutes:seconds\\): level$" 5
+send level 40 5
+check_reply "level 40 5: the missing increment named" \
+    "^Error \\(increment '' is not a number of seconds\\): level$" 5
+
 # remove takes back two plies: e7e5 is legal again afterwards.
 SEEN=""
 send new

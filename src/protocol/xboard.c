@@ -438,8 +438,19 @@ static void cmd_level(Xboard *x, const char *cmd, char *rest) {
     (void)cmd;
     int64_t mps, base, inc;
     char *a = text_next_word(&rest), *b = text_next_word(&rest), *c = text_next_word(&rest);
-    if (!text_parse_i64(a, 0, 100000, &mps) || !parse_base(b, &base) || !parse_seconds(c, &inc)) {
-        say(x, "Error (bad arguments): level");
+    // Each argument is named when wrong, so that the user sees which.
+    if (!text_parse_i64(a, 0, 100000, &mps)) {
+        say(x, "Error (moves per session '%.*s' is not a number from 0 to 100000): level",
+            ECHO_MAX, a ? a : "");
+        return;
+    }
+    if (!parse_base(b, &base)) {
+        say(x, "Error (base time '%.*s' is not minutes or minutes:seconds): level", ECHO_MAX,
+            b ? b : "");
+        return;
+    }
+    if (!parse_seconds(c, &inc)) {
+        say(x, "Error (increment '%.*s' is not a number of seconds): level", ECHO_MAX, c ? c : "");
         return;
     }
     // MPS moves in BASE, repeating; no moves and no time at all: no clock.
