@@ -115,7 +115,12 @@ check_reply "searchmoves: only the given move" '^bestmove g8f8' 10
 
 send position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1
 send go depth 3
+check_reply "checkmated: the reason first" '^info string no legal moves: checkmate$' 10
 check_reply "no legal move: bestmove 0000" '^bestmove 0000$' 10
+send position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1
+send go depth 3
+check_reply "stalemated: the reason first" '^info string no legal moves: stalemate$' 10
+check_reply "stalemated: bestmove 0000" '^bestmove 0000$' 10
 
 send go depth
 check_reply "go: missing value -> info string" '^info string ' 5

@@ -275,6 +275,14 @@ static bool go_number(Uci *u, const char *key, char **rest, int64_t min, int64_t
     return false;
 }
 
+// With no legal move the search can only answer "bestmove 0000"; the reason
+// is said first, so that the GUI's user is not left guessing.
+static void say_if_no_legal_move(Uci *u) {
+    const Board *b = &u->line.board;
+    if (movegen_count(b) == 0)
+        say(u, "info string no legal moves: %s", board_in_check(b) ? "checkmate" : "stalemate");
+}
+
 static void cmd_go(Uci *u, char *rest) {
     SearchLimits limits;
     search_limits_init(&limits);
@@ -329,6 +337,7 @@ static void cmd_go(Uci *u, char *rest) {
     engine_stop(u->engine);
     engine_wait(u->engine);
     engine_set_position(u->engine, &u->line.board, u->line.keys, u->line.ply);
+    say_if_no_legal_move(u);
     EngineCallbacks cb = { .on_info = on_info, .on_bestmove = on_bestmove, .ctx = u };
     engine_go(u->engine, &limits, &cb);
 }
