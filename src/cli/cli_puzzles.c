@@ -220,7 +220,8 @@ static int by_place(const void *a, const void *b) {
 // The puzzles in file order, each position once, to out.
 static bool write_set(Run *r, const char *out, const char *header, int *written, char *err,
                       size_t errsz) {
-    qsort(r->found, (size_t)r->count, sizeof *r->found, by_place);
+    if (r->count > 1) // with none found, r->found is NULL, which qsort must not be given
+        qsort(r->found, (size_t)r->count, sizeof *r->found, by_place);
     PuzzleSet set;
     puzzleset_init(&set);
     bool ok = true;
