@@ -416,10 +416,11 @@ static NotationStatus explain_illegal(const Board *b, const MoveList *legal, con
         Square from = bb_pop(&sources);
         reaches = pseudo_reaches(b, (PieceType)pt, from, p->to);
     }
-    if (!reaches && pt == KING && castling_target(b, p->to) >= 0)
+    int castle = !reaches && pt == KING ? castling_target(b, p->to) : -1;
+    if (castle >= 0)
         return fail(NOTATION_ILLEGAL, err, errsz,
                     "illegal move '%s': no king can reach %s (castling is written %s)", text,
-                    to_name, castling_target(b, p->to) & 1 ? "O-O-O" : "O-O");
+                    to_name, castle & 1 ? "O-O-O" : "O-O");
     if (!reaches)
         return fail(NOTATION_ILLEGAL, err, errsz, "illegal move '%s': no %s can reach %s", text,
                     piece_names[pt], to_name);
