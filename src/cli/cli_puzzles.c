@@ -375,11 +375,9 @@ static int mine(int argc, char **argv) {
     snprintf(miner_err, sizeof miner_err, "%s", miner_error(m));
     // Said, as the games searched are counted: "games 5 searched 1" alone
     // left the four passed over unexplained.
-    const char *first_unread;
-    int unread = miner_unread(m, &first_unread);
-    if (unread > 0)
-        fprintf(stderr, "patzer puzzles mine: %d game%s could not be read (the first: %s)\n",
-                unread, unread == 1 ? "" : "s", first_unread);
+    char unread[MINER_UNREAD_TEXT_SIZE];
+    if (miner_unread_text(m, unread, sizeof unread) > 0)
+        fprintf(stderr, "patzer puzzles mine: %s\n", unread);
     int done, found, total;
     miner_progress(m, &done, &found, &total);
     miner_free(m);

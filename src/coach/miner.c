@@ -361,3 +361,15 @@ int miner_unread(const Miner *m, const char **first) {
     *first = m->first_unread;
     return m->unread;
 }
+
+_Static_assert(MINER_UNREAD_TEXT_SIZE >= sizeof((Miner *)0)->first_unread + 64,
+               "the sentence holds the first unread game's description whole");
+
+int miner_unread_text(const Miner *m, char *out, size_t outsz) {
+    if (outsz > 0)
+        out[0] = '\0';
+    if (m->unread > 0)
+        snprintf(out, outsz, "%d game%s could not be read (the first: %s)", m->unread,
+                 m->unread == 1 ? "" : "s", m->first_unread);
+    return m->unread;
+}

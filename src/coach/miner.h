@@ -76,6 +76,11 @@ const char *miner_error(const Miner *m);
 // passes over, and in *first where and why the first one could not
 // ("FILE:LINE:COLUMN: game N: ..."); read it after on_done.
 int miner_unread(const Miner *m, const char **first);
+// The same said in a sentence for the user ("2 games could not be read (the
+// first: ...)"), empty when every game was read; returns their number.
+int miner_unread_text(const Miner *m, char *out, size_t outsz);
+// A size of out that holds any such sentence whole.
+enum { MINER_UNREAD_TEXT_SIZE = 4096 + 512 };
 // The number of workers a jobs value of 0 means on this machine.
 int miner_default_jobs(void);
 

@@ -441,12 +441,10 @@ static Transition mining_done(Session *s) {
     snprintf(err, sizeof err, "%s", t->miner ? miner_error(t->miner) : "");
     // Games passed over unread were not said at all: "Searched 0 games" of a
     // file of one game left the user to guess why.
-    const char *first = "";
-    int unread = t->miner ? miner_unread(t->miner, &first) : 0;
-    char unread_text[700] = "";
-    if (unread > 0)
-        snprintf(unread_text, sizeof unread_text, " %d %s could not be read (the first: %s).",
-                 unread, text_plural(unread, "game", "games"), first);
+    char unread[MINER_UNREAD_TEXT_SIZE] = "";
+    char unread_text[MINER_UNREAD_TEXT_SIZE + 4] = "";
+    if (t->miner && miner_unread_text(t->miner, unread, sizeof unread) > 0)
+        snprintf(unread_text, sizeof unread_text, " %s.", unread);
     stop_mining(t);
     save_book(s);
     if (err[0])
