@@ -363,6 +363,34 @@ Test(pgn_database, a_save_to_a_fifo_or_device_is_refused) {
     pgn_game_free(g);
 }
 
+// A database made read-only (chmod a-w) to keep it as it is was replaced by
+// a save all the same (the rename needs only the directory's permission):
+// the file is refused, with the reason, and stays as it was. The check is on
+// the mode, so that it holds for root too.
+Test(pgn_database, a_save_to_a_read_only_file_is_refused) {
+    char path[512], err[512] = "";
+    copy_data("pgn/canonical.pgn", "canonical.pgn", path, sizeof path);
+    cr_assert_eq(chmod(path, 0444), 0);
+    size_t len_before;
+    char *before = slurp(path, &len_before);
+    PgnGame *g = short_game("Kept out");
+    int number = 0;
+    cr_expect(!pgn_db_append(g, path, &number, NULL, err, sizeof err));
+    cr_expect(strstr(err, "the file is read-only"), "%s", err);
+    cr_expect(!pgn_db_replace_file(g, path, NULL, err, sizeof err));
+    cr_expect(strstr(err, "the file is read-only"), "%s", err);
+    size_t len_after;
+    char *after = slurp(path, &len_after);
+    cr_expect(len_after == len_before && memcmp(before, after, len_before) == 0,
+              "the file is as it was");
+    struct stat st;
+    cr_assert_eq(stat(path, &st), 0);
+    cr_expect_eq(st.st_mode & 07777, 0444);
+    free(before);
+    free(after);
+    pgn_game_free(g);
+}
+
 // save /proc/version said "cannot create a temporary file ... No such file or
 // directory": true, but /proc is the kernel's, where no file can be saved.
 Test(pgn_database, a_save_to_a_kernel_file_says_what_it_is) {

@@ -264,6 +264,11 @@ bool paths_write_atomic(const char *path, const char *data, size_t len, char *er
                           "cannot write %s: it is in the kernel's %s file system, where no file "
                           "can be saved",
                           path, kernel);
+    // A file made read-only is kept as it is, though the rename needs only
+    // the directory's permission; by its mode too, as root may write anything.
+    if (stat(file, &target) == 0 &&
+        ((target.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0 || access(file, W_OK) != 0))
+        return errmsg_set(err, errsz, "cannot write %s: the file is read-only", path);
     if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", file) >= (int)sizeof tmp) {
         errno = ENAMETOOLONG;
         return fail(err, errsz, "cannot write", path);

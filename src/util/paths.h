@@ -46,7 +46,8 @@ const char *paths_argv0(void);
 
 // Writes len bytes to path atomically: a temporary file in the same
 // directory, fsync, rename; a file replaced keeps its permissions (a new one
-// is 0644), and a symbolic link stays one: the file it names is written. On failure the old file is
+// is 0644), and a symbolic link stays one: the file it names is written; a
+// read-only file (no write bit, or none for this user) is refused. On failure the old file is
 // untouched, the temporary removed, and err says what failed (errno text).
 bool paths_write_atomic(const char *path, const char *data, size_t len, char *err, size_t errsz);
 // How many hard links the file at path (after symbolic links) has; 0 when
