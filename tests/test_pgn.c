@@ -495,6 +495,11 @@ Test(pgn_errors, positions_of_other_errors) {
         { "( 1. e4 ) *\n", 1, 1, "must follow the move" },
         { "1. e4 e5 2. Nf3 &\n", 1, 17, "unexpected character '&'" },
         { "1. e4 e5 2. Nf3 \xff *\n", 1, 17, "unexpected byte 0xFF" }, // not a raw byte
+        // A byte inside a move (a zero-width space pasted from a web page, a
+        // NUL) is named where it is, not the piece of the move before it.
+        { "1. e4 e5 2. N\xe2\x80\x8b" "f3 *\n", 1, 14, "unexpected byte 0xE2" },
+        { "1. e4 e5 2. Nf3\x01 *\n", 1, 16, "unexpected byte 0x01" },
+        { "1. e4\te5\r\n2. Nf3\tNc6\f3. Zz9 *\r\n", 2, 15, "unreadable move 'Zz9'" },
         { "1. e4 e5!!! *\n", 1, 9, "bad annotation" },
         { "[Event \"x\"]\n[Bad\n\n1. e4 *\n", 2, 5, "expected '\"'" },
         { "[Event \"x\" junk]\n\n1. e4 *\n", 1, 12, "expected ']'" },

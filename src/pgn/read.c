@@ -647,6 +647,12 @@ static int finish_game(PgnReader *r, const char *result) {
     return 1;
 }
 
+// A control byte or a byte of a non-ASCII character where PGN expects
+// none: named by its value, never written raw to a terminal.
+static bool is_raw_byte(char c) {
+    return (unsigned char)c < 0x20 || (unsigned char)c >= 0x7f;
+}
+
 // Reads a symbol token at r->pos: a move number, a result or a move.
 static int read_symbol(PgnReader *r) {
     const char *s = r->line + r->pos;
@@ -676,6 +682,11 @@ static int read_symbol(PgnReader *r) {
         r->pos += tok;
         return finish_game(r, res);
     }
+    // A byte that ends the token inside a move (a NUL, a zero-width space
+    // pasted with it) is the error, not the piece of the move before it.
+    if (i < n && is_raw_byte(s[i]) && !is_space(s[i]) && s[i] != '\n')
+        return fail_at(r, r->line_no, col + (int)i, SKIP_MOVES, "unexpected byte 0x%02X",
+                       (unsigned)(unsigned char)s[i]);
     // Suffix annotation glued to the move.
     size_t a = i;
     while (a < n && (s[a] == '!' || s[a] == '?'))
@@ -822,8 +833,7 @@ static int read_game(PgnReader *r) {
         default:
             if (is_name_char(c) || c == '-') // '-': a null move "--"
                 rc = read_symbol(r);
-            else if ((unsigned char)c < 0x20 ||
-                     (unsigned char)c >= 0x7f) // no raw byte on a terminal
+            else if (is_raw_byte(c)) // no raw byte on a terminal
                 rc = fail_at(r, r->line_no, (int)r->pos + 1, r->in_tags ? SKIP_TAGS : SKIP_MOVES,
                              "unexpected byte 0x%02X", (unsigned)(unsigned char)c);
             else
