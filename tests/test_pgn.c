@@ -503,6 +503,9 @@ Test(pgn_errors, positions_of_other_errors) {
         { "1. e4 e5!!! *\n", 1, 9, "bad annotation" },
         { "[Event \"x\"]\n[Bad\n\n1. e4 *\n", 2, 5, "expected '\"'" },
         { "[Event \"x\" junk]\n\n1. e4 *\n", 1, 12, "expected ']'" },
+        // A byte of a non-ASCII letter in a tag's name is named.
+        { "[Ev\xc3\xa9nement \"x\"]\n\n1. e4 *\n", 1, 4, "bad tag: unexpected byte 0xC3" },
+        { "[\x01" "Event \"x\"]\n\n1. e4 *\n", 1, 2, "bad tag: unexpected byte 0x01" },
         { "[SetUp \"1\"]\n[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 *\n", 2, 1, "bad FEN tag" },
         { "1. d4 d5 2. Nf3 Nf6 3. Nd2 *\n", 1, 24, "ambiguous move 'Nd2'" },
         { "1. d4 d5 2. Nf3 Nf6 3. Nd2 *\n", 1, 24, "could be Nbd2, Nfd2" },

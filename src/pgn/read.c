@@ -423,6 +423,12 @@ static int read_brace_comment(PgnReader *r) {
     }
 }
 
+// A control byte or a byte of a non-ASCII character where PGN expects
+// none: named by its value, never written raw to a terminal.
+static bool is_raw_byte(char c) {
+    return (unsigned char)c < 0x20 || (unsigned char)c >= 0x7f;
+}
+
 // Reads a tag pair at r->pos ('[').
 static int read_tag(PgnReader *r) {
     const char *s = r->line;
@@ -435,6 +441,9 @@ static int read_tag(PgnReader *r) {
         i++;
     size_t name_len = i - name;
     r->pos = i;
+    if (i < n && is_raw_byte(s[i]) && !is_space(s[i]))
+        return fail_at(r, r->line_no, (int)i + 1, r->in_tags ? SKIP_TAGS : SKIP_MOVES,
+                       "bad tag: unexpected byte 0x%02X", (unsigned)(unsigned char)s[i]);
     if (name_len == 0 || name_len > 255)
         return fail_here(r, "bad tag: %s", "expected a tag name after '['");
     while (i < n && is_space(s[i]))
@@ -645,12 +654,6 @@ static int finish_game(PgnReader *r, const char *result) {
     if (r->v->end)
         r->v->end(r->v->ctx, r->result, &r->levels[0].board);
     return 1;
-}
-
-// A control byte or a byte of a non-ASCII character where PGN expects
-// none: named by its value, never written raw to a terminal.
-static bool is_raw_byte(char c) {
-    return (unsigned char)c < 0x20 || (unsigned char)c >= 0x7f;
 }
 
 // Reads a symbol token at r->pos: a move number, a result or a move.
