@@ -250,6 +250,19 @@ out=$(printf '%s\n' y fen quit | timeout 30 "$PATZER" 2>&1)
 check "after a restart the live game is offered" has "$out" "Resume it?"
 check "and resumed" has "$out" "4k2R/8/8/8/8/8/8/4K3 b - - 1 1"
 
+# A browsed game that ended by resignation, a flag or an agreed draw showed
+# no end at its last move (a mate did): the record's ending is said there,
+# read as load reads it, and not at the end of a variation.
+printf '%s\n' '[Event "a"]' '[Result "1-0"]' '[Termination "time forfeit"]' '' '1. e4 e5 2. Nf3 1-0' '' \
+    '[Event "b"]' '[Result "0-1"]' '[PatzerEnd "resignation white"]' '' '1. d4 d5 0-1' '' \
+    '[Event "c"]' '[Result "1/2-1/2"]' '' '1. e4 e5 (1... c5 2. Nf3) 2. Nf3 1/2-1/2' >"$tmp/ended.pgn"
+out=$(printf '%s\n' "load $tmp/ended.pgn" 'game 1' last 'game 2' last 'game 3' first next 'var 1' next \
+    first last | timeout 30 "$PATZER" --new 2>&1)
+check "a flag's end is said at the last move" has "$out" "2. Nf3  1-0  White wins on time  [browse: game 1]"
+check "a resignation's end is said" has "$out" "1... d5  0-1  White resigns  [browse: game 2]"
+check "an agreed draw's end is said" has "$out" "2. Nf3  1/2-1/2  Draw agreed  [browse: game 3]"
+check "a variation's end says none" grep -qxF "2. Nf3  [browse: game 3]" <<<"$out"
+
 # Comments and NAGs: a browsed game's comments are printed when its moves
 # are reached; comment and nag annotate it and the live game; save keeps them.
 pgn_in=$src/tests/data/pgn/annotated.pgn

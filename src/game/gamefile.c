@@ -173,23 +173,47 @@ static void saved_end(const PgnGame *p, SavedEnd *e) {
     e->flag = term && strcasecmp(term, "time forfeit") == 0;
 }
 
-// Ends g as the record said it ended, when the moves alone do not end it:
-// by patzer's own tag, else (a file from an older patzer) by the Result and
-// Termination tags: a decisive result was a resignation or a flag, a draw a
-// claim the position allows or an agreement.
+// How a record without patzer's own tag ended, from its Result and
+// Termination tags (a file from an older patzer, or from elsewhere): a
+// decisive result was a resignation or a flag, a draw a claim the position
+// allows or an agreement. False when the record says no result.
+static bool end_from_result(const Game *g, const SavedEnd *e, GameEnd *end, Color *side) {
+    if (!pgn_is_result(e->result) || strcmp(e->result, "*") == 0)
+        return false;
+    if (strcmp(e->result, "1/2-1/2") == 0) {
+        GameEnd claim = game_claimable(g);
+        *end = e->flag ? END_TIME_DRAW : claim != END_NONE ? claim : END_AGREEMENT;
+        *side = game_turn(g);
+        return true;
+    }
+    *end = e->flag ? END_TIME_FORFEIT : END_RESIGNATION;
+    *side = strcmp(e->result, "1-0") == 0 ? BLACK : WHITE; // the loser
+    return true;
+}
+
+// Ends g as the record said it ended, when the moves alone do not end it: by
+// patzer's own tag, else by the Result and Termination tags.
 static void restore_end(Game *g, const SavedEnd *e, int64_t now) {
     if (e->end != END_NONE)
         game_restore_end(g, e->end, e->side, now);
-    if (game_is_over(g) || !pgn_is_result(e->result) || strcmp(e->result, "*") == 0)
-        return;
-    if (strcmp(e->result, "1/2-1/2") == 0) {
-        GameEnd claim = game_claimable(g);
-        game_restore_end(g, e->flag ? END_TIME_DRAW : claim != END_NONE ? claim : END_AGREEMENT,
-                         game_turn(g), now);
-        return;
-    }
-    Color loser = strcmp(e->result, "1-0") == 0 ? BLACK : WHITE;
-    game_restore_end(g, e->flag ? END_TIME_FORFEIT : END_RESIGNATION, loser, now);
+    GameEnd end;
+    Color side;
+    if (!game_is_over(g) && end_from_result(g, e, &end, &side))
+        game_restore_end(g, end, side, now);
+}
+
+bool gamefile_recorded_end(const PgnGame *p, const Game *g, char *buf, size_t bufsz) {
+    SavedEnd e;
+    saved_end(p, &e);
+    GameEnd end = e.end;
+    Color side = e.side;
+    if (end == END_NONE && !end_from_result(g, &e, &end, &side))
+        return false;
+    Outcome o = { .end = end, .side = side };
+    char text[OUTCOME_TEXT_MAX];
+    outcome_describe(&o, text, sizeof text);
+    snprintf(buf, bufsz, "%s  %s", e.result, text);
+    return true;
 }
 
 // The first game of a file, read whole. NULL with the reason in err.

@@ -33,6 +33,10 @@ bool gamefile_strip_evals(PgnGame *p);
 // unchanged and err says why.
 bool gamefile_load(Game *g, const char *path, int64_t now, bool *in_archive, char *err,
                    size_t errsz);
+// How the record p of the game g (its moves played) says the game ended,
+// when the moves alone do not end it ("1-0  Black resigns"), read as
+// gamefile_load reads it; false when p says no result.
+bool gamefile_recorded_end(const PgnGame *p, const Game *g, char *buf, size_t bufsz);
 
 // The archive is a PGN file like any other (src/pgn/database.h): a game is
 // added to it, and its place (place, may be NULL) is then its source there.

@@ -290,6 +290,14 @@ static void nag_text(const PgnNode *n, char *buf, size_t bufsz) {
     }
 }
 
+// The cursor is after the main line's last move (not in a variation).
+static bool at_mainline_end(const PgnCursor *r) {
+    const PgnGame *doc = pgn_cursor_game(r);
+    int ply = pgn_cursor_ply(r), length = pgn_mainline_length(doc);
+    return ply == length && pgn_cursor_length(r) == length &&
+           (ply == 0 || pgn_cursor_line_node(r, ply - 1) == pgn_mainline_node(doc, ply - 1));
+}
+
 static void browse_status(const Session *s, char *buf, size_t bufsz) {
     const PgnCursor *r = state(s)->cursor;
     const Game *g = state(s)->game;
@@ -313,8 +321,15 @@ static void browse_status(const Session *s, char *buf, size_t bufsz) {
     if (vars && len < bufsz)
         len += (size_t)snprintf(buf + len, bufsz - len, "  [%d variation%s: var N]", vars,
                                 vars == 1 ? "" : "s");
-    if (game_is_over(g) && len < bufsz)
+    if (game_is_over(g) && len < bufsz) {
         snprintf(buf + len, bufsz - len, "  %s", game_end_text(g));
+    } else if (at_mainline_end(r) && len < bufsz) {
+        // A resignation, an agreed draw or a flag leaves no trace on the
+        // board: the record says it, as load would read it.
+        char end[160];
+        if (gamefile_recorded_end(pgn_cursor_game(r), g, end, sizeof end))
+            snprintf(buf + len, bufsz - len, "  %s", end);
+    }
 }
 
 static PgnGame *browse_to_pgn(Session *s, int64_t now) {
