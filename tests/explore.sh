@@ -27,8 +27,8 @@ for f in $files; do need_file "$src/tests/data/pgn/$f"; done
 need_file "$src/tests/data/coach/blunders.pgn" "$src/tests/data/explore/lines.pgn"
 make_tmp
 mkdir -p "$tmp/games" "$tmp/home"
-for f in $files; do cp "$src/tests/data/pgn/$f" "$tmp/games/"; done
-cp "$src/tests/data/coach/blunders.pgn" "$src/tests/data/explore/lines.pgn" "$tmp/games/"
+for f in $files; do cp --no-preserve=mode "$src/tests/data/pgn/$f" "$tmp/games/"; done
+cp --no-preserve=mode "$src/tests/data/coach/blunders.pgn" "$src/tests/data/explore/lines.pgn" "$tmp/games/"
 pgns=$(cd "$tmp/games" && ls ./*.pgn | sed 's|^\./||' | tr '\n' ' ')
 
 export HOME=$tmp/home XDG_CONFIG_HOME=$tmp/home/config XDG_STATE_HOME=$tmp/home/state \
@@ -160,7 +160,7 @@ check "a file that is gone is left out" has "$(cat "$tmp/out")" \
 lacks "$(cat "$tmp/out")" "setup.pgn," && pass "and not explored" || fail "and not explored"
 
 mkdir -p "$XDG_DATA_HOME/patzer"
-cp "$src/tests/data/coach/blunders.pgn" "$XDG_DATA_HOME/patzer/games.pgn"
+cp --no-preserve=mode "$src/tests/data/coach/blunders.pgn" "$XDG_DATA_HOME/patzer/games.pgn"
 export XDG_STATE_HOME=$tmp/home/state2
 session "explore" "quit"
 check "without indexed files, the archive is explored" has "$(cat "$tmp/out")" \

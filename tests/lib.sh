@@ -73,7 +73,9 @@ need_patzer() {
     [ -x "$PATZER" ] || setup_error "no program at '$PATZER' (set PATZER)"
 }
 
-# need_file FILE...: test data that must be readable.
+# need_file FILE...: test data that must be readable. A script that edits a
+# copy of it copies with cp --no-preserve=mode: distcheck's source tree is
+# read-only, cp keeps that mode, and patzer refuses to write a read-only file.
 need_file() {
     local f
     for f in "$@"; do

@@ -12,7 +12,7 @@ need_patzer
 make_tmp
 need_file "$src/tests/data/explore/lines.pgn"
 db=$tmp/db.pgn
-cp "$src/tests/data/explore/lines.pgn" "$db"
+cp --no-preserve=mode "$src/tests/data/explore/lines.pgn" "$db"
 sum_before=$(cksum <"$db")
 
 patzer=$(cd "$(dirname "$PATZER")" && pwd)/$(basename "$PATZER")

@@ -116,11 +116,11 @@ stderr_has "null move in check: FILE:LINE:COL and reason" \
     "null_moves.pgn:31:18: game 3: null move '--' at move 2 (Black) while in check"
 
 # "-" is standard input, and errors there are named <stdin>.
-cp "$data/cli_more.pgn" "$tmp/in"
+cp --no-preserve=mode "$data/cli_more.pgn" "$tmp/in"
 run -
 printf '%s\n' "1$T${more[0]}" "2$T${more[1]}" >"$tmp/want"
 check_run "standard input" 0
-cp "$data/cli_illegal.pgn" "$tmp/in"
+cp --no-preserve=mode "$data/cli_illegal.pgn" "$tmp/in"
 run cli_more.pgn -
 printf '%s\n' "1$T${more[0]}" "2$T${more[1]}" "${illegal_1/#1/3}" "${illegal_3/#3/5}" \
     >"$tmp/want"
@@ -175,7 +175,7 @@ if [ "$status" -eq 0 ] && grep -qF 'usage: patzer pgn FILE...' "$tmp/out" &&
 else
     fail "--help: status $status, stdout '$(head -c 200 "$tmp/out")'"
 fi
-cp "$data/cli_more.pgn" "$tmp/-x.pgn"
+cp --no-preserve=mode "$data/cli_more.pgn" "$tmp/-x.pgn"
 rundir=$tmp
 run -- -x.pgn
 rundir=$data

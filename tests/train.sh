@@ -106,7 +106,7 @@ check "back leaves the training" has "$out" "Back to your game"
 # the search ends with none, the failed one comes back as the fourth.
 export XDG_DATA_HOME=$tmp/data2
 mkdir -p "$XDG_DATA_HOME/patzer"
-cp "$sample" "$XDG_DATA_HOME/patzer/games.pgn"
+cp --no-preserve=mode "$sample" "$XDG_DATA_HOME/patzer/games.pgn"
 train train d3 next next next quit
 check "train alone searches the archive" has "$out" "Looking for puzzles in your games"
 check "only the player's mistakes" test "$(grep -c '^puzzle	' "$XDG_DATA_HOME/patzer/puzzles")" -eq 3

@@ -10,7 +10,7 @@ source "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
 need_patzer
 need_file "$src/tests/data/explore/lines.pgn"
 make_tmp
-cp "$src/tests/data/explore/lines.pgn" "$tmp/"
+cp --no-preserve=mode "$src/tests/data/explore/lines.pgn" "$tmp/"
 write_tui_script "$tmp/run.sh" mono --new
 tmux_start 100 40 "bash $tmp/run.sh"
 check "the board appears" wait_for 10 '^>'

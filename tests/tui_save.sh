@@ -16,7 +16,7 @@ need_patzer
 make_tmp
 need_file "$src/tests/data/explore/lines.pgn"
 db=$tmp/db.pgn
-cp "$src/tests/data/explore/lines.pgn" "$db"
+cp --no-preserve=mode "$src/tests/data/explore/lines.pgn" "$db"
 
 # split FILE DIR: each game of FILE (from its [Event line) into DIR/N.
 split_games() {
