@@ -255,8 +255,10 @@ bool paths_write_atomic(const char *path, const char *data, size_t len, char *er
     if (!follow_links(path, file, sizeof file))
         return fail(err, errsz, "cannot write", path);
     // A rename onto a device or a FIFO would replace it (/dev/null, as root).
+    // One look at the file serves every question below (a new one: none).
     struct stat target;
-    if (stat(file, &target) == 0 && !S_ISREG(target.st_mode))
+    bool exists = stat(file, &target) == 0;
+    if (exists && !S_ISREG(target.st_mode))
         return errmsg_set(err, errsz, "cannot write %s: not a regular file", path);
     const char *kernel = kernel_fs(file);
     if (kernel)
@@ -266,7 +268,7 @@ bool paths_write_atomic(const char *path, const char *data, size_t len, char *er
                           path, kernel);
     // A file made read-only is kept as it is, though the rename needs only
     // the directory's permission; by its mode too, as root may write anything.
-    if (stat(file, &target) == 0 &&
+    if (exists &&
         ((target.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0 || access(file, W_OK) != 0))
         return errmsg_set(err, errsz, "cannot write %s: the file is read-only", path);
     if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", file) >= (int)sizeof tmp) {
@@ -300,8 +302,7 @@ bool paths_write_atomic(const char *path, const char *data, size_t len, char *er
         done += (size_t)n;
     }
     // A file replaced keeps its permissions (a private database stays private).
-    struct stat old;
-    mode_t mode = stat(file, &old) == 0 ? old.st_mode & 07777 : 0644;
+    mode_t mode = exists ? target.st_mode & 07777 : 0644;
     if (fsync(fd) != 0 || fchmod(fd, mode) != 0) {
         int saved = errno;
         close(fd);
